@@ -1,0 +1,19 @@
+import {
+  addDomain,
+  createApiKey,
+  listApiKeys,
+  listDomains,
+  removeDomain,
+  revokeApiKey,
+} from '../../shared/api-keys/service';
+import { createGroupHandler } from '../../shared/http/handler';
+import { created, ok } from '../../shared/http/operation';
+
+export const handler = createGroupHandler('api-keys', {
+  createApiKey: async ({ caller }) => created(await createApiKey(caller.tenantId)),
+  listApiKeys: async ({ caller }) => ok(await listApiKeys(caller.tenantId)),
+  revokeApiKey: async ({ caller, params }) => ok(await revokeApiKey(caller.tenantId, params.keyId)),
+  listDomains: async ({ caller, params }) => ok(await listDomains(caller.tenantId, params.keyId)),
+  addDomain: async ({ caller, params, body }) => created(await addDomain(caller.tenantId, params.keyId, body.domain)),
+  removeDomain: async ({ caller, params }) => ok(await removeDomain(caller.tenantId, params.keyId, params.domainId)),
+});

@@ -1,0 +1,8 @@
+import { login, refresh } from '../../shared/auth/service';
+import { createGroupHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/operation';
+
+export const handler = createGroupHandler('auth', {
+  login: async ({ body }) => ok(await login(body.email, body.password)),
+  refresh: async ({ body }) => ok(await refresh(body.refreshToken)),
+});

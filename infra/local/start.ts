@@ -1,0 +1,96 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEngines } from './engines';
+import { ensureQueues, ensureTable } from './provision';
+
+/**
+ * `npm start`: the whole service on this machine. Engines first, then the environment the
+ * handlers read, then the handlers themselves (imported after, so they see that environment).
+ */
+const dataDir = join(process.cwd(), '.data');
+const inMemory = process.env.CMS_IN_MEMORY === '1';
+const port = Number(process.env.PORT ?? 3000);
+const demoFile = join(dataDir, 'demo.json');
+
+interface DemoCredentials {
+  tenantId: string;
+  email: string;
+  password: string;
+  apiKey: string;
+}
+
+const main = async () => {
+  if (!inMemory) mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
+  const engines = await startEngines(inMemory ? {} : { dynamodbPath: join(dataDir, 'dynamodb') });
+  Object.assign(process.env, {
+    CMS_STAGE: 'local',
+    DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
+    SQS_ENDPOINT: engines.sqsEndpoint,
+    SES_ENDPOINT: engines.sesEndpoint,
+    TABLE_NAME: process.env.TABLE_NAME ?? 'consent-service',
+    AWS_REGION: process.env.AWS_REGION ?? 'ap-south-1',
+  });
+  const { config } = await import('../../shared/config');
+  await ensureTable(engines.dynamodbEndpoint, config.tableName);
+  await ensureQueues(engines.sqsEndpoint);
+  const demo = await seedDemo();
+  const { startApiServer } = await import('./server');
+  const { server, url } = await startApiServer(port);
+
+  console.log(`
+Consent service running (local stack${inMemory ? ', in memory' : `, data in ${dataDir}`})
+  API            ${url}/api/v1   (OpenAPI: ${url}/api/v1/openapi.json)
+  Mail inbox     ${engines.sesEndpoint}/   (JSON listing: ${engines.sesEndpoint}/store)
+  DynamoDB Local ${engines.dynamodbEndpoint}   SQS emulator ${engines.sqsEndpoint}
+
+Demo tenant ${demo.tenantId}
+  login     ${demo.email} / ${demo.password}   (SUPER_ADMIN)
+  API key   ${demo.apiKey}
+
+  curl -s -X POST ${url}/api/v1/auth/login -H 'Content-Type: application/json' \\
+       -d '{"email":"${demo.email}","password":"${demo.password}"}'
+Ctrl-C stops everything.`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping…');
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await engines.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+};
+
+/** First start creates the demo tenant; later starts reuse it (its API key is only readable from .data). */
+const seedDemo = async (): Promise<DemoCredentials> => {
+  const { getTenant } = await import('../../shared/tenants/store');
+  if (!inMemory && existsSync(demoFile)) {
+    const saved = JSON.parse(readFileSync(demoFile, 'utf8')) as DemoCredentials;
+    if (await getTenant(saved.tenantId)) return saved;
+  }
+  const { createTenant } = await import('../../shared/tenants/service');
+  const { createApiKey } = await import('../../shared/api-keys/service');
+  const email = 'dpo@demo.example';
+  const password = 'demo-password-1';
+  const tenant = await createTenant({
+    name: 'Demo Company',
+    slug: inMemory ? undefined : 'demo',
+    website: 'https://demo.example',
+    dpoEmail: email,
+    adminEmail: email,
+    adminPassword: password,
+  });
+  const { apiKey } = await createApiKey(tenant.tenantId);
+  const demo = { tenantId: tenant.tenantId, email, password, apiKey };
+  if (!inMemory) writeFileSync(demoFile, JSON.stringify(demo, null, 2));
+  return demo;
+};
+
+main().catch((error: unknown) => {
+  console.error('Local stack failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,105 @@
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock, nowIso } from '../clock';
+import { config } from '../config';
+import { randomToken, sha256Hex } from '../crypto/hash';
+import { db, tableName } from '../db/client';
+import { transaction } from '../db/errors';
+import { UnauthorizedError } from '../errors';
+import { newId } from '../ids';
+import { sessionKeys } from '../sessions/keys';
+
+interface RefreshTokenItem {
+  tenantId: string;
+  userId: string;
+  familyId: string;
+  state: 'ACTIVE' | 'ROTATED';
+  createdAt: string;
+  /** Epoch seconds; DynamoDB TTL removes the item after it, rotated ones included (they catch reuse until then). */
+  expiresAt: number;
+}
+
+const expiresAtFromNow = (): number => Math.floor(clock.now().getTime() / 1000) + config.refreshTokenTtlSeconds;
+
+const newTokenItem = (tenantId: string, userId: string, familyId: string) => {
+  const token = `rt_${randomToken(32)}`;
+  const item: RefreshTokenItem = { tenantId, userId, familyId, state: 'ACTIVE', createdAt: nowIso(), expiresAt: expiresAtFromNow() };
+  return { token, put: { TableName: tableName(), Item: { ...sessionKeys.refreshToken(sha256Hex(token)), type: 'RefreshToken', ...item }, ConditionExpression: 'attribute_not_exists(PK)' } };
+};
+
+/** Starts a new token family (one login = one family). */
+export const issueRefreshToken = async (tenantId: string, userId: string): Promise<string> => {
+  const { token, put } = newTokenItem(tenantId, userId, newId());
+  await db().send(new PutCommand(put));
+  return token;
+};
+
+const revokeFamily = async (session: RefreshTokenItem): Promise<void> => {
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: sessionKeys.family(session.tenantId, session.familyId),
+      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now), userId = :user, #type = :type',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':now': nowIso(), ':user': session.userId, ':type': 'SessionFamily' },
+    }),
+  );
+};
+
+class RefreshTokenReusedError extends UnauthorizedError {
+  constructor() {
+    super('Refresh token was already used; every session token of this login is now revoked');
+  }
+}
+
+/**
+ * Exchanges a refresh token for the next one of its family. The old token is marked ROTATED
+ * (kept, not deleted) so a second use of it — a stolen copy, or a replay — is recognised and
+ * revokes the whole family. Two concurrent uses of one token: exactly one wins, the other is reuse.
+ */
+export const rotateRefreshToken = async (presented: string): Promise<{ session: RefreshTokenItem; nextToken: string }> => {
+  const key = sessionKeys.refreshToken(sha256Hex(presented));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  const session = Item as RefreshTokenItem | undefined;
+  if (!session || session.expiresAt <= Math.floor(clock.now().getTime() / 1000)) {
+    throw new UnauthorizedError('Refresh token is invalid or expired');
+  }
+  if (session.state === 'ROTATED') {
+    await revokeFamily(session);
+    throw new RefreshTokenReusedError();
+  }
+  const next = newTokenItem(session.tenantId, session.userId, session.familyId);
+  try {
+    await transaction(
+      () =>
+        db().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName(),
+                  Key: key,
+                  UpdateExpression: 'SET #state = :rotated, rotatedAt = :now',
+                  ConditionExpression: '#state = :active',
+                  ExpressionAttributeNames: { '#state': 'state' },
+                  ExpressionAttributeValues: { ':rotated': 'ROTATED', ':active': 'ACTIVE', ':now': nowIso() },
+                },
+              },
+              { Put: next.put },
+              {
+                ConditionCheck: {
+                  TableName: tableName(),
+                  Key: sessionKeys.family(session.tenantId, session.familyId),
+                  ConditionExpression: 'attribute_not_exists(revokedAt)',
+                },
+              },
+            ],
+          }),
+        ),
+      (failed) => (failed === 0 ? new RefreshTokenReusedError() : new UnauthorizedError('This session has been revoked')),
+    );
+  } catch (error) {
+    if (error instanceof RefreshTokenReusedError) await revokeFamily(session);
+    throw error;
+  }
+  return { session, nextToken: next.token };
+};

@@ -1,0 +1,33 @@
+import { config } from '../config';
+import { decoyPasswordHash, verifyPassword } from '../crypto/password';
+import { UnauthorizedError } from '../errors';
+import { findLogin, getUser } from '../users/store';
+import { signAccessToken, type AccessClaims } from './jwt';
+import { issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
+
+const invalidCredentials = () => new UnauthorizedError('Invalid email or password');
+
+const tokensFor = async (user: AccessClaims, refreshToken: string) => ({
+  token: await signAccessToken({ tenantId: user.tenantId, userId: user.userId, role: user.role }),
+  refreshToken,
+  expiresIn: config.accessTokenTtlSeconds,
+});
+
+/**
+ * Unknown email and wrong password answer alike and cost the same scrypt verification,
+ * so neither the body nor the timing tells whether an account exists.
+ */
+export const login = async (email: string, password: string) => {
+  const identity = await findLogin(email);
+  const user = identity ? await getUser(identity.tenantId, identity.userId) : undefined;
+  const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
+  if (!user || !passwordOk) throw invalidCredentials();
+  return tokensFor(user, await issueRefreshToken(user.tenantId, user.userId));
+};
+
+export const refresh = async (refreshToken: string) => {
+  const { session, nextToken } = await rotateRefreshToken(refreshToken);
+  const user = await getUser(session.tenantId, session.userId);
+  if (!user) throw new UnauthorizedError('The account of this session no longer exists');
+  return tokensFor(user, nextToken);
+};

@@ -1,0 +1,56 @@
+import { AppError, ConflictError, NotFoundError } from '../errors';
+
+/**
+ * The data layer's boundary: DynamoDB's condition failures become domain errors here, so
+ * nothing above this layer ever sees an SDK exception name.
+ */
+
+const nameOf = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'name' in error ? String((error as { name: unknown }).name) : undefined;
+
+export const isConditionFailure = (error: unknown): boolean => nameOf(error) === 'ConditionalCheckFailedException';
+
+/** Reasons of a cancelled transaction, one per item, in request order. */
+export const cancellationReasons = (error: unknown): string[] => {
+  if (nameOf(error) !== 'TransactionCanceledException') return [];
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((reason) => reason.Code ?? 'None');
+};
+
+export type OnConditionFailure = () => AppError;
+
+/** Run one write; a failed condition becomes the error the caller names. */
+export const conditional = async <T>(write: () => Promise<T>, onFailure: OnConditionFailure): Promise<T> => {
+  try {
+    return await write();
+  } catch (error) {
+    if (isConditionFailure(error)) throw withCause(onFailure(), error);
+    throw error;
+  }
+};
+
+/**
+ * Run a transaction; if an item's condition failed, `onFailure` picks the domain error from
+ * the index of the first failing item. A cancellation for any other reason (conflict with a
+ * concurrent transaction) becomes CONFLICT so the caller can retry.
+ */
+export const transaction = async <T>(
+  write: () => Promise<T>,
+  onFailure: (failedIndex: number) => AppError,
+): Promise<T> => {
+  try {
+    return await write();
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons.length === 0) throw error;
+    const failed = reasons.findIndex((code) => code === 'ConditionalCheckFailed');
+    if (failed >= 0) throw withCause(onFailure(failed), error);
+    throw new ConflictError('A concurrent change touched the same data; retry the request', error);
+  }
+};
+
+const withCause = (domainError: AppError, cause: unknown): AppError =>
+  domainError.cause === undefined ? Object.assign(domainError, { cause }) : domainError;
+
+export const notFound = (what: string): OnConditionFailure => () => new NotFoundError(what);
+export const conflict = (message: string): OnConditionFailure => () => new ConflictError(message);

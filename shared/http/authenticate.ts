@@ -1,0 +1,81 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { authenticateApiKey, type AuthenticatedKey } from '../api-keys/service';
+import { verifyAccessToken, type AccessClaims } from '../auth/jwt';
+import { checkOrigin } from '../auth/origin';
+import { config } from '../config';
+import { ForbiddenError, UnauthorizedError } from '../errors';
+import { consumeRateLimit } from '../rate-limit/limiter';
+import type { RequestMeta } from './operation';
+import type { LimitSubject, RouteDefinition, RouteLimit } from './route';
+
+const bearerToken = (header: string | undefined): string => {
+  if (!header) throw new UnauthorizedError('Authorization header is missing');
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header.trim());
+  if (!match?.[1]) throw new UnauthorizedError('Authorization header must be "Bearer <token>"');
+  return match[1];
+};
+
+const apiKeyOf = (route: RouteDefinition & { auth: { kind: 'apiKey' } }, event: APIGatewayProxyEventV2): string | undefined => {
+  switch (route.auth.in) {
+    case 'header':
+      return event.headers?.['x-api-key'];
+    case 'query':
+      return event.queryStringParameters?.apiKey;
+    case 'body': {
+      const body = event.body as unknown;
+      const value = typeof body === 'object' && body !== null ? (body as { apiKey?: unknown }).apiKey : undefined;
+      return typeof value === 'string' ? value : undefined;
+    }
+  }
+};
+
+type Caller = AccessClaims | AuthenticatedKey | undefined;
+
+const subjectOf = (per: LimitSubject, caller: Caller, meta: RequestMeta, event: APIGatewayProxyEventV2): string => {
+  const keyId = caller && 'keyId' in caller ? caller.keyId : 'none';
+  switch (per) {
+    case 'ip':
+      return meta.ip;
+    case 'key':
+      return keyId;
+    case 'keyIp':
+      return `${keyId}#${meta.ip}`;
+    case 'tenant':
+      return caller?.tenantId ?? 'none';
+    case 'tenantIp': {
+      const body = event.body as unknown as { tenantId?: unknown } | null;
+      return `${caller?.tenantId ?? String(body?.tenantId ?? 'none')}#${meta.ip}`;
+    }
+  }
+};
+
+const bearerLimit: RouteLimit = { limit: 'bearerPerTenant', per: 'tenant', code: 'RATE_LIMIT' };
+
+/**
+ * Authenticates the caller the way the route says, authorises its role, then counts the
+ * request against every limit of the route. Returns who is calling.
+ */
+export const authenticate = async (
+  route: RouteDefinition,
+  event: APIGatewayProxyEventV2,
+  meta: RequestMeta,
+): Promise<Caller> => {
+  let caller: Caller;
+  const auth = route.auth;
+  if (auth.kind === 'bearer') {
+    const claims = await verifyAccessToken(bearerToken(event.headers?.authorization));
+    if (auth.roles && !auth.roles.includes(claims.role)) {
+      throw new ForbiddenError(`This action needs one of the roles ${auth.roles.join(', ')}`);
+    }
+    caller = claims;
+  } else if (auth.kind === 'apiKey') {
+    const key = await authenticateApiKey(apiKeyOf({ ...route, auth }, event));
+    if (auth.checkOrigin) checkOrigin(key.allowedDomains, meta);
+    caller = key;
+  }
+  const limits = auth.kind === 'bearer' ? [bearerLimit, ...(route.limits ?? [])] : (route.limits ?? []);
+  for (const { limit, per, code } of limits) {
+    await consumeRateLimit(config.limits[limit], subjectOf(per, caller, meta, event), code);
+  }
+  return caller;
+};

@@ -1,0 +1,12 @@
+/**
+ * Browser access policy, applied by API Gateway in AWS and by the local server. Origins are
+ * open at this layer on purpose: which sites may use an API key is the origin allowlist's job
+ * (auth/origin.ts), per key, which CORS cannot express.
+ */
+export const corsPolicy = {
+  allowOrigins: ['*'],
+  allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+  allowHeaders: ['Content-Type', 'Authorization', 'X-API-Key'],
+  exposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag'],
+  maxAgeSeconds: 86400,
+} as const;

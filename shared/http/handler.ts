@@ -1,0 +1,117 @@
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
+import { NotFoundError } from '../errors';
+import { authenticate } from './authenticate';
+import { dataResponse, errorResponse, jsonHeaders, type HttpResponse } from './error-mapper';
+import type { OperationRequest, OperationResult, OperationsOf, RequestMeta } from './operation';
+import { routeKeyOf, type FunctionGroup, type RouteDefinition } from './route';
+import { routeList, type OperationId } from './routes';
+import { validateRequest } from './validate';
+
+type Event = APIGatewayProxyEventV2;
+type RoutedRoute = RouteDefinition & { operationId: OperationId };
+
+interface RequestState {
+  route: RoutedRoute;
+  meta: RequestMeta;
+  caller?: unknown;
+  input?: { body: unknown; query: unknown; params: unknown };
+}
+
+/** Per-request state rides on the Lambda context, the one object middy hands both middlewares and the handler. */
+type StatefulContext = Context & { requestState?: RequestState };
+type Request = middy.Request<Event, APIGatewayProxyResultV2, Error, StatefulContext>;
+
+const metaOf = (event: Event): RequestMeta => ({
+  requestId: event.requestContext?.requestId ?? 'unknown',
+  ip: event.requestContext?.http?.sourceIp ?? 'unknown',
+  userAgent: event.headers?.['user-agent'],
+  origin: event.headers?.origin,
+  referer: event.headers?.referer,
+  headers: event.headers ?? {},
+});
+
+const stateOf = (context: StatefulContext): RequestState => {
+  if (!context.requestState) throw new Error('request state missing: resolveRoute must run first');
+  return context.requestState;
+};
+
+/** Finds the route from API Gateway's route key; a key this group does not serve is 404. */
+const resolveRoute = (routes: Map<string, RoutedRoute>): middy.MiddlewareObj<Event> => ({
+  before: (request) => {
+    const meta = metaOf(request.event);
+    const route = routes.get(request.event.routeKey);
+    if (route) (request.context as StatefulContext).requestState = { route, meta };
+    if (!route) throw new NotFoundError('Route');
+  },
+});
+
+/** Every response, success or error, carries the request id that its log lines carry. */
+const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResultV2> => {
+  const withRequestId = (request: Request) => {
+    const response = request.response as HttpResponse | undefined;
+    if (response) response.headers = { ...response.headers, 'X-Request-Id': metaOf(request.event).requestId };
+  };
+  return {
+    after: (request) => withRequestId(request as Request),
+    onError: (request) => {
+      request.response = errorResponse(request.error, metaOf(request.event).requestId);
+      withRequestId(request as Request);
+    },
+  };
+};
+
+/** Bodies are JSON whatever Content-Type says (`curl -d` sends form encoding); the option exists in the middleware but not its typings. */
+const bodyParser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]);
+
+/** Parses JSON only for routes that take a body (or an API key in it); others ignore it. */
+const jsonBody = (): middy.MiddlewareObj<Event> => ({
+  before: async (request) => {
+    const { route } = stateOf(request.context as StatefulContext);
+    const takesBody = route.request?.body !== undefined || (route.auth.kind === 'apiKey' && route.auth.in === 'body');
+    if (!takesBody) return;
+    if (!request.event.body) request.event.body = '{}';
+    await bodyParser.before?.(request as never);
+  },
+});
+
+const authenticateCaller = (): middy.MiddlewareObj<Event> => ({
+  before: async (request) => {
+    const state = stateOf(request.context as StatefulContext);
+    state.caller = await authenticate(state.route, request.event, state.meta);
+  },
+});
+
+const validate = (): middy.MiddlewareObj<Event> => ({
+  before: (request) => {
+    const state = stateOf(request.context as StatefulContext);
+    state.input = validateRequest(state.route, request.event);
+  },
+});
+
+/**
+ * One Lambda handler per function group: parse, authenticate and authorise, validate,
+ * call the operation (one domain function), map its result to the envelope.
+ */
+export const createGroupHandler = <G extends FunctionGroup>(group: G, operations: OperationsOf<G>) => {
+  const served = new Map(
+    routeList.filter((route) => route.group === group).map((route) => [routeKeyOf(route), route as RoutedRoute]),
+  );
+  const invoke = operations as unknown as Record<OperationId, (request: OperationRequest<unknown>) => Promise<OperationResult>>;
+  return middy<Event, APIGatewayProxyResultV2, Error, StatefulContext>()
+    .use(resolveRoute(served))
+    .use(errorEnvelope())
+    .use(jsonBody())
+    .use(authenticateCaller())
+    .use(validate())
+    .handler(async (_event, context): Promise<HttpResponse> => {
+      const { route, meta, caller, input } = stateOf(context);
+      const result = await invoke[route.operationId]({ ...input, caller, meta } as OperationRequest<unknown>);
+      const status = result.status ?? route.response.status;
+      if ('bareJson' in result) {
+        return { statusCode: status, headers: { ...jsonHeaders, ...result.headers }, body: JSON.stringify(result.bareJson) };
+      }
+      return dataResponse(status, result.data, result.headers);
+    });
+};

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { statusOfCode, type ErrorCode } from '../errors';
+import { bracedPath, type RouteDefinition } from './route';
+import { routeList } from './routes';
+
+type JsonSchema = Record<string, unknown>;
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+};
+
+const errorEnvelope = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', description: 'Machine-readable error code' },
+        message: { type: 'string' },
+        fields: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Only on VALIDATION_ERROR: field path (dotted for nested fields) to message',
+        },
+      },
+    },
+  },
+};
+
+/** The errors a route can give by the way it is called, plus the ones it names itself. */
+const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
+  const codes = new Set<ErrorCode>(route.errors ?? []);
+  if (route.request?.body || route.request?.query || route.request?.params) codes.add('VALIDATION_ERROR');
+  if (route.auth.kind === 'bearer') {
+    ['UNAUTHORIZED', 'TOKEN_INVALID', 'RATE_LIMIT'].forEach((code) => codes.add(code as ErrorCode));
+    if (route.auth.roles) codes.add('FORBIDDEN');
+  }
+  if (route.auth.kind === 'apiKey') {
+    codes.add('UNAUTHORIZED');
+    if (route.auth.checkOrigin) ['ORIGIN_NOT_ALLOWED', 'ORIGIN_MISSING'].forEach((code) => codes.add(code as ErrorCode));
+  }
+  for (const limit of route.limits ?? []) codes.add(limit.code);
+  codes.add('INTERNAL_ERROR');
+  return [...codes];
+};
+
+const parametersOf = (schema: z.ZodType | undefined, location: 'path' | 'query') => {
+  if (!schema) return [];
+  const object = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || (object.required ?? []).includes(name),
+    schema: property,
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+  }));
+};
+
+const securityOf = (route: RouteDefinition) => {
+  switch (route.auth.kind) {
+    case 'bearer':
+      return [{ bearerAuth: [] }];
+    case 'apiKey':
+      return route.auth.in === 'header' ? [{ apiKeyHeader: [] }] : route.auth.in === 'query' ? [{ apiKeyQuery: [] }] : [];
+    case 'none':
+      return [];
+  }
+};
+
+const operationOf = (route: (typeof routeList)[number]) => {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(route)) byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);
+  const success = route.response.data
+    ? { type: 'object', required: ['data'], properties: { data: jsonSchema(route.response.data, 'output') } }
+    : { type: 'object' };
+  const roles = route.auth.kind === 'bearer' ? (route.auth.roles?.join(', ') ?? 'any role') : undefined;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: [route.description, roles && `Roles: ${roles}.`, route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined]
+      .filter(Boolean)
+      .join('\n\n'),
+    tags: [...route.tags],
+    security: securityOf(route),
+    parameters: [...parametersOf(route.request?.params, 'path'), ...parametersOf(route.request?.query, 'query')],
+    ...(route.request?.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.request.body, 'input') } } } }
+      : {}),
+    responses: {
+      [String(route.response.status)]: {
+        description: route.response.description,
+        content: { 'application/json': { schema: success } },
+      },
+      ...Object.fromEntries(
+        [...byStatus].map(([status, codes]) => [
+          String(status),
+          {
+            description: `Error codes: ${codes.join(', ')}`,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+          },
+        ]),
+      ),
+    },
+  };
+};
+
+let cached: Record<string, unknown> | undefined;
+
+/** OpenAPI 3.1, generated from the route table and the same zod schemas that validate requests. */
+export const openApiDocument = (): Record<string, unknown> => {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routeList) {
+    const path = bracedPath(route.path);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operationOf(route) };
+  }
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Consent Management Service',
+      version: '1.0.0',
+      description:
+        "Consent notices, consent records with proof, withdrawals, signed webhooks and cookie consent for India's DPDP Act. Every success body is `{ data }`, every error `{ error: { code, message, fields? } }`.",
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+      schemas: { ErrorEnvelope: errorEnvelope },
+    },
+  };
+  return cached;
+};

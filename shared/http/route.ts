@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import type { config } from '../config';
+import type { ErrorCode } from '../errors';
+import type { Role } from '../roles';
+
+/** The Lambda that serves a route. One esbuild bundle and one function per group. */
+export const functionGroups = ['auth', 'api-keys', 'consent-public', 'meta'] as const;
+export type FunctionGroup = (typeof functionGroups)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * - bearer: dashboard access token; `roles` narrows it, omitted means every role.
+ * - apiKey: a tenant API key from `in`; `checkOrigin` applies the domain allowlist.
+ * - none: open.
+ */
+export type RouteAuth =
+  | { kind: 'bearer'; roles?: readonly Role[] }
+  | { kind: 'apiKey'; in: 'body' | 'query' | 'header'; checkOrigin: boolean }
+  | { kind: 'none' };
+
+export type LimitName = keyof typeof config.limits;
+export type LimitCode = 'RATE_LIMIT' | 'SDK_RATE_LIMIT' | 'CMP_RATE_LIMIT' | 'SCAN_RATE_LIMIT';
+
+/** Whose requests one counter counts. */
+export type LimitSubject = 'tenant' | 'key' | 'ip' | 'keyIp' | 'tenantIp';
+
+export interface RouteLimit {
+  limit: LimitName;
+  per: LimitSubject;
+  code: LimitCode;
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Spec form, `:name` for parameters. */
+  path: string;
+  group: FunctionGroup;
+  auth: RouteAuth;
+  /** Counters checked after authentication; bearer routes also get the per-tenant limit. */
+  limits?: readonly RouteLimit[];
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  request?: { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType };
+  response: { status: number; description: string; data?: z.ZodType; headers?: Readonly<Record<string, string>> };
+  /** Error codes this route can answer with, beyond those its auth kind implies. */
+  errors?: readonly ErrorCode[];
+}
+
+/** `/api/v1/things/:id` → `/api/v1/things/{id}`, the form API Gateway and OpenAPI use. */
+export const bracedPath = (path: string): string => path.replace(/:([A-Za-z][A-Za-z0-9]*)/g, '{$1}');
+
+/** API Gateway's route key, also set by the local server, so handlers dispatch on one value. */
+export const routeKeyOf = (route: Pick<RouteDefinition, 'method' | 'path'>): string =>
+  `${route.method} ${bracedPath(route.path)}`;

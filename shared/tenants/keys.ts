@@ -1,0 +1,15 @@
+/**
+ * Tenant keys. Every item that belongs to a tenant lives under `TENANT#<tenantId>` or carries
+ * the tenant id in its key, so one tenant's data can never be read through another's id.
+ *
+ * Access patterns:
+ * - get tenant by id ............ GetItem  PK=TENANT#<id>        SK=TENANT          (1 RCU)
+ * - slug is unique .............. Put guard PK=TENANTSLUG#<slug> SK=TENANTSLUG      (condition attribute_not_exists)
+ */
+export const tenantKeys = {
+  tenant: (tenantId: string) => ({ PK: `TENANT#${tenantId}`, SK: 'TENANT' }),
+  slugGuard: (slug: string) => ({ PK: `TENANTSLUG#${slug}`, SK: 'TENANTSLUG' }),
+};
+
+/** The partition every tenant-owned collection hangs off. */
+export const tenantPartition = (tenantId: string): string => `TENANT#${tenantId}`;

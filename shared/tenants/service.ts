@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { nowIso } from '../clock';
+import { config } from '../config';
+import { hashPassword } from '../crypto/password';
+import { newId } from '../ids';
+import { roles } from '../roles';
+import { insertUser } from '../users/store';
+import { normaliseEmail } from '../users/keys';
+import { publicUser, type User } from '../users/user';
+import { parseInput } from '../validation';
+import { insertTenantWithAdmin, requireTenant } from './store';
+import { plans, slugify, slugSchema, type Tenant } from './tenant';
+
+export const passwordSchema = z.string().min(10, 'at least 10 characters').max(200);
+const emailSchema = z.email().max(254);
+
+export const createTenantInput = z.strictObject({
+  name: z.string().trim().min(2).max(200),
+  slug: slugSchema.optional(),
+  plan: z.enum(plans).default('standard'),
+  website: z.url({ protocol: /^https?$/ }).optional(),
+  dpoEmail: emailSchema.optional(),
+  monthlyConsentLimit: z.number().int().positive().optional(),
+  adminEmail: emailSchema,
+  adminPassword: passwordSchema,
+});
+export type CreateTenantInput = z.input<typeof createTenantInput>;
+
+/** Creates a tenant with its first user, a SUPER_ADMIN. */
+export const createTenant = async (raw: CreateTenantInput) => {
+  const input = parseInput(createTenantInput, raw);
+  const createdAt = nowIso();
+  const defaults = config.defaultPlanLimits;
+  const tenant: Tenant = {
+    tenantId: newId(),
+    name: input.name,
+    slug: input.slug ?? slugify(input.name),
+    plan: input.plan,
+    website: input.website ?? null,
+    dpoEmail: input.dpoEmail ? normaliseEmail(input.dpoEmail) : normaliseEmail(input.adminEmail),
+    limits: { ...defaults, monthlyConsentLimit: input.monthlyConsentLimit ?? defaults.monthlyConsentLimit },
+    userCount: 1,
+    createdAt,
+  };
+  const admin: User = {
+    userId: newId(),
+    tenantId: tenant.tenantId,
+    email: normaliseEmail(input.adminEmail),
+    role: 'SUPER_ADMIN',
+    passwordHash: await hashPassword(input.adminPassword),
+    createdAt,
+  };
+  await insertTenantWithAdmin(tenant, admin);
+  return { tenantId: tenant.tenantId, slug: tenant.slug, plan: tenant.plan, admin: publicUser(admin) };
+};
+
+export const addUserInput = z.strictObject({
+  tenantId: z.uuid(),
+  email: emailSchema,
+  password: passwordSchema,
+  role: z.enum(roles),
+});
+export type AddUserInput = z.input<typeof addUserInput>;
+
+export const addUser = async (raw: AddUserInput) => {
+  const input = parseInput(addUserInput, raw);
+  await requireTenant(input.tenantId);
+  const user: User = {
+    userId: newId(),
+    tenantId: input.tenantId,
+    email: normaliseEmail(input.email),
+    role: input.role,
+    passwordHash: await hashPassword(input.password),
+    createdAt: nowIso(),
+  };
+  await insertUser(user);
+  return publicUser(user);
+};

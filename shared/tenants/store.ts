@@ -1,0 +1,54 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { transaction } from '../db/errors';
+import { ConflictError, NotFoundError } from '../errors';
+import { emailTaken, userPutItems } from '../users/store';
+import type { User } from '../users/user';
+import { tenantKeys } from './keys';
+import type { Tenant } from './tenant';
+
+/** Tenant, slug guard, first user and its login guard: all or nothing. */
+export const insertTenantWithAdmin = async (tenant: Tenant, admin: User): Promise<void> => {
+  await transaction(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...tenantKeys.tenant(tenant.tenantId), type: 'Tenant', ...tenant },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...tenantKeys.slugGuard(tenant.slug), type: 'TenantSlug', tenantId: tenant.tenantId },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            ...userPutItems(admin),
+          ],
+        }),
+      ),
+    (failed) => {
+      if (failed === 1) return new ConflictError(`The slug ${tenant.slug} is already taken`);
+      if (failed === 3) return emailTaken(admin.email);
+      return new ConflictError('The tenant already exists');
+    },
+  );
+};
+
+export const getTenant = async (tenantId: string): Promise<Tenant | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.tenant(tenantId) }));
+  if (!Item) return undefined;
+  const { PK: _pk, SK: _sk, type: _type, ...tenant } = Item;
+  return tenant as Tenant;
+};
+
+export const requireTenant = async (tenantId: string): Promise<Tenant> => {
+  const tenant = await getTenant(tenantId);
+  if (!tenant) throw new NotFoundError('Tenant');
+  return tenant;
+};

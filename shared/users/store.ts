@@ -1,0 +1,72 @@
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { transaction } from '../db/errors';
+import { AppError, ConflictError, NotFoundError } from '../errors';
+import { tenantKeys } from '../tenants/keys';
+import { userKeys } from './keys';
+import type { User } from './user';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The user item and its login guard: written together so an email can never log into two accounts. */
+export const userPutItems = (user: User): TransactItem[] => [
+  {
+    Put: {
+      TableName: tableName(),
+      Item: { ...userKeys.user(user.tenantId, user.userId), type: 'User', ...user },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  },
+  {
+    Put: {
+      TableName: tableName(),
+      Item: { ...userKeys.login(user.email), type: 'Login', tenantId: user.tenantId, userId: user.userId },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  },
+];
+
+export const emailTaken = (email: string) => new ConflictError(`A user with email ${email} already exists`);
+
+/** Adds a user to an existing tenant, counting it against the team-member limit in the same transaction. */
+export const insertUser = async (user: User): Promise<void> => {
+  await transaction(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: tenantKeys.tenant(user.tenantId),
+                UpdateExpression: 'ADD userCount :one',
+                ConditionExpression: 'attribute_exists(PK) AND userCount < limits.teamMembers',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+            ...userPutItems(user),
+          ],
+        }),
+      ),
+    (failed) =>
+      failed === 0
+        ? new AppError('PLAN_LIMIT_REACHED', 'The tenant has reached its team-member limit')
+        : emailTaken(user.email),
+  );
+};
+
+export const getUser = async (tenantId: string, userId: string): Promise<User | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: userKeys.user(tenantId, userId) }));
+  return Item as User | undefined;
+};
+
+export const findLogin = async (email: string): Promise<{ tenantId: string; userId: string } | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: userKeys.login(email) }));
+  return Item ? { tenantId: String(Item.tenantId), userId: String(Item.userId) } : undefined;
+};
+
+export const requireUser = async (tenantId: string, userId: string): Promise<User> => {
+  const user = await getUser(tenantId, userId);
+  if (!user) throw new NotFoundError('User');
+  return user;
+};

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEngines } from './engines';
 import { ensureQueues, ensureTable } from './provision';
@@ -11,6 +11,7 @@ const dataDir = join(process.cwd(), '.data');
 const inMemory = process.env.CMS_IN_MEMORY === '1';
 const port = Number(process.env.PORT ?? 3000);
 const demoFile = join(dataDir, 'demo.json');
+const stackFile = join(dataDir, 'local-stack.json');
 
 interface DemoCredentials {
   tenantId: string;
@@ -24,6 +25,8 @@ const main = async () => {
   const engines = await startEngines(inMemory ? {} : { dynamodbPath: join(dataDir, 'dynamodb') });
   Object.assign(process.env, {
     CMS_STAGE: 'local',
+    // Lambda runs Node 22; the SDK's notice about the local Node 20 says nothing useful here.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
     SQS_ENDPOINT: engines.sqsEndpoint,
     SES_ENDPOINT: engines.sesEndpoint,
@@ -34,6 +37,9 @@ const main = async () => {
   await ensureTable(engines.dynamodbEndpoint, config.tableName);
   await ensureQueues(engines.sqsEndpoint);
   const demo = await seedDemo();
+  // Lets `npm run cms` find this stack's DynamoDB without any configuration.
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(stackFile, JSON.stringify({ dynamodbEndpoint: engines.dynamodbEndpoint, tableName: config.tableName }));
   const { startApiServer } = await import('./server');
   const { server, url } = await startApiServer(port);
 
@@ -58,6 +64,7 @@ Ctrl-C stops everything.`);
     console.log('\nStopping…');
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    rmSync(stackFile, { force: true });
     await engines.stop();
     process.exit(0);
   };

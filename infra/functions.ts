@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { functionGroups, type FunctionGroup } from '../shared/http/route';
+import { accessOf, type Access } from './access';
+
+/** The repository root: entries, the lock file and tsconfig are found from here, whatever the cwd. */
+export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Convention: group G's Lambda is built from `functions/G/handler.ts`, which exports `handler`. */
+export const entryOf = (group: FunctionGroup): string => join(repoRoot, 'functions', group, 'handler.ts');
+
+/** Key id of the signing key the stack creates; a rotation puts a new `kid:secret` in front of it. */
+export const signingKeyId = 'aws-1';
+
+const pascal = (group: string): string =>
+  group.replace(/(^|-)([a-z0-9])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
+
+export interface GroupFunctionsProps {
+  table: dynamodb.ITable;
+  webhookQueue: sqs.IQueue;
+}
+
+/** One esbuild-bundled Lambda per function group, with its log group and least-privilege grants. */
+export class GroupFunctions extends Construct {
+  readonly byGroup: ReadonlyMap<FunctionGroup, NodejsFunction>;
+  readonly signingSecret: secretsmanager.Secret;
+
+  constructor(scope: Construct, id: string, props: GroupFunctionsProps) {
+    super(scope, id);
+
+    this.signingSecret = new secretsmanager.Secret(this, 'JwtSigningSecret', {
+      description: 'HS256 signing secret for dashboard access tokens',
+      generateSecretString: {
+        passwordLength: 64,
+        // JWT_SIGNING_KEYS is `kid:secret[,kid:secret]`: keep commas (and all punctuation) out.
+        excludePunctuation: true,
+      },
+    });
+
+    const environment: Record<string, string> = {
+      TABLE_NAME: props.table.tableName,
+      CMS_STAGE: 'aws',
+      NODE_OPTIONS: '--enable-source-maps',
+      WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl,
+      // This resolves the secret into the function configuration at deploy time, so anyone with
+      // lambda:GetFunctionConfiguration can read it. Production hardening: pass only the secret
+      // ARN and read the secret at cold start (grantRead), caching it for the container's life.
+      JWT_SIGNING_KEYS: `${signingKeyId}:${this.signingSecret.secretValue.unsafeUnwrap()}`,
+    };
+
+    const grants: Record<Access, (fn: lambda.IFunction) => void> = {
+      webhookQueueSend: (fn) => {
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.webhookQueue.queueArn] }),
+        );
+        // The queue uses SQS-managed SSE, so no KMS grant is needed.
+      },
+      sesSend: (fn) => {
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+            resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+          }),
+        );
+      },
+    };
+
+    const byGroup = new Map<FunctionGroup, NodejsFunction>();
+    for (const group of functionGroups) {
+      const entry = entryOf(group);
+      if (!existsSync(entry)) throw new Error(`function group "${group}" has no entry at ${entry}`);
+      const name = pascal(group);
+      const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+      const fn = new NodejsFunction(this, `${name}Function`, {
+        description: `consent-service ${group} routes`,
+        entry,
+        handler: 'handler',
+        projectRoot: repoRoot,
+        depsLockFilePath: join(repoRoot, 'package-lock.json'),
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: 512,
+        timeout: Duration.seconds(15),
+        logGroup,
+        environment,
+        bundling: {
+          minify: true,
+          sourceMap: true,
+          // Stack traces only need the mappings; leaving the sources out makes each map a fraction of the size.
+          sourcesContent: false,
+          format: OutputFormat.ESM,
+          // Bundled CommonJS dependencies still call require(); ESM has none unless we make one.
+          banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+          target: 'node22',
+          // Bundle (and tree-shake) AWS SDK v3 instead of using whatever version the runtime ships.
+          externalModules: [],
+          mainFields: ['module', 'main'],
+        },
+      });
+      props.table.grantReadWriteData(fn);
+      for (const access of accessOf(group)) grants[access](fn);
+      byGroup.set(group, fn);
+    }
+    this.byGroup = byGroup;
+  }
+
+  /** The function of `group`; every group in `functionGroups` has one. */
+  of(group: FunctionGroup): NodejsFunction {
+    const fn = this.byGroup.get(group);
+    if (!fn) throw new Error(`no function for group "${group}"`);
+    return fn;
+  }
+}

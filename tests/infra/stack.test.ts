@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnResource } from 'aws-cdk-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accessOf } from '../../infra/access';
+import { repoRoot } from '../../infra/functions';
+import { ConsentServiceStack } from '../../infra/stack';
+import { tableDefinition } from '../../shared/db/table';
+import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
+import { routeList } from '../../shared/http/routes';
+
+type Resource = { Type: string; Properties: Record<string, unknown> };
+
+let stack: ConsentServiceStack;
+let template: Template;
+
+const resourcesOf = (type: string): Record<string, Resource> => template.findResources(type) as Record<string, Resource>;
+
+/** Logical id of the Lambda function serving `group`. */
+const functionIdOf = (group: FunctionGroup): string =>
+  stack.getLogicalId(stack.functions.of(group).node.defaultChild as CfnResource);
+
+/** The Lambda logical id an API Gateway route ends up invoking: route → integration → function. */
+const functionIdBehind = (route: Resource): string => {
+  const target = JSON.stringify(route.Properties.Target);
+  const integrationId = /"Ref":"([^"]+)"/.exec(target)?.[1];
+  expect(integrationId, `route target ${target}`).toBeDefined();
+  const integration = resourcesOf('AWS::ApiGatewayV2::Integration')[integrationId!];
+  expect(integration, `integration ${integrationId}`).toBeDefined();
+  return (integration!.Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+};
+
+const routesByKey = (): Map<string, Resource> =>
+  new Map(Object.values(resourcesOf('AWS::ApiGatewayV2::Route')).map((r) => [r.Properties.RouteKey as string, r]));
+
+beforeAll(() => {
+  // The same feature flags `cdk synth` uses, so the test sees the template a deploy would.
+  const { context } = JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  const app = new App({ context });
+  stack = new ConsentServiceStack(app, 'ConsentServiceStack', { env: { account: '123456789012', region: 'ap-south-1' } });
+  template = Template.fromStack(stack);
+}, 120_000);
+
+describe('HTTP API', () => {
+  it('has one route per entry of the route table, each to its group function', () => {
+    const routes = routesByKey();
+    for (const route of routeList) {
+      const key = routeKeyOf(route);
+      template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: key });
+      expect(functionIdBehind(routes.get(key)!), key).toBe(functionIdOf(route.group));
+    }
+  });
+
+  it('sends every other request ($default) to the meta function', () => {
+    const fallback = routesByKey().get('$default');
+    expect(fallback).toBeDefined();
+    expect(functionIdBehind(fallback!)).toBe(functionIdOf('meta'));
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', routeList.length + 1);
+  });
+
+  it('answers CORS preflight', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: {
+        AllowOrigins: ['*'],
+        AllowMethods: Match.arrayWith(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
+        AllowHeaders: ['Content-Type', 'Authorization', 'X-API-Key'],
+        MaxAge: 86_400,
+      },
+    });
+  });
+});
+
+describe('functions', () => {
+  it('has one nodejs22.x arm64 function per group', () => {
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length);
+    for (const group of functionGroups) {
+      const fn = resourcesOf('AWS::Lambda::Function')[functionIdOf(group)];
+      expect(fn, group).toBeDefined();
+      expect(fn!.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 512,
+        Timeout: 15,
+        Handler: 'index.handler',
+      });
+    }
+  });
+
+  it('gives every function the environment the config reads', () => {
+    for (const fn of Object.values(resourcesOf('AWS::Lambda::Function'))) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(variables)).toEqual(
+        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'WEBHOOK_QUEUE_URL', 'JWT_SIGNING_KEYS']),
+      );
+      expect(variables.CMS_STAGE).toBe('aws');
+    }
+  });
+
+  it('keeps a month of logs per function', () => {
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length);
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it('grants SQS and SES only where the access rules say', () => {
+    for (const group of functionGroups) {
+      const role = (stack.functions.of(group).role!.node.defaultChild as CfnResource);
+      const roleId = stack.getLogicalId(role);
+      const policies = Object.values(resourcesOf('AWS::IAM::Policy')).filter((p) =>
+        JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`),
+      );
+      const actions = JSON.stringify(policies.map((p) => p.Properties.PolicyDocument));
+      const access = accessOf(group);
+      expect(actions.includes('dynamodb:PutItem'), group).toBe(true);
+      expect(actions.includes('sqs:SendMessage'), group).toBe(access.includes('webhookQueueSend'));
+      expect(actions.includes('ses:SendEmail'), group).toBe(access.includes('sesSend'));
+    }
+  });
+});
+
+describe('table', () => {
+  it('is built from tableDefinition', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: tableDefinition.indexes.map((index) =>
+        Match.objectLike({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        }),
+      ),
+      TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    });
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('webhook queue', () => {
+  it('redrives to a 14-day dead-letter queue after 5 receives', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: 60,
+      RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: 5 },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 24 * 60 * 60 });
+  });
+
+  it('exports the API URL, table name and queue URL', () => {
+    for (const output of ['ApiUrl', 'TableName', 'WebhookQueueUrl']) template.hasOutput(output, {});
+    expect(Stack.of(stack).region).toBe('ap-south-1');
+  });
+});

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { newTenant, useApi } from './support/api';
+
+const { call } = useApi();
+
+const overrides: string[] = [];
+const override = (name: string, value: number) => {
+  process.env[name] = String(value);
+  overrides.push(name);
+};
+afterEach(() => {
+  for (const name of overrides.splice(0)) delete process.env[name];
+  resetClock();
+});
+
+describe('rate limits', () => {
+  it('limits bearer requests per tenant, with Retry-After, and opens again in the next window', async () => {
+    override('RATE_LIMIT_BEARER_PER_MINUTE', 3);
+    // Start at the beginning of a minute so the window does not roll over mid-test.
+    const now = Date.now();
+    setClock(offsetClock(60_000 - (now % 60_000) + 1_000));
+    const tenant = await newTenant(call);
+    const other = await newTenant(call);
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push(await call('GET', '/api/v1/api-keys', { token: tenant.token }));
+    expect(statuses.map((response) => response.status)).toEqual([200, 200, 200, 429]);
+    const limited = statuses[3]!;
+    expect(limited.body.error.code).toBe('RATE_LIMIT');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    expect((await call('GET', '/api/v1/api-keys', { token: other.token })).status).toBe(200);
+
+    setClock(offsetClock(60_000 - (now % 60_000) + 61_000));
+    expect((await call('GET', '/api/v1/api-keys', { token: tenant.token })).status).toBe(200);
+  });
+
+  it('limits SDK calls per (key, IP) with SDK_RATE_LIMIT, counting each IP apart', async () => {
+    override('RATE_LIMIT_SDK_PER_KEY_IP_PER_MINUTE', 2);
+    setClock(offsetClock(60_000 - (Date.now() % 60_000) + 1_000));
+    const tenant = await newTenant(call);
+    const apiKey = await tenant.apiKey();
+    const verify = (ip: string) => call('GET', `/api/v1/sdk/verify?apiKey=${apiKey}`, { ip });
+    expect((await verify('203.0.113.1')).status).toBe(200);
+    expect((await verify('203.0.113.1')).status).toBe(200);
+    const limited = await verify('203.0.113.1');
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('SDK_RATE_LIMIT');
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+    expect((await verify('203.0.113.2')).status).toBe(200);
+  });
+
+  it('limits SDK calls per key across IPs, the stricter of the two spec limits', async () => {
+    override('RATE_LIMIT_SDK_PER_KEY_PER_MINUTE', 3);
+    setClock(offsetClock(60_000 - (Date.now() % 60_000) + 1_000));
+    const tenant = await newTenant(call);
+    const apiKey = await tenant.apiKey();
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await call('GET', `/api/v1/sdk/verify?apiKey=${apiKey}`, { ip: `198.51.100.${i}` })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { TestProject } from 'vitest/node';
+import { startEngines, type Engines } from '../../infra/local/engines';
+import { ensureQueues, ensureTable } from '../../infra/local/provision';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    engines: { dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; tableName: string };
+  }
+}
+
+/**
+ * Starts the real engines once for the whole run, in memory on free ports, so `npm test` also
+ * runs beside a running `npm start`.
+ */
+let engines: Engines | undefined;
+
+export default async function setup(project: TestProject) {
+  engines = await startEngines();
+  const tableName = 'consent-service-test';
+  await ensureTable(engines.dynamodbEndpoint, tableName);
+  await ensureQueues(engines.sqsEndpoint);
+  project.provide('engines', {
+    dynamodbEndpoint: engines.dynamodbEndpoint,
+    sqsEndpoint: engines.sqsEndpoint,
+    sesEndpoint: engines.sesEndpoint,
+    tableName,
+  });
+  return async () => {
+    await engines?.stop();
+  };
+}

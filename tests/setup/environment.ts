@@ -1,0 +1,23 @@
+import { inject } from 'vitest';
+
+/**
+ * Points every client at the engines of this run. Connected tests refuse any endpoint that is
+ * not on this machine: they must never touch a real AWS account.
+ */
+const engines = inject('engines');
+for (const endpoint of [engines.dynamodbEndpoint, engines.sqsEndpoint, engines.sesEndpoint]) {
+  if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(endpoint)) throw new Error(`Refusing to test against ${endpoint}`);
+}
+Object.assign(process.env, {
+  CMS_STAGE: 'local',
+  CMS_LOG_SILENT: '1',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  CMS_TRUST_FORWARDED_FOR: '1',
+  DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
+  SQS_ENDPOINT: engines.sqsEndpoint,
+  SES_ENDPOINT: engines.sesEndpoint,
+  TABLE_NAME: engines.tableName,
+  AWS_REGION: 'ap-south-1',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+});

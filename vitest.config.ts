@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/setup/engines.ts'],
+    setupFiles: ['tests/setup/environment.ts'],
+    pool: 'forks',
+    // Two cores: more workers only contend for DynamoDB Local.
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: ['default', './tests/setup/totals-reporter.ts'],
+  },
+});

@@ -13,6 +13,7 @@ declare module 'vitest' {
  * runs beside a running `npm start`.
  */
 let engines: Engines | undefined;
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 export default async function setup(project: TestProject) {
   engines = await startEngines();

@@ -54,6 +54,13 @@ export const config = {
   get sesEndpoint(): string | undefined {
     return env('SES_ENDPOINT');
   },
+  /**
+   * Base URL of the withdrawal portal page that withdrawal tokens link to. Its presence counts
+   * as the "withdrawal route" of the publish gate for notices without their own withdrawalUrl.
+   */
+  get portalBaseUrl(): string | undefined {
+    return env('PORTAL_BASE_URL') ?? (this.isLocal ? 'http://127.0.0.1:3000/portal' : undefined);
+  },
   get trustForwardedFor(): boolean {
     return env('CMS_TRUST_FORWARDED_FOR') === '1';
   },

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { createPurposeBody, purposeIdParams, purposeView, updatePurposeBody } from '../../purposes/schemas';
+import { adminRoles } from '../../roles';
+import type { RouteDefinition } from '../route';
+
+const tags = ['Purposes'];
+
+/** Extension: the spec references purposeIds but names no endpoint to author purposes. */
+export const purposeRoutes = {
+  createPurpose: {
+    method: 'POST',
+    path: '/api/v1/purposes',
+    group: 'notices',
+    auth: { kind: 'bearer', roles: adminRoles },
+    summary: 'Create a purpose',
+    description: 'A purpose of processing that notices can list. legalBasis defaults to CONSENT.',
+    tags,
+    request: { body: createPurposeBody },
+    response: { status: 201, description: 'The purpose', data: purposeView },
+  },
+  listPurposes: {
+    method: 'GET',
+    path: '/api/v1/purposes',
+    group: 'notices',
+    auth: { kind: 'bearer' },
+    summary: "List the tenant's purposes",
+    tags,
+    response: { status: 200, description: 'Purposes, oldest first', data: z.array(purposeView) },
+  },
+  getPurpose: {
+    method: 'GET',
+    path: '/api/v1/purposes/:id',
+    group: 'notices',
+    auth: { kind: 'bearer' },
+    summary: 'Read a purpose',
+    tags,
+    request: { params: purposeIdParams },
+    response: { status: 200, description: 'The purpose', data: purposeView },
+    errors: ['NOT_FOUND'],
+  },
+  updatePurpose: {
+    method: 'PUT',
+    path: '/api/v1/purposes/:id',
+    group: 'notices',
+    auth: { kind: 'bearer', roles: adminRoles },
+    summary: 'Update a purpose',
+    description:
+      'Published notices are unaffected: each published version keeps the purposes as they stood. The next publish of a notice listing this purpose reports the change, and whether it is material.',
+    tags,
+    request: { params: purposeIdParams, body: updatePurposeBody },
+    response: { status: 200, description: 'The updated purpose', data: purposeView },
+    errors: ['NOT_FOUND'],
+  },
+} as const satisfies Record<string, RouteDefinition>;

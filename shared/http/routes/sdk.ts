@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { RouteDefinition } from '../route';
+import { publicNoticeView } from '../../notices/schemas';
+import { sdkLimits } from './limits';
+
+export const sdkRoutes = {
+  getPublicNotice: {
+    method: 'GET',
+    path: '/api/v1/consent/public-notice',
+    group: 'consent-public',
+    auth: { kind: 'apiKey', in: 'query', checkOrigin: true },
+    limits: sdkLimits,
+    summary: "The tenant's published notice, for the widget",
+    description:
+      'One read of a document precomputed at publish. description is the notice introText, privacyPolicyUrl its contactUrl; purposes are in display order; translations hold only languages with real translations (not NEEDS_TRANSLATION placeholders). 404 NOT_FOUND while nothing is published.',
+    tags: ['SDK'],
+    request: { query: z.object({ apiKey: z.string().max(200) }) },
+    response: { status: 200, description: 'The public notice', data: publicNoticeView },
+    errors: ['NOT_FOUND'],
+  },
+  verifySdkKey: {
+    method: 'GET',
+    path: '/api/v1/sdk/verify',
+    group: 'consent-public',
+    auth: { kind: 'apiKey', in: 'query', checkOrigin: true },
+    limits: sdkLimits,
+    summary: 'Check an API key and the calling origin',
+    description:
+      'Lets an integrator confirm, from the page that will embed the widget, that the key is valid and the page origin is allowed. Same key, origin and rate-limit rules as the other SDK endpoints.',
+    tags: ['SDK'],
+    request: { query: z.object({ apiKey: z.string().max(200) }) },
+    response: { status: 200, description: 'The key is usable here', data: z.object({ valid: z.literal(true), keyId: z.uuid() }) },
+  },
+} as const satisfies Record<string, RouteDefinition>;

@@ -1,0 +1,116 @@
+import type { LanguageCode } from '../i18n/languages';
+
+export const noticeStatuses = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
+export type NoticeStatus = (typeof noticeStatuses)[number];
+
+export const legalBases = ['CONSENT', 'LEGITIMATE_USE'] as const;
+export type LegalBasis = (typeof legalBases)[number];
+
+export interface PurposeConfig {
+  purposeId: string;
+  isRequired: boolean;
+  displayOrder: number;
+}
+
+/**
+ * Where a translation came from: typed by a person, drafted by the machine translator, or
+ * English kept because the translator lacks the language (a person must translate it).
+ */
+export type TranslationSource = 'MANUAL' | 'MACHINE_DRAFTED' | 'NEEDS_TRANSLATION';
+
+export interface PurposeTranslation {
+  name?: string;
+  description?: string;
+}
+
+export interface NoticeTranslation {
+  title?: string;
+  introText?: string;
+  rightsText?: string;
+  complaintText?: string;
+  /** Purpose names and descriptions in this language, by purpose id. */
+  purposes?: Record<string, PurposeTranslation>;
+  source: TranslationSource;
+  updatedAt: string;
+}
+
+export type NoticeTranslations = Partial<Record<LanguageCode, NoticeTranslation>>;
+
+export interface Notice {
+  noticeId: string;
+  tenantId: string;
+  /** Every version of one notice shares a lineage; version numbers count per lineage. */
+  lineageId: string;
+  status: NoticeStatus;
+  /** Set at publish; a draft made by revise has none until it is published. */
+  versionNumber: number | null;
+  title: string;
+  introText: string;
+  contactEmail: string;
+  contactUrl: string | null;
+  rightsText: string;
+  complaintText: string;
+  withdrawalUrl: string | null;
+  purposeIds: string[];
+  purposeConfig: PurposeConfig[];
+  translations: NoticeTranslations;
+  /** Consent records given against this notice, kept by the consent write path. */
+  consentCount: number;
+  /** Bumped by every write of a draft; publish is conditional on the revision it read. */
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  archivedAt: string | null;
+}
+
+export interface Purpose {
+  purposeId: string;
+  tenantId: string;
+  name: string;
+  description: string;
+  dataCategories: string[];
+  legalBasis: LegalBasis;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A purpose as it stood when a version was published. */
+export interface SnapshotPurpose {
+  id: string;
+  name: string;
+  description: string;
+  dataCategories: string[];
+  legalBasis: LegalBasis;
+  required: boolean;
+  displayOrder: number;
+}
+
+/** The immutable record of exactly what a published version said. */
+export interface NoticeSnapshot {
+  noticeId: string;
+  lineageId: string;
+  versionNumber: number;
+  changeNote: string | null;
+  publishedAt: string;
+  publishedBy: string;
+  title: string;
+  introText: string;
+  contactEmail: string;
+  contactUrl: string | null;
+  rightsText: string;
+  complaintText: string;
+  withdrawalUrl: string | null;
+  /** In display order. */
+  purposes: SnapshotPurpose[];
+  translations: NoticeTranslations;
+}
+
+export interface NoticeChange {
+  /** Dotted path: `title`, `purposes.<id>`, `purposes.<id>.dataCategories`, `translations.HI`, ... */
+  field: string;
+  type: 'added' | 'removed' | 'modified';
+  isMaterial: boolean;
+  oldValue?: unknown;
+  newValue?: unknown;
+}

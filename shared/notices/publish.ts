@@ -1,0 +1,165 @@
+import { nowIso } from '../clock';
+import { config } from '../config';
+import { tableName } from '../db/client';
+import { AppError, ConflictError, ValidationError } from '../errors';
+import { newEvent, outboxPut } from '../events/outbox';
+import { getPurposes } from '../purposes/store';
+import { diffSnapshots } from './diff';
+import { noticeKeys } from './keys';
+import type { Notice, NoticeSnapshot, Purpose } from './notice';
+import { buildPublicNotice } from './public-notice';
+import { getActivePointer, getLastVersionNumber, getVersion, requireNotice, runNoticeTransaction, type ActivePointer, type TransactItem } from './store';
+import { configuredPurposes } from './views';
+
+/**
+ * What the DPDP Act asks a notice to say before anyone is asked to consent: purposes with the
+ * data they use, whom to contact, the principal's rights, how to complain, how to withdraw.
+ */
+const completenessGate = (notice: Notice, purposes: readonly Purpose[]) => {
+  const fields: Record<string, string> = {};
+  const found = new Set(purposes.map((purpose) => purpose.purposeId));
+  if (notice.purposeIds.length === 0 || notice.purposeIds.some((id) => !found.has(id))) {
+    fields.purposeIds = 'at least one purpose is required, and every listed purpose must exist';
+  }
+  if (purposes.some((purpose) => purpose.dataCategories.length === 0)) fields.purposeIds = 'every purpose must name its data categories';
+  if (!notice.contactEmail) fields.contactEmail = 'a contact email for the DPO or support is required';
+  if (!notice.rightsText) fields.rightsText = "the principal's rights must be described";
+  if (!notice.complaintText) fields.complaintText = 'how to complain must be described';
+  if (!notice.withdrawalUrl && !config.portalBaseUrl) {
+    fields.withdrawalUrl = 'a withdrawal route is required: set withdrawalUrl (no withdrawal portal is configured)';
+  }
+  if (Object.keys(fields).length > 0) throw new ValidationError(fields, 'Notice is not complete enough to publish');
+};
+
+const snapshotOf = (notice: Notice, purposes: readonly Purpose[], versionNumber: number, changeNote: string | null, publishedBy: string, at: string): NoticeSnapshot => ({
+  noticeId: notice.noticeId,
+  lineageId: notice.lineageId,
+  versionNumber,
+  changeNote,
+  publishedAt: at,
+  publishedBy,
+  title: notice.title,
+  introText: notice.introText,
+  contactEmail: notice.contactEmail,
+  contactUrl: notice.contactUrl,
+  rightsText: notice.rightsText,
+  complaintText: notice.complaintText,
+  withdrawalUrl: notice.withdrawalUrl,
+  purposes: configuredPurposes(notice, purposes).map(({ purpose, isRequired, displayOrder }) => ({
+    id: purpose.purposeId,
+    name: purpose.name,
+    description: purpose.description,
+    dataCategories: purpose.dataCategories,
+    legalBasis: purpose.legalBasis,
+    required: isRequired,
+    displayOrder,
+  })),
+  translations: notice.translations,
+});
+
+/** The version people saw before this publish: the notice it replaces, else the lineage's previous one. */
+const previousSnapshot = async (tenantId: string, active: ActivePointer | undefined, notice: Notice, next: number) => {
+  if (active) return getVersion(tenantId, active.lineageId, active.versionNumber);
+  return next > 1 ? getVersion(tenantId, notice.lineageId, next - 1) : undefined;
+};
+
+/**
+ * Publishes a DRAFT in one transaction: the notice becomes PUBLISHED at the revision that was
+ * read (an edit racing the publish fails one of them), the lineage's version counter moves on
+ * by one, the immutable snapshot and the public document are written, the previously published
+ * notice is archived and the active pointer moved (conditional on the pointer that was read,
+ * so of two simultaneous publishes exactly one wins), and notice.published goes to the outbox.
+ */
+export const publishNotice = async (tenantId: string, noticeId: string, changeNote: string | null, publishedBy: string) => {
+  const notice = await requireNotice(tenantId, noticeId, true);
+  if (notice.status !== 'DRAFT') throw new ConflictError(`Notice is ${notice.status}; only a DRAFT can be published`);
+  const purposes = await getPurposes(tenantId, notice.purposeIds);
+  completenessGate(notice, purposes);
+  const [active, lastVersion] = await Promise.all([getActivePointer(tenantId), getLastVersionNumber(tenantId, notice.lineageId)]);
+  const versionNumber = lastVersion + 1;
+  const at = nowIso();
+  const snapshot = snapshotOf(notice, purposes, versionNumber, changeNote, publishedBy, at);
+  const previous = await previousSnapshot(tenantId, active, notice, versionNumber);
+  const diff = previous ? diffSnapshots(previous, snapshot) : undefined;
+
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: noticeKeys.notice(tenantId, noticeId),
+        UpdateExpression: 'SET #status = :published, versionNumber = :version, publishedAt = :at, updatedAt = :at',
+        ConditionExpression: '#status = :draft AND revision = :revision',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':published': 'PUBLISHED', ':draft': 'DRAFT', ':version': versionNumber, ':at': at, ':revision': notice.revision },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...noticeKeys.lineage(tenantId, notice.lineageId), type: 'NoticeLineage', lastVersion: versionNumber },
+        ConditionExpression: lastVersion === 0 ? 'attribute_not_exists(PK)' : 'lastVersion = :last',
+        ...(lastVersion === 0 ? {} : { ExpressionAttributeValues: { ':last': lastVersion } }),
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...noticeKeys.version(tenantId, notice.lineageId, versionNumber), type: 'NoticeVersion', snapshot },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...noticeKeys.activePointer(tenantId), type: 'ActiveNotice', noticeId, lineageId: notice.lineageId, versionNumber },
+        ConditionExpression: active ? 'noticeId = :previous' : 'attribute_not_exists(PK)',
+        ...(active ? { ExpressionAttributeValues: { ':previous': active.noticeId } } : {}),
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...noticeKeys.publicDocument(tenantId), type: 'PublicNotice', noticeId, versionNumber, document: buildPublicNotice(snapshot) },
+      },
+    },
+    outboxPut(
+      newEvent(tenantId, 'notice.published', {
+        noticeId,
+        lineageId: notice.lineageId,
+        versionNumber,
+        materialChangeDetected: diff?.hasMaterialChange ?? false,
+        publishedAt: at,
+      }),
+    ),
+  ];
+  if (active && active.noticeId !== noticeId) {
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: noticeKeys.notice(tenantId, active.noticeId),
+        UpdateExpression: 'SET #status = :archived, archivedAt = :at, updatedAt = :at',
+        ConditionExpression: '#status = :published',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':archived': 'ARCHIVED', ':published': 'PUBLISHED', ':at': at },
+      },
+    });
+  }
+  await runNoticeTransaction(items, (failed): AppError =>
+    failed === 0
+      ? new ConflictError('Notice was changed or published by another request; reload and retry')
+      : new ConflictError('Another notice was published at the same time; reload and retry'),
+  );
+
+  const materialChanges = (diff?.changes ?? [])
+    .filter((change) => change.isMaterial)
+    .map(({ field, type, isMaterial, newValue }) => ({ field, type, isMaterial, ...(newValue === undefined ? {} : { newValue }) }));
+  return {
+    id: noticeId,
+    status: 'PUBLISHED' as const,
+    versionNumber,
+    materialChangeDetected: diff?.hasMaterialChange ?? false,
+    materialChanges,
+    fromVersionNumber: previous?.versionNumber ?? null,
+    toVersionNumber: versionNumber,
+  };
+};

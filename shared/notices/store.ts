@@ -1,0 +1,229 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { isConditionFailure, transaction } from '../db/errors';
+import { AppError, ConflictError, NotFoundError } from '../errors';
+import { tenantKeys, tenantPartition } from '../tenants/keys';
+import { noticeKeys } from './keys';
+import type { Notice, NoticeSnapshot } from './notice';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export interface ActivePointer {
+  noticeId: string;
+  lineageId: string;
+  versionNumber: number;
+}
+
+const strip = <T>({ PK: _pk, SK: _sk, type: _type, GSI1PK: _g1, GSI1SK: _g1s, ...rest }: Record<string, unknown>) => rest as T;
+
+export const getNotice = async (tenantId: string, noticeId: string, consistent = false): Promise<Notice | undefined> => {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: noticeKeys.notice(tenantId, noticeId), ConsistentRead: consistent }),
+  );
+  return Item ? strip<Notice>(Item) : undefined;
+};
+
+export const requireNotice = async (tenantId: string, noticeId: string, consistent = false): Promise<Notice> => {
+  const notice = await getNotice(tenantId, noticeId, consistent);
+  if (!notice) throw new NotFoundError('Notice');
+  return notice;
+};
+
+/** The notice, read strongly, if it is still a DRAFT: anything else cannot be changed (409). */
+export const requireDraft = async (tenantId: string, noticeId: string): Promise<Notice> => {
+  const notice = await requireNotice(tenantId, noticeId, true);
+  if (notice.status !== 'DRAFT') throw new ConflictError(`Notice is ${notice.status}; only a DRAFT can be changed`);
+  return notice;
+};
+
+export const listNotices = async (tenantId: string): Promise<Notice[]> => {
+  const notices: Notice[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': noticeKeys.noticePrefix },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    notices.push(...(page.Items ?? []).map((item) => strip<Notice>(item)));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return notices;
+};
+
+const noticeLimitReached = () => new AppError('PLAN_LIMIT_REACHED', "The tenant has reached its plan's notice limit");
+
+/** A new notice counts against the plan's notice limit in the same transaction. */
+export const insertNotice = async (notice: Notice): Promise<void> => {
+  await transaction(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: tenantKeys.tenant(notice.tenantId),
+                UpdateExpression: 'ADD noticeCount :one',
+                ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(noticeCount) OR noticeCount < limits.notices)',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...noticeKeys.notice(notice.tenantId, notice.noticeId), type: 'Notice', ...notice },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+          ],
+        }),
+      ),
+    (failed) => (failed === 0 ? noticeLimitReached() : new ConflictError('Notice id collision')),
+  );
+};
+
+/** Explains a failed draft-only write: the notice is gone (404) or no longer a draft (409). */
+const draftWriteFailed = async (tenantId: string, noticeId: string, cause: unknown): Promise<AppError> => {
+  const current = await getNotice(tenantId, noticeId, true);
+  if (!current) return new NotFoundError('Notice', cause);
+  if (current.status !== 'DRAFT') return new ConflictError(`Notice is ${current.status}; only a DRAFT can be changed`, cause);
+  return new ConflictError('Notice was changed by another request; reload and retry', cause);
+};
+
+/**
+ * Writes a draft: SET the given attributes and REMOVE the given ones, only while it is still a
+ * DRAFT at the revision the caller read, and bumps the revision.
+ */
+export const writeDraft = async (
+  tenantId: string,
+  noticeId: string,
+  expectedRevision: number,
+  changes: { set: Record<string, unknown>; remove?: string[]; extraCondition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> } },
+): Promise<Notice> => {
+  const names: Record<string, string> = { '#status': 'status', '#revision': 'revision', ...changes.extraCondition?.names };
+  const values: Record<string, unknown> = { ':draft': 'DRAFT', ':expected': expectedRevision, ':one': 1, ...changes.extraCondition?.values };
+  const setParts = Object.entries(changes.set).map(([path, value], index) => {
+    values[`:s${index}`] = value;
+    return `${aliasPath(path, names)} = :s${index}`;
+  });
+  const removeParts = (changes.remove ?? []).map((path) => aliasPath(path, names));
+  const expression = [
+    `SET ${[...setParts, '#revision = #revision + :one'].join(', ')}`,
+    removeParts.length ? `REMOVE ${removeParts.join(', ')}` : '',
+  ].join(' ');
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: noticeKeys.notice(tenantId, noticeId),
+        UpdateExpression: expression,
+        ConditionExpression: ['#status = :draft AND #revision = :expected', changes.extraCondition?.expression].filter(Boolean).join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return strip<Notice>(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) throw await draftWriteFailed(tenantId, noticeId, error);
+    throw error;
+  }
+};
+
+/** `translations.HI` → `#p0.#p1`, so any attribute name (reserved words included) is safe. */
+const aliasPath = (path: string, names: Record<string, string>): string =>
+  path
+    .split('.')
+    .map((segment) => {
+      const existing = Object.entries(names).find(([, name]) => name === segment)?.[0];
+      if (existing) return existing;
+      const alias = `#n${Object.keys(names).length}`;
+      names[alias] = segment;
+      return alias;
+    })
+    .join('.');
+
+export const getActivePointer = async (tenantId: string): Promise<ActivePointer | undefined> => {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: noticeKeys.activePointer(tenantId), ConsistentRead: true }),
+  );
+  return Item ? { noticeId: String(Item.noticeId), lineageId: String(Item.lineageId), versionNumber: Number(Item.versionNumber) } : undefined;
+};
+
+export const getLastVersionNumber = async (tenantId: string, lineageId: string): Promise<number> => {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: noticeKeys.lineage(tenantId, lineageId), ConsistentRead: true }),
+  );
+  return Item ? Number(Item.lastVersion) : 0;
+};
+
+export const getVersion = async (tenantId: string, lineageId: string, versionNumber: number): Promise<NoticeSnapshot | undefined> => {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: noticeKeys.version(tenantId, lineageId, versionNumber) }),
+  );
+  return Item ? (Item.snapshot as NoticeSnapshot) : undefined;
+};
+
+export const listVersions = async (tenantId: string, lineageId: string): Promise<NoticeSnapshot[]> => {
+  const snapshots: NoticeSnapshot[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': noticeKeys.versionPrefix(lineageId) },
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    snapshots.push(...(page.Items ?? []).map((item) => item.snapshot as NoticeSnapshot));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return snapshots;
+};
+
+export const getPublicDocument = async (tenantId: string): Promise<Record<string, unknown> | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: noticeKeys.publicDocument(tenantId) }));
+  return Item?.document as Record<string, unknown> | undefined;
+};
+
+export const runNoticeTransaction = (items: TransactItem[], onFailure: (failedIndex: number) => AppError) =>
+  transaction(() => db().send(new TransactWriteCommand({ TransactItems: items })), onFailure);
+
+export const deleteDraftItems = (notice: Notice): TransactItem[] => [
+  {
+    Delete: {
+      TableName: tableName(),
+      Key: noticeKeys.notice(notice.tenantId, notice.noticeId),
+      ConditionExpression: '#status = :draft AND consentCount = :zero',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
+    },
+  },
+  {
+    Update: {
+      TableName: tableName(),
+      Key: tenantKeys.tenant(notice.tenantId),
+      UpdateExpression: 'ADD noticeCount :minusOne',
+      ExpressionAttributeValues: { ':minusOne': -1 },
+    },
+  },
+];
+
+export const deletePublicDocumentItem = (tenantId: string): TransactItem => ({
+  Delete: { TableName: tableName(), Key: noticeKeys.publicDocument(tenantId) },
+});
+
+export const removeActivePointerItem = (tenantId: string, noticeId: string): TransactItem => ({
+  Delete: {
+    TableName: tableName(),
+    Key: noticeKeys.activePointer(tenantId),
+    ConditionExpression: 'noticeId = :notice',
+    ExpressionAttributeValues: { ':notice': noticeId },
+  },
+});

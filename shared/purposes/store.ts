@@ -1,0 +1,84 @@
+import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { conditional, notFound } from '../db/errors';
+import type { Purpose } from '../notices/notice';
+import { tenantPartition } from '../tenants/keys';
+import { purposeKeys } from './keys';
+
+const strip = ({ PK: _pk, SK: _sk, type: _type, ...purpose }: Record<string, unknown>) => purpose as unknown as Purpose;
+
+export const insertPurpose = async (purpose: Purpose): Promise<void> => {
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...purposeKeys.purpose(purpose.tenantId, purpose.purposeId), type: 'Purpose', ...purpose },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+};
+
+export const getPurpose = async (tenantId: string, purposeId: string): Promise<Purpose | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: purposeKeys.purpose(tenantId, purposeId) }));
+  return Item ? strip(Item) : undefined;
+};
+
+/** Purposes of the tenant with these ids; ids that are not the tenant's are simply absent. */
+export const getPurposes = async (tenantId: string, purposeIds: readonly string[]): Promise<Purpose[]> => {
+  const unique = [...new Set(purposeIds)];
+  const found: Purpose[] = [];
+  for (let start = 0; start < unique.length; start += 100) {
+    let keys: Record<string, unknown>[] | undefined = unique.slice(start, start + 100).map((id) => purposeKeys.purpose(tenantId, id));
+    while (keys && keys.length > 0) {
+      const response: BatchGetCommandOutput = await db().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys } } }),
+      );
+      found.push(...(response.Responses?.[tableName()] ?? []).map(strip));
+      keys = response.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return found;
+};
+
+export const listPurposes = async (tenantId: string): Promise<Purpose[]> => {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': purposeKeys.prefix },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items.map(strip);
+};
+
+/** Sets the given fields of an existing purpose; returns the updated purpose. */
+export const updatePurposeFields = async (
+  tenantId: string,
+  purposeId: string,
+  fields: Partial<Pick<Purpose, 'name' | 'description' | 'dataCategories' | 'legalBasis'>>,
+  updatedAt: string,
+): Promise<Purpose> => {
+  const entries = Object.entries({ ...fields, updatedAt }).filter(([, value]) => value !== undefined);
+  const { Attributes } = await conditional(
+    () =>
+      db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: purposeKeys.purpose(tenantId, purposeId),
+          UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    notFound('Purpose'),
+  );
+  return strip(Attributes ?? {});
+};

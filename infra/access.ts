@@ -4,16 +4,18 @@
  * A group missing from `functionGroups` simply matches nothing, so rules for groups that later
  * issues add can sit here already.
  */
-export type Access = 'webhookQueueSend' | 'sesSend';
+export type Access = 'webhookQueueSend' | 'sesSend' | 'translate';
 
 export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   'consent*': ['webhookQueueSend'],
   'notices*': ['webhookQueueSend'],
+  // Notice auto-translate (and, later, cookie-banner label drafts) call Amazon Translate.
+  notices: ['translate'],
+  cmp: ['sesSend', 'translate'],
   'webhooks*': ['webhookQueueSend'],
   consent: ['sesSend'],
   'consent-public': ['sesSend'],
   portal: ['sesSend'],
-  cmp: ['sesSend'],
 };
 
 const matches = (pattern: string, group: string): boolean =>

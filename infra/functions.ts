@@ -73,6 +73,10 @@ export class GroupFunctions extends Construct {
           }),
         );
       },
+      translate: (fn) => {
+        // TranslateText has no resource-level permissions.
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['translate:TranslateText'], resources: ['*'] }));
+      },
     };
 
     const byGroup = new Map<FunctionGroup, NodejsFunction>();

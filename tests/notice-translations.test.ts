@@ -320,6 +320,14 @@ describe('auto-translate', () => {
       });
     }
     expect(stored.GU).toEqual(manualBefore);
+
+    // A placeholder is no translation: preview names every field it shows in English.
+    const brx = await call('GET', `/api/v1/notices/${noticeId}/preview?lang=BRX`, { token: tenant.token });
+    expect(brx.body.data.fallbackFields).toEqual(
+      expect.arrayContaining(['title', 'introText', 'rightsText', 'complaintText', `purposes.${purpose!.id}.name`]),
+    );
+    const hi = await call('GET', `/api/v1/notices/${noticeId}/preview?lang=HI`, { token: tenant.token });
+    expect(hi.body.data.fallbackFields).toEqual([]);
   });
 
   it('leaves drafts editable: a PUT makes one MANUAL, and the next auto-translate keeps it', async () => {

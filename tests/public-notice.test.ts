@@ -219,7 +219,7 @@ describe('public notice: API key and origin rules', () => {
     expectError(await publicNotice(apiKey, { origin: 'https://evil.example' }), 403, 'ORIGIN_NOT_ALLOWED');
     expectError(await publicNotice(apiKey, { referer: 'https://evil.example/page' }), 403, 'ORIGIN_NOT_ALLOWED');
     expectError(await publicNotice(apiKey), 403, 'ORIGIN_MISSING');
-    for (const headers of [{ origin: 'https://shop.example.com' }, { referer: 'https://shop.example.com/checkout' }]) {
+    for (const headers of [{ origin: 'https://shop.example.com' }, { referer: 'https://shop.example.com/checkout' }] as Record<string, string>[]) {
       const allowed = await publicNotice(apiKey, headers);
       expect(allowed.status).toBe(200);
       expect(allowed.body.data.id).toBe(noticeId);

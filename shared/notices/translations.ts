@@ -37,7 +37,13 @@ export const updateTranslation = async (tenantId: string, noticeId: string, lang
   const translation: NoticeTranslation = {
     ...current,
     ...input,
-    purposes: { ...current?.purposes, ...input.purposes },
+    // Field by field inside each purpose too: a PUT leaves out what it does not change.
+    purposes: Object.fromEntries(
+      [...new Set([...Object.keys(current.purposes ?? {}), ...Object.keys(input.purposes ?? {})])].map((purposeId) => [
+        purposeId,
+        { ...current.purposes?.[purposeId], ...input.purposes?.[purposeId] },
+      ]),
+    ),
     source: 'MANUAL',
     updatedAt: nowIso(),
   };
@@ -104,7 +110,9 @@ export const autoTranslate = async (tenantId: string, noticeId: string) => {
 /** The notice as a principal would read it in `language`, falling back to English field by field. */
 export const previewNotice = async (tenantId: string, noticeId: string, language: LanguageCode) => {
   const notice = await requireNotice(tenantId, noticeId);
-  const translation = language === 'EN' ? undefined : notice.translations[language];
+  const stored = language === 'EN' ? undefined : notice.translations[language];
+  // An English placeholder awaiting a translator is no text in that language.
+  const translation = stored?.source === 'NEEDS_TRANSLATION' ? undefined : stored;
   const fallbackFields: string[] = [];
   const pick = (field: string, translated: string | undefined, english: string) => {
     if (language !== 'EN' && !translated) fallbackFields.push(field);

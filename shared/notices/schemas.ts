@@ -102,7 +102,7 @@ const change = z.object({
   newValue: z.unknown().optional(),
 });
 
-const translationView = z.object({
+export const translationView = z.object({
   title: z.string().optional(),
   introText: z.string().optional(),
   rightsText: z.string().optional(),
@@ -112,11 +112,8 @@ const translationView = z.object({
   updatedAt: z.iso.datetime(),
 });
 
-export const noticeView = z.object({
-  id: z.uuid(),
-  lineageId: z.uuid(),
-  status: z.enum(noticeStatuses),
-  versionNumber: z.number().int().nullable(),
+/** The notice's own text, as every view of a notice or version shows it. */
+const noticeTextView = {
   title: z.string(),
   introText: z.string(),
   contactEmail: z.string(),
@@ -124,6 +121,17 @@ export const noticeView = z.object({
   rightsText: z.string(),
   complaintText: z.string(),
   withdrawalUrl: z.string().nullable(),
+};
+
+/** A purpose as the widget shows it. */
+const publicPurposeView = z.object({ id: z.uuid(), name: z.string(), description: z.string(), required: z.boolean(), dataCategories: z.array(z.string()) });
+
+export const noticeView = z.object({
+  id: z.uuid(),
+  lineageId: z.uuid(),
+  status: z.enum(noticeStatuses),
+  versionNumber: z.number().int().nullable(),
+  ...noticeTextView,
   purposeIds: z.array(z.uuid()),
   purposeConfig: z.array(z.object({ purposeId: z.uuid(), isRequired: z.boolean(), displayOrder: z.number().int() })),
   translations: z.record(z.string(), translationView),
@@ -171,14 +179,8 @@ export const versionView = z.object({
   changeNote: z.string().nullable(),
   publishedAt: z.iso.datetime(),
   publishedBy: z.string(),
-  title: z.string(),
-  introText: z.string(),
-  contactEmail: z.string(),
-  contactUrl: z.string().nullable(),
-  rightsText: z.string(),
-  complaintText: z.string(),
-  withdrawalUrl: z.string().nullable(),
-  purposes: z.array(z.object({ id: z.uuid(), name: z.string(), description: z.string(), dataCategories: z.array(z.string()), legalBasis: z.string(), required: z.boolean(), displayOrder: z.number().int() })),
+  ...noticeTextView,
+  purposes: z.array(publicPurposeView.extend({ legalBasis: z.string(), displayOrder: z.number().int() })),
   translations: z.record(z.string(), translationView),
 });
 
@@ -200,7 +202,7 @@ export const previewView = z.object({
   contactEmail: z.string(),
   contactUrl: z.string().nullable(),
   withdrawalUrl: z.string().nullable(),
-  purposes: z.array(z.object({ id: z.uuid(), name: z.string(), description: z.string(), required: z.boolean(), dataCategories: z.array(z.string()) })),
+  purposes: z.array(publicPurposeView),
   fallbackFields: z.array(z.string()).describe('Fields shown in English because this language has no text for them'),
 });
 
@@ -212,7 +214,7 @@ export const publicNoticeView = z.object({
   contactEmail: z.string(),
   complaintText: z.string(),
   withdrawalUrl: z.string().nullable(),
-  purposes: z.array(z.object({ id: z.uuid(), name: z.string(), description: z.string(), required: z.boolean(), dataCategories: z.array(z.string()) })),
+  purposes: z.array(publicPurposeView),
   translations: z.record(
     z.string(),
     z.object({ title: z.string(), introText: z.string(), purposes: z.record(z.string(), z.object({ name: z.string(), description: z.string() })) }),

@@ -1,6 +1,7 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { isConditionFailure, transaction } from '../db/errors';
+import { queryPrefix } from '../db/query';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import { tenantKeys, tenantPartition } from '../tenants/keys';
 import { noticeKeys } from './keys';
@@ -36,23 +37,8 @@ export const requireDraft = async (tenantId: string, noticeId: string): Promise<
   return notice;
 };
 
-export const listNotices = async (tenantId: string): Promise<Notice[]> => {
-  const notices: Notice[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': noticeKeys.noticePrefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    notices.push(...(page.Items ?? []).map((item) => strip<Notice>(item)));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return notices;
-};
+export const listNotices = async (tenantId: string): Promise<Notice[]> =>
+  (await queryPrefix(tenantPartition(tenantId), noticeKeys.noticePrefix)).map((item) => strip<Notice>(item));
 
 const noticeLimitReached = () => new AppError('PLAN_LIMIT_REACHED', "The tenant has reached its plan's notice limit");
 
@@ -168,24 +154,10 @@ export const getVersion = async (tenantId: string, lineageId: string, versionNum
   return Item ? (Item.snapshot as NoticeSnapshot) : undefined;
 };
 
-export const listVersions = async (tenantId: string, lineageId: string): Promise<NoticeSnapshot[]> => {
-  const snapshots: NoticeSnapshot[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': noticeKeys.versionPrefix(lineageId) },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    snapshots.push(...(page.Items ?? []).map((item) => item.snapshot as NoticeSnapshot));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return snapshots;
-};
+export const listVersions = async (tenantId: string, lineageId: string): Promise<NoticeSnapshot[]> =>
+  (await queryPrefix(tenantPartition(tenantId), noticeKeys.versionPrefix(lineageId), { newestFirst: true })).map(
+    (item) => item.snapshot as NoticeSnapshot,
+  );
 
 export const getPublicDocument = async (tenantId: string): Promise<Record<string, unknown> | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: noticeKeys.publicDocument(tenantId) }));

@@ -1,6 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock';
-import { db, tableName } from '../db/client';
+import { tableName } from '../db/client';
+import { queryPrefix } from '../db/query';
 import { ConflictError } from '../errors';
 import { newId } from '../ids';
 import { tenantPartition } from '../tenants/keys';
@@ -62,15 +62,8 @@ export const setWithdrawalUrl = async (tenantId: string, noticeId: string, withd
 
 export const listNoticeAudit = async (tenantId: string, noticeId: string) => {
   await requireNotice(tenantId, noticeId);
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': noticeKeys.auditPrefix(noticeId) },
-      ScanIndexForward: false,
-    }),
-  );
-  return Items.map((item) => ({
+  const items = await queryPrefix(tenantPartition(tenantId), noticeKeys.auditPrefix(noticeId), { newestFirst: true });
+  return items.map((item) => ({
     action: String(item.action),
     actorUserId: String(item.actorUserId),
     at: String(item.at),

@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { conditional, notFound } from '../db/errors';
+import { queryPrefix } from '../db/query';
 import type { Purpose } from '../notices/notice';
 import { tenantPartition } from '../tenants/keys';
 import { purposeKeys } from './keys';
@@ -39,23 +40,8 @@ export const getPurposes = async (tenantId: string, purposeIds: readonly string[
   return found;
 };
 
-export const listPurposes = async (tenantId: string): Promise<Purpose[]> => {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': purposeKeys.prefix },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items.map(strip);
-};
+export const listPurposes = async (tenantId: string): Promise<Purpose[]> =>
+  (await queryPrefix(tenantPartition(tenantId), purposeKeys.prefix)).map(strip);
 
 /** Sets the given fields of an existing purpose; returns the updated purpose. */
 export const updatePurposeFields = async (

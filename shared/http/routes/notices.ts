@@ -18,6 +18,7 @@ import {
   updateTranslationBody,
   versionView,
   withdrawalUrlBody,
+  translationView as noticeTranslationView,
 } from '../../notices/schemas';
 import { adminRoles } from '../../roles';
 import type { RouteDefinition } from '../route';
@@ -25,16 +26,7 @@ import type { RouteDefinition } from '../route';
 const tags = ['Notices'];
 const translationTags = ['Notice translations'];
 
-const translationView = z.object({
-  language: z.string(),
-  title: z.string().optional(),
-  introText: z.string().optional(),
-  rightsText: z.string().optional(),
-  complaintText: z.string().optional(),
-  purposes: z.record(z.string(), z.object({ name: z.string().optional(), description: z.string().optional() })).optional(),
-  source: z.enum(['MANUAL', 'MACHINE_DRAFTED', 'NEEDS_TRANSLATION']),
-  updatedAt: z.iso.datetime(),
-});
+const translationView = noticeTranslationView.extend({ language: z.string() });
 
 export const noticeRoutes = {
   listNotices: {

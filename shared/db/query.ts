@@ -1,0 +1,25 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client';
+
+/**
+ * Every item of one key range, following LastEvaluatedKey. Only for collections bounded by
+ * design (a tenant's purposes, notices, a lineage's versions); unbounded ones page by cursor.
+ */
+export const queryAll = async (input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+};
+
+/** The items of a partition whose sort key starts with `prefix`. */
+export const queryPrefix = (partitionKey: string, prefix: string, options: { newestFirst?: boolean } = {}) =>
+  queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': partitionKey, ':prefix': prefix },
+    ScanIndexForward: !options.newestFirst,
+  });

@@ -1,8 +1,27 @@
 import { createGroupHandler } from '../../shared/http/handler';
-import { ok } from '../../shared/http/operation';
+import { created, ok } from '../../shared/http/operation';
+import { ipAttribution, principalHash } from '../../shared/consent/principal';
+import { recordConsent } from '../../shared/consent/recording';
 import { readPublicNotice } from '../../shared/notices/public-notice';
 
 export const handler = createGroupHandler('consent-public', {
+  sdkRecord: async ({ caller, body, meta }) =>
+    created(
+      await recordConsent({
+        tenantId: caller.tenantId,
+        noticeId: body.noticeId,
+        dataPrincipalHash: body.identifierHash ?? (body.identifier ? principalHash(body.identifier) : ipAttribution(meta.ip)),
+        externalId: body.externalId,
+        consentGiven: body.purposes,
+        ipAddress: meta.ip,
+        userAgent: body.userAgent ?? meta.userAgent,
+        language: body.language,
+        position: body.positionShown,
+        channel: 'SDK',
+        decision: body.status,
+        countsAgainstMonthlyLimit: true,
+      }),
+    ),
   getPublicNotice: async ({ caller }) => ok(await readPublicNotice(caller.tenantId)),
   verifySdkKey: async ({ caller }) => ok({ valid: true, keyId: caller.keyId }),
 });

@@ -2,6 +2,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
@@ -11,29 +12,49 @@ import { queueDefinitions } from '../../shared/queues';
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
+const indexSpec = (index: (typeof tableDefinition.indexes)[number]): GlobalSecondaryIndex => ({
+  IndexName: index.name,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'ALL' },
+});
+
+/** A table kept in .data from an older version gets the indexes added since, one at a time. */
+const addMissingIndexes = async (client: DynamoDBClient, tableName: string, present: string[]) => {
+  for (const index of tableDefinition.indexes.filter((candidate) => !present.includes(candidate.name))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [
+          { AttributeName: index.partitionKey, AttributeType: 'S' },
+          { AttributeName: index.sortKey, AttributeType: 'S' },
+        ],
+        GlobalSecondaryIndexUpdates: [{ Create: indexSpec(index) }],
+      }),
+    );
+  }
+};
+
 /** Creates the single table from `tableDefinition` unless it exists; returns whether it was created. */
 export const ensureTable = async (endpoint: string, tableName: string): Promise<boolean> => {
   const client = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials });
   try {
-    try {
-      await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const existing = await client.send(new DescribeTableCommand({ TableName: tableName })).catch((error: { name?: string }) => {
+      if (error.name === 'ResourceNotFoundException') return undefined;
+      throw error;
+    });
+    if (existing) {
+      await addMissingIndexes(client, tableName, existing.Table?.GlobalSecondaryIndexes?.map((index) => String(index.IndexName)) ?? []);
       return false;
-    } catch (error) {
-      if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
     }
     const keyAttributes = [
       tableDefinition.partitionKey,
       tableDefinition.sortKey,
       ...tableDefinition.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
     ];
-    const indexes: GlobalSecondaryIndex[] = tableDefinition.indexes.map((index) => ({
-      IndexName: index.name,
-      KeySchema: [
-        { AttributeName: index.partitionKey, KeyType: 'HASH' },
-        { AttributeName: index.sortKey, KeyType: 'RANGE' },
-      ],
-      Projection: { ProjectionType: 'ALL' },
-    }));
+    const indexes = tableDefinition.indexes.map(indexSpec);
     await client.send(
       new CreateTableCommand({
         TableName: tableName,

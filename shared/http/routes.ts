@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './route';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
+import { consentRoutes } from './routes/consent';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
@@ -17,6 +18,7 @@ export const routes = {
   ...apiKeyRoutes,
   ...purposeRoutes,
   ...noticeRoutes,
+  ...consentRoutes,
   ...sdkRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;

@@ -10,6 +10,7 @@ import type { Notice, NoticeSnapshot, Purpose } from './notice';
 import { buildPublicNotice } from './public-notice';
 import { getActivePointer, getLastVersionNumber, getVersion, requireNotice, runNoticeTransaction, type ActivePointer, type TransactItem } from './store';
 import { configuredPurposes } from './views';
+import { noticeTextHash, shownLanguages } from '../consent/notice-text';
 
 /**
  * What the DPDP Act asks a notice to say before anyone is asked to consent: purposes with the
@@ -55,6 +56,15 @@ const snapshotOf = (notice: Notice, purposes: readonly Purpose[], versionNumber:
     displayOrder,
   })),
   translations: notice.translations,
+});
+
+const activePointerOf = (snapshot: NoticeSnapshot): ActivePointer => ({
+  noticeId: snapshot.noticeId,
+  lineageId: snapshot.lineageId,
+  versionNumber: snapshot.versionNumber,
+  title: snapshot.title,
+  purposes: snapshot.purposes.map((purpose) => ({ id: purpose.id, required: purpose.required })),
+  textHashes: Object.fromEntries(shownLanguages(snapshot).map((language) => [language, noticeTextHash(snapshot, language)])),
 });
 
 /** The version people saw before this publish: the notice it replaces, else the lineage's previous one. */
@@ -111,7 +121,7 @@ export const publishNotice = async (tenantId: string, noticeId: string, changeNo
     {
       Put: {
         TableName: tableName(),
-        Item: { ...noticeKeys.activePointer(tenantId), type: 'ActiveNotice', noticeId, lineageId: notice.lineageId, versionNumber },
+        Item: { ...noticeKeys.activePointer(tenantId), type: 'ActiveNotice', ...activePointerOf(snapshot) },
         ConditionExpression: active ? 'noticeId = :previous' : 'attribute_not_exists(PK)',
         ...(active ? { ExpressionAttributeValues: { ':previous': active.noticeId } } : {}),
       },

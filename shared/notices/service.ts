@@ -20,6 +20,7 @@ import {
 } from './store';
 import { noticeDetailView, noticeView } from './views';
 import { tableName } from '../db/client';
+import { counterNames, readStats, type ConsentStats } from '../consent/store';
 import { noticeKeys } from './keys';
 
 /**
@@ -90,16 +91,24 @@ export const updateNotice = async (tenantId: string, noticeId: string, input: z.
   return noticeView(await writeDraft(tenantId, noticeId, current.revision, { set }));
 };
 
+/** Consent counts live on the tenant's consent counters, which every record updates, not on the notice. */
+const withConsentCount = (notice: Notice, stats: ConsentStats): Notice => ({
+  ...notice,
+  consentCount: stats.counters[counterNames.noticeConsents(notice.noticeId)] ?? 0,
+});
+
 export const readNotice = async (tenantId: string, noticeId: string) => {
-  const notice = await requireNotice(tenantId, noticeId);
-  return noticeDetailView(notice, await getPurposes(tenantId, notice.purposeIds));
+  const [notice, stats] = await Promise.all([requireNotice(tenantId, noticeId), readStats(tenantId)]);
+  return noticeDetailView(withConsentCount(notice, stats), await getPurposes(tenantId, notice.purposeIds));
 };
 
-export const listNotices = async (tenantId: string, includeArchived: boolean) =>
-  (await listStoredNotices(tenantId))
+export const listNotices = async (tenantId: string, includeArchived: boolean) => {
+  const [notices, stats] = await Promise.all([listStoredNotices(tenantId), readStats(tenantId)]);
+  return notices
     .filter((notice) => includeArchived || notice.status !== 'ARCHIVED')
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-    .map(noticeView);
+    .map((notice) => noticeView(withConsentCount(notice, stats)));
+};
 
 export const readActiveNotice = async (tenantId: string) => {
   const pointer = await getActivePointer(tenantId);
@@ -113,7 +122,8 @@ export const readActiveNotice = async (tenantId: string) => {
  * pointer and public document go in the same transaction, so the widget never serves it again.
  */
 export const archiveNotice = async (tenantId: string, noticeId: string) => {
-  const notice = await requireNotice(tenantId, noticeId, true);
+  const [stored, stats] = await Promise.all([requireNotice(tenantId, noticeId, true), readStats(tenantId)]);
+  const notice = withConsentCount(stored, stats);
   const conflict = () => new ConflictError('Notice changed while it was being archived; retry');
   if (notice.status === 'ARCHIVED') throw new ConflictError('Notice is already ARCHIVED');
   if (notice.status === 'DRAFT') {

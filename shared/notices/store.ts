@@ -9,10 +9,18 @@ import type { Notice, NoticeSnapshot } from './notice';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/**
+ * The tenant's published notice, with what recording a consent against it needs, so that the
+ * consent write path reads one small item instead of the notice and its snapshot.
+ */
 export interface ActivePointer {
   noticeId: string;
   lineageId: string;
   versionNumber: number;
+  title: string;
+  purposes: { id: string; required: boolean }[];
+  /** Hash of the exact text shown, per language that can be shown. */
+  textHashes: Record<string, string>;
 }
 
 const strip = <T>({ PK: _pk, SK: _sk, type: _type, GSI1PK: _g1, GSI1SK: _g1s, ...rest }: Record<string, unknown>) => rest as T;
@@ -137,7 +145,9 @@ export const getActivePointer = async (tenantId: string): Promise<ActivePointer 
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: noticeKeys.activePointer(tenantId), ConsistentRead: true }),
   );
-  return Item ? { noticeId: String(Item.noticeId), lineageId: String(Item.lineageId), versionNumber: Number(Item.versionNumber) } : undefined;
+  if (!Item) return undefined;
+  const { PK: _pk, SK: _sk, type: _type, ...pointer } = Item;
+  return pointer as ActivePointer;
 };
 
 export const getLastVersionNumber = async (tenantId: string, lineageId: string): Promise<number> => {
@@ -172,9 +182,10 @@ export const deleteDraftItems = (notice: Notice): TransactItem[] => [
     Delete: {
       TableName: tableName(),
       Key: noticeKeys.notice(notice.tenantId, notice.noticeId),
-      ConditionExpression: '#status = :draft AND consentCount = :zero',
+      // Consent is only ever recorded against a published notice, so a draft has no records.
+      ConditionExpression: '#status = :draft',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':draft': 'DRAFT', ':zero': 0 },
+      ExpressionAttributeValues: { ':draft': 'DRAFT' },
     },
   },
   {

@@ -1,9 +1,24 @@
 import { z } from 'zod';
 import type { RouteDefinition } from '../route';
+import { recordResult, sdkRecordBody } from '../../consent/schemas';
 import { publicNoticeView } from '../../notices/schemas';
 import { sdkLimits } from './limits';
 
 export const sdkRoutes = {
+  sdkRecord: {
+    method: 'POST',
+    path: '/api/v1/consent/sdk-record',
+    group: 'consent-public',
+    auth: { kind: 'apiKey', in: 'body', checkOrigin: true },
+    limits: sdkLimits,
+    summary: 'Record a consent decision from the widget or a server',
+    description:
+      "Attribution: identifierHash (64 lower-case hex) is used as is; otherwise identifier (server-to-server only) is hashed by the service (SHA-256, trimmed, emails lower-cased); with neither, the client IP is hashed as the attribution. noticeId defaults to the published notice. Counts against the tenant's monthly consent volume: 429 MONTHLY_LIMIT_REACHED until the 1st of next month (UTC), with Retry-After.",
+    tags: ['SDK'],
+    request: { body: sdkRecordBody },
+    response: { status: 201, description: 'The record', data: recordResult },
+    errors: ['NOT_FOUND', 'CONFLICT', 'MONTHLY_LIMIT_REACHED'],
+  },
   getPublicNotice: {
     method: 'GET',
     path: '/api/v1/consent/public-notice',

@@ -1,0 +1,33 @@
+import { consentAnalytics } from '../../shared/consent/analytics';
+import { verifyChain } from '../../shared/consent/chain';
+import { listRecords } from '../../shared/consent/listing';
+import { proofOf, recordsByExternalId, statusByHash } from '../../shared/consent/lookups';
+import { principalHash } from '../../shared/consent/principal';
+import { recordConsent } from '../../shared/consent/recording';
+import { createGroupHandler } from '../../shared/http/handler';
+import { created, ok } from '../../shared/http/operation';
+
+export const handler = createGroupHandler('consent', {
+  recordConsent: async ({ caller, body, meta }) =>
+    created(
+      await recordConsent({
+        tenantId: caller.tenantId,
+        noticeId: body.noticeId,
+        dataPrincipalHash: principalHash(body.dataPrincipalIdentifier),
+        externalId: body.externalId,
+        consentGiven: body.consentGiven,
+        ipAddress: body.ipAddress ?? meta.ip,
+        userAgent: body.userAgent ?? meta.userAgent,
+        language: body.language,
+        position: body.positionShown,
+        channel: 'DASHBOARD',
+        countsAgainstMonthlyLimit: false,
+      }),
+    ),
+  consentAnalytics: async ({ caller }) => ok(await consentAnalytics(caller.tenantId)),
+  listConsentRecords: async ({ caller, query }) => ok(await listRecords(caller.tenantId, query)),
+  consentStatus: async ({ caller, params }) => ok(await statusByHash(caller.tenantId, params.hash)),
+  consentByExternalId: async ({ caller, params }) => ok(await recordsByExternalId(caller.tenantId, params.externalId)),
+  consentProof: async ({ caller, params }) => ok(await proofOf(caller.tenantId, params.id)),
+  verifyProofChain: async ({ caller, query }) => ok(await verifyChain(caller.tenantId, query.from, query.to)),
+});

@@ -1,0 +1,43 @@
+import { clock } from '../clock';
+import { queryAll } from '../db/query';
+import { listPurposes } from '../purposes/store';
+import { tenantPartition } from '../tenants/keys';
+import { consentKeys } from './keys';
+import { counterNames, readStats } from './store';
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * Read from counters kept by every record and withdrawal: the stats item, the tenant's purposes
+ * (for names) and the last seven daily buckets. Three reads whatever the number of records.
+ */
+export const consentAnalytics = async (tenantId: string) => {
+  const now = clock.now();
+  const weekAgo = new Date(now.getTime() - 6 * 86_400_000);
+  const [stats, purposes, days] = await Promise.all([
+    readStats(tenantId),
+    listPurposes(tenantId),
+    queryAll({
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': tenantPartition(tenantId),
+        ':from': consentKeys.daily(tenantId, day(weekAgo)).SK,
+        ':to': consentKeys.daily(tenantId, day(now)).SK,
+      },
+    }),
+  ]);
+  const given = stats.active + stats.partial;
+  return {
+    totalConsents: stats.total,
+    consentGiven: given,
+    consentWithdrawn: stats.withdrawn,
+    withdrawalRate: stats.total === 0 ? 0 : Math.round((stats.withdrawn / stats.total) * 10_000) / 100,
+    recentConsents: days.reduce((sum, item) => sum + Number(item.given ?? 0), 0),
+    byPurpose: purposes.map((purpose) => ({
+      purposeId: purpose.purposeId,
+      name: purpose.name,
+      given: stats.counters[counterNames.purposeGiven(purpose.purposeId)] ?? 0,
+      withdrawn: stats.counters[counterNames.purposeWithdrawn(purpose.purposeId)] ?? 0,
+    })),
+  };
+};

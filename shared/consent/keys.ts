@@ -1,0 +1,54 @@
+import { tenantPartition } from '../tenants/keys';
+
+export type DerivedStatus = 'active' | 'partial' | 'withdrawn';
+
+const padded = (seq: number) => String(seq).padStart(12, '0');
+
+/**
+ * Consent-record keys. Record ids are UUIDv7, so the base-table range `RECORD#…` is in creation
+ * order. Each record also sits in the indexes below; a withdrawal moves it between status
+ * partitions by rewriting GSI2 (and sets GSI4 on full withdrawal).
+ *
+ * Access patterns:
+ * - record by id ................. GetItem PK=TENANT#<tid> SK=RECORD#<id>                  (1 read)
+ * - all records by creation ...... Query   PK=TENANT#<tid> SK begins_with RECORD#          (page by page)
+ * - a principal's records ........ Query   GSI1 PRINCIPAL#<tid>#<hash>, newest first       (search, status/:hash, externalId fill)
+ * - records in one status ........ Query   GSI2 RECORDS#<tid>#<active|partial|withdrawn>    (by creation time)
+ * - records by external id ....... Query   GSI3 EXTERNAL#<tid>#<externalId>
+ * - withdrawn records by time .... Query   GSI4 WITHDRAWN#<tid>                            (sortBy=withdrawnAt)
+ * - records in chain order ....... Query   GSI5 CHAIN#<tid>, by sequence number            (proof-chain verification)
+ * - chain head + monthly usage ... GetItem PK=TENANT#<tid> SK=CHAINHEAD                     (1 read; every append is conditional on it)
+ * - counters (totals, per status,
+ *   per purpose, per notice) ..... GetItem PK=TENANT#<tid> SK=CONSENTSTATS                  (1 read)
+ * - consents per day ............. Query   PK=TENANT#<tid> SK between DAILY#<from> and DAILY#<to>
+ */
+export const consentKeys = {
+  record: (tenantId: string, recordId: string) => ({ PK: tenantPartition(tenantId), SK: `RECORD#${recordId}` }),
+  recordPrefix: 'RECORD#',
+  principal: (tenantId: string, principalHash: string, createdAt: string, recordId: string) => ({
+    GSI1PK: consentKeys.principalPartition(tenantId, principalHash),
+    GSI1SK: `${createdAt}#${recordId}`,
+  }),
+  principalPartition: (tenantId: string, principalHash: string) => `PRINCIPAL#${tenantId}#${principalHash}`,
+  status: (tenantId: string, status: DerivedStatus, createdAt: string, recordId: string) => ({
+    GSI2PK: consentKeys.statusPartition(tenantId, status),
+    GSI2SK: `${createdAt}#${recordId}`,
+  }),
+  statusPartition: (tenantId: string, status: DerivedStatus) => `RECORDS#${tenantId}#${status}`,
+  external: (tenantId: string, externalId: string, createdAt: string, recordId: string) => ({
+    GSI3PK: consentKeys.externalPartition(tenantId, externalId),
+    GSI3SK: `${createdAt}#${recordId}`,
+  }),
+  externalPartition: (tenantId: string, externalId: string) => `EXTERNAL#${tenantId}#${externalId}`,
+  withdrawn: (tenantId: string, withdrawnAt: string, recordId: string) => ({
+    GSI4PK: consentKeys.withdrawnPartition(tenantId),
+    GSI4SK: `${withdrawnAt}#${recordId}`,
+  }),
+  withdrawnPartition: (tenantId: string) => `WITHDRAWN#${tenantId}`,
+  chain: (tenantId: string, seq: number) => ({ GSI5PK: consentKeys.chainPartition(tenantId), GSI5SK: padded(seq) }),
+  chainPartition: (tenantId: string) => `CHAIN#${tenantId}`,
+  chainPosition: padded,
+  chainHead: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CHAINHEAD' }),
+  stats: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CONSENTSTATS' }),
+  daily: (tenantId: string, day: string) => ({ PK: tenantPartition(tenantId), SK: `DAILY#${day}` }),
+};

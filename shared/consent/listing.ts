@@ -1,0 +1,147 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ValidationError } from '../errors';
+import { tenantPartition } from '../tenants/keys';
+import { consentKeys, type DerivedStatus } from './keys';
+import { currentVersions, listItemView } from './lookups';
+import { principalHash } from './principal';
+import { derivedStatus, type ConsentRecord } from './record';
+import { principalRecords, queryRecords, readStats } from './store';
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+  search?: string;
+  status?: DerivedStatus;
+  sortBy: 'createdAt' | 'withdrawnAt';
+  sortOrder: 'asc' | 'desc';
+  cursor?: string;
+}
+
+/** One key range of records with its exact size, from the counters. */
+interface Segment {
+  query: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>;
+  count: number;
+}
+
+const rangeOf = (tenantId: string, status: DerivedStatus, ascending: boolean): Omit<Segment, 'count'> => ({
+  query: {
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': consentKeys.statusPartition(tenantId, status) },
+    ScanIndexForward: ascending,
+  },
+});
+
+/**
+ * The key ranges a listing reads, in order. Sorting by withdrawnAt: only fully withdrawn records
+ * have one (GSI4); the others follow them (descending) or precede them (ascending), partially
+ * withdrawn before active, each by creation time.
+ */
+const segmentsOf = async (tenantId: string, query: ListQuery): Promise<Segment[]> => {
+  const stats = await readStats(tenantId);
+  const ascending = query.sortOrder === 'asc';
+  const byStatus = (status: DerivedStatus): Segment => ({ ...rangeOf(tenantId, status, ascending), count: stats[status] });
+  const withdrawnByTime: Segment = {
+    query: {
+      IndexName: 'GSI4',
+      KeyConditionExpression: 'GSI4PK = :pk',
+      ExpressionAttributeValues: { ':pk': consentKeys.withdrawnPartition(tenantId) },
+      ScanIndexForward: ascending,
+    },
+    count: stats.withdrawn,
+  };
+  if (query.sortBy === 'withdrawnAt') {
+    if (query.status === 'withdrawn') return [withdrawnByTime];
+    if (query.status) return [byStatus(query.status)];
+    const segments = [withdrawnByTime, byStatus('partial'), byStatus('active')];
+    return ascending ? segments.reverse() : segments;
+  }
+  if (query.status) return [byStatus(query.status)];
+  return [
+    {
+      query: {
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': consentKeys.recordPrefix },
+        ScanIndexForward: ascending,
+      },
+      count: stats.total,
+    },
+  ];
+};
+
+interface Cursor {
+  segment: number;
+  key?: Record<string, unknown>;
+}
+
+const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+const decodeCursor = (raw: string): Cursor => {
+  try {
+    const cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
+    if (typeof cursor.segment !== 'number') throw new Error('no segment');
+    return cursor;
+  } catch (error) {
+    throw new ValidationError({ 'query.cursor': 'not a cursor this listing returned' }, 'Invalid cursor', error);
+  }
+};
+
+/**
+ * Reads `limit` records starting `skip` records into the segments. Whole segments are skipped
+ * by their counters at no cost; within a segment, skipping reads the skipped records (DynamoDB
+ * has no offset), so page N costs about N × limit reads; the cursor avoids that.
+ */
+const readSegments = async (segments: Segment[], start: Cursor, skip: number, limit: number) => {
+  const records: ConsentRecord[] = [];
+  let position: Cursor | undefined = { ...start };
+  let toSkip = skip;
+  while (position && position.segment < segments.length && records.length < limit) {
+    const segment = segments[position.segment]!;
+    if (!position.key && toSkip >= segment.count) {
+      toSkip -= segment.count;
+      position = { segment: position.segment + 1 };
+      continue;
+    }
+    const want = toSkip > 0 ? Math.min(toSkip, 500) : limit - records.length;
+    const page = await queryRecords({ ...segment.query, Limit: want, ExclusiveStartKey: position.key });
+    if (toSkip > 0) toSkip -= page.records.length;
+    else records.push(...page.records);
+    position = page.lastKey ? { segment: position.segment, key: page.lastKey } : { segment: position.segment + 1 };
+    if (!page.lastKey && page.records.length === 0 && toSkip > 0) toSkip = 0;
+  }
+  const more = position !== undefined && position.segment < segments.length && (position.key !== undefined || segments.slice(position.segment).some((segment) => segment.count > 0));
+  return { records, next: more ? position : undefined };
+};
+
+const sortKeyOf = (record: ConsentRecord, sortBy: ListQuery['sortBy']) =>
+  sortBy === 'withdrawnAt' ? `${record.withdrawnAt ?? ''}#${record.createdAt}` : record.createdAt;
+
+/** A search is one principal's records: few enough to filter and sort in memory. */
+const searchPrincipal = async (tenantId: string, query: ListQuery & { search: string }) => {
+  const matching = (await principalRecords(tenantId, principalHash(query.search)))
+    .filter((record) => !query.status || derivedStatus(record) === query.status)
+    .sort((a, b) => sortKeyOf(a, query.sortBy).localeCompare(sortKeyOf(b, query.sortBy)) * (query.sortOrder === 'asc' ? 1 : -1));
+  const offset = (query.page - 1) * query.limit;
+  return { records: matching.slice(offset, offset + query.limit), total: matching.length, nextCursor: null };
+};
+
+export const listRecords = async (tenantId: string, query: ListQuery) => {
+  let found: { records: ConsentRecord[]; total: number; nextCursor: string | null };
+  if (query.search) {
+    found = await searchPrincipal(tenantId, { ...query, search: query.search });
+  } else {
+    const segments = await segmentsOf(tenantId, query);
+    const total = segments.reduce((sum, segment) => sum + segment.count, 0);
+    const start = query.cursor ? decodeCursor(query.cursor) : { segment: 0 };
+    const skip = query.cursor ? 0 : (query.page - 1) * query.limit;
+    const { records, next } = await readSegments(segments, start, skip, query.limit);
+    found = { records, total, nextCursor: next ? encodeCursor(next) : null };
+  }
+  const versions = await currentVersions(tenantId, found.records);
+  return {
+    items: found.records.map((record) => listItemView(record, versions)),
+    total: found.total,
+    page: query.page,
+    limit: query.limit,
+    nextCursor: found.nextCursor,
+  };
+};

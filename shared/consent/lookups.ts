@@ -1,0 +1,90 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { NotFoundError } from '../errors';
+import { noticeKeys } from '../notices/keys';
+import { consentKeys } from './keys';
+import { canonicalEvidence, evidenceOf, proofAlgorithm, proofHashOf } from './proof';
+import type { ConsentRecord } from './record';
+import { getRecord, principalRecords, queryRecords } from './store';
+
+const statusFields = (record: ConsentRecord) => ({
+  isWithdrawn: record.isWithdrawn,
+  withdrawnAt: record.withdrawnAt,
+  withdrawnPurposes: record.withdrawnPurposes,
+  isPartiallyWithdrawn: record.isPartiallyWithdrawn,
+  createdAt: record.createdAt,
+  noticeId: record.noticeId,
+  noticeTitle: record.noticeTitle,
+});
+
+/** Latest version number of each lineage the records refer to, in one BatchGet. */
+export const currentVersions = async (tenantId: string, records: readonly ConsentRecord[]): Promise<Map<string, number>> => {
+  const lineages = [...new Set(records.map((record) => record.lineageId))];
+  if (lineages.length === 0) return new Map();
+  const { Responses } = await db().send(
+    new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: lineages.map((lineageId) => noticeKeys.lineage(tenantId, lineageId)) } } }),
+  );
+  return new Map((Responses?.[tableName()] ?? []).map((item) => [String(item.SK).slice('LINEAGE#'.length), Number(item.lastVersion)]));
+};
+
+const recordView = (record: ConsentRecord, versions: Map<string, number>) => ({
+  id: record.recordId,
+  dataPrincipalHash: record.dataPrincipalHash,
+  externalId: record.externalId,
+  consentGiven: record.consentGiven,
+  noticeVersionNumber: record.noticeVersionNumber,
+  currentNoticeVersion: versions.get(record.lineageId) ?? record.noticeVersionNumber,
+  ...statusFields(record),
+});
+
+export const listItemView = (record: ConsentRecord, versions: Map<string, number>) => ({
+  ...recordView(record, versions),
+  consentGiven: Object.values(record.consentGiven).some(Boolean),
+  languageShown: record.languageShown,
+  positionShown: record.positionShown,
+  proofHash: record.proofHash,
+});
+
+/** Newest first; data[0] is the principal's current state. */
+export const statusByHash = async (tenantId: string, hash: string) =>
+  (await principalRecords(tenantId, hash)).map((record) => ({
+    consentRecordId: record.recordId,
+    noticeVersion: record.noticeVersionNumber,
+    consentGiven: record.consentGiven,
+    proofHash: record.proofHash,
+    ...statusFields(record),
+  }));
+
+export const recordsByExternalId = async (tenantId: string, externalId: string) => {
+  const records: ConsentRecord[] = [];
+  let lastKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryRecords({
+      IndexName: 'GSI3',
+      KeyConditionExpression: 'GSI3PK = :pk',
+      ExpressionAttributeValues: { ':pk': consentKeys.externalPartition(tenantId, externalId) },
+      ScanIndexForward: false,
+      ExclusiveStartKey: lastKey,
+    });
+    records.push(...page.records);
+    lastKey = page.lastKey;
+  } while (lastKey);
+  const versions = await currentVersions(tenantId, records);
+  return records.map((record) => recordView(record, versions));
+};
+
+export const proofOf = async (tenantId: string, recordId: string) => {
+  const record = await getRecord(tenantId, recordId);
+  if (!record) throw new NotFoundError('Consent record');
+  const recomputedHash = proofHashOf(record);
+  return {
+    recordId,
+    algorithm: proofAlgorithm,
+    canonicalPayload: canonicalEvidence(record),
+    payload: evidenceOf(record),
+    proofHash: record.proofHash,
+    recomputedHash,
+    matches: recomputedHash === record.proofHash,
+    chain: { seq: record.chainSeq, prevProofHash: record.prevProofHash, prevRecordId: record.prevRecordId },
+  };
+};

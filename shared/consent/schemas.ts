@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { languageCode } from '../notices/schemas';
+
+export const principalHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)');
+const purposeDecisions = z.record(z.uuid(), z.boolean());
+const identifier = z.string().trim().min(1).max(512);
+export const reasonSchema = z.string().trim().max(500);
+export const widgetPositions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center', 'api'] as const;
+
+export const recordBody = z.strictObject({
+  noticeId: z.uuid(),
+  dataPrincipalIdentifier: identifier,
+  consentGiven: purposeDecisions,
+  ipAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
+  userAgent: z.string().max(1000).optional(),
+  externalId: z.string().trim().min(1).max(256).optional(),
+  language: languageCode.default('EN'),
+  positionShown: z.enum(widgetPositions).default('api'),
+});
+
+export const sdkRecordBody = z.strictObject({
+  apiKey: z.string().max(200),
+  status: z.enum(['ACCEPTED', 'REJECTED', 'PARTIAL']),
+  purposes: purposeDecisions,
+  userAgent: z.string().max(1000).optional(),
+  url: z.url().max(2000).optional(),
+  language: languageCode.default('EN'),
+  positionShown: z.enum(widgetPositions).default('bottom-right'),
+  noticeId: z.uuid().optional(),
+  identifierHash: principalHashSchema.optional(),
+  identifier: identifier.optional(),
+  externalId: z.string().trim().min(1).max(256).optional(),
+});
+
+export const recordResult = z.object({
+  consentRecordId: z.uuid(),
+  proofHash: z.string(),
+  status: z.literal('recorded'),
+});
+
+export const hashParams = z.strictObject({ hash: principalHashSchema });
+export const externalIdParams = z.strictObject({ externalId: z.string().min(1).max(256) });
+export const recordIdParams = z.strictObject({ id: z.uuid() });
+
+export const listRecordsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+  search: z.email().optional().describe('A full email address; hashed and matched against dataPrincipalHash. Partial search is not supported.'),
+  status: z.enum(['active', 'partial', 'withdrawn']).optional(),
+  sortBy: z.enum(['createdAt', 'withdrawnAt']).default('createdAt'),
+  sortOrder: z.enum(['asc', 'desc']).default('desc'),
+  cursor: z.string().max(2000).optional().describe('Extension: the nextCursor of the previous page; cheap at any depth. page is ignored when given.'),
+});
+
+export const chainVerifyQuery = z
+  .object({
+    from: z.coerce.number().int().min(1).default(1),
+    to: z.coerce.number().int().min(1).optional(),
+  })
+  .refine((query) => query.to === undefined || query.from <= query.to, { message: 'from must not exceed to', path: ['from'] });
+
+const statusFields = {
+  isWithdrawn: z.boolean(),
+  withdrawnAt: z.iso.datetime().nullable(),
+  withdrawnPurposes: z.array(z.uuid()),
+  isPartiallyWithdrawn: z.boolean(),
+  createdAt: z.iso.datetime(),
+  noticeId: z.uuid(),
+  noticeTitle: z.string(),
+};
+
+export const statusItem = z.object({
+  consentRecordId: z.uuid(),
+  noticeVersion: z.number().int(),
+  consentGiven: z.record(z.string(), z.boolean()),
+  proofHash: z.string(),
+  ...statusFields,
+});
+
+export const externalIdItem = z.object({
+  id: z.uuid(),
+  dataPrincipalHash: z.string(),
+  externalId: z.string().nullable(),
+  consentGiven: z.record(z.string(), z.boolean()),
+  noticeVersionNumber: z.number().int(),
+  currentNoticeVersion: z.number().int(),
+  ...statusFields,
+});
+
+export const listItem = externalIdItem.extend({
+  consentGiven: z.boolean().describe('true when the principal granted at least one purpose in this record'),
+  languageShown: z.string(),
+  positionShown: z.string(),
+  proofHash: z.string(),
+});
+
+export const recordPage = z.object({
+  items: z.array(listItem),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+
+export const proofView = z.object({
+  recordId: z.uuid(),
+  algorithm: z.string(),
+  canonicalPayload: z.string().describe('The RFC 8785 canonical JSON that was hashed'),
+  payload: z.record(z.string(), z.unknown()),
+  proofHash: z.string(),
+  recomputedHash: z.string(),
+  matches: z.boolean(),
+  chain: z.object({ seq: z.number().int(), prevProofHash: z.string(), prevRecordId: z.uuid().nullable() }),
+});
+
+export const chainVerification = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  checked: z.number().int(),
+  intact: z.boolean(),
+  firstBrokenLink: z
+    .object({ seq: z.number().int(), recordId: z.string().nullable(), reason: z.string() })
+    .nullable(),
+});
+
+export const analyticsView = z.object({
+  totalConsents: z.number().int().describe('Consent records ever written'),
+  consentGiven: z.number().int().describe('Records not fully withdrawn (active or partially withdrawn)'),
+  consentWithdrawn: z.number().int().describe('Records fully withdrawn'),
+  withdrawalRate: z.number().describe('consentWithdrawn / totalConsents × 100, two decimals; 0 when there are no records'),
+  recentConsents: z.number().int().describe('Records written in the last 7 days (today and the 6 days before, UTC)'),
+  byPurpose: z.array(z.object({ purposeId: z.uuid(), name: z.string(), given: z.number().int(), withdrawn: z.number().int() })),
+});

@@ -1,0 +1,122 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { cancellationReasons } from '../db/errors';
+import type { TransactItem } from '../notices/store';
+import { consentKeys } from './keys';
+import type { ConsentRecord } from './record';
+
+export interface ChainHead {
+  seq: number;
+  headHash: string | null;
+  headRecordId: string | null;
+  /** Records appended in that month, as `mc_<YYYYMM>` attributes. */
+  monthly: Record<string, number>;
+}
+
+const strip = ({ PK: _pk, SK: _sk, type: _type, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI3PK: _e, GSI3SK: _f, GSI4PK: _g, GSI4SK: _h, GSI5PK: _i, GSI5SK: _j, ...record }: Record<string, unknown>) =>
+  record as unknown as ConsentRecord;
+
+export const monthAttribute = (at: Date): string => `mc_${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+
+export const readChainHead = async (tenantId: string): Promise<ChainHead> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.chainHead(tenantId), ConsistentRead: true }));
+  return {
+    seq: Number(Item?.seq ?? 0),
+    headHash: (Item?.headHash as string | undefined) ?? null,
+    headRecordId: (Item?.headRecordId as string | undefined) ?? null,
+    monthly: Object.fromEntries(Object.entries(Item ?? {}).filter(([name]) => name.startsWith('mc_')).map(([name, value]) => [name, Number(value)])),
+  };
+};
+
+export const getRecord = async (tenantId: string, recordId: string, consistent = false): Promise<ConsentRecord | undefined> => {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: consentKeys.record(tenantId, recordId), ConsistentRead: consistent }),
+  );
+  return Item ? strip(Item) : undefined;
+};
+
+export type TransactOutcome = 'ok' | { failedIndex: number } | 'contended';
+
+/**
+ * Runs a transaction and says how it ended instead of throwing for expected outcomes: a failed
+ * condition (with the index of the item) or contention with a concurrent transaction.
+ */
+export const tryTransaction = async (items: TransactItem[]): Promise<TransactOutcome> => {
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return 'ok';
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons.length === 0) {
+      if ((error as { name?: string }).name === 'TransactionConflictException') return 'contended';
+      throw error;
+    }
+    const failedIndex = reasons.findIndex((code) => code === 'ConditionalCheckFailed');
+    return failedIndex >= 0 ? { failedIndex } : 'contended';
+  }
+};
+
+export interface Page {
+  records: ConsentRecord[];
+  lastKey: Record<string, unknown> | undefined;
+}
+
+/** One page of an index or base-table range of records. */
+export const queryRecords = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Page> => {
+  const { Items = [], LastEvaluatedKey } = await db().send(new QueryCommand({ ...input, TableName: tableName() }));
+  return { records: Items.map(strip), lastKey: LastEvaluatedKey };
+};
+
+/** Every record of one principal (a small set: one per notice they were shown), newest first. */
+export const principalRecords = async (tenantId: string, principalHash: string, limit?: number): Promise<ConsentRecord[]> => {
+  const records: ConsentRecord[] = [];
+  let lastKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryRecords({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': consentKeys.principalPartition(tenantId, principalHash) },
+      ScanIndexForward: false,
+      ...(limit ? { Limit: limit } : {}),
+      ExclusiveStartKey: lastKey,
+    });
+    records.push(...page.records);
+    lastKey = limit && records.length >= limit ? undefined : page.lastKey;
+  } while (lastKey);
+  return records;
+};
+
+export interface ConsentStats {
+  total: number;
+  active: number;
+  partial: number;
+  withdrawn: number;
+  counters: Record<string, number>;
+}
+
+export const readStats = async (tenantId: string): Promise<ConsentStats> => {
+  const { Item = {} } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.stats(tenantId) }));
+  const counters = Object.fromEntries(Object.entries(Item).filter(([, value]) => typeof value === 'number')) as Record<string, number>;
+  return { total: counters.total ?? 0, active: counters.active ?? 0, partial: counters.partial ?? 0, withdrawn: counters.withdrawn ?? 0, counters };
+};
+
+/** Counter attribute names on the stats item. */
+export const counterNames = {
+  noticeConsents: (noticeId: string) => `nc_${noticeId}`,
+  purposeGiven: (purposeId: string) => `pg_${purposeId}`,
+  purposeWithdrawn: (purposeId: string) => `pw_${purposeId}`,
+};
+
+/** An ADD of several counters on one item, as a transaction item. */
+export const addCounters = (key: Record<string, string>, deltas: Record<string, number>): TransactItem => {
+  const entries = Object.entries(deltas).filter(([, delta]) => delta !== 0);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :d${index}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, delta], index) => [`:d${index}`, delta])),
+    },
+  };
+};

@@ -2,7 +2,10 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
 import { ConsentTable, WebhookQueues } from './data';
-import { GroupFunctions } from './functions';
+import { GroupFunctions, repoRoot } from './functions';
+import { join } from 'node:path';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 
 export const stackName = 'ConsentServiceStack';
 
@@ -23,6 +26,18 @@ export class ConsentServiceStack extends Stack {
       webhookQueue: this.queues.queue,
     });
     this.api = new ConsentApi(this, 'Api', { functions: this.functions });
+
+    // The outbox drainer: new outbox items on the table's stream are handed on (mails to SES).
+    const outbox = this.functions.build('outbox', join(repoRoot, 'functions', 'outbox', 'handler.ts'), 'consent-service outbox drainer', ['sesSend', 'webhookQueueSend']);
+    outbox.addEventSource(
+      new DynamoEventSource(this.data.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: 25,
+        retryAttempts: 10,
+        reportBatchItemFailures: true,
+        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: lambda.FilterRule.isEqual('OutboxMail') } } } })],
+      }),
+    );
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the HTTP API',

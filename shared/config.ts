@@ -61,6 +61,17 @@ export const config = {
   get portalBaseUrl(): string | undefined {
     return env('PORTAL_BASE_URL') ?? (this.isLocal ? 'http://127.0.0.1:3000/portal' : undefined);
   },
+  /** Sender of confirmation mails; must be a verified SES identity in AWS. */
+  get mailFrom(): string {
+    return env('MAIL_FROM') ?? 'no-reply@consent-service.local';
+  },
+  /**
+   * withdraw-public answers no sooner than this after it starts, whether or not the email
+   * matched anything, so response time does not tell whether an email has consent on record.
+   */
+  get withdrawPublicMinMs(): number {
+    return intFromEnv('WITHDRAW_PUBLIC_MIN_MS', 600);
+  },
   get trustForwardedFor(): boolean {
     return env('CMS_TRUST_FORWARDED_FOR') === '1';
   },

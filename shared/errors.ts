@@ -26,6 +26,8 @@ export type ErrorCode =
   | 'MONTHLY_LIMIT_REACHED'
   | 'CMP_RATE_LIMIT'
   | 'SCAN_RATE_LIMIT'
+  | 'WITHDRAWAL_TOKEN_NOT_FOUND'
+  | 'WITHDRAWAL_TOKEN_EXPIRED'
   | 'INTERNAL_ERROR';
 
 /** HTTP status per code: the spec's Errors table, plus the documented extensions. */
@@ -52,6 +54,9 @@ export const statusOfCode: Record<ErrorCode, number> = {
   MONTHLY_LIMIT_REACHED: 429,
   CMP_RATE_LIMIT: 429,
   SCAN_RATE_LIMIT: 429,
+  /** Extensions: the portal's token errors, which the spec leaves to us. */
+  WITHDRAWAL_TOKEN_NOT_FOUND: 404,
+  WITHDRAWAL_TOKEN_EXPIRED: 410,
   INTERNAL_ERROR: 500,
 };
 

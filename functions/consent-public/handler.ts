@@ -2,6 +2,7 @@ import { createGroupHandler } from '../../shared/http/handler';
 import { created, ok } from '../../shared/http/operation';
 import { ipAttribution, principalHash } from '../../shared/consent/principal';
 import { recordConsent } from '../../shared/consent/recording';
+import { withdrawPublic } from '../../shared/consent/withdraw-public';
 import { readPublicNotice } from '../../shared/notices/public-notice';
 
 export const handler = createGroupHandler('consent-public', {
@@ -22,6 +23,7 @@ export const handler = createGroupHandler('consent-public', {
         countsAgainstMonthlyLimit: true,
       }),
     ),
+  withdrawPublic: async ({ caller, body }) => ok(await withdrawPublic(caller.tenantId, body)),
   getPublicNotice: async ({ caller }) => ok(await readPublicNotice(caller.tenantId)),
   verifySdkKey: async ({ caller }) => ok({ valid: true, keyId: caller.keyId }),
 });

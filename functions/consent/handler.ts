@@ -4,6 +4,8 @@ import { listRecords } from '../../shared/consent/listing';
 import { proofOf, recordsByExternalId, statusByHash } from '../../shared/consent/lookups';
 import { principalHash } from '../../shared/consent/principal';
 import { recordConsent } from '../../shared/consent/recording';
+import { completeComplianceTask, listComplianceTasks } from '../../shared/consent/compliance-tasks';
+import { createWithdrawalToken, withdrawForPrincipal } from '../../shared/consent/withdrawal-routes';
 import { createGroupHandler } from '../../shared/http/handler';
 import { created, ok } from '../../shared/http/operation';
 
@@ -29,5 +31,9 @@ export const handler = createGroupHandler('consent', {
   consentStatus: async ({ caller, params }) => ok(await statusByHash(caller.tenantId, params.hash)),
   consentByExternalId: async ({ caller, params }) => ok(await recordsByExternalId(caller.tenantId, params.externalId)),
   consentProof: async ({ caller, params }) => ok(await proofOf(caller.tenantId, params.id)),
+  withdrawConsent: async ({ caller, body }) => ok(await withdrawForPrincipal(caller.tenantId, caller.userId, body)),
+  createWithdrawalToken: async ({ caller, body }) => created(await createWithdrawalToken(caller.tenantId, body)),
+  listComplianceTasks: async ({ caller, query }) => ok(await listComplianceTasks(caller.tenantId, query.status)),
+  completeComplianceTask: async ({ caller, params }) => ok(await completeComplianceTask(caller.tenantId, params.id, caller.userId)),
   verifyProofChain: async ({ caller, query }) => ok(await verifyChain(caller.tenantId, query.from, query.to)),
 });

@@ -42,6 +42,8 @@ const main = async () => {
   writeFileSync(stackFile, JSON.stringify({ dynamodbEndpoint: engines.dynamodbEndpoint, tableName: config.tableName }));
   const { startApiServer } = await import('./server');
   const { server, url } = await startApiServer(port);
+  const { startWorkers } = await import('./workers');
+  const workers = startWorkers();
 
   console.log(`
 Consent service running (local stack${inMemory ? ', in memory' : `, data in ${dataDir}`})
@@ -62,6 +64,7 @@ Ctrl-C stops everything.`);
     if (stopping) return;
     stopping = true;
     console.log('\nStopping…');
+    await workers.stop();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     rmSync(stackFile, { force: true });

@@ -21,6 +21,10 @@ const padded = (seq: number) => String(seq).padStart(12, '0');
  * - counters (totals, per status,
  *   per purpose, per notice) ..... GetItem PK=TENANT#<tid> SK=CONSENTSTATS                  (1 read)
  * - consents per day ............. Query   PK=TENANT#<tid> SK between DAILY#<from> and DAILY#<to>
+ * - withdrawal by id ............. GetItem PK=TENANT#<tid> SK=WITHDRAWAL#<id>              (immutable once written)
+ * - compliance task by id ........ GetItem PK=TENANT#<tid> SK=TASK#<id>
+ * - tasks by state, by due date .. Query   GSI2 TASKS#<tid>#<OPEN|DONE>; OVERDUE = OPEN with due date before now
+ * - withdrawal token ............. GetItem PK=WTOKEN#<sha256 of token> SK=WTOKEN           (TTL after expiry)
  */
 export const consentKeys = {
   record: (tenantId: string, recordId: string) => ({ PK: tenantPartition(tenantId), SK: `RECORD#${recordId}` }),
@@ -51,4 +55,12 @@ export const consentKeys = {
   chainHead: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CHAINHEAD' }),
   stats: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CONSENTSTATS' }),
   daily: (tenantId: string, day: string) => ({ PK: tenantPartition(tenantId), SK: `DAILY#${day}` }),
+  withdrawal: (tenantId: string, withdrawalId: string) => ({ PK: tenantPartition(tenantId), SK: `WITHDRAWAL#${withdrawalId}` }),
+  task: (tenantId: string, taskId: string) => ({ PK: tenantPartition(tenantId), SK: `TASK#${taskId}` }),
+  taskState: (tenantId: string, state: 'OPEN' | 'DONE', dueAt: string, taskId: string) => ({
+    GSI2PK: consentKeys.taskStatePartition(tenantId, state),
+    GSI2SK: `${dueAt}#${taskId}`,
+  }),
+  taskStatePartition: (tenantId: string, state: 'OPEN' | 'DONE') => `TASKS#${tenantId}#${state}`,
+  withdrawalToken: (tokenHash: string) => ({ PK: `WTOKEN#${tokenHash}`, SK: 'WTOKEN' }),
 };

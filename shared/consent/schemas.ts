@@ -131,3 +131,80 @@ export const analyticsView = z.object({
   recentConsents: z.number().int().describe('Records written in the last 7 days (today and the 6 days before, UTC)'),
   byPurpose: z.array(z.object({ purposeId: z.uuid(), name: z.string(), given: z.number().int(), withdrawn: z.number().int() })),
 });
+
+export const withdrawBody = z.strictObject({
+  dataPrincipalIdentifier: identifier,
+  noticeId: z.uuid(),
+  reason: reasonSchema.optional(),
+});
+
+export const withdrawalTokenBody = z.strictObject({
+  dataPrincipalIdentifier: identifier,
+  noticeId: z.uuid(),
+});
+
+export const tokenParams = z.strictObject({ token: z.string().min(20).max(100) });
+
+export const portalWithdrawBody = z
+  .strictObject({
+    purposeIds: z.array(z.uuid()).max(100).optional(),
+    withdrawAll: z.boolean().default(true),
+    reason: reasonSchema.optional(),
+  })
+  .refine((body) => body.withdrawAll || (body.purposeIds?.length ?? 0) > 0, {
+    message: 'name the purposes to withdraw when withdrawAll is false',
+    path: ['purposeIds'],
+  });
+
+export const withdrawPublicBody = z.strictObject({
+  apiKey: z.string().max(200),
+  email: z.email().max(254),
+  purposeIds: z.array(z.uuid()).max(100).default([]),
+  withdrawalReason: reasonSchema.optional(),
+});
+
+const withdrawalFields = {
+  withdrawnAt: z.iso.datetime(),
+  withdrawnCount: z.number().int(),
+  isFullWithdrawal: z.boolean(),
+  purposesWithdrawn: z.array(z.uuid()),
+  tenant: z.object({ name: z.string(), slug: z.string() }),
+};
+
+export const publicWithdrawalResult = z.object({ withdrawalId: z.uuid().nullable(), ...withdrawalFields });
+
+export const withdrawalResult = z.object({
+  withdrawalId: z.uuid(),
+  ...withdrawalFields,
+  complianceTask: z.object({ taskId: z.uuid(), dueAt: z.iso.datetime() }).describe('The 7-day task to stop the processing'),
+});
+
+export const withdrawalTokenResult = z.object({
+  token: z.string(),
+  portalUrl: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+
+export const portalViewResult = z.object({
+  tenant: z.object({ name: z.string(), slug: z.string() }),
+  notice: z.object({ id: z.uuid(), title: z.string(), versionNumber: z.number().int() }),
+  consentRecordId: z.uuid(),
+  consentedAt: z.iso.datetime(),
+  isWithdrawn: z.boolean(),
+  isPartiallyWithdrawn: z.boolean(),
+  purposes: z.array(z.object({ id: z.uuid(), name: z.string(), description: z.string(), required: z.boolean(), granted: z.boolean(), withdrawn: z.boolean() })),
+  expiresAt: z.iso.datetime(),
+});
+
+export const taskQuery = z.object({ status: z.enum(['OPEN', 'DONE', 'OVERDUE']).optional() });
+export const taskParams = z.strictObject({ id: z.uuid() });
+export const taskView = z.object({
+  taskId: z.uuid(),
+  withdrawalId: z.uuid(),
+  status: z.enum(['OPEN', 'DONE', 'OVERDUE']),
+  dueAt: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+  completedBy: z.string().nullable(),
+  description: z.string(),
+});

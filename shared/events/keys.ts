@@ -1,12 +1,16 @@
 /**
- * Outbox keys. An event is written in the same transaction as the change it reports, so a
- * crash after the write cannot lose it; a drainer (DynamoDB Streams in AWS, the local worker
- * loop here) moves it to the delivery queue.
+ * Outbox keys. An event or a mail is written in the same transaction as the change it reports,
+ * so a crash after the write cannot lose it; a drainer (DynamoDB Streams in AWS, the local
+ * worker loop here) sends it on and takes it out of the pending index.
  *
  * Access patterns:
- * - pending events, oldest first .. Query GSI1 GSI1PK=OUTBOX#PENDING (the drainer removes GSI1 keys once enqueued)
+ * - pending items of a kind, oldest first .. Query GSI1 GSI1PK=OUTBOX#<EVENT|MAIL>
+ *   (the drainer removes the GSI1 keys once the item is handed on)
  */
+export type OutboxKind = 'EVENT' | 'MAIL';
+
 export const outboxKeys = {
-  event: (tenantId: string, eventId: string) => ({ PK: `TENANT#${tenantId}`, SK: `EVENT#${eventId}` }),
-  pending: (timestamp: string, eventId: string) => ({ GSI1PK: 'OUTBOX#PENDING', GSI1SK: `${timestamp}#${eventId}` }),
+  event: (tenantId: string, itemId: string) => ({ PK: `TENANT#${tenantId}`, SK: `OUTBOX#${itemId}` }),
+  pending: (kind: OutboxKind, timestamp: string, itemId: string) => ({ GSI1PK: outboxKeys.pendingPartition(kind), GSI1SK: `${timestamp}#${itemId}` }),
+  pendingPartition: (kind: OutboxKind) => `OUTBOX#${kind}`,
 };

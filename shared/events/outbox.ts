@@ -31,7 +31,7 @@ export const outboxPut = (event: EventEnvelope): TransactItem => ({
     TableName: tableName(),
     Item: {
       ...outboxKeys.event(event.tenantId, event.id),
-      ...outboxKeys.pending(event.timestamp, event.id),
+      ...outboxKeys.pending('EVENT', event.timestamp, event.id),
       type: 'OutboxEvent',
       event,
     },

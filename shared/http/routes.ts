@@ -6,6 +6,7 @@ import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
 import { sdkRoutes } from './routes/sdk';
+import { withdrawalRoutes } from './routes/withdrawals';
 
 /**
  * The route table: the one description of the HTTP interface. The CDK stack makes an API Gateway
@@ -19,6 +20,7 @@ export const routes = {
   ...purposeRoutes,
   ...noticeRoutes,
   ...consentRoutes,
+  ...withdrawalRoutes,
   ...sdkRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;

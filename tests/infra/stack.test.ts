@@ -74,8 +74,16 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  it('has one nodejs22.x arm64 function per group', () => {
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length);
+  it('drains new outbox mail from the table stream, reporting failures per record', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail'] } } } }) }] },
+    });
+  });
+
+  it('has one nodejs22.x arm64 function per group, plus the outbox drainer', () => {
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 1);
     for (const group of functionGroups) {
       const fn = resourcesOf('AWS::Lambda::Function')[functionIdOf(group)];
       expect(fn, group).toBeDefined();
@@ -100,7 +108,7 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length);
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 1);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 

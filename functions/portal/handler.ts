@@ -1,0 +1,8 @@
+import { portalView, portalWithdraw } from '../../shared/consent/withdrawal-routes';
+import { createGroupHandler } from '../../shared/http/handler';
+import { ok } from '../../shared/http/operation';
+
+export const handler = createGroupHandler('portal', {
+  portalView: async ({ params }) => ok(await portalView(params.token)),
+  portalWithdraw: async ({ params, body }) => ok(await portalWithdraw(params.token, body)),
+});

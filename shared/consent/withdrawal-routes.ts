@@ -1,0 +1,142 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock';
+import { config } from '../config';
+import { randomToken, sha256Hex } from '../crypto/hash';
+import { db, tableName } from '../db/client';
+import { AppError, ConflictError, NotFoundError } from '../errors';
+import { getVersion } from '../notices/store';
+import { requireTenant } from '../tenants/store';
+import { consentKeys } from './keys';
+import { principalHash } from './principal';
+import type { ConsentRecord } from './record';
+import { principalRecords } from './store';
+import { checkPurposes, withdraw } from './withdrawal';
+
+const isEmail = (identifier: string) => identifier.includes('@');
+const activeRecords = (records: ConsentRecord[], noticeId?: string) =>
+  records.filter((record) => !record.isWithdrawn && (!noticeId || record.noticeId === noticeId));
+
+/** Dashboard route: a DPO withdraws all of a principal's consent for one notice. */
+export const withdrawForPrincipal = async (
+  tenantId: string,
+  actorUserId: string,
+  input: { dataPrincipalIdentifier: string; noticeId: string; reason?: string },
+) => {
+  const [tenant, records] = await Promise.all([requireTenant(tenantId), principalRecords(tenantId, principalHash(input.dataPrincipalIdentifier))]);
+  const current = activeRecords(records, input.noticeId);
+  if (current.length === 0) {
+    if (!records.some((record) => record.noticeId === input.noticeId)) throw new NotFoundError('Consent of this principal for this notice');
+    throw new ConflictError('This consent is already fully withdrawn');
+  }
+  const result = await withdraw({
+    tenant,
+    records: current,
+    purposeIds: [],
+    method: 'DASHBOARD',
+    reason: input.reason ?? null,
+    actor: `user:${actorUserId}`,
+    principalEmail: isEmail(input.dataPrincipalIdentifier) ? input.dataPrincipalIdentifier.trim().toLowerCase() : null,
+  });
+  if (!result) throw new ConflictError('This consent is already fully withdrawn');
+  return result;
+};
+
+interface TokenItem {
+  tenantId: string;
+  dataPrincipalHash: string;
+  noticeId: string;
+  principalEmail: string | null;
+  createdAt: string;
+  expiresAt: number;
+  consumedAt?: string;
+}
+
+const tokenLifetimeSeconds = 7 * 86_400;
+
+/** A single-use link: 256 random bits, stored only as SHA-256, valid 7 days (then removed by TTL). */
+export const createWithdrawalToken = async (tenantId: string, input: { dataPrincipalIdentifier: string; noticeId: string }) => {
+  const hash = principalHash(input.dataPrincipalIdentifier);
+  const records = await principalRecords(tenantId, hash);
+  if (!records.some((record) => record.noticeId === input.noticeId)) throw new NotFoundError('Consent of this principal for this notice');
+  const token = randomToken(32);
+  const now = clock.now();
+  const expiresAt = Math.floor(now.getTime() / 1000) + tokenLifetimeSeconds;
+  const item: TokenItem = {
+    tenantId,
+    dataPrincipalHash: hash,
+    noticeId: input.noticeId,
+    principalEmail: isEmail(input.dataPrincipalIdentifier) ? input.dataPrincipalIdentifier.trim().toLowerCase() : null,
+    createdAt: now.toISOString(),
+    expiresAt,
+  };
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...consentKeys.withdrawalToken(sha256Hex(token)), type: 'WithdrawalToken', ...item } }));
+  const base = config.portalBaseUrl ?? '/portal';
+  return { token, portalUrl: `${base.replace(/\/$/, '')}/${token}`, expiresAt: new Date(expiresAt * 1000).toISOString() };
+};
+
+const loadToken = async (token: string): Promise<TokenItem & { key: Record<string, string> }> => {
+  const key = consentKeys.withdrawalToken(sha256Hex(token));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  if (!Item) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
+  const item = Item as unknown as TokenItem;
+  if (item.consumedAt) throw new ConflictError('This withdrawal link was already used');
+  if (item.expiresAt <= Math.floor(clock.now().getTime() / 1000)) throw new AppError('WITHDRAWAL_TOKEN_EXPIRED', 'This withdrawal link has expired; ask for a new one');
+  return { ...item, key };
+};
+
+/** What the portal page shows: the notice as consented to, and each purpose's state. */
+export const portalView = async (token: string) => {
+  const item = await loadToken(token);
+  const [tenant, records] = await Promise.all([requireTenant(item.tenantId), principalRecords(item.tenantId, item.dataPrincipalHash)]);
+  const latest = records.find((record) => record.noticeId === item.noticeId);
+  if (!latest) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
+  const snapshot = await getVersion(item.tenantId, latest.lineageId, latest.noticeVersionNumber);
+  return {
+    tenant: { name: tenant.name, slug: tenant.slug },
+    notice: { id: latest.noticeId, title: snapshot?.title ?? latest.noticeTitle, versionNumber: latest.noticeVersionNumber },
+    consentRecordId: latest.recordId,
+    consentedAt: latest.createdAt,
+    isWithdrawn: latest.isWithdrawn,
+    isPartiallyWithdrawn: latest.isPartiallyWithdrawn,
+    purposes: (snapshot?.purposes ?? []).map((purpose) => ({
+      id: purpose.id,
+      name: purpose.name,
+      description: purpose.description,
+      required: purpose.required,
+      granted: latest.consentGiven[purpose.id] === true,
+      withdrawn: latest.withdrawnPurposes.includes(purpose.id),
+    })),
+    expiresAt: new Date(item.expiresAt * 1000).toISOString(),
+  };
+};
+
+/** Redeems the link: the token is spent in the withdrawal's own transaction, so exactly one redemption wins. */
+export const portalWithdraw = async (token: string, input: { purposeIds?: string[]; withdrawAll: boolean; reason?: string }) => {
+  const item = await loadToken(token);
+  const [tenant, records] = await Promise.all([requireTenant(item.tenantId), principalRecords(item.tenantId, item.dataPrincipalHash)]);
+  const current = activeRecords(records, item.noticeId);
+  const purposeIds = input.withdrawAll ? [] : (input.purposeIds ?? []);
+  checkPurposes(current, purposeIds, 'purposeIds');
+  const result = await withdraw({
+    tenant,
+    records: current,
+    purposeIds,
+    method: 'WEB_PORTAL',
+    reason: input.reason ?? null,
+    actor: 'principal:portal',
+    principalEmail: item.principalEmail,
+    extraItems: [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: item.key,
+          UpdateExpression: 'SET consumedAt = :now',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(consumedAt)',
+          ExpressionAttributeValues: { ':now': clock.now().toISOString() },
+        },
+      },
+    ],
+  });
+  if (!result) throw new ConflictError('Nothing is left to withdraw for this consent');
+  return result;
+};

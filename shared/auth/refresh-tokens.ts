@@ -3,7 +3,7 @@ import { clock, nowIso } from '../clock';
 import { config } from '../config';
 import { randomToken, sha256Hex } from '../crypto/hash';
 import { db, tableName } from '../db/client';
-import { transaction } from '../db/errors';
+import { ContentionError, transaction } from '../db/errors';
 import { UnauthorizedError } from '../errors';
 import { newId } from '../ids';
 import { sessionKeys } from '../sessions/keys';
@@ -98,7 +98,11 @@ export const rotateRefreshToken = async (presented: string): Promise<{ session: 
       (failed) => (failed === 0 ? new RefreshTokenReusedError() : new UnauthorizedError('This session has been revoked')),
     );
   } catch (error) {
-    if (error instanceof RefreshTokenReusedError) await revokeFamily(session);
+    // Two uses of one token at the same moment are reuse too, even when DynamoDB cancels the loser for contention.
+    if (error instanceof RefreshTokenReusedError || error instanceof ContentionError) {
+      await revokeFamily(session);
+      throw new RefreshTokenReusedError();
+    }
     throw error;
   }
   return { session, nextToken: next.token };

@@ -17,6 +17,13 @@ export const cancellationReasons = (error: unknown): string[] => {
   return reasons.map((reason) => reason.Code ?? 'None');
 };
 
+/** A transaction cancelled because another one touched the same items at the same moment: safe to retry from a fresh read. */
+export class ContentionError extends ConflictError {
+  constructor(cause: unknown) {
+    super('A concurrent change touched the same data; retry the request', cause);
+  }
+}
+
 export type OnConditionFailure = () => AppError;
 
 /** Run one write; a failed condition becomes the error the caller names. */
@@ -45,7 +52,7 @@ export const transaction = async <T>(
     if (reasons.length === 0) throw error;
     const failed = reasons.findIndex((code) => code === 'ConditionalCheckFailed');
     if (failed >= 0) throw withCause(onFailure(failed), error);
-    throw new ConflictError('A concurrent change touched the same data; retry the request', error);
+    throw new ContentionError(error);
   }
 };
 

@@ -1,6 +1,7 @@
 import { nowIso } from '../clock';
 import { config } from '../config';
 import { tableName } from '../db/client';
+import { ContentionError } from '../db/errors';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import { newEvent, outboxPut } from '../events/outbox';
 import { getPurposes } from '../purposes/store';
@@ -81,6 +82,17 @@ const previousSnapshot = async (tenantId: string, active: ActivePointer | undefi
  * so of two simultaneous publishes exactly one wins), and notice.published goes to the outbox.
  */
 export const publishNotice = async (tenantId: string, noticeId: string, changeNote: string | null, publishedBy: string) => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await publishOnce(tenantId, noticeId, changeNote, publishedBy);
+    } catch (error) {
+      // Cancelled by a concurrent transaction (not by a failed condition): decide again from a fresh read.
+      if (!(error instanceof ContentionError) || attempt === 3) throw error;
+    }
+  }
+};
+
+const publishOnce = async (tenantId: string, noticeId: string, changeNote: string | null, publishedBy: string) => {
   const notice = await requireNotice(tenantId, noticeId, true);
   if (notice.status !== 'DRAFT') throw new ConflictError(`Notice is ${notice.status}; only a DRAFT can be published`);
   const purposes = await getPurposes(tenantId, notice.purposeIds);

@@ -5,7 +5,7 @@ import { ConsentTable, WebhookQueues } from './data';
 import { GroupFunctions, repoRoot } from './functions';
 import { join } from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 
 export const stackName = 'ConsentServiceStack';
 
@@ -27,7 +27,7 @@ export class ConsentServiceStack extends Stack {
     });
     this.api = new ConsentApi(this, 'Api', { functions: this.functions });
 
-    // The outbox drainer: new outbox items on the table's stream are handed on (mails to SES).
+    // The outbox drainer: new outbox items on the table's stream are handed on (mails to SES, events to webhook deliveries).
     const outbox = this.functions.build('outbox', join(repoRoot, 'functions', 'outbox', 'handler.ts'), 'consent-service outbox drainer', ['sesSend', 'webhookQueueSend']);
     outbox.addEventSource(
       new DynamoEventSource(this.data.table, {
@@ -35,9 +35,13 @@ export class ConsentServiceStack extends Stack {
         batchSize: 25,
         retryAttempts: 10,
         reportBatchItemFailures: true,
-        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: lambda.FilterRule.isEqual('OutboxMail') } } } })],
+        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: lambda.FilterRule.or('OutboxMail', 'OutboxEvent') } } } })],
       }),
     );
+
+    // The webhook delivery worker: one attempt per message; retries come back through the queue.
+    const deliveryWorker = this.functions.build('webhook-worker', join(repoRoot, 'functions', 'webhook-worker', 'handler.ts'), 'consent-service webhook delivery worker', ['webhookQueueSend']);
+    deliveryWorker.addEventSource(new SqsEventSource(this.queues.queue, { batchSize: 10, reportBatchItemFailures: true }));
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the HTTP API',

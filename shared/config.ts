@@ -61,6 +61,30 @@ export const config = {
   get portalBaseUrl(): string | undefined {
     return env('PORTAL_BASE_URL') ?? (this.isLocal ? 'http://127.0.0.1:3000/portal' : undefined);
   },
+  /**
+   * 32-byte key (base64) that encrypts webhook signing secrets at rest: they must be readable to
+   * sign, so they are encrypted rather than hashed.
+   */
+  get webhookSecretKey(): Buffer {
+    const raw = env('WEBHOOK_SECRET_KEY');
+    if (raw === undefined) {
+      if (this.isLocal || env('VITEST') !== undefined) return Buffer.alloc(32, 'local-webhook-secret-key');
+      throw new Error('WEBHOOK_SECRET_KEY is required outside the local stack');
+    }
+    const key = Buffer.from(raw, 'base64');
+    if (key.length !== 32) throw new Error('WEBHOOK_SECRET_KEY must be 32 bytes, base64-encoded');
+    return key;
+  },
+  get webhookQueueUrl(): string | undefined {
+    return env('WEBHOOK_QUEUE_URL');
+  },
+  /** Base of the retry schedule: attempt n+1 waits base × 2^(n-1) (the spec's 5 s, 10 s, 20 s, 40 s). */
+  get webhookRetryBaseMs(): number {
+    return intFromEnv('WEBHOOK_RETRY_BASE_MS', 5000);
+  },
+  get webhookTimeoutMs(): number {
+    return intFromEnv('WEBHOOK_TIMEOUT_MS', 10_000);
+  },
   /** Sender of confirmation mails; must be a verified SES identity in AWS. */
   get mailFrom(): string {
     return env('MAIL_FROM') ?? 'no-reply@consent-service.local';

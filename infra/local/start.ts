@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { startEngines } from './engines';
 import { ensureQueues, ensureTable } from './provision';
+import { queueDefinitions } from '../../shared/queues';
 
 /**
  * `npm start`: the whole service on this machine. Engines first, then the environment the
@@ -35,7 +36,8 @@ const main = async () => {
   });
   const { config } = await import('../../shared/config');
   await ensureTable(engines.dynamodbEndpoint, config.tableName);
-  await ensureQueues(engines.sqsEndpoint);
+  const queues = await ensureQueues(engines.sqsEndpoint);
+  process.env.WEBHOOK_QUEUE_URL = queues[queueDefinitions.webhookDeliveries.name];
   const demo = await seedDemo();
   // Lets `npm run cms` find this stack's DynamoDB without any configuration.
   mkdirSync(dataDir, { recursive: true });

@@ -1,28 +1,73 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { handler as webhookWorker } from '../../functions/webhook-worker/handler';
+import { config } from '../../shared/config';
 import { drainOutbox } from '../../shared/events/drain';
 import { describeError, log } from '../../shared/log';
+import { sqs } from '../../shared/queue/sqs';
 
 /**
- * The local stand-in for the stream and queue triggers: a loop that runs the same drain
- * function the outbox Lambda runs on DynamoDB Streams in AWS.
+ * The local stand-ins for Lambda's triggers: a loop that drains the outbox (DynamoDB Streams in
+ * AWS) and one that polls the webhook queue and hands batches to the worker's handler as an SQS
+ * event source mapping would, deleting what it did not report as failed.
  */
-export const startWorkers = (intervalMs = 500) => {
+const sqsRecord = (message: { MessageId?: string; ReceiptHandle?: string; Body?: string }, queueArn: string): SQSRecord => ({
+  messageId: message.MessageId ?? '',
+  receiptHandle: message.ReceiptHandle ?? '',
+  body: message.Body ?? '',
+  attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'local', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+  messageAttributes: {},
+  md5OfBody: '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: queueArn,
+  awsRegion: config.region,
+});
+
+const pollQueue = async (queueUrl: string): Promise<number> => {
+  const { Messages = [] } = await sqs().send(
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 30 }),
+  );
+  if (Messages.length === 0) return 0;
+  const event: SQSEvent = { Records: Messages.map((message) => sqsRecord(message, queueUrl)) };
+  const { batchItemFailures } = await webhookWorker(event);
+  const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+  const done = Messages.filter((message) => !failed.has(message.MessageId ?? ''));
+  if (done.length > 0) {
+    await sqs().send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle ?? '' })),
+      }),
+    );
+  }
+  return Messages.length;
+};
+
+const loop = (name: string, step: () => Promise<unknown>, idleMs: number) => {
   let running = true;
-  let current: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    try {
-      while (running && (await drainOutbox('MAIL')) > 0);
-    } catch (error) {
-      log.error('outbox drain failed; retrying', describeError(error));
+  const finished = (async () => {
+    while (running) {
+      try {
+        const worked = await step();
+        if (!worked) await new Promise((resolve) => setTimeout(resolve, idleMs));
+      } catch (error) {
+        log.error(`${name} failed; retrying`, describeError(error));
+        await new Promise((resolve) => setTimeout(resolve, idleMs));
+      }
     }
+  })();
+  return async () => {
+    running = false;
+    await finished;
   };
-  const timer = setInterval(() => {
-    current = current.then(tick);
-  }, intervalMs);
-  return {
-    stop: async () => {
-      running = false;
-      clearInterval(timer);
-      await current;
-    },
-  };
+};
+
+export const startWorkers = (idleMs = 200) => {
+  const stops = [
+    loop('mail drain', () => drainOutbox('MAIL'), idleMs),
+    loop('event drain', () => drainOutbox('EVENT'), idleMs),
+  ];
+  const queueUrl = config.webhookQueueUrl;
+  if (queueUrl) stops.push(loop('webhook queue', () => pollQueue(queueUrl), idleMs));
+  return { stop: async () => void (await Promise.all(stops.map((stop) => stop()))) };
 };

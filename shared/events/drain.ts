@@ -4,18 +4,25 @@ import { isConditionFailure } from '../db/errors';
 import { describeError, log } from '../log';
 import { sendMail } from '../mail/ses';
 import type { Mail } from '../mail/outbox';
+import { fanOutEvent } from '../webhooks/fanout';
 import { outboxKeys, type OutboxKind } from './keys';
+import type { EventEnvelope } from './outbox';
 
 export interface OutboxItem {
   PK: string;
   SK: string;
   type: string;
   mail?: Mail;
+  event?: EventEnvelope;
 }
 
-/** Hands one outbox item on; the item leaves the pending index only after that succeeded. */
+/**
+ * Hands one outbox item on: a mail to SES, an event to one delivery per subscribed webhook. The
+ * item leaves the pending index only after that succeeded.
+ */
 export const dispatchOutboxItem = async (item: OutboxItem): Promise<void> => {
   if (item.type === 'OutboxMail' && item.mail) await sendMail(item.mail);
+  if (item.type === 'OutboxEvent' && item.event) await fanOutEvent(item.event);
   try {
     await db().send(
       new UpdateCommand({

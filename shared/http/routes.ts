@@ -6,6 +6,7 @@ import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
 import { sdkRoutes } from './routes/sdk';
+import { webhookRoutes } from './routes/webhooks';
 import { withdrawalRoutes } from './routes/withdrawals';
 
 /**
@@ -21,6 +22,7 @@ export const routes = {
   ...noticeRoutes,
   ...consentRoutes,
   ...withdrawalRoutes,
+  ...webhookRoutes,
   ...sdkRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;

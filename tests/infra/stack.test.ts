@@ -74,16 +74,20 @@ describe('HTTP API', () => {
 });
 
 describe('functions', () => {
-  it('drains new outbox mail from the table stream, reporting failures per record', () => {
+  it('runs webhook attempts from the delivery queue, reporting failures per message', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: Match.anyValue() });
+  });
+
+  it('drains new outbox mail and events from the table stream, reporting failures per record', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       StartingPosition: 'TRIM_HORIZON',
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail'] } } } }) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent'] } } } }) }] },
     });
   });
 
-  it('has one nodejs22.x arm64 function per group, plus the outbox drainer', () => {
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 1);
+  it('has one nodejs22.x arm64 function per group, plus the outbox drainer and the delivery worker', () => {
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 2);
     for (const group of functionGroups) {
       const fn = resourcesOf('AWS::Lambda::Function')[functionIdOf(group)];
       expect(fn, group).toBeDefined();
@@ -108,7 +112,7 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 1);
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 2);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 

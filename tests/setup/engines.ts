@@ -1,10 +1,11 @@
 import type { TestProject } from 'vitest/node';
 import { startEngines, type Engines } from '../../infra/local/engines';
 import { ensureQueues, ensureTable } from '../../infra/local/provision';
+import { queueDefinitions } from '../../shared/queues';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    engines: { dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; tableName: string };
+    engines: { webhookQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; tableName: string };
   }
 }
 
@@ -19,8 +20,9 @@ export default async function setup(project: TestProject) {
   engines = await startEngines();
   const tableName = 'consent-service-test';
   await ensureTable(engines.dynamodbEndpoint, tableName);
-  await ensureQueues(engines.sqsEndpoint);
+  const queues = await ensureQueues(engines.sqsEndpoint);
   project.provide('engines', {
+    webhookQueueUrl: queues[queueDefinitions.webhookDeliveries.name]!,
     dynamodbEndpoint: engines.dynamodbEndpoint,
     sqsEndpoint: engines.sqsEndpoint,
     sesEndpoint: engines.sesEndpoint,

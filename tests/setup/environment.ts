@@ -17,6 +17,7 @@ Object.assign(process.env, {
   SQS_ENDPOINT: engines.sqsEndpoint,
   SES_ENDPOINT: engines.sesEndpoint,
   TABLE_NAME: engines.tableName,
+  WEBHOOK_QUEUE_URL: engines.webhookQueueUrl,
   AWS_REGION: 'ap-south-1',
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',

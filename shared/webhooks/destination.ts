@@ -1,0 +1,222 @@
+/**
+ * The one place that decides where webhooks may be sent, and sends them.
+ *
+ * Webhook URLs are tenant input, so a careless sender is a server-side request forgery tool:
+ * it would let a tenant reach the metadata service, the VPC or our own loopback. Addresses are
+ * therefore checked twice: when the URL is saved (checkDestination) and again inside the
+ * socket's own DNS lookup at send time (sendWebhook), because a name that resolved to a public
+ * address at save time can resolve to 127.0.0.1 a minute later (DNS rebinding).
+ */
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { ValidationError } from '../errors';
+
+const forbiddenV4 = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], // unspecified / "this network"
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local, includes cloud metadata 169.254.169.254
+  ['172.16.0.0', 12], // private
+  ['192.168.0.0', 16], // private
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, includes broadcast
+] as const) forbiddenV4.addSubnet(network, prefix, 'ipv4');
+// Named although the range above covers it: it is the address an attacker is after.
+forbiddenV4.addAddress('169.254.169.254', 'ipv4');
+
+const forbiddenV6 = new BlockList();
+for (const [network, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['fc00::', 7], // unique-local, includes AWS metadata fd00:ec2::254
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+] as const) forbiddenV6.addSubnet(network, prefix, 'ipv6');
+forbiddenV6.addAddress('fd00:ec2::254', 'ipv6');
+
+/** Expands a valid IPv6 address (no zone) into its eight 16-bit groups. */
+const ipv6Groups = (address: string): number[] => {
+  let text = address;
+  // A trailing dotted quad ("::ffff:1.2.3.4") stands for the last two groups.
+  const lastColon = text.lastIndexOf(':');
+  const tail = text.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    const [a = 0, b = 0, c = 0, d = 0] = tail.split('.').map(Number);
+    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const [head = '', rest] = text.split('::');
+  if (rest === undefined) return parse(head);
+  const left = parse(head);
+  const right = parse(rest);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+};
+
+/**
+ * The IPv4 address an IPv6 address carries, for the forms that reach it: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d). Otherwise undefined.
+ */
+const embeddedIpv4 = (address: string): string | undefined => {
+  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = ipv6Groups(address);
+  const zeroMiddle = g2 === 0 && g3 === 0 && g4 === 0;
+  const mappedOrCompatible = g0 === 0 && g1 === 0 && zeroMiddle && (g5 === 0 || g5 === 0xffff);
+  const nat64 = g0 === 0x64 && g1 === 0xff9b && zeroMiddle && g5 === 0;
+  if (!mappedOrCompatible && !nat64) return undefined;
+  return `${g6 >> 8}.${g6 & 0xff}.${g7 >> 8}.${g7 & 0xff}`;
+};
+
+/** True when a webhook must not connect to this address. Anything that is not an IP fails closed. */
+export const isForbiddenAddress = (address: string): boolean => {
+  const bare = address.split('%')[0] ?? ''; // lookups may return scoped link-local addresses (fe80::1%eth0)
+  const family = isIP(bare);
+  if (family === 4) return forbiddenV4.check(bare, 'ipv4');
+  if (family !== 6) return true;
+  const v4 = embeddedIpv4(bare);
+  return v4 !== undefined ? forbiddenV4.check(v4, 'ipv4') : forbiddenV6.check(bare, 'ipv6');
+};
+
+/** Hosts a local stack may target over plain http, e.g. a receiver on the developer's machine. */
+const localHosts = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Marks our refusal apart from DNS failures, so checkDestination can say which it was. */
+const forbiddenCode = 'EFORBIDDENADDRESS';
+
+/** URL hostnames keep IPv6 brackets ("[::1]"); sockets and DNS want them without. */
+const bareHost = (hostname: string): string => hostname.replace(/^\[(.*)\]$/, '$1');
+
+/**
+ * Resolves a host and fails unless every address is allowed. Every address, not just the first:
+ * the socket may try any of them. IP literals are checked as they are, without DNS.
+ */
+const resolveAllowed = async (host: string, allowLocal: boolean, family = 0): Promise<dns.LookupAddress[]> => {
+  const literal = isIP(host);
+  const addresses = literal ? [{ address: host, family: literal }] : await dns.promises.lookup(host, { all: true, family });
+  if (addresses.length === 0) throw Object.assign(new Error(`${host} resolves to no address`), { code: 'ENOTFOUND' });
+  if (allowLocal && localHosts.has(host)) return addresses;
+  const forbidden = addresses.find(({ address }) => isForbiddenAddress(address));
+  if (forbidden) {
+    throw Object.assign(new Error(`${host} resolves to forbidden address ${forbidden.address}`), { code: forbiddenCode });
+  }
+  return addresses;
+};
+
+/**
+ * Save-time check of a webhook URL. Callers pass allowLocal = config.isLocal, so only the local
+ * stack may use http, and only towards this machine.
+ */
+export const checkDestination = async (url: string, options: { allowLocal: boolean }): Promise<void> => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ValidationError({ url: 'must be a valid URL' });
+  }
+  // WHATWG parsing has already normalised odd IPv4 spellings (0x7f.1, 2130706433) to dotted quads.
+  const host = bareHost(parsed.hostname);
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw new ValidationError({ url: 'must not contain a username or password' });
+  }
+  const localHttp = options.allowLocal && parsed.protocol === 'http:' && localHosts.has(host);
+  if (parsed.protocol !== 'https:' && !localHttp) throw new ValidationError({ url: 'must use https' });
+  try {
+    await resolveAllowed(host, options.allowLocal);
+  } catch (error) {
+    const forbidden = (error as NodeJS.ErrnoException).code === forbiddenCode;
+    const reason = forbidden ? 'must not point to a private, loopback or reserved address' : 'host does not resolve';
+    throw new ValidationError({ url: reason }, undefined, error);
+  }
+};
+
+/** Socket lookup that re-resolves at connect time and refuses forbidden addresses. */
+const guardedLookup =
+  (allowLocal: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    const family = options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : (options.family ?? 0);
+    resolveAllowed(hostname, allowLocal, family).then(
+      (addresses) => {
+        // Node asks for all addresses when it races IPv4 and IPv6 (autoSelectFamily), else for one.
+        if (options.all) return callback(null, addresses);
+        const [first] = addresses;
+        return first ? callback(null, first.address, first.family) : callback(new Error(`${hostname} resolves to no address`), '');
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
+
+const maxResponseBytes = 64 * 1024;
+
+const messageOf = (error: unknown): string => {
+  // Failed happy-eyeballs attempts surface as an AggregateError whose own message is empty.
+  if (error instanceof AggregateError && error.message === '') return error.errors.map(messageOf).join('; ');
+  return error instanceof Error ? error.message || String((error as NodeJS.ErrnoException).code) : String(error);
+};
+
+/**
+ * One POST of `body` (exactly these bytes, since receivers verify a signature over them).
+ * Never throws and never follows redirects: a 3xx comes back as its status for the caller to
+ * count as a failure. Scheme policy is checkDestination's job at save time; here the check is on
+ * where the socket actually connects.
+ */
+export const sendWebhook = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { timeoutMs: number; allowLocal: boolean },
+): Promise<{ statusCode: number | null; error: string | null }> =>
+  new Promise((resolve) => {
+    let settled = false;
+    const settle = (statusCode: number | null, error: string | null): void => {
+      if (settled) return;
+      settled = true;
+      resolve({ statusCode, error });
+    };
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error(`unsupported protocol ${parsed.protocol}`);
+      if (parsed.username !== '' || parsed.password !== '') throw new Error('URL must not contain credentials');
+      // Node connects to IP literals without calling `lookup`, so they are checked here instead.
+      const host = bareHost(parsed.hostname);
+      if (isIP(host) && !(options.allowLocal && localHosts.has(host)) && isForbiddenAddress(host)) {
+        throw new Error(`${host} is a forbidden address`);
+      }
+    } catch (error) {
+      return settle(null, messageOf(error));
+    }
+    const payload = Buffer.from(body, 'utf8');
+    const request = (parsed.protocol === 'https:' ? https : http).request(parsed, {
+      method: 'POST',
+      // Ours last, so a caller's header cannot override the type or length of what we send.
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) },
+      lookup: guardedLookup(options.allowLocal),
+      agent: false, // a pooled socket could skip the lookup; a fresh agent always runs it
+    });
+    // One budget for connect, send and response; destroying the request also ends the response.
+    const timer = setTimeout(() => {
+      settle(null, `timeout after ${options.timeoutMs} ms`);
+      request.destroy();
+    }, options.timeoutMs);
+    request.on('response', (response) => {
+      // Drain up to the cap so the socket is released; the content is of no interest.
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > maxResponseBytes) response.destroy();
+      });
+      // 'close' also covers a body cut short, by the cap or by the receiver: the status stands.
+      response.on('close', () => {
+        clearTimeout(timer);
+        settle(response.statusCode ?? null, null);
+      });
+      response.on('error', () => undefined); // reported via 'close'; must not crash the process
+    });
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      settle(null, messageOf(error));
+    });
+    request.end(payload);
+  });

@@ -1,0 +1,78 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { sha256Hex } from '../crypto/hash';
+import { db, tableName } from '../db/client';
+import { isConditionFailure } from '../db/errors';
+import type { EventEnvelope } from '../events/outbox';
+import { sendToQueue } from '../queue/sqs';
+import { webhookKeys } from './keys';
+import { listWebhooks } from './store';
+import type { Delivery, Webhook } from './webhook';
+
+export interface DeliveryMessage {
+  key: { PK: string; SK: string };
+  /** The attempt this message asks for, 1 to 5. */
+  attempt: number;
+  /** Epoch ms before which the attempt must not run (SQS delays are whole seconds, at most 15 minutes). */
+  notBefore: number;
+}
+
+const queueUrl = (): string => {
+  const url = config.webhookQueueUrl;
+  if (!url) throw new Error('WEBHOOK_QUEUE_URL is not configured');
+  return url;
+};
+
+export const scheduleAttempt = (message: DeliveryMessage, now = Date.now()) =>
+  sendToQueue(queueUrl(), message, Math.max(0, message.notBefore - now) / 1000);
+
+/** Same event and webhook, same delivery id: fanning out an event twice makes no second delivery. */
+const deliveryIdOf = (eventId: string, webhookId: string) => {
+  const hex = sha256Hex(`${eventId}|${webhookId}`);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
+/**
+ * Records a PENDING delivery (idempotently) and queues its first attempt. A delivery that exists
+ * already is queued again: the fan-out that wrote it may have died before queueing, and the
+ * worker's attempt check drops the duplicate if not.
+ */
+export const enqueueDelivery = async (webhook: Webhook, event: EventEnvelope): Promise<void> => {
+  const delivery: Delivery = {
+    deliveryId: deliveryIdOf(event.id, webhook.webhookId),
+    webhookId: webhook.webhookId,
+    tenantId: webhook.tenantId,
+    eventId: event.id,
+    event: event.type,
+    payload: JSON.stringify(event),
+    status: 'PENDING',
+    attempts: 0,
+    statusCode: null,
+    lastError: null,
+    createdAt: event.timestamp,
+    deliveredAt: null,
+    failedAt: null,
+    nextAttemptAt: event.timestamp,
+  };
+  const key = webhookKeys.delivery(webhook.tenantId, webhook.webhookId, delivery.createdAt, delivery.deliveryId);
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        // Kept 90 days; the API shows the last 50.
+        Item: { ...key, type: 'WebhookDelivery', ...delivery, expiresAt: Math.floor(Date.parse(event.timestamp) / 1000) + 90 * 86_400 },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+  await scheduleAttempt({ key, attempt: 1, notBefore: 0 });
+};
+
+/** One delivery per subscribed, active webhook of the event's tenant. */
+export const fanOutEvent = async (event: EventEnvelope): Promise<number> => {
+  const targets = (await listWebhooks(event.tenantId)).filter((webhook) => webhook.isActive && webhook.events.includes(event.type));
+  for (const webhook of targets) await enqueueDelivery(webhook, event);
+  return targets.length;
+};

@@ -1,0 +1,118 @@
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { conditional, conflict, transaction } from '../db/errors';
+import { queryPrefix } from '../db/query';
+import { AppError, NotFoundError } from '../errors';
+import { tenantKeys, tenantPartition } from '../tenants/keys';
+import { webhookKeys } from './keys';
+import type { Delivery, Webhook } from './webhook';
+
+const strip = <T>({ PK: _pk, SK: _sk, type: _type, ...rest }: Record<string, unknown>) => rest as T;
+
+/** A new webhook counts against the plan's webhook limit in the same transaction. */
+export const insertWebhook = async (webhook: Webhook): Promise<void> => {
+  await transaction(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: tenantKeys.tenant(webhook.tenantId),
+                UpdateExpression: 'ADD webhookCount :one',
+                ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(webhookCount) OR webhookCount < limits.webhooks)',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...webhookKeys.webhook(webhook.tenantId, webhook.webhookId), type: 'Webhook', ...webhook },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+          ],
+        }),
+      ),
+    (failed) => (failed === 0 ? new AppError('PLAN_LIMIT_REACHED', "The tenant has reached its plan's webhook limit") : new AppError('CONFLICT', 'Webhook id collision')),
+  );
+};
+
+export const getWebhook = async (tenantId: string, webhookId: string): Promise<Webhook | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: webhookKeys.webhook(tenantId, webhookId), ConsistentRead: true }));
+  return Item ? strip<Webhook>(Item) : undefined;
+};
+
+export const requireWebhook = async (tenantId: string, webhookId: string): Promise<Webhook> => {
+  const webhook = await getWebhook(tenantId, webhookId);
+  if (!webhook) throw new NotFoundError('Webhook');
+  return webhook;
+};
+
+export const listWebhooks = async (tenantId: string): Promise<Webhook[]> =>
+  (await queryPrefix(tenantPartition(tenantId), webhookKeys.webhookPrefix)).map((item) => strip<Webhook>(item));
+
+/** Replaces a webhook, only if it still exists and nobody changed it since it was read. */
+export const replaceWebhook = async (webhook: Webhook, previousUpdatedAt: string): Promise<void> => {
+  await conditional(
+    () =>
+      db().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...webhookKeys.webhook(webhook.tenantId, webhook.webhookId), type: 'Webhook', ...webhook },
+          ConditionExpression: 'attribute_exists(PK) AND updatedAt = :previous',
+          ExpressionAttributeValues: { ':previous': previousUpdatedAt },
+        }),
+      ),
+    conflict('The webhook was changed by another request; reload and retry'),
+  );
+};
+
+/** Deletes the webhook (freeing its place in the plan), then its delivery history. */
+export const deleteWebhookAndDeliveries = async (tenantId: string, webhookId: string): Promise<void> => {
+  await transaction(
+    () =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: tableName(), Key: webhookKeys.webhook(tenantId, webhookId), ConditionExpression: 'attribute_exists(PK)' } },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: tenantKeys.tenant(tenantId),
+                UpdateExpression: 'ADD webhookCount :minusOne',
+                ExpressionAttributeValues: { ':minusOne': -1 },
+              },
+            },
+          ],
+        }),
+      ),
+    () => new NotFoundError('Webhook'),
+  );
+  // A crash here leaves deliveries of a deleted webhook: unreachable (their webhook is 404) and
+  // removed by TTL. The worker drops messages whose webhook is gone.
+  const deliveries = await queryPrefix(tenantPartition(tenantId), webhookKeys.deliveryPrefix(webhookId));
+  for (let start = 0; start < deliveries.length; start += 25) {
+    let requests: { DeleteRequest: { Key: Record<string, unknown> } }[] | undefined = deliveries
+      .slice(start, start + 25)
+      .map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } }));
+    while (requests && requests.length > 0) {
+      const { UnprocessedItems } = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+      requests = UnprocessedItems?.[tableName()] as typeof requests;
+    }
+  }
+};
+
+export const lastDeliveries = async (tenantId: string, webhookId: string, limit = 50): Promise<Delivery[]> => {
+  const { Items = [] } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': webhookKeys.deliveryPrefix(webhookId) },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return Items.map((item) => strip<Delivery>(item));
+};

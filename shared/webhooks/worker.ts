@@ -1,0 +1,88 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config';
+import { decryptSecret } from '../crypto/secret-box';
+import { db, tableName } from '../db/client';
+import { isConditionFailure } from '../db/errors';
+import { sendWebhook } from './destination';
+import { scheduleAttempt, type DeliveryMessage } from './fanout';
+import { signWebhookBody } from './signature';
+import { getWebhook } from './store';
+import { maxAttempts, type Delivery } from './webhook';
+
+/** Wait before attempt n+1 after attempt n failed: base × 2^(n-1), the spec's 5, 10, 20, 40 s. */
+export const retryDelayMs = (attemptsMade: number): number => config.webhookRetryBaseMs * 2 ** (attemptsMade - 1);
+
+/** The longest wait a worker spends itself instead of handing the message back to the queue. */
+const inlineWaitMs = 1000;
+
+const recordOutcome = async (message: DeliveryMessage, changes: Partial<Delivery>): Promise<boolean> => {
+  const entries = Object.entries({ ...changes, attempts: message.attempt });
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: message.key,
+        UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+        // Only the attempt this message was for: a duplicate message cannot record twice.
+        ConditionExpression: 'attempts = :previous',
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
+        ExpressionAttributeValues: { ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])), ':previous': message.attempt - 1 },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * Runs one attempt of one delivery. Throwing means "retry this message" (SQS redelivers it);
+ * returning means done with it. Every step can be repeated: the attempt number on the delivery
+ * decides whether the attempt already ran, and a retry that was recorded but not yet queued is
+ * queued again.
+ */
+export const processDeliveryMessage = async (message: DeliveryMessage): Promise<void> => {
+  const wait = message.notBefore - Date.now();
+  if (wait > inlineWaitMs) return scheduleAttempt(message);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: message.key, ConsistentRead: true }));
+  const delivery = Item as Delivery | undefined;
+  if (!delivery || delivery.status === 'SUCCESS' || delivery.status === 'FAILED') return;
+  if (delivery.attempts >= message.attempt) {
+    if (delivery.attempts === message.attempt && delivery.status === 'RETRYING') {
+      return scheduleAttempt({ key: message.key, attempt: message.attempt + 1, notBefore: Date.parse(delivery.nextAttemptAt ?? '') || 0 });
+    }
+    return;
+  }
+
+  const webhook = await getWebhook(delivery.tenantId, delivery.webhookId);
+  const now = () => new Date().toISOString();
+  if (!webhook) return;
+  if (!webhook.isActive && delivery.event !== 'webhook.test') {
+    await recordOutcome(message, { status: 'FAILED', failedAt: now(), lastError: 'webhook is inactive', nextAttemptAt: null });
+    return;
+  }
+  const result = await sendWebhook(
+    webhook.url,
+    delivery.payload,
+    {
+      'X-Service-Signature': signWebhookBody(delivery.payload, decryptSecret(webhook.secretEncrypted)),
+      'X-Service-Timestamp': String(Date.now()),
+      'X-Service-Event': delivery.event,
+    },
+    { timeoutMs: config.webhookTimeoutMs, allowLocal: config.isLocal },
+  );
+  const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  const lastError = succeeded ? null : (result.error ?? `receiver answered ${result.statusCode}`);
+  if (succeeded) {
+    await recordOutcome(message, { status: 'SUCCESS', statusCode: result.statusCode, deliveredAt: now(), lastError, nextAttemptAt: null });
+  } else if (message.attempt >= maxAttempts) {
+    await recordOutcome(message, { status: 'FAILED', statusCode: result.statusCode, failedAt: now(), lastError, nextAttemptAt: null });
+  } else {
+    const notBefore = Date.now() + retryDelayMs(message.attempt);
+    const recorded = await recordOutcome(message, { status: 'RETRYING', statusCode: result.statusCode, lastError, nextAttemptAt: new Date(notBefore).toISOString() });
+    if (recorded) await scheduleAttempt({ key: message.key, attempt: message.attempt + 1, notBefore });
+  }
+};

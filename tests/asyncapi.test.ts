@@ -1,0 +1,169 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { asyncApiDocument } from '../shared/events/asyncapi';
+import { newEvent, type EventType } from '../shared/events/outbox';
+import { anyEventEnvelope, deliveryHeaders, emittedEvents, eventDataSchemas, eventEnvelope, subscribableEvents } from '../shared/events/schemas';
+
+// Structural checks only: no AsyncAPI validator is installed (see the report for one to add).
+const doc = asyncApiDocument() as any;
+const purposeA = '3f0c6f2e-8a51-4b0e-9d1a-6a8b2c4d5e6f';
+const purposeB = '9b2d7c1a-4e3f-4a6b-8c5d-1e2f3a4b5c6d';
+const noticeId = '5d6e7f80-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
+
+/** Shaped like what recording.ts, withdrawal.ts, publish.ts and the test endpoint emit. */
+const samples: Record<EventType, Record<string, unknown>> = {
+  'consent.recorded': {
+    consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+    dataPrincipalHash: 'a'.repeat(64),
+    consents: { [purposeA]: true, [purposeB]: false },
+    noticeId,
+    noticeVersionId: `${noticeId}:3`,
+    noticeVersionNumber: 3,
+    recordedAt: '2025-06-01T10:15:30.123Z',
+  },
+  'consent.withdrawn': {
+    withdrawalId: '7c8d9e0f-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+    consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+    dataPrincipalHash: 'b'.repeat(64),
+    dataPrincipalEmail: null,
+    isFullWithdrawal: false,
+    purposeIds: [purposeB],
+    withdrawalMethod: 'WEB_PORTAL',
+    withdrawalReason: null,
+    withdrawnAt: '2025-06-02T08:00:00.000Z',
+  },
+  'notice.published': {
+    noticeId,
+    lineageId: '0a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d',
+    versionNumber: 2,
+    materialChangeDetected: true,
+    publishedAt: '2025-06-03T12:00:00.000Z',
+  },
+  'webhook.test': { message: 'This is a test event', timestamp: '2025-06-04T09:30:00.000Z' },
+};
+
+/** Follows a local JSON pointer such as `#/channels/x/messages/y`. */
+const resolve = (ref: string): unknown => {
+  if (!ref.startsWith('#/')) return undefined;
+  return ref
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<any>((node, key) => (node && typeof node === 'object' ? node[key] : undefined), doc);
+};
+
+const refsIn = (node: unknown): string[] => {
+  if (Array.isArray(node)) return node.flatMap(refsIn);
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) => (key === '$ref' && typeof value === 'string' ? [value] : refsIn(value)));
+};
+
+const deref = (node: any) => (node?.$ref ? resolve(node.$ref) : node) as any;
+const messages = Object.values(doc.components.messages) as any[];
+
+describe('AsyncAPI document', () => {
+  it('is AsyncAPI 3.0.0 with info, a cached identity and an https receiver server', () => {
+    expect(doc.asyncapi).toBe('3.0.0');
+    expect(asyncApiDocument()).toBe(doc);
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    for (const phrase of ['At least once', 'Unordered', '2xx within 10 s', 'Redirects are not followed', '5, 10, 20 and 40 s']) {
+      expect(doc.info.description).toContain(phrase);
+    }
+    const servers = Object.values(doc.servers) as any[];
+    expect(servers).toHaveLength(1);
+    expect(servers[0]).toMatchObject({ protocol: 'https', host: '{receiverHost}' });
+    expect(servers[0].variables.receiverHost).toBeDefined();
+  });
+
+  it('has one channel, message and operation per emitted event type', () => {
+    expect(Object.keys(doc.channels)).toHaveLength(emittedEvents.length);
+    expect(Object.keys(doc.operations)).toHaveLength(emittedEvents.length);
+    expect(messages.map((message) => message.name).sort()).toEqual([...emittedEvents].sort());
+  });
+
+  it('declares a parameter for every expression in a channel address', () => {
+    for (const channel of Object.values(doc.channels) as any[]) {
+      for (const [, name] of (channel.address as string).matchAll(/\{(\w+)\}/g)) expect(channel.parameters?.[name!]).toBeDefined();
+    }
+  });
+
+  it('has send operations whose channel and messages are references into the document', () => {
+    const channelTypes = new Set<string>();
+    for (const operation of Object.values(doc.operations) as any[]) {
+      expect(operation.action).toBe('send');
+      expect(operation.channel.$ref).toMatch(/^#\/channels\/[^/]+$/);
+      const channel = resolve(operation.channel.$ref) as any;
+      expect(channel, operation.channel.$ref).toBeDefined();
+      expect(operation.messages).toHaveLength(1);
+      // AsyncAPI 3: an operation's messages must be messages of its own channel.
+      expect(operation.messages[0].$ref.startsWith(`${operation.channel.$ref}/messages/`)).toBe(true);
+      const message = deref(resolve(operation.messages[0].$ref));
+      channelTypes.add(message.name);
+    }
+    expect([...channelTypes].sort()).toEqual([...emittedEvents].sort());
+  });
+
+  it("gives every message the envelope as payload, with its type's data schema", () => {
+    for (const message of messages) {
+      const { payload } = message;
+      expect(payload.type).toBe('object');
+      expect(payload.required).toEqual(expect.arrayContaining(['id', 'type', 'timestamp', 'tenantId', 'data']));
+      expect(payload.properties.type.const).toBe(message.name);
+      const data = deref(payload.properties.data);
+      const required = Object.keys(eventDataSchemas[message.name as EventType].shape);
+      expect(data.required).toEqual(expect.arrayContaining(required));
+    }
+  });
+
+  it('requires the three X-Service-* headers on every message', () => {
+    for (const message of messages) {
+      const headers = deref(message.headers);
+      expect(headers.type).toBe('object');
+      expect(headers.required).toEqual(expect.arrayContaining(['X-Service-Signature', 'X-Service-Timestamp', 'X-Service-Event']));
+      expect(headers.properties['X-Service-Event'].const).toBe(message.name);
+    }
+  });
+
+  it('resolves every $ref within the document', () => {
+    const refs = refsIn(doc);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(resolve(ref), ref).toBeDefined();
+  });
+});
+
+describe('event schemas', () => {
+  it.each(emittedEvents)('%s data parses a realistic payload', (type) => {
+    expect(eventDataSchemas[type].safeParse(samples[type]).error).toBeUndefined();
+  });
+
+  it.each(emittedEvents)('%s data rejects a payload missing any one required field', (type) => {
+    for (const field of Object.keys(eventDataSchemas[type].shape)) {
+      const { [field]: _dropped, ...missing } = samples[type];
+      expect(eventDataSchemas[type].safeParse(missing).success, field).toBe(false);
+    }
+  });
+
+  it('parses the envelope newEvent builds, with headers signed as the spec says', () => {
+    for (const type of emittedEvents) {
+      const event = newEvent('6f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f', type, samples[type]);
+      expect(eventEnvelope(type).safeParse(event).error).toBeUndefined();
+      expect(anyEventEnvelope.parse(event).type).toBe(type);
+      const body = JSON.stringify(event);
+      const headers = {
+        'X-Service-Signature': `sha256=${createHmac('sha256', 'whsec_test_secret_16+').update(body).digest('hex')}`,
+        'X-Service-Timestamp': String(Date.now()),
+        'X-Service-Event': type,
+      };
+      expect(deliveryHeaders(type).safeParse(headers).error).toBeUndefined();
+    }
+    expect(eventEnvelope('webhook.test').safeParse({ ...newEvent('6f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f', 'webhook.test', samples['webhook.test']), id: 'evt-1' }).success).toBe(false);
+  });
+
+  it('lists the subscribable events as a z.enum-ready tuple covering every emitted type', () => {
+    const subscribable = z.enum(subscribableEvents);
+    expect(subscribableEvents).toHaveLength(8);
+    for (const type of emittedEvents) expect(subscribable.parse(type)).toBe(type);
+    expect(subscribable.safeParse('consent.deleted').success).toBe(false);
+  });
+});

@@ -34,6 +34,7 @@ export interface GroupFunctionsProps {
 export class GroupFunctions extends Construct {
   readonly byGroup: ReadonlyMap<FunctionGroup, NodejsFunction>;
   readonly signingSecret: secretsmanager.Secret;
+  readonly webhookKeySecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: GroupFunctionsProps) {
     super(scope, id);
@@ -47,6 +48,11 @@ export class GroupFunctions extends Construct {
       },
     });
 
+    this.webhookKeySecret = new secretsmanager.Secret(this, 'WebhookSecretKey', {
+      description: 'Key that encrypts webhook signing secrets at rest',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+
     const environment: Record<string, string> = {
       TABLE_NAME: props.table.tableName,
       CMS_STAGE: 'aws',
@@ -56,6 +62,8 @@ export class GroupFunctions extends Construct {
       // lambda:GetFunctionConfiguration can read it. Production hardening: pass only the secret
       // ARN and read the secret at cold start (grantRead), caching it for the container's life.
       JWT_SIGNING_KEYS: `${signingKeyId}:${this.signingSecret.secretValue.unsafeUnwrap()}`,
+      // Same trade-off as above: the key that encrypts webhook secrets at rest.
+      WEBHOOK_SECRET_KEY: this.webhookKeySecret.secretValue.unsafeUnwrap(),
     };
 
     const grants: Record<Access, (fn: lambda.IFunction) => void> = {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The one place that reads the environment. Every tunable has a named default here,
  * and README's configuration table lists the same names.
@@ -62,18 +64,18 @@ export const config = {
     return env('PORTAL_BASE_URL') ?? (this.isLocal ? 'http://127.0.0.1:3000/portal' : undefined);
   },
   /**
-   * 32-byte key (base64) that encrypts webhook signing secrets at rest: they must be readable to
-   * sign, so they are encrypted rather than hashed.
+   * The key that encrypts webhook signing secrets at rest (they must be readable to sign, so
+   * they are encrypted rather than hashed): SHA-256 of WEBHOOK_SECRET_KEY, a secret of at least
+   * 32 characters.
    */
   get webhookSecretKey(): Buffer {
     const raw = env('WEBHOOK_SECRET_KEY');
     if (raw === undefined) {
-      if (this.isLocal || env('VITEST') !== undefined) return Buffer.alloc(32, 'local-webhook-secret-key');
+      if (this.isLocal || env('VITEST') !== undefined) return createHash('sha256').update('local-webhook-secret-key').digest();
       throw new Error('WEBHOOK_SECRET_KEY is required outside the local stack');
     }
-    const key = Buffer.from(raw, 'base64');
-    if (key.length !== 32) throw new Error('WEBHOOK_SECRET_KEY must be 32 bytes, base64-encoded');
-    return key;
+    if (raw.length < 32) throw new Error('WEBHOOK_SECRET_KEY must be at least 32 characters');
+    return createHash('sha256').update(raw).digest();
   },
   get webhookQueueUrl(): string | undefined {
     return env('WEBHOOK_QUEUE_URL');

@@ -8,6 +8,9 @@ import { queueDefinitions } from '../../shared/queues';
  * `npm start`: the whole service on this machine. Engines first, then the environment the
  * handlers read, then the handlers themselves (imported after, so they see that environment).
  */
+// Lambda runs Node 22; the SDK's notice about the local Node 20 says nothing useful here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
 const dataDir = join(process.cwd(), '.data');
 const inMemory = process.env.CMS_IN_MEMORY === '1';
 const port = Number(process.env.PORT ?? 3000);
@@ -26,8 +29,6 @@ const main = async () => {
   const engines = await startEngines(inMemory ? {} : { dynamodbPath: join(dataDir, 'dynamodb') });
   Object.assign(process.env, {
     CMS_STAGE: 'local',
-    // Lambda runs Node 22; the SDK's notice about the local Node 20 says nothing useful here.
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
     SQS_ENDPOINT: engines.sqsEndpoint,
     SES_ENDPOINT: engines.sesEndpoint,

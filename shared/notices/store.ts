@@ -4,6 +4,7 @@ import { isConditionFailure, transaction } from '../db/errors';
 import { queryPrefix } from '../db/query';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import { tenantKeys, tenantPartition } from '../tenants/keys';
+import { countAgainstPlan } from '../tenants/plan-limits';
 import { noticeKeys } from './keys';
 import type { Notice, NoticeSnapshot } from './notice';
 
@@ -57,15 +58,7 @@ export const insertNotice = async (notice: Notice): Promise<void> => {
       db().send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: tenantKeys.tenant(notice.tenantId),
-                UpdateExpression: 'ADD noticeCount :one',
-                ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(noticeCount) OR noticeCount < limits.notices)',
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
+            countAgainstPlan(notice.tenantId, 'noticeCount', 'notices'),
             {
               Put: {
                 TableName: tableName(),

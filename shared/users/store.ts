@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from
 import { db, tableName } from '../db/client';
 import { transaction } from '../db/errors';
 import { AppError, ConflictError, NotFoundError } from '../errors';
-import { tenantKeys } from '../tenants/keys';
+import { countAgainstPlan } from '../tenants/plan-limits';
 import { userKeys } from './keys';
 import type { User } from './user';
 
@@ -35,15 +35,7 @@ export const insertUser = async (user: User): Promise<void> => {
       db().send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: tenantKeys.tenant(user.tenantId),
-                UpdateExpression: 'ADD userCount :one',
-                ConditionExpression: 'attribute_exists(PK) AND userCount < limits.teamMembers',
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
+            countAgainstPlan(user.tenantId, 'userCount', 'teamMembers'),
             ...userPutItems(user),
           ],
         }),

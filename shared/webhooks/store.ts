@@ -4,6 +4,7 @@ import { conditional, conflict, transaction } from '../db/errors';
 import { queryPrefix } from '../db/query';
 import { AppError, NotFoundError } from '../errors';
 import { tenantKeys, tenantPartition } from '../tenants/keys';
+import { countAgainstPlan } from '../tenants/plan-limits';
 import { webhookKeys } from './keys';
 import type { Delivery, Webhook } from './webhook';
 
@@ -16,15 +17,7 @@ export const insertWebhook = async (webhook: Webhook): Promise<void> => {
       db().send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: tenantKeys.tenant(webhook.tenantId),
-                UpdateExpression: 'ADD webhookCount :one',
-                ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(webhookCount) OR webhookCount < limits.webhooks)',
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
+            countAgainstPlan(webhook.tenantId, 'webhookCount', 'webhooks'),
             {
               Put: {
                 TableName: tableName(),

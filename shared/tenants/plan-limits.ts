@@ -1,0 +1,21 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../db/client';
+import { tenantKeys } from './keys';
+import type { PlanLimits } from './tenant';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * The transaction item that counts one more of something against the tenant's plan: it fails
+ * its condition (and so the whole transaction) once the count has reached the plan's limit.
+ */
+export const countAgainstPlan = (tenantId: string, counter: 'userCount' | 'noticeCount' | 'webhookCount', limit: keyof PlanLimits): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: tenantKeys.tenant(tenantId),
+    UpdateExpression: 'ADD #count :one',
+    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#count) OR #count < limits.#limit)',
+    ExpressionAttributeNames: { '#count': counter, '#limit': limit },
+    ExpressionAttributeValues: { ':one': 1 },
+  },
+});

@@ -76,6 +76,19 @@ describe('recording consent', () => {
   });
 });
 
+describe('consent counts on notices', () => {
+  it('shows the records of a notice wherever the notice is returned', async () => {
+    const tenant = await newTenant(call);
+    const { noticeId, required } = await publishedNotice(call, tenant.token);
+    await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: 'count@example.com', consentGiven: { [required]: true } });
+    expect((await call('GET', `/api/v1/notices/${noticeId}`, { token: tenant.token })).body.data.consentCount).toBe(1);
+    const patched = await call('PATCH', `/api/v1/notices/${noticeId}/withdrawal-url`, { token: tenant.token, body: { withdrawalUrl: 'https://shop.example/stop' } });
+    expect(patched.body.data).toMatchObject({ consentCount: 1, withdrawalUrl: 'https://shop.example/stop' });
+    const archived = await call('POST', `/api/v1/notices/${noticeId}/archive`, { token: tenant.token });
+    expect(archived.body.data).toMatchObject({ action: 'ARCHIVED', consentCount: 1 });
+  });
+});
+
 describe('sdk-record', () => {
   it('attributes by identifierHash as is, by identifier hashed, or by the client IP', async () => {
     const tenant = await newTenant(call);

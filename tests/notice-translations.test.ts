@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
+import { englishNotice } from './support/notices';
 
 const { call } = useApi();
 
@@ -7,14 +8,7 @@ const { call } = useApi();
 const scheduled = ['AS', 'BN', 'BRX', 'DOI', 'GU', 'HI', 'KN', 'KS', 'KOK', 'MAI', 'ML', 'MNI', 'MR', 'NE', 'OR', 'PA', 'SA', 'SAT', 'SD', 'TA', 'TE', 'UR'];
 const unsupported = ['AS', 'BRX', 'DOI', 'KS', 'KOK', 'MAI', 'MNI', 'NE', 'OR', 'SA', 'SAT', 'SD'];
 
-const english = {
-  title: 'Privacy notice',
-  introText: 'We process your data only for the purposes listed below.',
-  contactEmail: 'dpo@shop.example',
-  rightsText: 'You may access, correct and erase your personal data at any time.',
-  complaintText: 'You may complain to our grievance officer or to the Data Protection Board.',
-  withdrawalUrl: 'https://shop.example/withdraw',
-};
+const english = englishNotice;
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
+import { englishNotice } from './support/notices';
 
 const { call } = useApi();
 
-const english = {
-  title: 'Privacy notice',
-  introText: 'We process your data only for the purposes listed below.',
-  contactEmail: 'dpo@shop.example',
-  rightsText: 'You may access, correct and erase your personal data at any time.',
-  complaintText: 'You may complain to our grievance officer or to the Data Protection Board.',
-  withdrawalUrl: 'https://shop.example/withdraw',
-};
+const english = englishNotice;
 
 const specFields = ['id', 'title', 'description', 'privacyPolicyUrl', 'contactEmail', 'complaintText', 'withdrawalUrl', 'purposes', 'translations', 'availableLanguages'];
 /** Scheduled languages the local translator drafts (the other 12 stay NEEDS_TRANSLATION). */

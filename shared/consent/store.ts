@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
+import { entityOf } from '../db/item';
 import { cancellationReasons } from '../db/errors';
 import type { TransactItem } from '../notices/store';
 import { consentKeys } from './keys';
@@ -13,8 +14,7 @@ export interface ChainHead {
   monthly: Record<string, number>;
 }
 
-const strip = ({ PK: _pk, SK: _sk, type: _type, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI3PK: _e, GSI3SK: _f, GSI4PK: _g, GSI4SK: _h, GSI5PK: _i, GSI5SK: _j, ...record }: Record<string, unknown>) =>
-  record as unknown as ConsentRecord;
+const strip = (item: Record<string, unknown>) => entityOf<ConsentRecord>(item);
 
 export const monthAttribute = (at: Date): string => `mc_${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
 
@@ -106,6 +106,8 @@ export const counterNames = {
   purposeGiven: (purposeId: string) => `pg_${purposeId}`,
   purposeWithdrawn: (purposeId: string) => `pw_${purposeId}`,
 };
+
+export const consentCountOf = (stats: ConsentStats, noticeId: string): number => stats.counters[counterNames.noticeConsents(noticeId)] ?? 0;
 
 /** An ADD of several counters on one item, as a transaction item. */
 export const addCounters = (key: Record<string, string>, deltas: Record<string, number>): TransactItem => {

@@ -54,8 +54,6 @@ export interface Notice {
   purposeIds: string[];
   purposeConfig: PurposeConfig[];
   translations: NoticeTranslations;
-  /** Consent records given against this notice, kept by the consent write path. */
-  consentCount: number;
   /** Bumped by every write of a draft; publish is conditional on the revision it read. */
   revision: number;
   createdAt: string;

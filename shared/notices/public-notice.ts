@@ -1,3 +1,4 @@
+import { shownLanguages } from '../consent/notice-text';
 import { NotFoundError } from '../errors';
 import type { NoticeSnapshot } from './notice';
 import { getPublicDocument } from './store';
@@ -7,10 +8,11 @@ import { getPublicDocument } from './store';
  * (and again when the withdrawal URL is patched) so that the widget's hot path is one read.
  */
 export const buildPublicNotice = (snapshot: NoticeSnapshot) => {
+  const languages = shownLanguages(snapshot);
   const translations = Object.fromEntries(
-    Object.entries(snapshot.translations)
-      // English placeholders awaiting a human translator are not offered as that language.
-      .filter(([, translation]) => translation?.source !== 'NEEDS_TRANSLATION')
+    languages
+      .filter((language) => language !== 'EN')
+      .map((language) => [language, snapshot.translations[language as keyof NoticeSnapshot['translations']]] as const)
       .map(([language, translation]) => [
       language,
       {
@@ -44,7 +46,7 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot) => {
       dataCategories: purpose.dataCategories,
     })),
     translations,
-    availableLanguages: ['EN', ...Object.keys(translations).sort()],
+    availableLanguages: languages,
   };
 };
 

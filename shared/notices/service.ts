@@ -20,7 +20,7 @@ import {
 } from './store';
 import { noticeDetailView, noticeView } from './views';
 import { tableName } from '../db/client';
-import { counterNames, readStats, type ConsentStats } from '../consent/store';
+import { consentCountOf, readStats } from '../consent/store';
 import { noticeKeys } from './keys';
 
 /**
@@ -64,7 +64,6 @@ export const createNotice = async (tenantId: string, input: z.output<typeof crea
     purposeIds: input.purposeIds,
     purposeConfig: input.purposeConfig ?? [],
     translations: stampTranslations(input.translations, now),
-    consentCount: 0,
     revision: 1,
     createdAt: now,
     updatedAt: now,
@@ -72,7 +71,7 @@ export const createNotice = async (tenantId: string, input: z.output<typeof crea
     archivedAt: null,
   };
   await insertNotice(notice);
-  return noticeView(notice);
+  return noticeView(notice, 0);
 };
 
 /** Partial update of a DRAFT, checked against the merged state and conditional on the revision read. */
@@ -88,18 +87,13 @@ export const updateNotice = async (tenantId: string, noticeId: string, input: z.
     await checkPurposeReferences(tenantId, purposeIds, purposeConfig);
     set.purposeConfig = purposeConfig;
   }
-  return noticeView(await writeDraft(tenantId, noticeId, current.revision, { set }));
+  // Consent is only recorded against published notices: a draft has none.
+  return noticeView(await writeDraft(tenantId, noticeId, current.revision, { set }), 0);
 };
-
-/** Consent counts live on the tenant's consent counters, which every record updates, not on the notice. */
-const withConsentCount = (notice: Notice, stats: ConsentStats): Notice => ({
-  ...notice,
-  consentCount: stats.counters[counterNames.noticeConsents(notice.noticeId)] ?? 0,
-});
 
 export const readNotice = async (tenantId: string, noticeId: string) => {
   const [notice, stats] = await Promise.all([requireNotice(tenantId, noticeId), readStats(tenantId)]);
-  return noticeDetailView(withConsentCount(notice, stats), await getPurposes(tenantId, notice.purposeIds));
+  return noticeDetailView(notice, consentCountOf(stats, noticeId), await getPurposes(tenantId, notice.purposeIds));
 };
 
 export const listNotices = async (tenantId: string, includeArchived: boolean) => {
@@ -107,7 +101,7 @@ export const listNotices = async (tenantId: string, includeArchived: boolean) =>
   return notices
     .filter((notice) => includeArchived || notice.status !== 'ARCHIVED')
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
-    .map((notice) => noticeView(withConsentCount(notice, stats)));
+    .map((notice) => noticeView(notice, consentCountOf(stats, notice.noticeId)));
 };
 
 export const readActiveNotice = async (tenantId: string) => {
@@ -122,8 +116,8 @@ export const readActiveNotice = async (tenantId: string) => {
  * pointer and public document go in the same transaction, so the widget never serves it again.
  */
 export const archiveNotice = async (tenantId: string, noticeId: string) => {
-  const [stored, stats] = await Promise.all([requireNotice(tenantId, noticeId, true), readStats(tenantId)]);
-  const notice = withConsentCount(stored, stats);
+  const [notice, stats] = await Promise.all([requireNotice(tenantId, noticeId, true), readStats(tenantId)]);
+  const consentCount = consentCountOf(stats, noticeId);
   const conflict = () => new ConflictError('Notice changed while it was being archived; retry');
   if (notice.status === 'ARCHIVED') throw new ConflictError('Notice is already ARCHIVED');
   if (notice.status === 'DRAFT') {
@@ -145,8 +139,8 @@ export const archiveNotice = async (tenantId: string, noticeId: string) => {
   return {
     action: 'ARCHIVED' as const,
     noticeId,
-    consentCount: notice.consentCount,
-    message: `Notice archived and kept as evidence with its ${notice.consentCount} consent record(s); it is no longer served to the widget.`,
+    consentCount,
+    message: `Notice archived and kept as evidence with its ${consentCount} consent record(s); it is no longer served to the widget.`,
   };
 };
 
@@ -160,7 +154,6 @@ export const reviseNotice = async (tenantId: string, noticeId: string) => {
     noticeId: newId(),
     status: 'DRAFT',
     versionNumber: null,
-    consentCount: 0,
     revision: 1,
     createdAt: now,
     updatedAt: now,
@@ -168,5 +161,5 @@ export const reviseNotice = async (tenantId: string, noticeId: string) => {
     archivedAt: null,
   };
   await insertNotice(draft);
-  return noticeView(draft);
+  return noticeView(draft, 0);
 };

@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
+import { entityOf } from '../db/item';
 import { isConditionFailure, transaction } from '../db/errors';
 import { queryPrefix } from '../db/query';
 import { AppError, ConflictError, NotFoundError } from '../errors';
@@ -24,13 +25,12 @@ export interface ActivePointer {
   textHashes: Record<string, string>;
 }
 
-const strip = <T>({ PK: _pk, SK: _sk, type: _type, GSI1PK: _g1, GSI1SK: _g1s, ...rest }: Record<string, unknown>) => rest as T;
 
 export const getNotice = async (tenantId: string, noticeId: string, consistent = false): Promise<Notice | undefined> => {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: noticeKeys.notice(tenantId, noticeId), ConsistentRead: consistent }),
   );
-  return Item ? strip<Notice>(Item) : undefined;
+  return Item ? entityOf<Notice>(Item) : undefined;
 };
 
 export const requireNotice = async (tenantId: string, noticeId: string, consistent = false): Promise<Notice> => {
@@ -47,7 +47,7 @@ export const requireDraft = async (tenantId: string, noticeId: string): Promise<
 };
 
 export const listNotices = async (tenantId: string): Promise<Notice[]> =>
-  (await queryPrefix(tenantPartition(tenantId), noticeKeys.noticePrefix)).map((item) => strip<Notice>(item));
+  (await queryPrefix(tenantPartition(tenantId), noticeKeys.noticePrefix)).map((item) => entityOf<Notice>(item));
 
 const noticeLimitReached = () => new AppError('PLAN_LIMIT_REACHED', "The tenant has reached its plan's notice limit");
 
@@ -114,7 +114,7 @@ export const writeDraft = async (
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return strip<Notice>(Attributes ?? {});
+    return entityOf<Notice>(Attributes ?? {});
   } catch (error) {
     if (isConditionFailure(error)) throw await draftWriteFailed(tenantId, noticeId, error);
     throw error;
@@ -139,8 +139,7 @@ export const getActivePointer = async (tenantId: string): Promise<ActivePointer 
     new GetCommand({ TableName: tableName(), Key: noticeKeys.activePointer(tenantId), ConsistentRead: true }),
   );
   if (!Item) return undefined;
-  const { PK: _pk, SK: _sk, type: _type, ...pointer } = Item;
-  return pointer as ActivePointer;
+  return entityOf<ActivePointer>(Item);
 };
 
 export const getLastVersionNumber = async (tenantId: string, lineageId: string): Promise<number> => {

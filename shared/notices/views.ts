@@ -1,6 +1,7 @@
 import type { Notice, Purpose } from './notice';
 
-export const noticeView = (notice: Notice) => ({
+/** consentCount comes from the tenant's consent counters (consent/store.ts), which every record updates. */
+export const noticeView = (notice: Notice, consentCount: number) => ({
   id: notice.noticeId,
   lineageId: notice.lineageId,
   status: notice.status,
@@ -15,7 +16,7 @@ export const noticeView = (notice: Notice) => ({
   purposeIds: notice.purposeIds,
   purposeConfig: notice.purposeConfig,
   translations: notice.translations,
-  consentCount: notice.consentCount,
+  consentCount,
   createdAt: notice.createdAt,
   updatedAt: notice.updatedAt,
   publishedAt: notice.publishedAt,
@@ -40,8 +41,8 @@ export const configuredPurposes = (notice: Pick<Notice, 'purposeIds' | 'purposeC
     .sort((a, b) => a.displayOrder - b.displayOrder);
 };
 
-export const noticeDetailView = (notice: Notice, purposes: readonly Purpose[]) => ({
-  ...noticeView(notice),
+export const noticeDetailView = (notice: Notice, consentCount: number, purposes: readonly Purpose[]) => ({
+  ...noticeView(notice, consentCount),
   purposes: configuredPurposes(notice, purposes).map(({ purpose, isRequired, displayOrder }) => ({
     id: purpose.purposeId,
     name: purpose.name,

@@ -6,6 +6,7 @@ import { newId } from '../ids';
 import { tenantPartition } from '../tenants/keys';
 import { noticeKeys } from './keys';
 import { noticeView } from './views';
+import { consentCountOf, readStats } from '../consent/store';
 import { requireNotice, runNoticeTransaction, type TransactItem } from './store';
 
 /**
@@ -57,7 +58,8 @@ export const setWithdrawalUrl = async (tenantId: string, noticeId: string, withd
     });
   }
   await runNoticeTransaction(items, () => new ConflictError('Notice changed while its withdrawal URL was being set; retry'));
-  return noticeView({ ...notice, withdrawalUrl, updatedAt: at, revision: notice.revision + 1 });
+  const stats = await readStats(tenantId);
+  return noticeView({ ...notice, withdrawalUrl, updatedAt: at, revision: notice.revision + 1 }, consentCountOf(stats, noticeId));
 };
 
 export const listNoticeAudit = async (tenantId: string, noticeId: string) => {

@@ -1,12 +1,13 @@
 import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
+import { entityOf } from '../db/item';
 import { conditional, notFound } from '../db/errors';
 import { queryPrefix } from '../db/query';
 import type { Purpose } from '../notices/notice';
 import { tenantPartition } from '../tenants/keys';
 import { purposeKeys } from './keys';
 
-const strip = ({ PK: _pk, SK: _sk, type: _type, ...purpose }: Record<string, unknown>) => purpose as unknown as Purpose;
+const strip = (item: Record<string, unknown>) => entityOf<Purpose>(item);
 
 export const insertPurpose = async (purpose: Purpose): Promise<void> => {
   await db().send(

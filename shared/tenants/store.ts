@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
+import { entityOf } from '../db/item';
 import { transaction } from '../db/errors';
 import { ConflictError, NotFoundError } from '../errors';
 import { emailTaken, userPutItems } from '../users/store';
@@ -43,8 +44,7 @@ export const insertTenantWithAdmin = async (tenant: Tenant, admin: User): Promis
 export const getTenant = async (tenantId: string): Promise<Tenant | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.tenant(tenantId) }));
   if (!Item) return undefined;
-  const { PK: _pk, SK: _sk, type: _type, ...tenant } = Item;
-  return tenant as Tenant;
+  return entityOf<Tenant>(Item);
 };
 
 export const requireTenant = async (tenantId: string): Promise<Tenant> => {

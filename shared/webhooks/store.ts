@@ -1,5 +1,6 @@
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
+import { entityOf } from '../db/item';
 import { conditional, conflict, transaction } from '../db/errors';
 import { queryPrefix } from '../db/query';
 import { AppError, NotFoundError } from '../errors';
@@ -8,7 +9,6 @@ import { countAgainstPlan } from '../tenants/plan-limits';
 import { webhookKeys } from './keys';
 import type { Delivery, Webhook } from './webhook';
 
-const strip = <T>({ PK: _pk, SK: _sk, type: _type, ...rest }: Record<string, unknown>) => rest as T;
 
 /** A new webhook counts against the plan's webhook limit in the same transaction. */
 export const insertWebhook = async (webhook: Webhook): Promise<void> => {
@@ -34,7 +34,7 @@ export const insertWebhook = async (webhook: Webhook): Promise<void> => {
 
 export const getWebhook = async (tenantId: string, webhookId: string): Promise<Webhook | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: webhookKeys.webhook(tenantId, webhookId), ConsistentRead: true }));
-  return Item ? strip<Webhook>(Item) : undefined;
+  return Item ? entityOf<Webhook>(Item) : undefined;
 };
 
 export const requireWebhook = async (tenantId: string, webhookId: string): Promise<Webhook> => {
@@ -44,7 +44,7 @@ export const requireWebhook = async (tenantId: string, webhookId: string): Promi
 };
 
 export const listWebhooks = async (tenantId: string): Promise<Webhook[]> =>
-  (await queryPrefix(tenantPartition(tenantId), webhookKeys.webhookPrefix)).map((item) => strip<Webhook>(item));
+  (await queryPrefix(tenantPartition(tenantId), webhookKeys.webhookPrefix)).map((item) => entityOf<Webhook>(item));
 
 /** Replaces a webhook, only if it still exists and nobody changed it since it was read. */
 export const replaceWebhook = async (webhook: Webhook, previousUpdatedAt: string): Promise<void> => {
@@ -107,5 +107,5 @@ export const lastDeliveries = async (tenantId: string, webhookId: string, limit 
       Limit: limit,
     }),
   );
-  return Items.map((item) => strip<Delivery>(item));
+  return Items.map((item) => entityOf<Delivery>(item));
 };

@@ -10,13 +10,18 @@ export const createPurpose = async (call: Call, token: string, overrides: Record
   return response.body.data.id as string;
 };
 
-export const noticeBody = (purposeIds: string[], overrides: Record<string, unknown> = {}) => ({
+/** The English text of a complete notice. */
+export const englishNotice = {
   title: 'Privacy notice',
-  introText: 'We process your personal data for the purposes below.',
+  introText: 'We process your data only for the purposes listed below.',
   contactEmail: 'dpo@shop.example',
-  rightsText: 'You may access, correct and erase your personal data.',
-  complaintText: 'You may complain to the Data Protection Board of India.',
+  rightsText: 'You may access, correct and erase your personal data at any time.',
+  complaintText: 'You may complain to our grievance officer or to the Data Protection Board.',
   withdrawalUrl: 'https://shop.example/withdraw',
+};
+
+export const noticeBody = (purposeIds: string[], overrides: Record<string, unknown> = {}) => ({
+  ...englishNotice,
   purposeIds,
   purposeConfig: purposeIds.map((purposeId, index) => ({ purposeId, isRequired: index === 0, displayOrder: index })),
   ...overrides,

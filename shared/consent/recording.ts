@@ -3,13 +3,14 @@ import { tableName } from '../db/client';
 import { AppError, ConflictError, NotFoundError, RateLimitError, ValidationError } from '../errors';
 import { newEvent, outboxPut } from '../events/outbox';
 import { newTimeOrderedId } from '../ids';
-import { getActivePointer, getNotice, type ActivePointer, type TransactItem } from '../notices/store';
+import { addCounters, type TransactItem } from '../db/transact';
+import { getActivePointer, getNotice, type ActivePointer } from '../notices/store';
 import { requireTenant } from '../tenants/store';
 import { consentKeys } from './keys';
 import { proofHashOf } from './proof';
 import { genesisHash, type ConsentRecord, type RecordChannel } from './record';
 import { serialized } from './serialize';
-import { addCounters, counterNames, monthAttribute, principalRecords, readChainHead, tryTransaction } from './store';
+import { counterNames, monthAttribute, principalRecords, readChainHead, tryTransaction } from './store';
 
 export interface RecordInput {
   tenantId: string;

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput 
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
 import { cancellationReasons } from '../db/errors';
-import type { TransactItem } from '../notices/store';
+import type { TransactItem } from '../db/transact';
 import { consentKeys } from './keys';
 import type { ConsentRecord } from './record';
 
@@ -108,17 +108,3 @@ export const counterNames = {
 };
 
 export const consentCountOf = (stats: ConsentStats, noticeId: string): number => stats.counters[counterNames.noticeConsents(noticeId)] ?? 0;
-
-/** An ADD of several counters on one item, as a transaction item. */
-export const addCounters = (key: Record<string, string>, deltas: Record<string, number>): TransactItem => {
-  const entries = Object.entries(deltas).filter(([, delta]) => delta !== 0);
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :d${index}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, delta], index) => [`:d${index}`, delta])),
-    },
-  };
-};

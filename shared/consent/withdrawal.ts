@@ -4,11 +4,11 @@ import { ConflictError, ValidationError } from '../errors';
 import { newEvent, outboxPut } from '../events/outbox';
 import { newId } from '../ids';
 import { mailPut } from '../mail/outbox';
-import type { TransactItem } from '../notices/store';
+import { addCounters, type TransactItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
 import { consentKeys } from './keys';
 import { derivedStatus, type ConsentRecord } from './record';
-import { addCounters, counterNames, tryTransaction } from './store';
+import { counterNames, tryTransaction } from './store';
 
 export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API';
 

@@ -1,7 +1,7 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import { nowIso } from '../clock';
 import { tableName } from '../db/client';
+import type { TransactItem } from '../db/transact';
 import { outboxKeys } from './keys';
 
 export type EventType = 'consent.recorded' | 'consent.withdrawn' | 'notice.published' | 'webhook.test';
@@ -14,8 +14,6 @@ export interface EventEnvelope {
   tenantId: string;
   data: Record<string, unknown>;
 }
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export const newEvent = (tenantId: string, type: EventType, data: Record<string, unknown>): EventEnvelope => ({
   id: `evt_${randomBytes(16).toString('hex')}`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { nowIso } from '../clock';
 import { tableName } from '../db/client';
 import { outboxKeys } from '../events/keys';
-import type { TransactItem } from '../notices/store';
+import type { TransactItem } from '../db/transact';
 
 export interface Mail {
   to: string;

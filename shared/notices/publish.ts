@@ -9,7 +9,8 @@ import { diffSnapshots } from './diff';
 import { noticeKeys } from './keys';
 import type { Notice, NoticeSnapshot, Purpose } from './notice';
 import { buildPublicNotice } from './public-notice';
-import { getActivePointer, getLastVersionNumber, getVersion, requireNotice, runNoticeTransaction, type ActivePointer, type TransactItem } from './store';
+import { getActivePointer, getLastVersionNumber, getVersion, requireNotice, runNoticeTransaction, type ActivePointer } from './store';
+import type { TransactItem } from '../db/transact';
 import { configuredPurposes } from './views';
 import { noticeTextHash, shownLanguages } from '../consent/notice-text';
 

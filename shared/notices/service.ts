@@ -16,8 +16,8 @@ import {
   requireNotice,
   runNoticeTransaction,
   writeDraft,
-  type TransactItem,
 } from './store';
+import type { TransactItem } from '../db/transact';
 import { noticeDetailView, noticeView } from './views';
 import { tableName } from '../db/client';
 import { consentCountOf, readStats } from '../consent/store';

@@ -1,15 +1,15 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
 import { isConditionFailure, transaction } from '../db/errors';
 import { queryPrefix } from '../db/query';
+import type { TransactItem } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import { tenantKeys, tenantPartition } from '../tenants/keys';
 import { countAgainstPlan } from '../tenants/plan-limits';
 import { noticeKeys } from './keys';
 import type { Notice, NoticeSnapshot } from './notice';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
  * The tenant's published notice, with what recording a consent against it needs, so that the

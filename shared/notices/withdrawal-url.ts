@@ -7,7 +7,8 @@ import { tenantPartition } from '../tenants/keys';
 import { noticeKeys } from './keys';
 import { noticeView } from './views';
 import { consentCountOf, readStats } from '../consent/store';
-import { requireNotice, runNoticeTransaction, type TransactItem } from './store';
+import { requireNotice, runNoticeTransaction } from './store';
+import type { TransactItem } from '../db/transact';
 
 /**
  * Changes where people go to withdraw, also on a PUBLISHED notice: it is a route, not part of

@@ -1,9 +1,7 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../db/client';
+import type { TransactItem } from '../db/transact';
 import { tenantKeys } from './keys';
 import type { PlanLimits } from './tenant';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
  * The transaction item that counts one more of something against the tenant's plan: it fails

@@ -1,12 +1,11 @@
-import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { transaction } from '../db/errors';
+import type { TransactItem } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import { countAgainstPlan } from '../tenants/plan-limits';
 import { userKeys } from './keys';
 import type { User } from './user';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The user item and its login guard: written together so an email can never log into two accounts. */
 export const userPutItems = (user: User): TransactItem[] => [

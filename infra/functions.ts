@@ -5,13 +5,14 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { functionGroups, type FunctionGroup } from '../shared/http/route';
 import { accessOf, type Access } from './access';
+import { lambdaBundling } from './bundling';
 
 /** The repository root: entries, the lock file and tsconfig are found from here, whatever the cwd. */
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -103,19 +104,7 @@ export class GroupFunctions extends Construct {
         timeout: Duration.seconds(15),
         logGroup,
         environment,
-        bundling: {
-          minify: true,
-          sourceMap: true,
-          // Stack traces only need the mappings; leaving the sources out makes each map a fraction of the size.
-          sourcesContent: false,
-          format: OutputFormat.ESM,
-          // Bundled CommonJS dependencies still call require(); ESM has none unless we make one.
-          banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-          target: 'node22',
-          // Bundle (and tree-shake) AWS SDK v3 instead of using whatever version the runtime ships.
-          externalModules: [],
-          mainFields: ['module', 'main'],
-        },
+        bundling: lambdaBundling,
       });
       props.table.grantReadWriteData(fn);
       for (const grant of access) grants[grant](fn);

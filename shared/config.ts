@@ -154,6 +154,8 @@ export const config = {
       withdrawPublicPerIp: rule('withdraw-public-ip', 'RATE_LIMIT_WITHDRAW_PUBLIC_PER_HOUR', 5, 3600),
       webEventPerTenantIp: rule('cmp-web-event', 'RATE_LIMIT_CMP_WEB_EVENT_PER_MINUTE', 60, 60),
       consentStatusPerKey: rule('cmp-consent-status', 'RATE_LIMIT_CMP_CONSENT_STATUS_PER_MINUTE', 600, 60),
+      /** Not in the spec: server-side tracker logs come from the tenant's servers, often more than page views. */
+      serverEventPerKey: rule('cmp-server-event', 'RATE_LIMIT_CMP_SERVER_EVENT_PER_MINUTE', 3000, 60),
       scanNowPerTenant: rule('cmp-scan-now', 'RATE_LIMIT_CMP_SCAN_PER_10_MINUTES', 1, 600),
       draftAllPerTenant: rule('cmp-draft-all', 'RATE_LIMIT_CMP_DRAFT_ALL_PER_DAY', 3, 86400),
       loginPerIp: rule('login-ip', 'RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE', 20, 60),

@@ -109,6 +109,9 @@ export const createGroupHandler = <G extends FunctionGroup>(group: G, operations
       const { route, meta, caller, input } = stateOf(context);
       const result = await invoke[route.operationId]({ ...input, caller, meta } as OperationRequest<unknown>);
       const status = result.status ?? route.response.status;
+      if ('serialized' in result) {
+        return { statusCode: status, headers: { ...(result.serialized ? jsonHeaders : {}), ...result.headers }, body: result.serialized };
+      }
       if ('bareJson' in result) {
         return { statusCode: status, headers: { ...jsonHeaders, ...result.headers }, body: JSON.stringify(result.bareJson) };
       }

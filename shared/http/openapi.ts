@@ -93,7 +93,11 @@ const operationOf = (route: (typeof routeList)[number]) => {
       [String(route.response.status)]: {
         description: route.response.description,
         content: { 'application/json': { schema: success } },
+        ...(route.response.headers
+          ? { headers: Object.fromEntries(Object.entries(route.response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+          : {}),
       },
+      ...Object.fromEntries(Object.entries(route.response.alternatives ?? {}).map(([status, description]) => [status, { description }])),
       ...Object.fromEntries(
         [...byStatus].map(([status, codes]) => [
           String(status),

@@ -35,7 +35,9 @@ export interface OperationRequest<R> {
 export type OperationResult =
   | { status?: number; headers?: Record<string, string>; data: unknown }
   /** A body sent as is, without the `{ data }` envelope (the OpenAPI document). */
-  | { status?: number; headers?: Record<string, string>; bareJson: unknown };
+  | { status?: number; headers?: Record<string, string>; bareJson: unknown }
+  /** A body serialised ahead of time (a precomputed document), or '' for a 304. */
+  | { status?: number; headers?: Record<string, string>; serialized: string };
 
 export type Operation<K extends OperationId> = (request: OperationRequest<Routes[K]>) => Promise<OperationResult>;
 

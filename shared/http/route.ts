@@ -4,7 +4,7 @@ import type { ErrorCode } from '../errors';
 import type { Role } from '../roles';
 
 /** The Lambda that serves a route. One esbuild bundle and one function per group. */
-export const functionGroups = ['auth', 'api-keys', 'notices', 'consent', 'consent-public', 'portal', 'webhooks', 'meta'] as const;
+export const functionGroups = ['auth', 'api-keys', 'notices', 'consent', 'consent-public', 'portal', 'webhooks', 'cmp', 'cmp-public', 'meta'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -43,7 +43,15 @@ export interface RouteDefinition {
   description?: string;
   tags: readonly string[];
   request?: { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType };
-  response: { status: number; description: string; data?: z.ZodType; headers?: Readonly<Record<string, string>> };
+  response: {
+    status: number;
+    description: string;
+    data?: z.ZodType;
+    /** Response headers, name to description. */
+    headers?: Readonly<Record<string, string>>;
+    /** Other success statuses without a body (304), status to description. */
+    alternatives?: Readonly<Record<number, string>>;
+  };
   /** Error codes this route can answer with, beyond those its auth kind implies. */
   errors?: readonly ErrorCode[];
 }

@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './route';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
+import { cmpRoutes } from './routes/cmp';
 import { consentRoutes } from './routes/consent';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
@@ -24,6 +25,7 @@ export const routes = {
   ...withdrawalRoutes,
   ...webhookRoutes,
   ...sdkRoutes,
+  ...cmpRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -1,0 +1,77 @@
+/**
+ * A closed-loop load: `concurrency` callers each send the next request as soon as the previous
+ * one answered, for a fixed time after a warm-up. Latency is per request; throughput is requests
+ * completed over the measured time.
+ */
+export interface LoadResult {
+  concurrency: number;
+  requests: number;
+  failures: number;
+  seconds: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** What the first failure said, to tell a 4xx from a 5xx from a crash. */
+  firstFailure?: string;
+}
+
+export interface LoadOptions {
+  concurrency: number;
+  durationMs: number;
+  warmupMs: number;
+}
+
+/** Nearest-rank percentile of ascending `sorted`. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+
+export const median = (values: readonly number[]): number => percentile([...values].sort((a, b) => a - b), 50);
+
+/** `request` resolves to undefined on success, or a description of the failure. */
+export const runLoad = async (request: () => Promise<string | undefined>, options: LoadOptions): Promise<LoadResult> => {
+  const measuredFrom = performance.now() + options.warmupMs;
+  const until = measuredFrom + options.durationMs;
+  const latencies: number[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
+  let lastAnswer = measuredFrom;
+  const caller = async () => {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const failure = await request().catch((error: unknown) => `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      const answered = performance.now();
+      if (started < measuredFrom) continue;
+      latencies.push(answered - started);
+      lastAnswer = Math.max(lastAnswer, answered);
+      if (failure !== undefined) {
+        failures += 1;
+        firstFailure ??= failure;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, caller));
+  const seconds = (lastAnswer - measuredFrom) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    concurrency: options.concurrency,
+    requests: latencies.length,
+    failures,
+    seconds,
+    perSecond: seconds > 0 ? latencies.length / seconds : 0,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    ...(firstFailure === undefined ? {} : { firstFailure }),
+  };
+};
+
+/** One run per concurrency level, one after another. */
+export const runLoadLevels = async (
+  request: () => Promise<string | undefined>,
+  levels: { concurrency: readonly number[]; durationMs: number; warmupMs: number },
+): Promise<LoadResult[]> => {
+  const results: LoadResult[] = [];
+  for (const concurrency of levels.concurrency) {
+    results.push(await runLoad(request, { concurrency, durationMs: levels.durationMs, warmupMs: levels.warmupMs }));
+  }
+  return results;
+};

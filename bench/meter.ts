@@ -1,0 +1,186 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * Counts the AWS work done inside a measured scope, by middleware on the service's own clients:
+ * DynamoDB calls by command with the capacity DynamoDB reports for them (ReturnConsumedCapacity
+ * INDEXES, so index writes are included), and SQS calls. AsyncLocalStorage ties each call to the
+ * scope that caused it, so scopes running side by side do not mix. Outside a scope the
+ * middleware does nothing, and requests are sent exactly as the service sends them.
+ */
+export interface Work {
+  /** DynamoDB calls by command (GetItem, Query, TransactWriteItems, …). */
+  calls: Record<string, number>;
+  /** Items per command: written or requested for batches and transactions, returned for Query and Scan. */
+  items: Record<string, number>;
+  /** Read and write request units, as DynamoDB Local reports them (on-demand units = capacity units). */
+  rru: number;
+  wru: number;
+  /** Calls that failed, and so reported no capacity (a cancelled transaction, a failed condition). */
+  failed: Record<string, number>;
+  /** SQS calls by action (SendMessage, ReceiveMessage, DeleteMessageBatch, …). */
+  sqs: Record<string, number>;
+  /**
+   * Items touched, by access and key shape (the first `#` segment of PK and SK): which items a
+   * request reads and writes, e.g. `GetItem TENANT/ACTIVENOTICE`, `TransactWrite Put TENANT/RECORD`.
+   */
+  keys: Record<string, number>;
+}
+
+export const emptyWork = (): Work => ({ calls: {}, items: {}, rru: 0, wru: 0, failed: {}, sqs: {}, keys: {} });
+
+const scope = new AsyncLocalStorage<Work>();
+
+const bump = (counts: Record<string, number>, key: string, by = 1) => {
+  counts[key] = (counts[key] ?? 0) + by;
+};
+
+const readCommands = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+
+interface Capacity {
+  CapacityUnits?: number;
+}
+
+const capacityOf = (consumed: Capacity | Capacity[] | undefined): number | undefined => {
+  if (consumed === undefined) return undefined;
+  return (Array.isArray(consumed) ? consumed : [consumed]).reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+};
+
+/** Items a multi-item request names (the request's side; Query and Scan count what came back instead). */
+const requestedItems = (command: string, input: Record<string, unknown>): number | undefined => {
+  if (command === 'TransactWriteItems' || command === 'TransactGetItems') return (input.TransactItems as unknown[]).length;
+  if (command === 'BatchGetItem') {
+    return Object.values(input.RequestItems as Record<string, { Keys: unknown[] }>).reduce((sum, table) => sum + table.Keys.length, 0);
+  }
+  if (command === 'BatchWriteItem') return Object.values(input.RequestItems as Record<string, unknown[]>).reduce((sum, requests) => sum + requests.length, 0);
+  return undefined;
+};
+
+type Attributes = Record<string, unknown>;
+
+/** Values as the document client passes them down (native), or marshalled (`{ S }`) from a low-level command. */
+const segment = (value: unknown) => {
+  const text = typeof value === 'object' && value !== null && 'S' in value ? (value as { S: unknown }).S : value;
+  return (typeof text === 'string' ? text : '?').split('#')[0]!.replace(/^\d+$/, 'N');
+};
+const shapeOf = (key: Attributes | undefined) => `${segment(key?.PK)}/${segment(key?.SK)}`;
+
+/** The partition a Query reads: the value compared with the key condition's first attribute. */
+const queriedShape = (input: Record<string, unknown>) => {
+  const match = /(#?\w+)\s*=\s*(:\w+)/.exec(String(input.KeyConditionExpression ?? ''));
+  const value = match ? (input.ExpressionAttributeValues as Attributes | undefined)?.[match[2]!] : undefined;
+  return `${String(input.IndexName ?? 'table')} ${segment(value)}`;
+};
+
+/** Key shapes a request touches, read from the request. */
+const shapesOf = (command: string, input: Record<string, unknown>): string[] => {
+  switch (command) {
+    case 'GetItem':
+    case 'UpdateItem':
+    case 'DeleteItem':
+      return [`${command} ${shapeOf(input.Key as Attributes)}`];
+    case 'PutItem':
+      return [`${command} ${shapeOf(input.Item as Attributes)}`];
+    case 'Query':
+    case 'Scan':
+      return [`${command} ${queriedShape(input)}`];
+    case 'TransactWriteItems':
+    case 'TransactGetItems':
+      return (input.TransactItems as Record<string, { Key?: Attributes; Item?: Attributes }>[]).map((entry) => {
+        const [action, target] = Object.entries(entry)[0]!;
+        return `${command.replace('Items', '')} ${action} ${shapeOf(target.Key ?? target.Item)}`;
+      });
+    case 'BatchGetItem':
+      return Object.values(input.RequestItems as Record<string, { Keys: Attributes[] }>).flatMap((table) => table.Keys.map((key) => `${command} ${shapeOf(key)}`));
+    default:
+      return [command];
+  }
+};
+
+const commandOf = (context: { commandName?: string }) => String(context.commandName ?? 'Unknown').replace(/Command$/, '');
+
+/** Adds the counting middleware to the clients the service uses (call once, before measuring). */
+export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): void => {
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const work = scope.getStore();
+      if (!work) return next(args);
+      const command = commandOf(context);
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'INDEXES';
+      bump(work.calls, command);
+      const requested = requestedItems(command, input);
+      if (requested !== undefined) bump(work.items, command, requested);
+      for (const shape of shapesOf(command, input)) bump(work.keys, shape);
+      try {
+        const result = await next(args);
+        const output = result.output as { ConsumedCapacity?: Capacity | Capacity[]; Count?: number };
+        if (command === 'Query' || command === 'Scan') bump(work.items, command, output.Count ?? 0);
+        const units = capacityOf(output.ConsumedCapacity) ?? 0;
+        if (readCommands.has(command)) work.rru += units;
+        else work.wru += units;
+        return result;
+      } catch (error) {
+        bump(work.failed, command);
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'benchMeter' },
+  );
+  queue.middlewareStack.add(
+    (next, context) => async (args) => {
+      const work = scope.getStore();
+      if (work) bump(work.sqs, commandOf(context));
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchMeter' },
+  );
+};
+
+/** Runs `task`, counting the AWS work it causes; also times it. */
+export const measure = async <T>(task: () => Promise<T>): Promise<{ result: T; work: Work; ms: number }> => {
+  const work = emptyWork();
+  const started = performance.now();
+  const result = await scope.run(work, task);
+  return { result, work, ms: performance.now() - started };
+};
+
+const addCounts = (into: Record<string, number>, from: Record<string, number>, factor: number) => {
+  for (const [key, value] of Object.entries(from)) bump(into, key, value * factor);
+};
+
+/** Σ factor × work, e.g. a mean over n requests with factor 1/n. */
+export const combine = (parts: readonly Work[], factor = 1): Work => {
+  const total = emptyWork();
+  for (const part of parts) {
+    addCounts(total.calls, part.calls, factor);
+    addCounts(total.items, part.items, factor);
+    addCounts(total.failed, part.failed, factor);
+    addCounts(total.sqs, part.sqs, factor);
+    addCounts(total.keys, part.keys, factor);
+    total.rru += part.rru * factor;
+    total.wru += part.wru * factor;
+  }
+  return total;
+};
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** `GetItem 2, TransactWriteItems 1 (5 items)`: one line for a table cell. */
+export const describeCalls = (work: Work): string =>
+  Object.entries(work.calls)
+    .map(([command, count]) => {
+      const items = work.items[command];
+      const failed = work.failed[command];
+      return `${command} ${round(count)}${items !== undefined ? ` (${round(items)} items)` : ''}${failed ? ` [${round(failed)} failed]` : ''}`;
+    })
+    .join(', ') || 'none';
+
+export const describeKeys = (work: Work): string =>
+  Object.entries(work.keys).map(([shape, count]) => (count === 1 ? shape : `${shape} ×${round(count)}`)).join(', ') || 'none';
+
+export const describeSqs = (work: Work): string =>
+  Object.entries(work.sqs).map(([action, count]) => `${action} ${round(count)}`).join(', ') || 'none';
+
+export const totalCalls = (counts: Record<string, number>): number => Object.values(counts).reduce((sum, value) => sum + value, 0);

@@ -1,0 +1,59 @@
+import { send, type Endpoint } from '../endpoints';
+import { median, percentile } from '../load';
+import { combine, describeCalls, describeKeys, describeSqs, measure, type Work } from '../meter';
+import { printTable } from '../report';
+import type { Settings } from '../settings';
+import type { Call, Route } from '../invoke';
+
+/** What one request of an endpoint costs: DynamoDB calls and units, SQS calls, handler time (one at a time). */
+export interface RequestWork {
+  name: string;
+  built: boolean;
+  samples?: number;
+  failures?: number;
+  /** Mean per request. */
+  work?: Work;
+  p50Ms?: number;
+  p99Ms?: number;
+  /** Handler time of each request, for Lambda's billed duration. */
+  msEach?: number[];
+}
+
+/** `samples` sequential requests, after one that warms the handler and its clients up. */
+export const measureRequests = async (name: string, route: Route, call: () => Call, samples: number): Promise<RequestWork> => {
+  await send(route, call());
+  const works: Work[] = [];
+  const msEach: number[] = [];
+  let failures = 0;
+  for (let index = 0; index < samples; index += 1) {
+    const { result, work, ms } = await measure(() => send(route, call()));
+    if (result !== undefined) failures += 1;
+    works.push(work);
+    msEach.push(ms);
+  }
+  const sorted = [...msEach].sort((a, b) => a - b);
+  return { name, built: true, samples, failures, work: combine(works, 1 / samples), p50Ms: median(msEach), p99Ms: percentile(sorted, 99), msEach };
+};
+
+export const workRow = (result: RequestWork) =>
+  result.work
+    ? [result.name, describeCalls(result.work), result.work.rru, result.work.wru, describeSqs(result.work), result.p50Ms, result.failures]
+    : [result.name, 'not built', undefined, undefined, undefined, undefined, undefined];
+
+export const keysRow = (result: RequestWork) => [result.name, result.work ? describeKeys(result.work) : 'not built'];
+
+export const workHeaders = ['endpoint', 'DynamoDB calls per request', 'RRU', 'WRU', 'SQS', 'p50 ms', 'failures'];
+
+export const measureWork = async (endpoints: readonly Endpoint[], settings: Settings): Promise<RequestWork[]> => {
+  const results: RequestWork[] = [];
+  for (const endpoint of endpoints) {
+    results.push(endpoint.route ? await measureRequests(endpoint.name, endpoint.route, endpoint.call, settings.workSamples) : { name: endpoint.name, built: false });
+  }
+  printTable(
+    `4. Work per request (mean of ${settings.workSamples} sequential requests; units as DynamoDB Local reports them, index writes included)`,
+    workHeaders,
+    results.map(workRow),
+  );
+  printTable('4b. Items each request touches (access, PK/SK prefix)', ['endpoint', 'items'], results.map(keysRow));
+  return results.map(({ msEach: _msEach, ...rest }) => rest);
+};

@@ -1,0 +1,41 @@
+import { join } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+/**
+ * How every Lambda is bundled: the `bundling` of each NodejsFunction (infra/functions.ts). It lives
+ * here so that `npm run bench` builds and measures the very bundles a deploy would ship.
+ */
+export const lambdaBundling = {
+  minify: true,
+  sourceMap: true,
+  // Stack traces only need the mappings; leaving the sources out makes each map a fraction of the size.
+  sourcesContent: false,
+  format: OutputFormat.ESM,
+  // Bundled CommonJS dependencies still call require(); ESM has none unless we make one.
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  target: 'node22',
+  // Bundle (and tree-shake) AWS SDK v3 instead of using whatever version the runtime ships.
+  externalModules: [],
+  mainFields: ['module', 'main'],
+} satisfies BundlingOptions;
+
+/**
+ * The esbuild build NodejsFunction runs for `lambdaBundling` (aws-lambda-nodejs' buildEsbuildArgs:
+ * `esbuild --bundle <entry> --platform=node --outfile=<dir>/index.mjs` plus one flag per option),
+ * as options for esbuild's API.
+ */
+export const esbuildOptionsOf = (entry: string, outdir: string): BuildOptions => ({
+  entryPoints: [entry],
+  bundle: true,
+  platform: 'node',
+  target: lambdaBundling.target,
+  format: lambdaBundling.format === OutputFormat.ESM ? 'esm' : 'cjs',
+  outfile: join(outdir, lambdaBundling.format === OutputFormat.ESM ? 'index.mjs' : 'index.js'),
+  minify: lambdaBundling.minify,
+  sourcemap: lambdaBundling.sourceMap,
+  sourcesContent: lambdaBundling.sourcesContent,
+  external: lambdaBundling.externalModules,
+  banner: { js: lambdaBundling.banner },
+  mainFields: lambdaBundling.mainFields,
+});

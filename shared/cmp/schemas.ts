@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { languageCodes, scheduledLanguageCodes } from '../i18n/languages';
+import { bannerPositions, cookieCategories } from './banner';
+import { bannerLabelKeys, labelStatuses } from './labels';
+import { cookieEvents } from './visitor';
+
+const lowerCodes = languageCodes.map((code) => code.toLowerCase()) as [string, ...string[]];
+const lowerScheduled = scheduledLanguageCodes.map((code) => code.toLowerCase()) as [string, ...string[]];
+
+/** A banner language: English or an Eighth Schedule language, either case, stored lower-case. */
+export const bannerLanguage = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(lowerCodes, { error: `one of ${lowerCodes.join(', ')} (either case)` }));
+
+/** A language labels can be machine-drafted into: every banner language but English. */
+export const draftLanguage = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(lowerScheduled, { error: `one of ${lowerScheduled.join(', ')} (either case)` }));
+
+export const cookieCategory = z.enum(cookieCategories);
+
+const unique = <T>(values: T[]) => new Set(values).size === values.length;
+
+const hexColour = z
+  .string()
+  .regex(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'a CSS hex colour: #rgb, #rgba, #rrggbb or #rrggbbaa')
+  .transform((colour) => colour.toLowerCase());
+
+const categorySetting = z.strictObject({ enabled: z.boolean().optional(), toggleable: z.boolean().optional() });
+
+export const configBody = z.strictObject({
+  categories: z
+    .strictObject({
+      NECESSARY: z
+        .strictObject({
+          enabled: z.literal(true, { error: 'NECESSARY is always enabled' }).optional(),
+          toggleable: z.literal(false, { error: 'NECESSARY is never toggleable' }).optional(),
+        })
+        .optional(),
+      FUNCTIONAL: categorySetting.optional(),
+      ANALYTICS: categorySetting.optional(),
+      MARKETING: categorySetting.optional(),
+      UNCLASSIFIED: categorySetting.optional(),
+    })
+    .optional(),
+  defaultDeny: z.boolean().optional(),
+  childDirected: z.boolean().optional(),
+  bannerTheme: z
+    .strictObject({
+      position: z.enum(bannerPositions).optional(),
+      primaryColor: hexColour.optional(),
+      backgroundColor: hexColour.optional(),
+      textColor: hexColour.optional(),
+      borderRadius: z.number().min(0).max(48).optional(),
+      showLogo: z.boolean().optional(),
+    })
+    .optional(),
+  languages: z.array(bannerLanguage).min(1).max(22).refine(unique, 'languages must not repeat').optional(),
+  reconsentDays: z.number().int().min(30).max(730).optional(),
+  scanEnabled: z.boolean().optional(),
+  scanUrls: z
+    .array(z.url({ protocol: /^https$/, error: 'an absolute https URL' }).max(2000))
+    .max(5)
+    .refine(unique, 'scanUrls must not repeat')
+    .optional(),
+});
+
+const categoryView = z.object({ enabled: z.boolean(), toggleable: z.boolean() });
+
+const configFields = {
+  tenantId: z.uuid(),
+  categories: z.object(Object.fromEntries(cookieCategories.map((category) => [category, categoryView])) as Record<(typeof cookieCategories)[number], typeof categoryView>),
+  defaultDeny: z.boolean(),
+  childDirected: z.boolean(),
+  bannerTheme: z.object({
+    position: z.enum(bannerPositions),
+    primaryColor: z.string(),
+    backgroundColor: z.string(),
+    textColor: z.string(),
+    borderRadius: z.number(),
+    showLogo: z.boolean(),
+  }),
+  languages: z.array(z.string()),
+  reconsentDays: z.number().int(),
+  scanEnabled: z.boolean(),
+  scanUrls: z.array(z.string()),
+  showPoweredBy: z.boolean(),
+  brandName: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  revision: z.number().int().describe('Extension: increases on every change to the configuration, trackers or labels'),
+  updatedAt: z.iso.datetime().nullable(),
+};
+
+export const configView = z.object(configFields);
+
+/** A host name: lower-cased, a leading dot (cookie-domain style) dropped. */
+const trackerDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((domain) => domain.replace(/^\./, ''))
+  .pipe(
+    z
+      .string()
+      .max(253)
+      .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a host name such as analytics.example.com'),
+  );
+
+const printable = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+
+export const trackerInput = z.strictObject({
+  domain: trackerDomain,
+  cookieName: printable(200).optional(),
+  category: cookieCategory,
+  vendor: printable(200).optional(),
+  location: printable(500).optional(),
+  declaredByAdmin: z.boolean().optional().describe('Ignored: a manual upsert always stores true'),
+});
+
+export const trackersBody = z.strictObject({
+  trackers: z
+    .array(trackerInput)
+    .min(1)
+    .max(200)
+    .superRefine((trackers, context) => {
+      const seen = new Set<string>();
+      trackers.forEach((tracker, index) => {
+        const key = `${tracker.domain}\u0000${tracker.cookieName ?? ''}`;
+        if (seen.has(key)) context.addIssue({ code: 'custom', path: [index], message: 'repeats the domain and cookieName of an earlier tracker' });
+        seen.add(key);
+      });
+    }),
+});
+
+export const trackerKeyBody = z.strictObject({ domain: trackerDomain, cookieName: printable(200).optional() });
+
+export const trackerView = z.object({
+  domain: z.string(),
+  cookieName: z.string().optional(),
+  category: cookieCategory,
+  vendor: z.string().optional(),
+  location: z.string().optional(),
+  declaredByAdmin: z.boolean(),
+});
+
+export const trackerUpsertResult = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  trackers: z.array(trackerView).describe('The whole registry after the upsert'),
+});
+
+export const labelSetView = z.object({
+  language: z.string(),
+  status: z.enum(labelStatuses),
+  labels: z.object(Object.fromEntries(bannerLabelKeys.map((key) => [key, z.string()]))),
+  updatedAt: z.iso.datetime().nullable(),
+});
+
+export const publicConfigView = configView.extend({
+  trackers: z.array(trackerView),
+  labelSets: z.record(z.string(), labelSetView.omit({ language: true })),
+});
+
+export const labelsBody = z.strictObject({
+  labels: z
+    .strictObject(Object.fromEntries(bannerLabelKeys.map((key) => [key, z.string().trim().min(1).max(1000).optional()])))
+    .refine((labels) => Object.keys(labels).length > 0, 'name at least one label'),
+});
+
+export const languageParams = z.strictObject({ language: bannerLanguage });
+
+export const draftBody = z.strictObject({
+  language: draftLanguage,
+  replaceReviewed: z.boolean().optional().describe('Draft over labels a person reviewed; without it such a language is a 409 CONFLICT'),
+});
+
+export const draftAllResult = z.object({
+  translator: z.string(),
+  languages: z.array(z.object({ language: z.string(), status: z.enum(labelStatuses) })),
+  keptReviewed: z.array(z.string()),
+});
+
+export const publicConfigParams = z.strictObject({ tenantId: z.uuid() });
+export const revisionParams = z.strictObject({ revision: z.coerce.number().int().min(1) });
+
+export const webEventBody = z.strictObject({
+  tenantId: z.uuid(),
+  consentRecordId: z.uuid().optional().describe('The visitor id cookie; absent on a first visit, when one is generated and returned'),
+  event: z.enum(cookieEvents),
+  categories: z
+    .record(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'a category key such as ANALYTICS')
+        .transform((key) => key.toUpperCase()),
+      z.boolean(),
+    )
+    .refine((categories) => Object.keys(categories).length <= 20, 'at most 20 categories'),
+  widgetVersion: printable(50).optional(),
+});
+
+export const webEventResult = z.object({ recorded: z.literal(true), consentRecordId: z.uuid() });
+
+export const consentStatusQuery = z.strictObject({ visitorId: z.uuid() });
+
+export const consentStatusView = z.object({
+  visitorId: z.uuid(),
+  found: z.boolean(),
+  categories: z.record(z.string(), z.boolean()),
+  lastUpdated: z.iso.datetime().nullable(),
+  withdrawn: z.boolean(),
+});
+
+export const serverEventBody = z.strictObject({
+  visitorId: z.uuid(),
+  trackerName: printable(200),
+  fired: z.boolean(),
+  category: cookieCategory,
+});
+
+export const serverEventView = z.object({
+  id: z.string(),
+  visitorId: z.uuid(),
+  trackerName: z.string(),
+  fired: z.boolean(),
+  category: cookieCategory,
+  allowed: z.boolean().describe("Whether the visitor's consent state allowed this category when the call was logged"),
+  firedWithoutConsent: z.boolean().describe('fired while the category was not allowed: evidence of a tracker running without consent'),
+  createdAt: z.iso.datetime(),
+});
+
+const day = z.iso.date();
+
+export const analyticsQuery = z
+  .strictObject({
+    from: day.optional().describe('First UTC day, YYYY-MM-DD; default 29 days before to'),
+    to: day.optional().describe('Last UTC day, inclusive; default today'),
+  });
+
+const rates = {
+  accept: z.number().describe('accept ÷ decisions: every optional category named in the decision was true'),
+  reject: z.number().describe('reject ÷ decisions: every optional category named was false (or none was named)'),
+  partial: z.number().describe('partial ÷ decisions: some true, some false'),
+};
+
+export const cmpAnalyticsView = z.object({
+  from: day,
+  to: day,
+  totals: z.object({
+    decisions: z.number().int().describe('COOKIE_CONSENT_GIVEN and COOKIE_CONSENT_UPDATED events'),
+    accept: z.number().int(),
+    reject: z.number().int(),
+    partial: z.number().int(),
+    withdrawals: z.number().int().describe('COOKIE_CONSENT_WITHDRAWN events'),
+  }),
+  rates: z.object(rates),
+  categories: z.record(
+    z.string(),
+    z.object({
+      seen: z.number().int().describe('decisions that named the category'),
+      optedIn: z.number().int(),
+      optInRate: z.number().describe('optedIn ÷ seen'),
+    }),
+  ),
+  serverSide: z.object({ events: z.number().int(), fired: z.number().int(), suppressed: z.number().int(), firedWithoutConsent: z.number().int() }),
+  daily: z.array(
+    z.object({ date: day, decisions: z.number().int(), accept: z.number().int(), reject: z.number().int(), partial: z.number().int(), withdrawals: z.number().int() }),
+  ),
+});

@@ -1,0 +1,142 @@
+import canonicalize from 'canonicalize';
+import type { z } from 'zod';
+import { nowIso } from '../clock';
+import { AppError, NotFoundError, ValidationError } from '../errors';
+import { requireTenant } from '../tenants/store';
+import type { Tenant } from '../tenants/tenant';
+import { assertChildDirectedRule, mergeBannerConfig } from './banner';
+import { emptyDocument, etagMatches, maxDocumentBytes, renderPublicBody, sortTrackers, trackerKey, type CmpDocument, type Tracker } from './document';
+import type { configBody, trackerInput, trackerKeyBody } from './schemas';
+import { readDocument, readPublicBody, readRevision, RevisionMovedError, writeDocument } from './store';
+
+export class CmpNotConfiguredError extends AppError {
+  constructor(reason: string) {
+    super('CMP_NOT_CONFIGURED', `Cookie consent is not configured for this tenant: ${reason}`);
+  }
+}
+
+/** The cookie-consent family is on every standard plan and on no collect-only plan. */
+export const requireCmpTenant = async (tenantId: string): Promise<Tenant> => {
+  const tenant = await requireTenant(tenantId);
+  if (tenant.plan === 'collect-only') throw new CmpNotConfiguredError('the collect-only plan does not include it');
+  return tenant;
+};
+
+/** Enough for every writer of a small burst to land: each failed attempt means another one did. */
+const attempts = 8;
+const pause = () => new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+
+/**
+ * Applies `change` to the latest document and writes it conditionally on the revision it read;
+ * if another change landed first, it re-reads and re-applies, so concurrent changes all land.
+ * `change` returns the same document when nothing changes (no write, same ETag).
+ */
+export const changeDocument = async (
+  tenantId: string,
+  change: (current: CmpDocument, tenant: Tenant) => CmpDocument,
+  sizeField: string,
+): Promise<CmpDocument> => {
+  const tenant = await requireCmpTenant(tenantId);
+  for (let attempt = 1; ; attempt += 1) {
+    const current = (await readDocument(tenantId)) ?? emptyDocument(tenant);
+    const changed = change(current, tenant);
+    if (changed === current) return current;
+    const next = { ...changed, revision: current.revision + 1, updatedAt: nowIso() };
+    const body = renderPublicBody(next);
+    if (Buffer.byteLength(body.body) > maxDocumentBytes) {
+      throw new ValidationError({ [sizeField]: `the cookie-consent document would exceed ${maxDocumentBytes} bytes` }, 'Cookie-consent document too large');
+    }
+    try {
+      await writeDocument(next, body);
+      return next;
+    } catch (error) {
+      if (!(error instanceof RevisionMovedError) || attempt === attempts) throw error;
+      await pause();
+    }
+  }
+};
+
+const configOf = ({ trackers: _trackers, labelSets: _labelSets, configured: _configured, ...config }: CmpDocument) => config;
+
+export const saveConfig = async (tenantId: string, input: z.output<typeof configBody>) => {
+  const saved = await changeDocument(
+    tenantId,
+    (current) => {
+      const merged = mergeBannerConfig(current, input);
+      assertChildDirectedRule(merged);
+      const next: CmpDocument = { ...merged, configured: true };
+      return same(next, current) ? current : next;
+    },
+    'body',
+  );
+  return configOf(saved);
+};
+
+/** The public GET: the body stored at the last change, or 304 when the caller's copy is current. */
+export const publicConfig = async (tenantId: string, ifNoneMatch: string | undefined) => {
+  const stored = await readPublicBody(tenantId);
+  if (!stored?.configured) throw new CmpNotConfiguredError('no configuration has been saved');
+  return { body: stored.body, etag: stored.etag, notModified: etagMatches(ifNoneMatch, stored.etag) };
+};
+
+/** The configuration, trackers and labels exactly as they were served at `revision`. */
+export const configRevision = async (tenantId: string, revision: number) => {
+  await requireCmpTenant(tenantId);
+  const document = await readRevision(tenantId, revision);
+  if (!document) throw new NotFoundError(`Revision ${revision}`);
+  const { configured: _configured, ...served } = document;
+  return served;
+};
+
+export const listTrackers = async (tenantId: string): Promise<Tracker[]> => {
+  const tenant = await requireCmpTenant(tenantId);
+  return ((await readDocument(tenantId)) ?? emptyDocument(tenant)).trackers;
+};
+
+/** The registry holds at most this many trackers, so the public document stays one item. */
+export const maxTrackers = 1000;
+
+/** Same content whatever the key order, so a repeated upsert or save is no change at all. */
+const same = (a: unknown, b: unknown) => canonicalize(a) === canonicalize(b);
+
+/** Inserts or replaces each tracker by domain and cookieName; a person's upsert is a declaration. */
+export const upsertTrackers = async (tenantId: string, input: z.output<typeof trackerInput>[]) => {
+  let counts = { created: 0, updated: 0, unchanged: 0 };
+  const saved = await changeDocument(
+    tenantId,
+    (current) => {
+      counts = { created: 0, updated: 0, unchanged: 0 };
+      const registry = new Map(current.trackers.map((tracker) => [trackerKey(tracker), tracker]));
+      for (const { declaredByAdmin: _ignored, ...fields } of input) {
+        const tracker: Tracker = { ...fields, declaredByAdmin: true };
+        const existing = registry.get(trackerKey(tracker));
+        if (existing && same(existing, tracker)) counts.unchanged += 1;
+        else {
+          counts[existing ? 'updated' : 'created'] += 1;
+          registry.set(trackerKey(tracker), tracker);
+        }
+      }
+      if (counts.created === 0 && counts.updated === 0) return current;
+      if (registry.size > maxTrackers) {
+        throw new ValidationError({ trackers: `the registry would hold ${registry.size} trackers; the most is ${maxTrackers}` });
+      }
+      return { ...current, trackers: sortTrackers([...registry.values()]) };
+    },
+    'trackers',
+  );
+  return { ...counts, trackers: saved.trackers };
+};
+
+export const deleteTracker = async (tenantId: string, key: z.output<typeof trackerKeyBody>): Promise<Tracker> => {
+  let removed: Tracker | undefined;
+  await changeDocument(
+    tenantId,
+    (current) => {
+      removed = current.trackers.find((tracker) => trackerKey(tracker) === trackerKey(key));
+      if (!removed) throw new NotFoundError(key.cookieName ? `Tracker ${key.domain} ${key.cookieName}` : `Tracker ${key.domain} (no cookieName)`);
+      return { ...current, trackers: current.trackers.filter((tracker) => tracker !== removed) };
+    },
+    'trackers',
+  );
+  return removed!;
+};

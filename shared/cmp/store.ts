@@ -1,0 +1,142 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { cancellationReasons, transaction } from '../db/errors';
+import { entityOf } from '../db/item';
+import { queryAll } from '../db/query';
+import { addCounters, type TransactItem } from '../db/transact';
+import { ConflictError } from '../errors';
+import { renderPublicBody, type CmpDocument } from './document';
+import { cmpKeys } from './keys';
+import type { ServerEventEntry, VisitorState, WebEventEntry } from './visitor';
+
+/** What the per-visitor endpoints need, kept small so they never read the full document. */
+export interface CmpSettings {
+  tenantId: string;
+  revision: number;
+  reconsentDays: number;
+}
+
+/** Another change landed between our read and our write; the caller re-reads and re-applies. */
+export class RevisionMovedError extends ConflictError {
+  constructor(cause?: unknown) {
+    super('The cookie-consent configuration was changed by another request; retry', cause);
+  }
+}
+
+/** The public GET: the stored body as served, one eventually consistent read. */
+export const readPublicBody = async (tenantId: string): Promise<{ body: string; etag: string; configured: boolean } | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.publicDocument(tenantId) }));
+  return Item ? { body: String(Item.body), etag: String(Item.etag), configured: Item.configured === true } : undefined;
+};
+
+/** The document to change, read strongly consistent so the revision check sees the latest write. */
+export const readDocument = async (tenantId: string): Promise<CmpDocument | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.publicDocument(tenantId), ConsistentRead: true }));
+  if (!Item) return undefined;
+  const { data } = JSON.parse(String(Item.body)) as { data: Omit<CmpDocument, 'configured'> };
+  return { ...data, configured: Item.configured === true };
+};
+
+export const readSettings = async (tenantId: string): Promise<CmpSettings | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.settings(tenantId) }));
+  return Item ? entityOf<CmpSettings>(Item) : undefined;
+};
+
+/** A document as it stood at a revision: the evidence of what a banner showed. */
+export const readRevision = async (tenantId: string, revision: number): Promise<CmpDocument | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.revision(tenantId, revision) }));
+  if (!Item) return undefined;
+  const { data } = JSON.parse(String(Item.body)) as { data: Omit<CmpDocument, 'configured'> };
+  return { ...data, configured: true };
+};
+
+/**
+ * Writes `next` if the stored revision is still `next.revision - 1`, with its immutable
+ * snapshot and, once configured, the small settings item: all or nothing.
+ */
+export const writeDocument = async (next: CmpDocument, body: ReturnType<typeof renderPublicBody>): Promise<void> => {
+  const previous = next.revision - 1;
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...cmpKeys.publicDocument(next.tenantId), type: 'CmpDocument', ...body, configured: next.configured, revision: next.revision, updatedAt: next.updatedAt },
+        ...(previous === 0
+          ? { ConditionExpression: 'attribute_not_exists(PK)' }
+          : { ConditionExpression: 'revision = :previous', ExpressionAttributeValues: { ':previous': previous } }),
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...cmpKeys.revision(next.tenantId, next.revision), type: 'CmpRevision', body: body.body, etag: body.etag, createdAt: next.updatedAt },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ];
+  if (next.configured) {
+    const settings: CmpSettings = { tenantId: next.tenantId, revision: next.revision, reconsentDays: next.reconsentDays };
+    items.push({ Put: { TableName: tableName(), Item: { ...cmpKeys.settings(next.tenantId), type: 'CmpSettings', ...settings } } });
+  }
+  await transaction(
+    () => db().send(new TransactWriteCommand({ TransactItems: items })),
+    () => new RevisionMovedError(),
+  );
+};
+
+export const readVisitorState = async (tenantId: string, visitorId: string): Promise<VisitorState | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.visitorState(tenantId, visitorId) }));
+  return Item ? entityOf<VisitorState>(Item) : undefined;
+};
+
+const logPut = (entry: WebEventEntry | ServerEventEntry): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...cmpKeys.logEntry(entry.tenantId, entry.visitorId, entry.createdAt, entry.entryId), type: 'CmpLogEntry', ...entry },
+    // Append-only: an entry is written once and never replaced.
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/**
+ * The audit entry, the visitor's latest state and the day's counters, together. A late event
+ * older than the stored state is still logged and counted but leaves the state alone.
+ */
+export const appendWebEvent = async (entry: WebEventEntry, state: VisitorState, counters: Record<string, number>): Promise<void> => {
+  const log = logPut(entry);
+  const count = addCounters(cmpKeys.daily(entry.tenantId, entry.createdAt.slice(0, 10)), counters);
+  const statePut: TransactItem = {
+    Put: {
+      TableName: tableName(),
+      Item: { ...cmpKeys.visitorState(state.tenantId, state.visitorId), type: 'CmpVisitorState', ...state },
+      ConditionExpression: 'attribute_not_exists(PK) OR lastUpdated <= :at',
+      ExpressionAttributeValues: { ':at': state.lastUpdated },
+    },
+  };
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: [log, statePut, count] }));
+  } catch (error) {
+    if (cancellationReasons(error)[1] !== 'ConditionalCheckFailed') throw error;
+    await transaction(
+      () => db().send(new TransactWriteCommand({ TransactItems: [log, count] })),
+      () => new ConflictError('Audit entry id collision; retry'),
+    );
+  }
+};
+
+export const appendServerEvent = async (entry: ServerEventEntry, counters: Record<string, number>): Promise<void> => {
+  await transaction(
+    () => db().send(new TransactWriteCommand({ TransactItems: [logPut(entry), addCounters(cmpKeys.daily(entry.tenantId, entry.createdAt.slice(0, 10)), counters)] })),
+    () => new ConflictError('Audit entry id collision; retry'),
+  );
+};
+
+/** Daily counter items between two UTC days, inclusive; days without events have no item. */
+export const readDailyCounters = async (tenantId: string, fromDay: string, toDay: string): Promise<Map<string, Record<string, number>>> => {
+  const from = cmpKeys.daily(tenantId, fromDay);
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': from.PK, ':from': from.SK, ':to': cmpKeys.daily(tenantId, toDay).SK },
+  });
+  return new Map(items.map((item) => [cmpKeys.dayOf(String(item.SK)), entityOf<Record<string, number>>(item)]));
+};

@@ -1,0 +1,94 @@
+import type { z } from 'zod';
+import { clock, nowIso } from '../clock';
+import { newId, newTimeOrderedId } from '../ids';
+import type { serverEventBody, webEventBody } from './schemas';
+import { CmpNotConfiguredError } from './service';
+import { appendServerEvent, appendWebEvent, readSettings, readVisitorState, type CmpSettings } from './store';
+import {
+  consentStatusOf,
+  serverEventCounters,
+  stateCategories,
+  webEventCounters,
+  type ConsentStatus,
+  type ServerEventEntry,
+  type WebEventEntry,
+} from './visitor';
+
+/**
+ * The visitor-facing endpoints need a saved configuration. A collect-only tenant can never save
+ * one, so its absence answers both of the spec's CMP_NOT_CONFIGURED cases in one small read.
+ */
+const requireSettings = async (tenantId: string): Promise<CmpSettings> => {
+  const settings = await readSettings(tenantId);
+  if (!settings) throw new CmpNotConfiguredError('no configuration has been saved');
+  return settings;
+};
+
+/** One banner decision: an append-only audit entry, the visitor's new state and the day's counters. */
+export const recordWebEvent = async (input: z.output<typeof webEventBody>, meta: { ip: string; userAgent: string | undefined }) => {
+  const settings = await requireSettings(input.tenantId);
+  const visitorId = input.consentRecordId ?? newId();
+  const createdAt = nowIso();
+  const entry: WebEventEntry = {
+    entryId: newTimeOrderedId(clock.now()),
+    tenantId: input.tenantId,
+    visitorId,
+    channel: 'WEB_COOKIE',
+    event: input.event,
+    categories: input.categories,
+    ipAddress: meta.ip,
+    userAgent: meta.userAgent ?? null,
+    widgetVersion: input.widgetVersion ?? null,
+    configRevision: settings.revision,
+    createdAt,
+  };
+  await appendWebEvent(
+    entry,
+    {
+      tenantId: input.tenantId,
+      visitorId,
+      categories: stateCategories(input.event, input.categories),
+      withdrawn: input.event === 'COOKIE_CONSENT_WITHDRAWN',
+      lastEvent: input.event,
+      lastUpdated: createdAt,
+      lastEntryId: entry.entryId,
+    },
+    webEventCounters(input.event, input.categories),
+  );
+  return { recorded: true as const, consentRecordId: visitorId };
+};
+
+export const visitorConsentStatus = async (tenantId: string, visitorId: string): Promise<ConsentStatus> => {
+  const [settings, state] = await Promise.all([requireSettings(tenantId), readVisitorState(tenantId, visitorId)]);
+  return consentStatusOf(visitorId, state, settings.reconsentDays, clock.now());
+};
+
+/** Logs a server-side tracker call, judged against what the visitor's state allows right now. */
+export const logServerEvent = async (tenantId: string, apiKeyId: string, input: z.output<typeof serverEventBody>) => {
+  const status = await visitorConsentStatus(tenantId, input.visitorId);
+  const allowed = status.categories[input.category] === true;
+  const entry: ServerEventEntry = {
+    entryId: newTimeOrderedId(clock.now()),
+    tenantId,
+    visitorId: input.visitorId,
+    channel: 'SERVER_SIDE',
+    trackerName: input.trackerName,
+    fired: input.fired,
+    category: input.category,
+    allowed,
+    firedWithoutConsent: input.fired && !allowed,
+    apiKeyId,
+    createdAt: nowIso(),
+  };
+  await appendServerEvent(entry, serverEventCounters(entry));
+  return {
+    id: entry.entryId,
+    visitorId: entry.visitorId,
+    trackerName: entry.trackerName,
+    fired: entry.fired,
+    category: entry.category,
+    allowed,
+    firedWithoutConsent: entry.firedWithoutConsent,
+    createdAt: entry.createdAt,
+  };
+};

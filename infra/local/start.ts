@@ -57,6 +57,7 @@ Consent service running (local stack${inMemory ? ', in memory' : `, data in ${da
 Demo tenant ${demo.tenantId}
   login     ${demo.email} / ${demo.password}   (SUPER_ADMIN)
   API key   ${demo.apiKey}
+  Cookie banner config   ${url}/api/v1/cmp/config/${demo.tenantId}
 
   curl -s -X POST ${url}/api/v1/auth/login -H 'Content-Type: application/json' \\
        -d '{"email":"${demo.email}","password":"${demo.password}"}'
@@ -98,6 +99,9 @@ const seedDemo = async (): Promise<DemoCredentials> => {
     adminPassword: password,
   });
   const { apiKey } = await createApiKey(tenant.tenantId);
+  // The cookie banner is live with the defaults, so its public config answers from the first start.
+  const { saveConfig } = await import('../../shared/cmp/service');
+  await saveConfig(tenant.tenantId, { languages: ['en', 'hi'] });
   const demo = { tenantId: tenant.tenantId, email, password, apiKey };
   if (!inMemory) writeFileSync(demoFile, JSON.stringify(demo, null, 2));
   return demo;

@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
+import { corsPolicy } from '../shared/http/cors';
 import { bracedPath, functionGroups, type FunctionGroup } from '../shared/http/route';
 import { routeList } from '../shared/http/routes';
 import type { GroupFunctions } from './functions';
@@ -38,18 +39,13 @@ export class ConsentApi extends Construct {
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       description: 'Consent-management service API',
       defaultIntegration: integrationOf(defaultRouteGroup),
+      // The same policy the local server applies (shared/http/cors.ts).
       corsPreflight: {
-        allowOrigins: ['*'],
-        allowMethods: [
-          apigwv2.CorsHttpMethod.GET,
-          apigwv2.CorsHttpMethod.POST,
-          apigwv2.CorsHttpMethod.PUT,
-          apigwv2.CorsHttpMethod.PATCH,
-          apigwv2.CorsHttpMethod.DELETE,
-          apigwv2.CorsHttpMethod.OPTIONS,
-        ],
-        allowHeaders: ['Content-Type', 'Authorization', 'X-API-Key'],
-        maxAge: Duration.days(1),
+        allowOrigins: [...corsPolicy.allowOrigins],
+        allowMethods: corsPolicy.allowMethods.map((method) => apigwv2.CorsHttpMethod[method]),
+        allowHeaders: [...corsPolicy.allowHeaders],
+        exposeHeaders: [...corsPolicy.exposeHeaders],
+        maxAge: Duration.seconds(corsPolicy.maxAgeSeconds),
       },
     });
 

@@ -6,7 +6,7 @@
 export const corsPolicy = {
   allowOrigins: ['*'],
   allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['Content-Type', 'Authorization', 'X-API-Key'],
+  allowHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'If-None-Match'],
   exposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag'],
   maxAgeSeconds: 86400,
 } as const;

@@ -66,7 +66,8 @@ describe('HTTP API', () => {
       CorsConfiguration: {
         AllowOrigins: ['*'],
         AllowMethods: Match.arrayWith(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
-        AllowHeaders: ['Content-Type', 'Authorization', 'X-API-Key'],
+        AllowHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'If-None-Match'],
+        ExposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag'],
         MaxAge: 86_400,
       },
     });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { asyncApiDocument } from '../shared/events/asyncapi';
 import { newEvent, type EventType } from '../shared/events/outbox';
 import { anyEventEnvelope, deliveryHeaders, emittedEvents, eventDataSchemas, eventEnvelope, subscribableEvents } from '../shared/events/schemas';

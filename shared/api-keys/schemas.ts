@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A bare hostname: no scheme, port or path. Stored lower-case. */
 export const domainSchema = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const loginBody = z.strictObject({
   email: z.string().min(1).max(254),

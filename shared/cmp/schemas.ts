@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { languageCodes, scheduledLanguageCodes } from '../i18n/languages';
 import { bannerPositions, cookieCategories } from './banner';
 import { bannerLabelKeys, labelStatuses } from './labels';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { languageCode } from '../notices/schemas';
 
 export const principalHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)');

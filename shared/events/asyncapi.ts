@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EventType } from './outbox';
 import { deliveryHeaders, emittedEvents, eventDataSchemas, eventEnvelope } from './schemas';
 

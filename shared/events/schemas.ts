@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { principalHashSchema } from '../consent/schemas';
 import type { EventType } from './outbox';
 

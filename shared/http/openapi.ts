@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { statusOfCode, type ErrorCode } from '../errors';
 import { bracedPath, type RouteDefinition } from './route';
 import { routeList } from './routes';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { languageCodes, scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
 import { noticeStatuses } from './notice';
 

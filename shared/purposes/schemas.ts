@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { legalBases } from '../notices/notice';
 
 const dataCategory = z.string().trim().min(1).max(100);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { nowIso } from '../clock';
 import { config } from '../config';
 import { hashPassword } from '../crypto/password';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const plans = ['standard', 'collect-only'] as const;
 export type Plan = (typeof plans)[number];

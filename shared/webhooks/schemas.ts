@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { subscribableEvents } from '../events/schemas';
 
 const label = z.string().trim().min(1).max(100);

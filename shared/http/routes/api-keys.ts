@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addDomainBody, allowedDomain, createdApiKey, domainParams, keyIdParams, maskedApiKey } from '../../api-keys/schemas';
 import { adminRoles } from '../../roles';
 import type { RouteDefinition } from '../route';

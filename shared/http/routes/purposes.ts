@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createPurposeBody, purposeIdParams, purposeView, updatePurposeBody } from '../../purposes/schemas';
 import { adminRoles } from '../../roles';
 import type { RouteDefinition } from '../route';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteDefinition } from '../route';
 import { recordResult, sdkRecordBody } from '../../consent/schemas';
 import { publicNoticeView } from '../../notices/schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { adminRoles } from '../../roles';
 import { createWebhookBody, deliveryView, updateWebhookBody, webhookIdParams, webhookView } from '../../webhooks/schemas';
 import type { RouteDefinition } from '../route';

@@ -7,9 +7,10 @@ import {
   revokeApiKey,
 } from '../../shared/api-keys/service';
 import { createGroupHandler } from '../../shared/http/handler';
+import { apiKeyRoutes } from '../../shared/http/routes/api-keys';
 import { created, ok } from '../../shared/http/operation';
 
-export const handler = createGroupHandler('api-keys', {
+export const handler = createGroupHandler('api-keys', apiKeyRoutes, {
   createApiKey: async ({ caller }) => created(await createApiKey(caller.tenantId)),
   listApiKeys: async ({ caller }) => ok(await listApiKeys(caller.tenantId)),
   revokeApiKey: async ({ caller, params }) => ok(await revokeApiKey(caller.tenantId, params.keyId)),

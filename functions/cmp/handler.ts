@@ -3,9 +3,10 @@ import type { BannerLabels } from '../../shared/cmp/labels';
 import { configRevision, deleteTracker, listTrackers, saveConfig, upsertTrackers } from '../../shared/cmp/service';
 import { draftAllLabelSets, draftLabelSet, listLabelSets, saveLabelSet } from '../../shared/cmp/translations';
 import { createGroupHandler } from '../../shared/http/handler';
+import { cmpRoutes } from '../../shared/http/routes/cmp';
 import { ok } from '../../shared/http/operation';
 
-export const handler = createGroupHandler('cmp', {
+export const handler = createGroupHandler('cmp', cmpRoutes, {
   saveCmpConfig: async ({ caller, body }) => ok(await saveConfig(caller.tenantId, body)),
   getCmpConfigRevision: async ({ caller, params }) => ok(await configRevision(caller.tenantId, params.revision)),
   listCmpTrackers: async ({ caller }) => ok(await listTrackers(caller.tenantId)),

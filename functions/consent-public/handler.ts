@@ -1,11 +1,13 @@
 import { createGroupHandler } from '../../shared/http/handler';
+import { sdkRoutes } from '../../shared/http/routes/sdk';
+import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
 import { ipAttribution, principalHash } from '../../shared/consent/principal';
 import { recordConsent } from '../../shared/consent/recording';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
 import { readPublicNotice } from '../../shared/notices/public-notice';
 
-export const handler = createGroupHandler('consent-public', {
+export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...withdrawalRoutes }, {
   sdkRecord: async ({ caller, body, meta }) =>
     created(
       await recordConsent({

@@ -7,9 +7,11 @@ import { recordConsent } from '../../shared/consent/recording';
 import { completeComplianceTask, listComplianceTasks } from '../../shared/consent/compliance-tasks';
 import { createWithdrawalToken, withdrawForPrincipal } from '../../shared/consent/withdrawal-routes';
 import { createGroupHandler } from '../../shared/http/handler';
+import { consentRoutes } from '../../shared/http/routes/consent';
+import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
 
-export const handler = createGroupHandler('consent', {
+export const handler = createGroupHandler('consent', { ...consentRoutes, ...withdrawalRoutes }, {
   recordConsent: async ({ caller, body, meta }) =>
     created(
       await recordConsent({

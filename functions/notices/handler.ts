@@ -1,4 +1,6 @@
 import { createGroupHandler } from '../../shared/http/handler';
+import { noticeRoutes } from '../../shared/http/routes/notices';
+import { purposeRoutes } from '../../shared/http/routes/purposes';
 import { created, ok } from '../../shared/http/operation';
 import { archiveNotice, createNotice, listNotices, readActiveNotice, readNotice, reviseNotice, updateNotice } from '../../shared/notices/service';
 import { publishNotice } from '../../shared/notices/publish';
@@ -7,7 +9,7 @@ import { diffNoticeVersions, listNoticeVersions } from '../../shared/notices/ver
 import { listNoticeAudit, setWithdrawalUrl } from '../../shared/notices/withdrawal-url';
 import { createPurpose, listPurposes, readPurpose, updatePurpose } from '../../shared/purposes/service';
 
-export const handler = createGroupHandler('notices', {
+export const handler = createGroupHandler('notices', { ...noticeRoutes, ...purposeRoutes }, {
   createPurpose: async ({ caller, body }) => created(await createPurpose(caller.tenantId, body)),
   listPurposes: async ({ caller }) => ok(await listPurposes(caller.tenantId)),
   getPurpose: async ({ caller, params }) => ok(await readPurpose(caller.tenantId, params.id)),

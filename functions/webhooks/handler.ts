@@ -1,8 +1,9 @@
 import { createGroupHandler } from '../../shared/http/handler';
+import { webhookRoutes } from '../../shared/http/routes/webhooks';
 import { created, ok } from '../../shared/http/operation';
 import { createWebhook, deleteWebhook, listWebhooks, testWebhook, updateWebhook, webhookDeliveries } from '../../shared/webhooks/service';
 
-export const handler = createGroupHandler('webhooks', {
+export const handler = createGroupHandler('webhooks', webhookRoutes, {
   listWebhooks: async ({ caller }) => ok(await listWebhooks(caller.tenantId)),
   createWebhook: async ({ caller, body }) => created(await createWebhook(caller.tenantId, body)),
   updateWebhook: async ({ caller, params, body }) => ok(await updateWebhook(caller.tenantId, params.id, body)),

@@ -6,7 +6,7 @@ import { authenticate } from './authenticate';
 import { dataResponse, errorResponse, jsonHeaders, type HttpResponse } from './error-mapper';
 import type { OperationRequest, OperationResult, OperationsOf, RequestMeta } from './operation';
 import { routeKeyOf, type FunctionGroup, type RouteDefinition } from './route';
-import { routeList, type OperationId } from './routes';
+import type { OperationId, Routes } from './routes';
 import { validateRequest } from './validate';
 
 type Event = APIGatewayProxyEventV2;
@@ -90,13 +90,20 @@ const validate = (): middy.MiddlewareObj<Event> => ({
   },
 });
 
+/** Every route of group G: the route modules a handler passes must hold them all. */
+type GroupRoutes<G extends FunctionGroup> = { [K in OperationId as Routes[K]['group'] extends G ? K : never]: Routes[K] };
+
 /**
  * One Lambda handler per function group: parse, authenticate and authorise, validate,
- * call the operation (one domain function), map its result to the envelope.
+ * call the operation (one domain function), map its result to the envelope. The handler gets
+ * only the route modules its group needs, not the whole table, so a bundle carries no other
+ * group's schemas.
  */
-export const createGroupHandler = <G extends FunctionGroup>(group: G, operations: OperationsOf<G>) => {
+export const createGroupHandler = <G extends FunctionGroup>(group: G, routes: GroupRoutes<G>, operations: OperationsOf<G>) => {
   const served = new Map(
-    routeList.filter((route) => route.group === group).map((route) => [routeKeyOf(route), route as RoutedRoute]),
+    Object.entries(routes as Record<string, RouteDefinition>)
+      .filter(([, route]) => route.group === group)
+      .map(([operationId, route]) => [routeKeyOf(route), { ...route, operationId } as RoutedRoute]),
   );
   const invoke = operations as unknown as Record<OperationId, (request: OperationRequest<unknown>) => Promise<OperationResult>>;
   return middy<Event, APIGatewayProxyResultV2, Error, StatefulContext>()

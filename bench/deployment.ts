@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnEventSourceMapping, type CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { repoRoot } from '../infra/functions';
 import { ConsentServiceStack } from '../infra/stack';
@@ -13,6 +13,8 @@ export interface DeployedFunction {
   runtime: string;
   /** NODE_OPTIONS of the function's environment (it changes how fast a bundle loads). */
   nodeOptions: string;
+  /** Records per invocation of its event source (stream or queue), for the functions that have one. */
+  batchSize?: number;
 }
 
 /** `ConsentPublicFunction` → `consent-public`: the construct ids infra/functions.ts gives. */
@@ -29,11 +31,13 @@ export const deployedFunctions = (): Map<string, DeployedFunction> => {
     if (!(child instanceof NodejsFunction)) continue;
     const cfn = child.node.defaultChild as CfnFunction;
     const environment = stack.resolve(cfn.environment) as { variables?: Record<string, unknown> } | undefined;
+    const mapping = child.node.findAll().find((construct): construct is CfnEventSourceMapping => construct instanceof CfnEventSourceMapping);
     functions.set(nameOf(child.node.id), {
       memoryMb: Number(cfn.memorySize),
       architecture: (cfn.architectures ?? ['x86_64']).join(','),
       runtime: String(cfn.runtime),
       nodeOptions: typeof environment?.variables?.NODE_OPTIONS === 'string' ? environment.variables.NODE_OPTIONS : '',
+      ...(mapping?.batchSize === undefined ? {} : { batchSize: mapping.batchSize }),
     });
   }
   return functions;

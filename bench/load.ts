@@ -63,15 +63,3 @@ export const runLoad = async (request: () => Promise<string | undefined>, option
     ...(firstFailure === undefined ? {} : { firstFailure }),
   };
 };
-
-/** One run per concurrency level, one after another. */
-export const runLoadLevels = async (
-  request: () => Promise<string | undefined>,
-  levels: { concurrency: readonly number[]; durationMs: number; warmupMs: number },
-): Promise<LoadResult[]> => {
-  const results: LoadResult[] = [];
-  for (const concurrency of levels.concurrency) {
-    results.push(await runLoad(request, { concurrency, durationMs: levels.durationMs, warmupMs: levels.warmupMs }));
-  }
-  return results;
-};

@@ -17,18 +17,23 @@ export interface Work {
   /** Read and write request units, as DynamoDB Local reports them (on-demand units = capacity units). */
   rru: number;
   wru: number;
+  /** The same units by where they were spent: `table` or an index name. */
+  rruBy: Record<string, number>;
+  wruBy: Record<string, number>;
   /** Calls that failed, and so reported no capacity (a cancelled transaction, a failed condition). */
   failed: Record<string, number>;
   /** SQS calls by action (SendMessage, ReceiveMessage, DeleteMessageBatch, …). */
   sqs: Record<string, number>;
   /**
-   * Items touched, by access and key shape (the first `#` segment of PK and SK): which items a
-   * request reads and writes, e.g. `GetItem TENANT/ACTIVENOTICE`, `TransactWrite Put TENANT/RECORD`.
+   * Calls by access: command and key shape (the first `#` segment of PK and SK) of the items it
+   * names, e.g. `GetItem TENANT/ACTIVENOTICE`, `TransactWriteItems [Update TENANT/CHAINHEAD, Put TENANT/RECORD]`.
    */
-  keys: Record<string, number>;
+  accesses: Record<string, number>;
+  /** Units those calls consumed, by the same access. */
+  accessUnits: Record<string, number>;
 }
 
-export const emptyWork = (): Work => ({ calls: {}, items: {}, rru: 0, wru: 0, failed: {}, sqs: {}, keys: {} });
+export const emptyWork = (): Work => ({ calls: {}, items: {}, rru: 0, wru: 0, rruBy: {}, wruBy: {}, failed: {}, sqs: {}, accesses: {}, accessUnits: {} });
 
 const scope = new AsyncLocalStorage<Work>();
 
@@ -40,11 +45,19 @@ const readCommands = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'Trans
 
 interface Capacity {
   CapacityUnits?: number;
+  Table?: { CapacityUnits?: number };
+  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
 }
 
-const capacityOf = (consumed: Capacity | Capacity[] | undefined): number | undefined => {
-  if (consumed === undefined) return undefined;
-  return (Array.isArray(consumed) ? consumed : [consumed]).reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+/** Adds what a response reports to each target (the table, each index); returns the call's total. */
+const addCapacity = (consumed: Capacity | Capacity[] | undefined, by: Record<string, number>): number => {
+  let total = 0;
+  for (const entry of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) {
+    total += entry.CapacityUnits ?? 0;
+    if (entry.Table?.CapacityUnits) bump(by, 'table', entry.Table.CapacityUnits);
+    for (const [index, units] of Object.entries(entry.GlobalSecondaryIndexes ?? {})) if (units.CapacityUnits) bump(by, index, units.CapacityUnits);
+  }
+  return total;
 };
 
 /** Items a multi-item request names (the request's side; Query and Scan count what came back instead). */
@@ -66,35 +79,50 @@ const segment = (value: unknown) => {
 };
 const shapeOf = (key: Attributes | undefined) => `${segment(key?.PK)}/${segment(key?.SK)}`;
 
-/** The partition a Query reads: the value compared with the key condition's first attribute. */
+/** What a Query reads: its index, and the first values of its key condition (partition key, then sort key). */
 const queriedShape = (input: Record<string, unknown>) => {
-  const match = /(#?\w+)\s*=\s*(:\w+)/.exec(String(input.KeyConditionExpression ?? ''));
-  const value = match ? (input.ExpressionAttributeValues as Attributes | undefined)?.[match[2]!] : undefined;
-  return `${String(input.IndexName ?? 'table')} ${segment(value)}`;
+  const values = input.ExpressionAttributeValues as Attributes | undefined;
+  const [partition, sort] = (String(input.KeyConditionExpression ?? '').match(/:\w+/g) ?? []).map((name) => segment(values?.[name]));
+  return `${String(input.IndexName ?? 'table')} ${partition ?? '?'}${sort === undefined ? '' : `/${sort}`}`;
 };
 
-/** Key shapes a request touches, read from the request. */
-const shapesOf = (command: string, input: Record<string, unknown>): string[] => {
+/** `[TENANT/LINEAGE ×3, TENANT/PURPOSE]`: the shapes of a multi-item request, each once with its count. */
+const listed = (shapes: string[]) => {
+  const counts = new Map<string, number>();
+  for (const shape of shapes) counts.set(shape, (counts.get(shape) ?? 0) + 1);
+  return `[${[...counts].map(([shape, count]) => (count === 1 ? shape : `${shape} ×${count}`)).join(', ')}]`;
+};
+
+/** What a request accesses, read from the request: its command and the key shapes it names. */
+const accessOf = (command: string, input: Record<string, unknown>): string => {
   switch (command) {
     case 'GetItem':
     case 'UpdateItem':
     case 'DeleteItem':
-      return [`${command} ${shapeOf(input.Key as Attributes)}`];
+      return `${command} ${shapeOf(input.Key as Attributes)}`;
     case 'PutItem':
-      return [`${command} ${shapeOf(input.Item as Attributes)}`];
+      return `${command} ${shapeOf(input.Item as Attributes)}`;
     case 'Query':
     case 'Scan':
-      return [`${command} ${queriedShape(input)}`];
+      return `${command} ${queriedShape(input)}`;
     case 'TransactWriteItems':
     case 'TransactGetItems':
-      return (input.TransactItems as Record<string, { Key?: Attributes; Item?: Attributes }>[]).map((entry) => {
-        const [action, target] = Object.entries(entry)[0]!;
-        return `${command.replace('Items', '')} ${action} ${shapeOf(target.Key ?? target.Item)}`;
-      });
+      return `${command} ${listed(
+        (input.TransactItems as Record<string, { Key?: Attributes; Item?: Attributes }>[]).map((entry) => {
+          const [action, target] = Object.entries(entry)[0]!;
+          return `${action} ${shapeOf(target.Key ?? target.Item)}`;
+        }),
+      )}`;
     case 'BatchGetItem':
-      return Object.values(input.RequestItems as Record<string, { Keys: Attributes[] }>).flatMap((table) => table.Keys.map((key) => `${command} ${shapeOf(key)}`));
+      return `${command} ${listed(Object.values(input.RequestItems as Record<string, { Keys: Attributes[] }>).flatMap((table) => table.Keys.map(shapeOf)))}`;
+    case 'BatchWriteItem':
+      return `${command} ${listed(
+        Object.values(input.RequestItems as Record<string, { PutRequest?: { Item: Attributes }; DeleteRequest?: { Key: Attributes } }[]>).flatMap((requests) =>
+          requests.map((request) => shapeOf(request.PutRequest?.Item ?? request.DeleteRequest?.Key)),
+        ),
+      )}`;
     default:
-      return [command];
+      return command;
   }
 };
 
@@ -112,14 +140,17 @@ export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): vo
       bump(work.calls, command);
       const requested = requestedItems(command, input);
       if (requested !== undefined) bump(work.items, command, requested);
-      for (const shape of shapesOf(command, input)) bump(work.keys, shape);
+      const access = accessOf(command, input);
+      bump(work.accesses, access);
       try {
         const result = await next(args);
         const output = result.output as { ConsumedCapacity?: Capacity | Capacity[]; Count?: number };
         if (command === 'Query' || command === 'Scan') bump(work.items, command, output.Count ?? 0);
-        const units = capacityOf(output.ConsumedCapacity) ?? 0;
-        if (readCommands.has(command)) work.rru += units;
+        const isRead = readCommands.has(command);
+        const units = addCapacity(output.ConsumedCapacity, isRead ? work.rruBy : work.wruBy);
+        if (isRead) work.rru += units;
         else work.wru += units;
+        bump(work.accessUnits, access, units);
         return result;
       } catch (error) {
         bump(work.failed, command);
@@ -158,7 +189,10 @@ export const combine = (parts: readonly Work[], factor = 1): Work => {
     addCounts(total.items, part.items, factor);
     addCounts(total.failed, part.failed, factor);
     addCounts(total.sqs, part.sqs, factor);
-    addCounts(total.keys, part.keys, factor);
+    addCounts(total.accesses, part.accesses, factor);
+    addCounts(total.accessUnits, part.accessUnits, factor);
+    addCounts(total.rruBy, part.rruBy, factor);
+    addCounts(total.wruBy, part.wruBy, factor);
     total.rru += part.rru * factor;
     total.wru += part.wru * factor;
   }
@@ -177,8 +211,26 @@ export const describeCalls = (work: Work): string =>
     })
     .join(', ') || 'none';
 
-export const describeKeys = (work: Work): string =>
-  Object.entries(work.keys).map(([shape, count]) => (count === 1 ? shape : `${shape} ×${round(count)}`)).join(', ') || 'none';
+/** `12.0 = table 8.00 + GSI1 2.00 + GSI2 2.00` */
+export const describeUnits = (total: number, by: Record<string, number>): string => {
+  const parts = Object.entries(by).map(([target, units]) => `${target} ${round(units)}`);
+  return parts.length > 1 ? `${round(total)} = ${parts.join(' + ')}` : String(round(total));
+};
+
+/** Each access with its calls and the units they consumed, reads in RRU and writes in WRU. */
+export const accessesOf = (work: Work) =>
+  Object.entries(work.accesses).map(([access, calls]) => ({
+    access,
+    calls,
+    units: work.accessUnits[access] ?? 0,
+    unit: readCommands.has(access.split(' ')[0]!) ? 'RRU' : 'WRU',
+  }));
+
+/** `GetItem TENANT/CONSENTSTATS 0.5 RRU; Query table TENANT ×3 170 RRU` */
+export const describeAccesses = (work: Work): string =>
+  accessesOf(work)
+    .map(({ access, calls, units, unit }) => `${access}${round(calls) === 1 ? '' : ` ×${round(calls)}`} ${round(units)} ${unit}`)
+    .join('; ') || 'none';
 
 export const describeSqs = (work: Work): string =>
   Object.entries(work.sqs).map(([action, count]) => `${action} ${round(count)}`).join(', ') || 'none';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 
 /** Printing tables and the machine the numbers were measured on. */
@@ -10,7 +10,8 @@ const format = (cell: Cell): string => {
   if (cell === undefined) return '–';
   if (typeof cell === 'string') return cell;
   if (!Number.isFinite(cell)) return '–';
-  if (Number.isInteger(cell)) return cell.toLocaleString('en-US');
+  // Means of whole counts come out as 0.9999999; they are whole counts.
+  if (Math.abs(cell - Math.round(cell)) < 1e-9) return Math.round(cell).toLocaleString('en-US');
   const digits = Math.abs(cell) >= 100 ? 0 : Math.abs(cell) >= 10 ? 1 : Math.abs(cell) >= 1 ? 2 : 3;
   return cell.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 };
@@ -40,6 +41,8 @@ export const machineInfo = () => ({
   java: javaVersion(),
   platform: `${process.platform} ${process.arch}`,
   date: new Date().toISOString(),
+  /** 1-minute load average: anything else running on the machine shows here, and in every figure. */
+  loadAverage: Math.round(loadavg()[0]! * 100) / 100,
 });
 
 export const writeJson = (path: string, value: unknown): void => {

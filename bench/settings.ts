@@ -3,6 +3,8 @@ export interface Settings {
   quick: boolean;
   /** Requests in flight for the storage and endpoint throughput runs. */
   concurrency: number[];
+  /** Load on every path before anything is measured, so the JVM behind DynamoDB Local is warm for all sections alike. */
+  engineWarmupMs: number;
   durationMs: number;
   warmupMs: number;
   /** Sequential requests per endpoint whose work is counted. */
@@ -11,11 +13,12 @@ export interface Settings {
   priceConsents: number;
   /** Consents whose time to first webhook delivery is measured. */
   webhookConsents: number;
-  growth: { small: number; large: number; samples: number };
+  /** Records in the tenant for the small and the large measurement, and the deep page of the records list. */
+  growth: { small: number; large: number; deepPage: number; samples: number };
   /** Fresh node processes per bundle for import time. */
   importRuns: number;
-  /** Also time imports without NODE_OPTIONS (source maps off), to show what they cost. */
-  importWithoutSourceMaps: boolean;
+  /** Processes per bundle importing it without NODE_OPTIONS (so without source maps), to show what they cost; 0: skip. */
+  bareImportRuns: number;
 }
 
 export const settingsFor = (quick: boolean): Settings =>
@@ -23,24 +26,26 @@ export const settingsFor = (quick: boolean): Settings =>
     ? {
         quick,
         concurrency: [8],
+        engineWarmupMs: 1_000,
         durationMs: 500,
         warmupMs: 150,
         workSamples: 5,
         priceConsents: 20,
         webhookConsents: 3,
-        growth: { small: 100, large: 1_000, samples: 5 },
-        importRuns: 3,
-        importWithoutSourceMaps: false,
+        growth: { small: 50, large: 250, deepPage: 10, samples: 5 },
+        importRuns: 2,
+        bareImportRuns: 0,
       }
     : {
         quick,
         concurrency: [1, 8, 32],
-        durationMs: 3_000,
+        engineWarmupMs: 5_000,
+        durationMs: 2_000,
         warmupMs: 500,
         workSamples: 20,
-        priceConsents: 200,
+        priceConsents: 100,
         webhookConsents: 20,
-        growth: { small: 100, large: 10_000, samples: 30 },
+        growth: { small: 100, large: 10_000, deepPage: 50, samples: 30 },
         importRuns: 15,
-        importWithoutSourceMaps: true,
+        bareImportRuns: 5,
       };

@@ -1,6 +1,6 @@
 import { send, type Endpoint } from '../endpoints';
-import { median, percentile } from '../load';
-import { combine, describeCalls, describeKeys, describeSqs, measure, type Work } from '../meter';
+import { percentile } from '../load';
+import { accessesOf, combine, describeCalls, describeSqs, describeUnits, measure, type Work } from '../meter';
 import { printTable } from '../report';
 import type { Settings } from '../settings';
 import type { Call, Route } from '../invoke';
@@ -15,8 +15,6 @@ export interface RequestWork {
   work?: Work;
   p50Ms?: number;
   p99Ms?: number;
-  /** Handler time of each request, for Lambda's billed duration. */
-  msEach?: number[];
 }
 
 /** `samples` sequential requests, after one that warms the handler and its clients up. */
@@ -31,16 +29,19 @@ export const measureRequests = async (name: string, route: Route, call: () => Ca
     works.push(work);
     msEach.push(ms);
   }
-  const sorted = [...msEach].sort((a, b) => a - b);
-  return { name, built: true, samples, failures, work: combine(works, 1 / samples), p50Ms: median(msEach), p99Ms: percentile(sorted, 99), msEach };
+  msEach.sort((a, b) => a - b);
+  return { name, built: true, samples, failures, work: combine(works, 1 / samples), p50Ms: percentile(msEach, 50), p99Ms: percentile(msEach, 99) };
 };
 
 export const workRow = (result: RequestWork) =>
   result.work
-    ? [result.name, describeCalls(result.work), result.work.rru, result.work.wru, describeSqs(result.work), result.p50Ms, result.failures]
+    ? [result.name, describeCalls(result.work), describeUnits(result.work.rru, result.work.rruBy), describeUnits(result.work.wru, result.work.wruBy), describeSqs(result.work), result.p50Ms, result.failures]
     : [result.name, 'not built', undefined, undefined, undefined, undefined, undefined];
 
-export const keysRow = (result: RequestWork) => [result.name, result.work ? describeKeys(result.work) : 'not built'];
+/** One row per access of `work`: which items it reads and writes and what each costs. */
+export const accessRows = (name: string, work: Work) => accessesOf(work).map(({ access, calls, units, unit }) => [name, access, calls, units, unit]);
+
+export const accessHeaders = (who: string) => [who, 'access (command, PK/SK prefix)', 'calls', 'units', ''];
 
 export const workHeaders = ['endpoint', 'DynamoDB calls per request', 'RRU', 'WRU', 'SQS', 'p50 ms', 'failures'];
 
@@ -54,6 +55,6 @@ export const measureWork = async (endpoints: readonly Endpoint[], settings: Sett
     workHeaders,
     results.map(workRow),
   );
-  printTable('4b. Items each request touches (access, PK/SK prefix)', ['endpoint', 'items'], results.map(keysRow));
-  return results.map(({ msEach: _msEach, ...rest }) => rest);
+  printTable('4b. Where the units of each request go (mean per request)', accessHeaders('endpoint'), results.flatMap((result) => (result.work ? accessRows(result.name, result.work) : [])));
+  return results;
 };

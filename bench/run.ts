@@ -1,0 +1,98 @@
+import { fileURLToPath } from 'node:url';
+import { deployedFunctions } from './deployment';
+import { machineInfo, writeJson } from './report';
+import { settingsFor } from './settings';
+import { startBenchStack } from './stack';
+
+/**
+ * `npm run bench [-- --quick]`: storage ceiling, endpoint throughput, work and price per request,
+ * growth, bundles and webhook latency, against a local stack of its own. Prints a table per
+ * section and writes everything to bench/results/latest.json (the committed figures; a quick run
+ * writes bench/results/quick.json, which git ignores).
+ */
+const settings = settingsFor(process.argv.includes('--quick'));
+const resultsFile = fileURLToPath(new URL(settings.quick ? './results/quick.json' : './results/latest.json', import.meta.url));
+
+const results: Record<string, unknown> = {};
+const errors: Record<string, string> = {};
+const sectionSeconds: Record<string, number> = {};
+
+/** Runs one section; a failure is reported and recorded, and the other sections still run. */
+const section = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
+  const started = performance.now();
+  try {
+    const value = await run();
+    results[name] = value;
+    return value;
+  } catch (error) {
+    errors[name] = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    console.error(`\n${name} failed: ${errors[name]}`);
+    return undefined;
+  } finally {
+    sectionSeconds[name] = Math.round((performance.now() - started) / 100) / 10;
+  }
+};
+
+const main = async () => {
+  const started = performance.now();
+  const machine = machineInfo();
+  console.log(`consent-service bench, ${settings.quick ? 'quick' : 'full'} run on ${machine.cores} × ${machine.cpuModel}, load average ${machine.loadAverage}`);
+  const functions = deployedFunctions();
+  const stack = await startBenchStack();
+  const stopOnSignal = () => void stack.stop().finally(() => process.exit(130));
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  try {
+    // Imported only now: the clients are built on first use from the environment the stack just set.
+    const { db } = await import('../shared/db/client');
+    const { sqs } = await import('../shared/queue/sqs');
+    const { instrument } = await import('./meter');
+    const { createBenchTenant, startReceiver, subscribeWebhook } = await import('./fixtures');
+    const { prepareEndpoints } = await import('./endpoints');
+    const { measureWork } = await import('./sections/work');
+    const { measurePrice } = await import('./sections/price');
+    const { measureWebhookLatency } = await import('./sections/webhooks');
+    const { rawOperations } = await import('./sections/storage');
+    const { measureThroughput, warmUp } = await import('./sections/throughput');
+    const { measureGrowth } = await import('./sections/growth');
+    instrument(db(), sqs());
+
+    // Separate tenants, so that one section's records and webhook do not change another's numbers.
+    const mainTenant = await createBenchTenant('main');
+    const pricingTenant = await createBenchTenant('price');
+    const growthTenant = await createBenchTenant('growth');
+    const receiver = await startReceiver();
+    try {
+      await subscribeWebhook(pricingTenant, receiver);
+      const endpoints = await prepareEndpoints(mainTenant);
+      const raw = await rawOperations();
+      await warmUp(raw, endpoints, settings.engineWarmupMs);
+      await section('work', () => measureWork(endpoints, settings));
+      // Before the throughput runs: their thousands of outbox events would otherwise sit in front of these.
+      await section('price', () => measurePrice(pricingTenant, receiver, functions, settings));
+      await section('webhooks', () => measureWebhookLatency(pricingTenant, receiver, settings));
+      await section('throughput', () => measureThroughput(raw, endpoints, settings));
+      await section('growth', () => measureGrowth(growthTenant, settings));
+    } finally {
+      await receiver.close();
+    }
+  } finally {
+    await stack.stop();
+  }
+  // After the engines stopped, so that the import timings share the machine with nothing else.
+  const { measureBundles } = await import('./sections/bundles');
+  await section('bundles', () => measureBundles(functions, settings));
+
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  writeJson(resultsFile, { machine: { ...machine, loadAverageAtEnd: machineInfo().loadAverage }, settings, functions: Object.fromEntries(functions), ...results, errors, sectionSeconds, seconds });
+  console.log(`\nDone in ${seconds} s; results in ${resultsFile}`);
+  if (Object.keys(errors).length > 0) {
+    console.error(`Failed sections: ${Object.keys(errors).join(', ')}`);
+    process.exitCode = 1;
+  }
+};
+
+main().catch((error: unknown) => {
+  console.error('bench failed:', error);
+  process.exitCode = 1;
+});

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
@@ -6,6 +7,11 @@ import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodej
  * How every Lambda is bundled: the `bundling` of each NodejsFunction (infra/functions.ts). It lives
  * here so that `npm run bench` builds and measures the very bundles a deploy would ship.
  */
+/** Modules swapped for smaller ones that do the same job in Lambda. */
+export const lambdaAliases = {
+  '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda-credentials.ts', import.meta.url)),
+};
+
 export const lambdaBundling = {
   minify: true,
   sourceMap: true,
@@ -18,6 +24,7 @@ export const lambdaBundling = {
   // Bundle (and tree-shake) AWS SDK v3 instead of using whatever version the runtime ships.
   externalModules: [],
   mainFields: ['module', 'main'],
+  esbuildArgs: Object.fromEntries(Object.entries(lambdaAliases).map(([module, replacement]) => [`--alias:${module}`, replacement])),
 } satisfies BundlingOptions;
 
 /**
@@ -38,4 +45,5 @@ export const esbuildOptionsOf = (entry: string, outdir: string): BuildOptions =>
   external: lambdaBundling.externalModules,
   banner: { js: lambdaBundling.banner },
   mainFields: lambdaBundling.mainFields,
+  alias: lambdaAliases,
 });

@@ -4,6 +4,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { handler as outboxHandler } from '../../functions/outbox/handler';
 import { handler as webhookWorker } from '../../functions/webhook-worker/handler';
+import { sqsRecord } from '../../infra/local/workers';
 import { config } from '../../shared/config';
 import { db, tableName } from '../../shared/db/client';
 import { drainOutbox } from '../../shared/events/drain';
@@ -137,17 +138,7 @@ export const measurePrice = async (tenant: BenchTenant, receiver: Receiver, func
     if (messages.length === 0) continue;
     stages.sqsPolling.works.push(received.work);
     const event: SQSEvent = {
-      Records: messages.map((message) => ({
-        messageId: message.MessageId ?? '',
-        receiptHandle: message.ReceiptHandle ?? '',
-        body: message.Body ?? '',
-        attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bench', ApproximateFirstReceiveTimestamp: String(Date.now()) },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: queueUrl,
-        awsRegion: config.region,
-      })),
+      Records: messages.map((message) => sqsRecord(message, queueUrl)),
     };
     const { result, work, ms } = await measure(() => webhookWorker(event));
     billed(stages.webhookWorker, ms, work);

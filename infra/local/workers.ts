@@ -11,7 +11,7 @@ import { sqs } from '../../shared/queue/sqs';
  * AWS) and one that polls the webhook queue and hands batches to the worker's handler as an SQS
  * event source mapping would, deleting what it did not report as failed.
  */
-const sqsRecord = (message: { MessageId?: string; ReceiptHandle?: string; Body?: string }, queueArn: string): SQSRecord => ({
+export const sqsRecord = (message: { MessageId?: string; ReceiptHandle?: string; Body?: string }, queueArn: string): SQSRecord => ({
   messageId: message.MessageId ?? '',
   receiptHandle: message.ReceiptHandle ?? '',
   body: message.Body ?? '',

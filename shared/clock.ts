@@ -14,6 +14,9 @@ export const clock: Clock = {
   now: () => current.now(),
 };
 
+/** One UTC day in milliseconds. */
+export const dayMs = 24 * 60 * 60 * 1000;
+
 export const nowIso = (): string => clock.now().toISOString();
 export const nowEpochSeconds = (): number => Math.floor(clock.now().getTime() / 1000);
 

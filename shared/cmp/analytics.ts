@@ -1,11 +1,10 @@
-import { clock } from '../clock';
+import { clock, dayMs } from '../clock';
 import { ValidationError } from '../errors';
 import { optionalCategories } from './banner';
 import { requireCmpTenant } from './service';
 import { readDailyCounters } from './store';
 import { dailyCounter } from './visitor';
 
-const dayMs = 24 * 60 * 60 * 1000;
 export const maxAnalyticsRangeDays = 365;
 const defaultRangeDays = 30;
 

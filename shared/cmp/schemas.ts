@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { languageCodes, scheduledLanguageCodes } from '../i18n/languages';
 import { bannerPositions, cookieCategories } from './banner';
+import { trackerKey } from './document';
 import { bannerLabelKeys, labelStatuses } from './labels';
 import { cookieEvents } from './visitor';
 
@@ -135,7 +136,7 @@ export const trackersBody = z.strictObject({
     .superRefine((trackers, context) => {
       const seen = new Set<string>();
       trackers.forEach((tracker, index) => {
-        const key = `${tracker.domain}\u0000${tracker.cookieName ?? ''}`;
+        const key = trackerKey(tracker);
         if (seen.has(key)) context.addIssue({ code: 'custom', path: [index], message: 'repeats the domain and cookieName of an earlier tracker' });
         seen.add(key);
       });

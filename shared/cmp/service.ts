@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import type { z } from 'zod';
 import { nowIso } from '../clock';
+import { ContentionError } from '../db/errors';
 import { AppError, NotFoundError, ValidationError } from '../errors';
 import { requireTenant } from '../tenants/store';
 import type { Tenant } from '../tenants/tenant';
@@ -50,7 +51,8 @@ export const changeDocument = async (
       await writeDocument(next, body);
       return next;
     } catch (error) {
-      if (!(error instanceof RevisionMovedError) || attempt === attempts) throw error;
+      // A cancelled transaction (a concurrent writer on the same items) is retried like a moved revision.
+      if (!(error instanceof RevisionMovedError || error instanceof ContentionError) || attempt === attempts) throw error;
       await pause();
     }
   }

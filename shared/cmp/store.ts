@@ -1,6 +1,6 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
-import { cancellationReasons, transaction } from '../db/errors';
+import { conditional, transaction } from '../db/errors';
 import { entityOf } from '../db/item';
 import { queryAll } from '../db/query';
 import { addCounters, type TransactItem } from '../db/transact';
@@ -23,6 +23,12 @@ export class RevisionMovedError extends ConflictError {
   }
 }
 
+/** The document back from its stored public body (which leaves out `configured`). */
+const documentOf = (body: unknown, configured: boolean): CmpDocument => ({
+  ...(JSON.parse(String(body)) as { data: Omit<CmpDocument, 'configured'> }).data,
+  configured,
+});
+
 /** The public GET: the stored body as served, one eventually consistent read. */
 export const readPublicBody = async (tenantId: string): Promise<{ body: string; etag: string; configured: boolean } | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.publicDocument(tenantId) }));
@@ -32,9 +38,7 @@ export const readPublicBody = async (tenantId: string): Promise<{ body: string; 
 /** The document to change, read strongly consistent so the revision check sees the latest write. */
 export const readDocument = async (tenantId: string): Promise<CmpDocument | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.publicDocument(tenantId), ConsistentRead: true }));
-  if (!Item) return undefined;
-  const { data } = JSON.parse(String(Item.body)) as { data: Omit<CmpDocument, 'configured'> };
-  return { ...data, configured: Item.configured === true };
+  return Item ? documentOf(Item.body, Item.configured === true) : undefined;
 };
 
 export const readSettings = async (tenantId: string): Promise<CmpSettings | undefined> => {
@@ -45,9 +49,7 @@ export const readSettings = async (tenantId: string): Promise<CmpSettings | unde
 /** A document as it stood at a revision: the evidence of what a banner showed. */
 export const readRevision = async (tenantId: string, revision: number): Promise<CmpDocument | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.revision(tenantId, revision) }));
-  if (!Item) return undefined;
-  const { data } = JSON.parse(String(Item.body)) as { data: Omit<CmpDocument, 'configured'> };
-  return { ...data, configured: true };
+  return Item ? documentOf(Item.body, true) : undefined;
 };
 
 /**
@@ -89,22 +91,27 @@ export const readVisitorState = async (tenantId: string, visitorId: string): Pro
   return Item ? entityOf<VisitorState>(Item) : undefined;
 };
 
-const logPut = (entry: WebEventEntry | ServerEventEntry): TransactItem => ({
-  Put: {
-    TableName: tableName(),
-    Item: { ...cmpKeys.logEntry(entry.tenantId, entry.visitorId, entry.createdAt, entry.entryId), type: 'CmpLogEntry', ...entry },
-    // Append-only: an entry is written once and never replaced.
-    ConditionExpression: 'attribute_not_exists(PK)',
-  },
+const logPut = (entry: WebEventEntry | ServerEventEntry) => ({
+  TableName: tableName(),
+  Item: { ...cmpKeys.logEntry(entry.tenantId, entry.visitorId, entry.createdAt, entry.entryId), type: 'CmpLogEntry', ...entry },
+  // Append-only: an entry is written once and never replaced.
+  ConditionExpression: 'attribute_not_exists(PK)',
 });
 
+const entryIdCollision = () => new ConflictError('Audit entry id collision; retry');
+
+/** The visitor's stored state is newer than this event: log the event, keep the state. */
+class NewerStateStored extends ConflictError {
+  constructor() {
+    super("A newer state is stored for this visitor");
+  }
+}
+
 /**
- * The audit entry, the visitor's latest state and the day's counters, together. A late event
- * older than the stored state is still logged and counted but leaves the state alone.
+ * The audit entry and the visitor's latest state, together. A late event older than the stored
+ * state is still logged but leaves the state alone.
  */
-export const appendWebEvent = async (entry: WebEventEntry, state: VisitorState, counters: Record<string, number>): Promise<void> => {
-  const log = logPut(entry);
-  const count = addCounters(cmpKeys.daily(entry.tenantId, entry.createdAt.slice(0, 10)), counters);
+export const appendWebEvent = async (entry: WebEventEntry, state: VisitorState): Promise<void> => {
   const statePut: TransactItem = {
     Put: {
       TableName: tableName(),
@@ -114,21 +121,29 @@ export const appendWebEvent = async (entry: WebEventEntry, state: VisitorState, 
     },
   };
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: [log, statePut, count] }));
-  } catch (error) {
-    if (cancellationReasons(error)[1] !== 'ConditionalCheckFailed') throw error;
     await transaction(
-      () => db().send(new TransactWriteCommand({ TransactItems: [log, count] })),
-      () => new ConflictError('Audit entry id collision; retry'),
+      () => db().send(new TransactWriteCommand({ TransactItems: [{ Put: logPut(entry) }, statePut] })),
+      (failed) => (failed === 1 ? new NewerStateStored() : entryIdCollision()),
     );
+  } catch (error) {
+    if (!(error instanceof NewerStateStored)) throw error;
+    await conditional(() => db().send(new PutCommand(logPut(entry))), entryIdCollision);
   }
 };
 
-export const appendServerEvent = async (entry: ServerEventEntry, counters: Record<string, number>): Promise<void> => {
-  await transaction(
-    () => db().send(new TransactWriteCommand({ TransactItems: [logPut(entry), addCounters(cmpKeys.daily(entry.tenantId, entry.createdAt.slice(0, 10)), counters)] })),
-    () => new ConflictError('Audit entry id collision; retry'),
-  );
+export const appendServerEvent = async (entry: ServerEventEntry): Promise<void> => {
+  await conditional(() => db().send(new PutCommand(logPut(entry))), entryIdCollision);
+};
+
+/**
+ * Adds to the day's counters, after the evidence is stored and outside its transaction: every
+ * event of a tenant updates this one item, and transactions touching a shared item cancel each
+ * other under load, while plain ADDs queue. A crash between the two writes leaves the counters
+ * one event short; the audit log stays complete.
+ */
+export const countDailyEvents = async (tenantId: string, day: string, counters: Record<string, number>): Promise<void> => {
+  const { Update } = addCounters(cmpKeys.daily(tenantId, day), counters);
+  await db().send(new UpdateCommand(Update!));
 };
 
 /** Daily counter items between two UTC days, inclusive; days without events have no item. */

@@ -1,3 +1,4 @@
+import { dayMs } from '../clock';
 import { cookieCategories, decisionKindOf, optionalCategories, type CookieCategory } from './banner';
 
 export const cookieEvents = ['COOKIE_CONSENT_GIVEN', 'COOKIE_CONSENT_UPDATED', 'COOKIE_CONSENT_WITHDRAWN'] as const;
@@ -61,8 +62,6 @@ export const stateCategories = (event: CookieEvent, categories: Record<string, b
   event === 'COOKIE_CONSENT_WITHDRAWN'
     ? { ...Object.fromEntries(Object.keys(categories).map((category) => [category, false])), NECESSARY: true }
     : { ...categories, NECESSARY: true };
-
-const dayMs = 24 * 60 * 60 * 1000;
 
 /**
  * What a tenant's server should do for a visitor. No state, or one older than reconsentDays (the

@@ -3,7 +3,7 @@ import { clock, nowIso } from '../clock';
 import { newId, newTimeOrderedId } from '../ids';
 import type { serverEventBody, webEventBody } from './schemas';
 import { CmpNotConfiguredError } from './service';
-import { appendServerEvent, appendWebEvent, readSettings, readVisitorState, type CmpSettings } from './store';
+import { appendServerEvent, appendWebEvent, countDailyEvents, readSettings, readVisitorState, type CmpSettings } from './store';
 import {
   consentStatusOf,
   serverEventCounters,
@@ -53,8 +53,8 @@ export const recordWebEvent = async (input: z.output<typeof webEventBody>, meta:
       lastUpdated: createdAt,
       lastEntryId: entry.entryId,
     },
-    webEventCounters(input.event, input.categories),
   );
+  await countDailyEvents(input.tenantId, createdAt.slice(0, 10), webEventCounters(input.event, input.categories));
   return { recorded: true as const, consentRecordId: visitorId };
 };
 
@@ -80,7 +80,8 @@ export const logServerEvent = async (tenantId: string, apiKeyId: string, input: 
     apiKeyId,
     createdAt: nowIso(),
   };
-  await appendServerEvent(entry, serverEventCounters(entry));
+  await appendServerEvent(entry);
+  await countDailyEvents(tenantId, entry.createdAt.slice(0, 10), serverEventCounters(entry));
   return {
     id: entry.entryId,
     visitorId: entry.visitorId,

@@ -1,4 +1,4 @@
-import { clock } from '../clock';
+import { clock, dayMs } from '../clock';
 import { queryAll } from '../db/query';
 import { listPurposes } from '../purposes/store';
 import { tenantPartition } from '../tenants/keys';
@@ -13,7 +13,7 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  */
 export const consentAnalytics = async (tenantId: string) => {
   const now = clock.now();
-  const weekAgo = new Date(now.getTime() - 6 * 86_400_000);
+  const weekAgo = new Date(now.getTime() - 6 * dayMs);
   const [stats, purposes, days] = await Promise.all([
     readStats(tenantId),
     listPurposes(tenantId),

@@ -1,4 +1,4 @@
-import { clock } from '../clock';
+import { clock, dayMs } from '../clock';
 import { tableName } from '../db/client';
 import { ConflictError, ValidationError } from '../errors';
 import { newEvent, outboxPut } from '../events/outbox';
@@ -108,7 +108,7 @@ const mailsFor = (request: WithdrawalRequest, withdrawalId: string, at: string, 
 export const withdraw = async (request: WithdrawalRequest) => {
   const now = clock.now();
   const at = now.toISOString();
-  const dueAt = new Date(now.getTime() + complianceDays * 86_400_000).toISOString();
+  const dueAt = new Date(now.getTime() + complianceDays * dayMs).toISOString();
   const withdrawalId = newId();
   const taskId = newId();
   const tenantId = request.tenant.tenantId;

@@ -36,14 +36,8 @@ export interface NoticeTranslation {
 
 export type NoticeTranslations = Partial<Record<LanguageCode, NoticeTranslation>>;
 
-export interface Notice {
-  noticeId: string;
-  tenantId: string;
-  /** Every version of one notice shares a lineage; version numbers count per lineage. */
-  lineageId: string;
-  status: NoticeStatus;
-  /** Set at publish; a draft made by revise has none until it is published. */
-  versionNumber: number | null;
+/** What a notice says, in English: the fields a published version freezes. */
+export interface NoticeText {
   title: string;
   introText: string;
   contactEmail: string;
@@ -51,6 +45,27 @@ export interface Notice {
   rightsText: string;
   complaintText: string;
   withdrawalUrl: string | null;
+}
+
+/** Copies exactly the text fields, so a view or snapshot never picks up other fields of its source. */
+export const noticeTextOf = (source: NoticeText): NoticeText => ({
+  title: source.title,
+  introText: source.introText,
+  contactEmail: source.contactEmail,
+  contactUrl: source.contactUrl,
+  rightsText: source.rightsText,
+  complaintText: source.complaintText,
+  withdrawalUrl: source.withdrawalUrl,
+});
+
+export interface Notice extends NoticeText {
+  noticeId: string;
+  tenantId: string;
+  /** Every version of one notice shares a lineage; version numbers count per lineage. */
+  lineageId: string;
+  status: NoticeStatus;
+  /** Set at publish; a draft made by revise has none until it is published. */
+  versionNumber: number | null;
   purposeIds: string[];
   purposeConfig: PurposeConfig[];
   translations: NoticeTranslations;
@@ -85,20 +100,13 @@ export interface SnapshotPurpose {
 }
 
 /** The immutable record of exactly what a published version said. */
-export interface NoticeSnapshot {
+export interface NoticeSnapshot extends NoticeText {
   noticeId: string;
   lineageId: string;
   versionNumber: number;
   changeNote: string | null;
   publishedAt: string;
   publishedBy: string;
-  title: string;
-  introText: string;
-  contactEmail: string;
-  contactUrl: string | null;
-  rightsText: string;
-  complaintText: string;
-  withdrawalUrl: string | null;
   /** In display order. */
   purposes: SnapshotPurpose[];
   translations: NoticeTranslations;

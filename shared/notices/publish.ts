@@ -7,7 +7,7 @@ import { newEvent, outboxPut } from '../events/outbox';
 import { getPurposes } from '../purposes/store';
 import { diffSnapshots } from './diff';
 import { noticeKeys } from './keys';
-import type { Notice, NoticeSnapshot, Purpose } from './notice';
+import { noticeTextOf, type Notice, type NoticeSnapshot, type Purpose } from './notice';
 import { buildPublicNotice } from './public-notice';
 import { getActivePointer, getLastVersionNumber, getVersion, requireNotice, runNoticeTransaction, type ActivePointer } from './store';
 import type { TransactItem } from '../db/transact';
@@ -41,13 +41,7 @@ const snapshotOf = (notice: Notice, purposes: readonly Purpose[], versionNumber:
   changeNote,
   publishedAt: at,
   publishedBy,
-  title: notice.title,
-  introText: notice.introText,
-  contactEmail: notice.contactEmail,
-  contactUrl: notice.contactUrl,
-  rightsText: notice.rightsText,
-  complaintText: notice.complaintText,
-  withdrawalUrl: notice.withdrawalUrl,
+  ...noticeTextOf(notice),
   purposes: configuredPurposes(notice, purposes).map(({ purpose, isRequired, displayOrder }) => ({
     id: purpose.purposeId,
     name: purpose.name,

@@ -1,4 +1,4 @@
-import type { Notice, Purpose } from './notice';
+import { noticeTextOf, type Notice, type Purpose } from './notice';
 
 /** consentCount comes from the tenant's consent counters (consent/store.ts), which every record updates. */
 export const noticeView = (notice: Notice, consentCount: number) => ({
@@ -6,13 +6,7 @@ export const noticeView = (notice: Notice, consentCount: number) => ({
   lineageId: notice.lineageId,
   status: notice.status,
   versionNumber: notice.versionNumber,
-  title: notice.title,
-  introText: notice.introText,
-  contactEmail: notice.contactEmail,
-  contactUrl: notice.contactUrl,
-  rightsText: notice.rightsText,
-  complaintText: notice.complaintText,
-  withdrawalUrl: notice.withdrawalUrl,
+  ...noticeTextOf(notice),
   purposeIds: notice.purposeIds,
   purposeConfig: notice.purposeConfig,
   translations: notice.translations,

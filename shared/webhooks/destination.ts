@@ -10,77 +10,9 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { ValidationError } from '../errors';
-
-const forbiddenV4 = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // unspecified / "this network"
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, includes cloud metadata 169.254.169.254
-  ['172.16.0.0', 12], // private
-  ['192.168.0.0', 16], // private
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, includes broadcast
-] as const) forbiddenV4.addSubnet(network, prefix, 'ipv4');
-// Named although the range above covers it: it is the address an attacker is after.
-forbiddenV4.addAddress('169.254.169.254', 'ipv4');
-
-const forbiddenV6 = new BlockList();
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique-local, includes AWS metadata fd00:ec2::254
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) forbiddenV6.addSubnet(network, prefix, 'ipv6');
-forbiddenV6.addAddress('fd00:ec2::254', 'ipv6');
-
-/** Expands a valid IPv6 address (no zone) into its eight 16-bit groups. */
-const ipv6Groups = (address: string): number[] => {
-  let text = address;
-  // A trailing dotted quad ("::ffff:1.2.3.4") stands for the last two groups.
-  const lastColon = text.lastIndexOf(':');
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const [a = 0, b = 0, c = 0, d = 0] = tail.split('.').map(Number);
-    text = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
-  const [head = '', rest] = text.split('::');
-  if (rest === undefined) return parse(head);
-  const left = parse(head);
-  const right = parse(rest);
-  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
-};
-
-/**
- * The IPv4 address an IPv6 address carries, for the forms that reach it: IPv4-mapped
- * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d). Otherwise undefined.
- */
-const embeddedIpv4 = (address: string): string | undefined => {
-  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = ipv6Groups(address);
-  const zeroMiddle = g2 === 0 && g3 === 0 && g4 === 0;
-  const mappedOrCompatible = g0 === 0 && g1 === 0 && zeroMiddle && (g5 === 0 || g5 === 0xffff);
-  const nat64 = g0 === 0x64 && g1 === 0xff9b && zeroMiddle && g5 === 0;
-  if (!mappedOrCompatible && !nat64) return undefined;
-  return `${g6 >> 8}.${g6 & 0xff}.${g7 >> 8}.${g7 & 0xff}`;
-};
-
-/** True when a webhook must not connect to this address. Anything that is not an IP fails closed. */
-export const isForbiddenAddress = (address: string): boolean => {
-  const bare = address.split('%')[0] ?? ''; // lookups may return scoped link-local addresses (fe80::1%eth0)
-  const family = isIP(bare);
-  if (family === 4) return forbiddenV4.check(bare, 'ipv4');
-  if (family !== 6) return true;
-  const v4 = embeddedIpv4(bare);
-  return v4 !== undefined ? forbiddenV4.check(v4, 'ipv4') : forbiddenV6.check(bare, 'ipv6');
-};
-
-/** Hosts a local stack may target over plain http, e.g. a receiver on the developer's machine. */
-const localHosts = new Set(['127.0.0.1', 'localhost', '::1']);
+import { isForbiddenAddress, localHosts } from '../net/address-policy';
 
 /** Marks our refusal apart from DNS failures, so checkDestination can say which it was. */
 const forbiddenCode = 'EFORBIDDENADDRESS';

@@ -25,12 +25,15 @@ export interface RateLimitRule {
   name: string;
   limit: number;
   windowSeconds: number;
+  /** Sliding-window estimate instead of a fixed window (shared/rate-limit/limiter.ts says when). */
+  sliding?: boolean;
 }
 
-const rule = (name: string, envName: string, limit: number, windowSeconds: number): RateLimitRule => ({
+const rule = (name: string, envName: string, limit: number, windowSeconds: number, sliding = false): RateLimitRule => ({
   name,
   limit: intFromEnv(envName, limit),
   windowSeconds,
+  ...(sliding ? { sliding } : {}),
 });
 
 /** Read lazily so tests can set the environment before first use. */
@@ -158,7 +161,13 @@ export const config = {
       serverEventPerKey: rule('cmp-server-event', 'RATE_LIMIT_CMP_SERVER_EVENT_PER_MINUTE', 3000, 60),
       scanNowPerTenant: rule('cmp-scan-now', 'RATE_LIMIT_CMP_SCAN_PER_10_MINUTES', 1, 600),
       draftAllPerTenant: rule('cmp-draft-all', 'RATE_LIMIT_CMP_DRAFT_ALL_PER_DAY', 3, 86400),
-      loginPerIp: rule('login-ip', 'RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE', 20, 60),
+      /** Login limits slide, so a burst across a window edge cannot pass twice the limit. */
+      loginPerIp: rule('login-ip', 'RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE', 20, 60, true),
+      /**
+       * Failed logins per account (any IP), keyed by a hash of the normalised email whether or not
+       * it exists. Reaching it locks the account, right password included, until it slides back.
+       */
+      loginFailuresPerAccount: rule('login-account', 'RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_PER_15_MINUTES', 10, 900, true),
     };
   },
   get defaultPlanLimits() {

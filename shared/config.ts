@@ -80,6 +80,16 @@ export const config = {
     if (raw.length < 32) throw new Error('WEBHOOK_SECRET_KEY must be at least 32 characters');
     return createHash('sha256').update(raw).digest();
   },
+  /** Key of the HMAC that authenticates paging cursors (shared/crypto/cursor.ts); at least 32 characters. */
+  get cursorSecret(): string {
+    const raw = env('CURSOR_SECRET');
+    if (raw === undefined) {
+      if (this.isLocal || env('VITEST') !== undefined) return 'local-development-cursor-secret-not-for-production';
+      throw new Error('CURSOR_SECRET is required outside the local stack');
+    }
+    if (raw.length < 32) throw new Error('CURSOR_SECRET must be at least 32 characters');
+    return raw;
+  },
   get webhookQueueUrl(): string | undefined {
     return env('WEBHOOK_QUEUE_URL');
   },

@@ -53,7 +53,7 @@ export const consentRoutes = {
     auth: { kind: 'bearer', access: 'read' },
     summary: 'Consent records, paginated',
     description:
-      'total is exact (from counters). Sorting by withdrawnAt: only fully withdrawn records have one; the others follow them in descending order (precede them in ascending), partially withdrawn before active, each by creation time. Page N reads about N × limit records; nextCursor (extension) reads only the next page.',
+      'total is exact (from counters). Sorting by withdrawnAt: only fully withdrawn records have one; the others follow them in descending order (precede them in ascending), partially withdrawn before active, each by creation time. Page N reads about N × limit records; nextCursor (extension) reads only the next page. A cursor is opaque and signed for the tenant and the listing (sortBy, sortOrder, status) that issued it; another tenant\'s, another listing\'s, a modified one or garbage is 400 VALIDATION_ERROR on cursor.',
     tags,
     request: { query: listRecordsQuery },
     response: { status: 200, description: 'One page', data: recordPage },

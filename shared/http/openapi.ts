@@ -77,14 +77,14 @@ const operationOf = (route: (typeof routeList)[number]) => {
   const success = route.response.data
     ? { type: 'object', required: ['data'], properties: { data: jsonSchema(route.response.data, 'output') } }
     : { type: 'object' };
-  const allowed =
+  const rolesLine =
     route.auth.kind === 'bearer'
-      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it so that only DPO and SUPER_ADMIN change state. ' : ''}Roles: ${rolesFor(route.auth.access).join(', ')}.`
+      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}Roles: ${rolesFor(route.auth.access).join(', ')}.`
       : undefined;
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, allowed, route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined]
+    description: [route.description, rolesLine, route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined]
       .filter(Boolean)
       .join('\n\n'),
     tags: [...route.tags],

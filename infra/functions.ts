@@ -36,6 +36,7 @@ export class GroupFunctions extends Construct {
   readonly byGroup: ReadonlyMap<FunctionGroup, NodejsFunction>;
   readonly signingSecret: secretsmanager.Secret;
   readonly webhookKeySecret: secretsmanager.Secret;
+  readonly cursorSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: GroupFunctionsProps) {
     super(scope, id);
@@ -54,6 +55,11 @@ export class GroupFunctions extends Construct {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
 
+    this.cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
+      description: 'HMAC key that authenticates paging cursors',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+
     const environment: Record<string, string> = {
       TABLE_NAME: props.table.tableName,
       CMS_STAGE: 'aws',
@@ -65,6 +71,8 @@ export class GroupFunctions extends Construct {
       JWT_SIGNING_KEYS: `${signingKeyId}:${this.signingSecret.secretValue.unsafeUnwrap()}`,
       // Same trade-off as above: the key that encrypts webhook secrets at rest.
       WEBHOOK_SECRET_KEY: this.webhookKeySecret.secretValue.unsafeUnwrap(),
+      // Same trade-off again: the key that authenticates paging cursors.
+      CURSOR_SECRET: this.cursorSecret.secretValue.unsafeUnwrap(),
     };
 
     const grants: Record<Access, (fn: lambda.IFunction) => void> = {

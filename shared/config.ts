@@ -25,12 +25,15 @@ export interface RateLimitRule {
   name: string;
   limit: number;
   windowSeconds: number;
+  /** Sliding-window estimate instead of a fixed window (shared/rate-limit/limiter.ts says when). */
+  sliding?: boolean;
 }
 
-const rule = (name: string, envName: string, limit: number, windowSeconds: number): RateLimitRule => ({
+const rule = (name: string, envName: string, limit: number, windowSeconds: number, sliding = false): RateLimitRule => ({
   name,
   limit: intFromEnv(envName, limit),
   windowSeconds,
+  ...(sliding ? { sliding } : {}),
 });
 
 /** Read lazily so tests can set the environment before first use. */
@@ -76,6 +79,16 @@ export const config = {
     }
     if (raw.length < 32) throw new Error('WEBHOOK_SECRET_KEY must be at least 32 characters');
     return createHash('sha256').update(raw).digest();
+  },
+  /** Key of the HMAC that authenticates paging cursors (shared/crypto/cursor.ts); at least 32 characters. */
+  get cursorSecret(): string {
+    const raw = env('CURSOR_SECRET');
+    if (raw === undefined) {
+      if (this.isLocal || env('VITEST') !== undefined) return 'local-development-cursor-secret-not-for-production';
+      throw new Error('CURSOR_SECRET is required outside the local stack');
+    }
+    if (raw.length < 32) throw new Error('CURSOR_SECRET must be at least 32 characters');
+    return raw;
   },
   get webhookQueueUrl(): string | undefined {
     return env('WEBHOOK_QUEUE_URL');
@@ -158,7 +171,13 @@ export const config = {
       serverEventPerKey: rule('cmp-server-event', 'RATE_LIMIT_CMP_SERVER_EVENT_PER_MINUTE', 3000, 60),
       scanNowPerTenant: rule('cmp-scan-now', 'RATE_LIMIT_CMP_SCAN_PER_10_MINUTES', 1, 600),
       draftAllPerTenant: rule('cmp-draft-all', 'RATE_LIMIT_CMP_DRAFT_ALL_PER_DAY', 3, 86400),
-      loginPerIp: rule('login-ip', 'RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE', 20, 60),
+      /** Login limits slide, so a burst across a window edge cannot pass twice the limit. */
+      loginPerIp: rule('login-ip', 'RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE', 20, 60, true),
+      /**
+       * Failed logins per account (any IP), keyed by a hash of the normalised email whether or not
+       * it exists. Reaching it locks the account, right password included, until it slides back.
+       */
+      loginFailuresPerAccount: rule('login-account', 'RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_PER_15_MINUTES', 10, 900, true),
     };
   },
   get defaultPlanLimits() {

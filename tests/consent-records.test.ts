@@ -200,3 +200,45 @@ describe('the proof chain', () => {
     expect((await call('GET', `/api/v1/consent/records/${ids[2]}/proof`, { token: tenant.token })).body.data.matches).toBe(false);
   });
 });
+
+describe('records-list cursor', () => {
+  it('accepts only an unmodified cursor issued for the same tenant and listing: anything else is 400 on cursor', async () => {
+    const setUp = async () => {
+      const tenant = await newTenant(call);
+      const { noticeId, required } = await publishedNotice(call, tenant.token);
+      for (let i = 0; i < 3; i += 1) {
+        expect((await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: `cursor-${i}@example.com`, consentGiven: { [required]: true } })).status).toBe(201);
+      }
+      return tenant;
+    };
+    const [tenant, other] = await Promise.all([setUp(), setUp()]);
+    const list = (token: string, query: string) => call('GET', `/api/v1/consent/records?${query}`, { token });
+    const first = await list(tenant.token, 'limit=1');
+    const cursor: string = first.body.data.nextCursor;
+    const second = await list(tenant.token, `limit=1&cursor=${cursor}`);
+    expect(second.status).toBe(200);
+    expect(second.body.data.items[0].id).toEqual(expect.any(String));
+    expect(second.body.data.items[0].id).not.toBe(first.body.data.items[0].id);
+
+    const [payload, tag] = cursor.split('.') as [string, string];
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const otherKey = Buffer.from(JSON.stringify({ ...decoded, key: { ...decoded.key, PK: `TENANT#${other.tenantId}` } })).toString('base64url');
+    const refused: Array<[string, string, string]> = [
+      ['another tenant', other.token, cursor],
+      ['another order', tenant.token, `${cursor}&sortOrder=asc`],
+      ['another filter', tenant.token, `${cursor}&status=active`],
+      ['a modified key with the old tag', tenant.token, `${otherKey}.${tag}`],
+      ['an unsigned key (the old format)', tenant.token, Buffer.from(JSON.stringify({ segment: 0, key: { PK: 'x', SK: 'y' } })).toString('base64url')],
+      ['a flipped tag', tenant.token, `${payload}.${tag.startsWith('A') ? 'B' : 'A'}${tag.slice(1)}`],
+      ['a negative segment', tenant.token, `${Buffer.from(JSON.stringify({ segment: -1 })).toString('base64url')}.${tag}`],
+      ['garbage', tenant.token, '%%%.!!!'],
+      ['an empty tag', tenant.token, `${payload}.`],
+    ];
+    for (const [label, token, value] of refused) {
+      const response = await list(token, `limit=1&cursor=${value.includes('&') ? value : encodeURIComponent(value)}`);
+      expect(response.status, label).toBe(400);
+      expect(response.body.error.code, label).toBe('VALIDATION_ERROR');
+      expect(Object.keys(response.body.error.fields).some((key) => key.endsWith('cursor')), label).toBe(true);
+    }
+  });
+});

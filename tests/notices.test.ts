@@ -252,7 +252,8 @@ describe('archive', () => {
     const published = await createNotice(call, tenant.token, [purpose]);
     await publish(call, tenant.token, published);
     const viewer = await tenant.userToken('VIEWER');
-    const archived = await call('POST', `/api/v1/notices/${published}/archive`, { token: viewer });
+    expect((await call('POST', `/api/v1/notices/${published}/archive`, { token: viewer })).status).toBe(403);
+    const archived = await call('POST', `/api/v1/notices/${published}/archive`, { token: await tenant.userToken('DPO') });
     expect(archived.body.data).toMatchObject({ action: 'ARCHIVED', noticeId: published, consentCount: 0, message: expect.any(String) });
     expect((await get(tenant.token, `/api/v1/notices/${published}`)).body.data.status).toBe('ARCHIVED');
     expect((await get(tenant.token, `/api/v1/notices/${published}/versions`)).body.data).toHaveLength(1);

@@ -27,7 +27,7 @@ const createHook = async (token: string, url: string, events = ['consent.recorde
   return response.body.data.id as string;
 };
 
-/** The spec gives delivery history to DPO, ANALYST and VIEWER (not SUPER_ADMIN): read it as a DPO. */
+/** Delivery history read as a DPO, one of the roles the spec names for it. */
 const dpoTokens = new Map<string, string>();
 const deliveriesOf = async (tenant: Awaited<ReturnType<typeof newTenant>>, webhookId: string) => {
   if (!dpoTokens.has(tenant.tenantId)) dpoTokens.set(tenant.tenantId, await tenant.userToken('DPO'));
@@ -42,6 +42,30 @@ const settled = (tenant: Awaited<ReturnType<typeof newTenant>>, webhookId: strin
   });
 
 describe('webhook endpoints', () => {
+  it('refuses a secret padded with whitespace or short of 16 non-whitespace characters', async () => {
+    const tenant = await newTenant(call);
+    const url = 'http://127.0.0.1:9/hook';
+    const cases: Array<[string, RegExp]> = [
+      [' '.repeat(16), /whitespace/],
+      [`${' '.repeat(10)}abcdef`, /whitespace/],
+      [`${secret} `, /start or end with whitespace/],
+      ['\tabcdefghijklmnopq', /start or end with whitespace/],
+      ['abcd efgh ijkl mno', /16 non-whitespace/],
+    ];
+    for (const [candidate, message] of cases) {
+      const created = await call('POST', '/api/v1/webhooks', { token: tenant.token, body: { label: 'x', url, secret: candidate, events: ['consent.recorded'] } });
+      expect(created.status, JSON.stringify(candidate)).toBe(400);
+      expect(Object.keys(created.body.error.fields)).toEqual(['secret']);
+      expect(created.body.error.fields.secret).toMatch(message);
+      const updated = await call('PUT', '/api/v1/webhooks/00000000-0000-4000-8000-000000000000', { token: tenant.token, body: { secret: candidate } });
+      expect(updated.status).toBe(400);
+      expect(updated.body.error.fields.secret).toMatch(message);
+    }
+    expect((await call('GET', '/api/v1/webhooks', { token: tenant.token })).body.data).toEqual([]);
+    const spaced = await call('POST', '/api/v1/webhooks', { token: tenant.token, body: { label: 'x', url, secret: 'abcd efgh ijkl mnop', events: ['consent.recorded'] } });
+    expect(spaced.status).toBe(201);
+  });
+
   it('creates without ever returning the secret, validates, updates, lists and deletes', async () => {
     const tenant = await newTenant(call);
     const receiver = await startReceiver(() => ({ status: 200 }));
@@ -65,8 +89,12 @@ describe('webhook endpoints', () => {
       const viewer = await tenant.userToken('VIEWER');
       expect((await call('POST', '/api/v1/webhooks', { token: viewer, body: { label: 'x', url: receiver.url, secret, events: ['consent.recorded'] } })).status).toBe(403);
       const admin = tenant.token;
-      expect((await call('GET', `/api/v1/webhooks/${id}/deliveries`, { token: admin })).status).toBe(403);
+      expect((await call('GET', `/api/v1/webhooks/${id}/deliveries`, { token: admin })).status).toBe(200);
       expect((await call('GET', `/api/v1/webhooks/${id}/deliveries`, { token: viewer })).status).toBe(200);
+      // A VIEWER may not repoint, test or delete a webhook (the spec's "any" narrowed; README, Roles).
+      expect((await call('PUT', `/api/v1/webhooks/${id}`, { token: viewer, body: { url: receiver.url } })).status).toBe(403);
+      expect((await call('POST', `/api/v1/webhooks/${id}/test`, { token: viewer })).status).toBe(403);
+      expect((await call('DELETE', `/api/v1/webhooks/${id}`, { token: viewer })).status).toBe(403);
       const other = await newTenant(call);
       expect((await call('PUT', `/api/v1/webhooks/${id}`, { token: other.token, body: { label: 'mine' } })).status).toBe(404);
       expect((await call('DELETE', `/api/v1/webhooks/${id}`, { token: other.token })).status).toBe(404);

@@ -1,6 +1,9 @@
 import { config } from '../config';
 import { decoyPasswordHash, verifyPassword } from '../crypto/password';
+import { sha256Hex } from '../crypto/hash';
 import { UnauthorizedError } from '../errors';
+import { consumeRateLimit } from '../rate-limit/limiter';
+import { normaliseEmail } from '../users/keys';
 import { findLogin, getUser } from '../users/store';
 import { signAccessToken, type AccessClaims } from './jwt';
 import { issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
@@ -16,12 +19,17 @@ const tokensFor = async (user: AccessClaims, refreshToken: string) => ({
 /**
  * Unknown email and wrong password answer alike and cost the same scrypt verification,
  * so neither the body nor the timing tells whether an account exists.
+ * Every attempt is counted against the account before the password is checked (so parallel
+ * guesses cannot overtake the count) and taken back when it succeeds: the count is failures.
+ * Unknown emails are counted the same way, under a hash that names no account.
  */
 export const login = async (email: string, password: string) => {
+  const attempt = await consumeRateLimit(config.limits.loginFailuresPerAccount, sha256Hex(normaliseEmail(email)), 'RATE_LIMIT');
   const identity = await findLogin(email);
   const user = identity ? await getUser(identity.tenantId, identity.userId) : undefined;
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user || !passwordOk) throw invalidCredentials();
+  await attempt.release();
   return tokensFor(user, await issueRefreshToken(user.tenantId, user.userId));
 };
 

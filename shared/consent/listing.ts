@@ -1,4 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { openCursor, sealCursor } from '../crypto/cursor';
 import { ValidationError } from '../errors';
 import { tenantPartition } from '../tenants/keys';
 import { consentKeys, type DerivedStatus } from './keys';
@@ -74,15 +75,16 @@ interface Cursor {
   key?: Record<string, unknown>;
 }
 
-const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
-const decodeCursor = (raw: string): Cursor => {
-  try {
-    const cursor = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
-    if (typeof cursor.segment !== 'number') throw new Error('no segment');
-    return cursor;
-  } catch (error) {
-    throw new ValidationError({ 'query.cursor': 'not a cursor this listing returned' }, 'Invalid cursor', error);
+/** A cursor belongs to one tenant's listing in one order and filter: its segments and index keys differ otherwise. */
+const cursorContext = (tenantId: string, query: ListQuery) => ['consent-records', tenantId, query.sortBy, query.sortOrder, query.status ?? ''];
+
+const decodeCursor = (tenantId: string, query: ListQuery & { cursor: string }, segments: Segment[]): Cursor => {
+  const cursor = openCursor(cursorContext(tenantId, query), query.cursor) as Cursor;
+  // Sealed by this service, so only a segment count that changed under it can make this fail.
+  if (!Number.isInteger(cursor.segment) || cursor.segment < 0 || cursor.segment > segments.length) {
+    throw new ValidationError({ cursor: 'not a cursor this listing returned' }, 'Invalid cursor');
   }
+  return cursor;
 };
 
 /**
@@ -131,10 +133,10 @@ export const listRecords = async (tenantId: string, query: ListQuery) => {
   } else {
     const segments = await segmentsOf(tenantId, query);
     const total = segments.reduce((sum, segment) => sum + segment.count, 0);
-    const start = query.cursor ? decodeCursor(query.cursor) : { segment: 0 };
+    const start = query.cursor ? decodeCursor(tenantId, { ...query, cursor: query.cursor }, segments) : { segment: 0 };
     const skip = query.cursor ? 0 : (query.page - 1) * query.limit;
     const { records, next } = await readSegments(segments, start, skip, query.limit);
-    found = { records, total, nextCursor: next ? encodeCursor(next) : null };
+    found = { records, total, nextCursor: next ? sealCursor(cursorContext(tenantId, query), next) : null };
   }
   const versions = await currentVersions(tenantId, found.records);
   return {

@@ -5,12 +5,14 @@ import { checkOrigin } from '../auth/origin';
 import { config } from '../config';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { consumeRateLimit } from '../rate-limit/limiter';
+import { rolesFor } from '../roles';
 import type { RequestMeta } from './operation';
 import type { LimitSubject, RouteDefinition, RouteLimit } from './route';
 
 const bearerToken = (header: string | undefined): string => {
   if (!header) throw new UnauthorizedError('Authorization header is missing');
-  const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header.trim());
+  // The scheme name is case-insensitive (RFC 9110 §11.1).
+  const match = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
   if (!match?.[1]) throw new UnauthorizedError('Authorization header must be "Bearer <token>"');
   return match[1];
 };
@@ -64,9 +66,8 @@ export const authenticate = async (
   const auth = route.auth;
   if (auth.kind === 'bearer') {
     const claims = await verifyAccessToken(bearerToken(event.headers?.authorization));
-    if (auth.roles && !auth.roles.includes(claims.role)) {
-      throw new ForbiddenError(`This action needs one of the roles ${auth.roles.join(', ')}`);
-    }
+    const allowed = rolesFor(auth.access);
+    if (!allowed.includes(claims.role)) throw new ForbiddenError(`This action needs one of the roles ${allowed.join(', ')}`);
     caller = claims;
   } else if (auth.kind === 'apiKey') {
     const key = await authenticateApiKey(apiKeyOf({ ...route, auth }, event));

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { statusOfCode, type ErrorCode } from '../errors';
 import { bracedPath, type RouteDefinition } from './route';
 import { routeList } from './routes';
+import { roles, rolesFor } from '../roles';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
   if (route.request?.body || route.request?.query || route.request?.params) codes.add('VALIDATION_ERROR');
   if (route.auth.kind === 'bearer') {
     ['UNAUTHORIZED', 'TOKEN_INVALID', 'RATE_LIMIT'].forEach((code) => codes.add(code as ErrorCode));
-    if (route.auth.roles) codes.add('FORBIDDEN');
+    if (rolesFor(route.auth.access).length < roles.length) codes.add('FORBIDDEN');
   }
   if (route.auth.kind === 'apiKey') {
     codes.add('UNAUTHORIZED');
@@ -76,11 +77,14 @@ const operationOf = (route: (typeof routeList)[number]) => {
   const success = route.response.data
     ? { type: 'object', required: ['data'], properties: { data: jsonSchema(route.response.data, 'output') } }
     : { type: 'object' };
-  const roles = route.auth.kind === 'bearer' ? (route.auth.roles?.join(', ') ?? 'any role') : undefined;
+  const rolesLine =
+    route.auth.kind === 'bearer'
+      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}Roles: ${rolesFor(route.auth.access).join(', ')}.`
+      : undefined;
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, roles && `Roles: ${roles}.`, route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined]
+    description: [route.description, rolesLine, route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined]
       .filter(Boolean)
       .join('\n\n'),
     tags: [...route.tags],

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { config } from '../config';
 import type { ErrorCode } from '../errors';
-import type { Role } from '../roles';
+import type { AccessLevel } from '../roles';
 
 /** The Lambda that serves a route. One esbuild bundle and one function per group. */
 export const functionGroups = ['auth', 'api-keys', 'notices', 'consent', 'consent-public', 'portal', 'webhooks', 'cmp', 'cmp-public', 'meta'] as const;
@@ -10,12 +10,18 @@ export type FunctionGroup = (typeof functionGroups)[number];
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * - bearer: dashboard access token; `roles` narrows it, omitted means every role.
+ * - bearer: dashboard access token; `access` names the level of shared/roles.ts's policy that
+ *   decides which roles pass. It is required, so a new route cannot forget it.
  * - apiKey: a tenant API key from `in`; `checkOrigin` applies the domain allowlist.
  * - none: open.
  */
-export type RouteAuth =
-  | { kind: 'bearer'; roles?: readonly Role[] }
+export type RouteAuth<Access extends AccessLevel = AccessLevel> =
+  | {
+      kind: 'bearer';
+      access: Access;
+      /** The spec's role column says "any" here; `access` narrows it (README, Roles). */
+      narrowsSpec?: true;
+    }
   | { kind: 'apiKey'; in: 'body' | 'query' | 'header'; checkOrigin: boolean }
   | { kind: 'none' };
 
@@ -31,12 +37,10 @@ export interface RouteLimit {
   code: LimitCode;
 }
 
-export interface RouteDefinition {
-  method: HttpMethod;
+interface RouteFields {
   /** Spec form, `:name` for parameters. */
   path: string;
   group: FunctionGroup;
-  auth: RouteAuth;
   /** Counters checked after authentication; bearer routes also get the per-tenant limit. */
   limits?: readonly RouteLimit[];
   summary: string;
@@ -55,6 +59,14 @@ export interface RouteDefinition {
   /** Error codes this route can answer with, beyond those its auth kind implies. */
   errors?: readonly ErrorCode[];
 }
+
+/**
+ * A GET route may name any access level; every other method changes state, so a bearer one must
+ * be write-level (a type error otherwise).
+ */
+export type RouteDefinition =
+  | (RouteFields & { method: 'GET'; auth: RouteAuth })
+  | (RouteFields & { method: Exclude<HttpMethod, 'GET'>; auth: RouteAuth<'write'> });
 
 /** `/api/v1/things/:id` → `/api/v1/things/{id}`, the form API Gateway and OpenAPI use. */
 export const bracedPath = (path: string): string => path.replace(/:([A-Za-z][A-Za-z0-9]*)/g, '{$1}');

@@ -3,7 +3,12 @@ import { subscribableEvents } from '../events/schemas';
 
 const label = z.string().trim().min(1).max(100);
 const url = z.url({ protocol: /^https?$/ }).max(2000);
-const secret = z.string().min(16).max(256);
+/** Whitespace padding would pass a length check while adding no entropy (16 spaces). */
+const secret = z
+  .string()
+  .max(256)
+  .refine((value) => value === value.trim(), 'secret must not start or end with whitespace')
+  .refine((value) => value.replace(/\s/g, '').length >= 16, 'secret needs at least 16 non-whitespace characters');
 const events = z.array(z.enum(subscribableEvents)).min(1).max(subscribableEvents.length);
 
 export const createWebhookBody = z.strictObject({ label, url, secret, events });

@@ -106,7 +106,7 @@ describe('functions', () => {
     for (const fn of Object.values(resourcesOf('AWS::Lambda::Function'))) {
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(variables)).toEqual(
-        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'WEBHOOK_QUEUE_URL', 'JWT_SIGNING_KEYS']),
+        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'WEBHOOK_QUEUE_URL', 'JWT_SIGNING_KEYS', 'CURSOR_SECRET']),
       );
       expect(variables.CMS_STAGE).toBe('aws');
     }

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { addDomainBody, allowedDomain, createdApiKey, domainParams, keyIdParams, maskedApiKey } from '../../api-keys/schemas';
-import { adminRoles } from '../../roles';
 import type { RouteDefinition } from '../route';
 
 export const apiKeyRoutes = {
@@ -8,7 +7,7 @@ export const apiKeyRoutes = {
     method: 'POST',
     path: '/api/v1/api-keys',
     group: 'api-keys',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'Create an API key',
     description: 'The key string is returned only in this response; it is stored hashed.',
     tags: ['API keys'],
@@ -18,7 +17,7 @@ export const apiKeyRoutes = {
     method: 'GET',
     path: '/api/v1/api-keys',
     group: 'api-keys',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: "List the tenant's API keys, masked",
     tags: ['API keys'],
     response: { status: 200, description: 'Keys, newest first', data: z.array(maskedApiKey) },
@@ -27,7 +26,7 @@ export const apiKeyRoutes = {
     method: 'DELETE',
     path: '/api/v1/api-keys/:keyId',
     group: 'api-keys',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'Revoke an API key',
     description: 'A revoked key is refused with 401 UNAUTHORIZED from the next request on. Revoking twice is harmless.',
     tags: ['API keys'],
@@ -39,7 +38,7 @@ export const apiKeyRoutes = {
     method: 'GET',
     path: '/api/v1/api-keys/:keyId/domains',
     group: 'api-keys',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: "List an API key's allowed domains",
     tags: ['API keys'],
     request: { params: keyIdParams },
@@ -50,7 +49,7 @@ export const apiKeyRoutes = {
     method: 'POST',
     path: '/api/v1/api-keys/:keyId/domains',
     group: 'api-keys',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'Allow a domain for an API key',
     description:
       'A hostname without scheme, port or path, stored lower-case. Once a key has one domain, browser calls with that key must come from a registered host (localhost and 127.0.0.1 are always allowed).',
@@ -63,7 +62,7 @@ export const apiKeyRoutes = {
     method: 'DELETE',
     path: '/api/v1/api-keys/:keyId/domains/:domainId',
     group: 'api-keys',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'Remove an allowed domain',
     tags: ['API keys'],
     request: { params: domainParams },

@@ -14,7 +14,6 @@ import {
   recordResult,
   statusItem,
 } from '../../consent/schemas';
-import { adminRoles } from '../../roles';
 import type { RouteDefinition } from '../route';
 
 const tags = ['Consent records'];
@@ -28,7 +27,7 @@ export const consentRoutes = {
     method: 'POST',
     path: '/api/v1/consent/record',
     group: 'consent',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'Record a consent decision',
     description:
       'Against the published notice (another notice: 409 CONFLICT). consentGiven keys must be purposes of that notice version; purposes not listed count as not granted. A required purpose recorded as false is kept as decided (the record is still status "recorded") and listed in the record as requiredPurposesDeclined. ipAddress defaults to the caller\'s address; externalId defaults to the principal\'s latest record\'s. Extensions: language (default EN; must be a language the notice is shown in) and positionShown (default api).',
@@ -41,7 +40,7 @@ export const consentRoutes = {
     method: 'GET',
     path: '/api/v1/consent/analytics',
     group: 'consent',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: 'Consent totals, withdrawal rate and per-purpose counts',
     description: 'Read from counters kept on every write: a few reads whatever the number of records.',
     tags,
@@ -51,10 +50,10 @@ export const consentRoutes = {
     method: 'GET',
     path: '/api/v1/consent/records',
     group: 'consent',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: 'Consent records, paginated',
     description:
-      'total is exact (from counters). Sorting by withdrawnAt: only fully withdrawn records have one; the others follow them in descending order (precede them in ascending), partially withdrawn before active, each by creation time. Page N reads about N × limit records; nextCursor (extension) reads only the next page.',
+      'total is exact (from counters). Sorting by withdrawnAt: only fully withdrawn records have one; the others follow them in descending order (precede them in ascending), partially withdrawn before active, each by creation time. Page N reads about N × limit records; nextCursor (extension) reads only the next page. A cursor is opaque and signed for the tenant and the listing (sortBy, sortOrder, status) that issued it; another tenant\'s, another listing\'s, a modified one or garbage is 400 VALIDATION_ERROR on cursor.',
     tags,
     request: { query: listRecordsQuery },
     response: { status: 200, description: 'One page', data: recordPage },
@@ -63,7 +62,7 @@ export const consentRoutes = {
     method: 'GET',
     path: '/api/v1/consent/status/:hash',
     group: 'consent',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: "A principal's consent state by identifier hash",
     description:
       ':hash is the SHA-256 hex of the identifier, trimmed, with emails lower-cased. Newest first; data[0] is the current state; an empty array means no consent on record. isWithdrawn is true only on full withdrawal: check isPartiallyWithdrawn too.',
@@ -75,7 +74,7 @@ export const consentRoutes = {
     method: 'GET',
     path: '/api/v1/consent/by-external-id/:externalId',
     group: 'consent',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: "A principal's records by the tenant's own id",
     tags,
     request: { params: externalIdParams },
@@ -85,7 +84,7 @@ export const consentRoutes = {
     method: 'GET',
     path: '/api/v1/consent/records/:id/proof',
     group: 'consent',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: "A record's proof: canonical payload, hash and chain link",
     description:
       'Extension. proofHash is the SHA-256 hex of canonicalPayload, the RFC 8785 (JCS) form of the evidence: tenant, record id, notice id and version, the hash of the exact notice text shown in the language shown, principal hash, externalId, consentGiven, createdAt, IP, user agent, language, position, chain position and the previous record\'s proof hash. Anyone can recompute it with any JCS library.',
@@ -98,7 +97,7 @@ export const consentRoutes = {
     method: 'GET',
     path: '/api/v1/consent/proof-chain/verify',
     group: 'consent',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'audit' },
     summary: "Re-walk the tenant's proof chain",
     description:
       'Extension. from and to are chain positions (1 = the first record; to defaults to the latest). Every record must hash to its proof hash and link to its predecessor; the first link that does not hold is reported.',

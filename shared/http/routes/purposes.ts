@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { createPurposeBody, purposeIdParams, purposeView, updatePurposeBody } from '../../purposes/schemas';
-import { adminRoles } from '../../roles';
 import type { RouteDefinition } from '../route';
 
 const tags = ['Purposes'];
@@ -11,7 +10,7 @@ export const purposeRoutes = {
     method: 'POST',
     path: '/api/v1/purposes',
     group: 'notices',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'Create a purpose',
     description: 'A purpose of processing that notices can list. legalBasis defaults to CONSENT.',
     tags,
@@ -22,7 +21,7 @@ export const purposeRoutes = {
     method: 'GET',
     path: '/api/v1/purposes',
     group: 'notices',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: "List the tenant's purposes",
     tags,
     response: { status: 200, description: 'Purposes, oldest first', data: z.array(purposeView) },
@@ -31,7 +30,7 @@ export const purposeRoutes = {
     method: 'GET',
     path: '/api/v1/purposes/:id',
     group: 'notices',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: 'Read a purpose',
     tags,
     request: { params: purposeIdParams },
@@ -42,7 +41,7 @@ export const purposeRoutes = {
     method: 'PUT',
     path: '/api/v1/purposes/:id',
     group: 'notices',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'Update a purpose',
     description:
       'Published notices are unaffected: each published version keeps the purposes as they stood. The next publish of a notice listing this purpose reports the change, and whether it is material.',

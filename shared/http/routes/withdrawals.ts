@@ -13,7 +13,6 @@ import {
   withdrawBody,
   withdrawPublicBody,
 } from '../../consent/schemas';
-import { adminRoles } from '../../roles';
 import type { RouteDefinition } from '../route';
 import { sdkLimits } from './limits';
 
@@ -26,7 +25,7 @@ export const withdrawalRoutes = {
     method: 'POST',
     path: '/api/v1/consent/withdraw',
     group: 'consent',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: "Withdraw a principal's consent for a notice (dashboard)",
     description: `Full withdrawal of every record of the principal for that notice. ${withdrawalEffects} No consent for that notice: 404; already fully withdrawn: 409.`,
     tags,
@@ -38,7 +37,7 @@ export const withdrawalRoutes = {
     method: 'POST',
     path: '/api/v1/consent/withdrawal-token',
     group: 'consent',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'A single-use withdrawal link for a principal',
     description: 'The token has 256 random bits, is stored hashed, is valid 7 days and can be redeemed once. portalUrl is PORTAL_BASE_URL/<token>.',
     tags,
@@ -87,7 +86,7 @@ export const withdrawalRoutes = {
     method: 'GET',
     path: '/api/v1/compliance-tasks',
     group: 'consent',
-    auth: { kind: 'bearer' },
+    auth: { kind: 'bearer', access: 'read' },
     summary: 'Compliance tasks created by withdrawals',
     description: 'Extension. status OPEN (due date not passed), OVERDUE (open past its due date) or DONE; all when omitted. By due date.',
     tags,
@@ -98,7 +97,7 @@ export const withdrawalRoutes = {
     method: 'POST',
     path: '/api/v1/compliance-tasks/:id/complete',
     group: 'consent',
-    auth: { kind: 'bearer', roles: adminRoles },
+    auth: { kind: 'bearer', access: 'write' },
     summary: 'Mark a compliance task done',
     description: 'Extension. Completing a DONE task is 409 CONFLICT.',
     tags,

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../shared/http/openapi';
+import { bracedPath, type RouteDefinition } from '../shared/http/route';
+import { routeList } from '../shared/http/routes';
+import { accessPolicy, roles, rolesFor, type Role } from '../shared/roles';
+import { newTenant, useApi } from './support/api';
+
+const { call } = useApi();
+
+const bearerRoutes = routeList.filter((route) => route.auth.kind === 'bearer');
+const allowedRoles = (route: RouteDefinition): readonly Role[] => (route.auth.kind === 'bearer' ? rolesFor(route.auth.access) : []);
+
+/** Syntactically valid ids that name nothing, so an allowed call ends in 404/400 and changes nothing that matters. */
+const absent: Record<string, string> = {
+  id: '00000000-0000-4000-8000-000000000000',
+  keyId: '00000000-0000-4000-8000-000000000001',
+  domainId: '00000000-0000-4000-8000-000000000002',
+  hash: '0'.repeat(64),
+  externalId: 'nobody',
+  lang: 'HI',
+  language: 'HI',
+  revision: '999999',
+};
+const concretePath = (path: string) =>
+  path.replace(/:([A-Za-z0-9]+)/g, (_match, name: string) => {
+    const value = absent[name];
+    if (!value) throw new Error(`no test value for path parameter :${name} in ${path}`);
+    return value;
+  });
+
+beforeAll(() => {
+  // 56 routes × 4 roles from one tenant: above the 100 a minute the bearer limit allows.
+  process.env.RATE_LIMIT_BEARER_PER_MINUTE = '10000';
+});
+afterAll(() => {
+  delete process.env.RATE_LIMIT_BEARER_PER_MINUTE;
+});
+
+const sample = { path: '/api/v1/x', group: 'meta', summary: 's', tags: [], response: { status: 200, description: 'd' } } as const;
+/** Checked by tsc (tests are type-checked): the type refuses a bearer route without a level, and a readable write. */
+export const refusedByType: RouteDefinition[] = [
+  // @ts-expect-error a bearer route must declare its access level
+  { ...sample, method: 'GET', auth: { kind: 'bearer' } },
+  // @ts-expect-error a non-GET bearer route is write-level
+  { ...sample, method: 'DELETE', auth: { kind: 'bearer', access: 'read' } },
+  { ...sample, method: 'DELETE', auth: { kind: 'bearer', access: 'write' } },
+];
+
+describe('function-level authorisation', () => {
+  it('lets only DPO and SUPER_ADMIN change state: no non-GET bearer route is open to VIEWER or ANALYST', () => {
+    for (const route of bearerRoutes.filter((candidate) => candidate.method !== 'GET')) {
+      expect(allowedRoles(route), `${route.method} ${route.path}`).toEqual(['DPO', 'SUPER_ADMIN']);
+    }
+    for (const route of bearerRoutes) expect(allowedRoles(route), `${route.method} ${route.path}`).toContain('SUPER_ADMIN');
+    for (const route of bearerRoutes) expect(Object.keys(accessPolicy), route.path).toContain(route.auth.kind === 'bearer' && route.auth.access);
+  });
+
+  it('lets ANALYST and VIEWER read analytics and webhook delivery history', () => {
+    for (const operationId of ['consentAnalytics', 'getCmpAnalytics', 'listWebhookDeliveries']) {
+      const route = bearerRoutes.find((candidate) => candidate.operationId === operationId);
+      expect(route && allowedRoles(route), operationId).toEqual(roles);
+    }
+  });
+
+  it('states each bearer operation\'s roles in its OpenAPI description, from the same data', () => {
+    const paths = openApiDocument().paths as Record<string, Record<string, { description: string }>>;
+    for (const route of bearerRoutes) {
+      const operation = paths[bracedPath(route.path)]?.[route.method.toLowerCase()];
+      expect(operation?.description, route.operationId).toMatch(new RegExp(`Roles: ${allowedRoles(route).join(', ')}\\.$`));
+      if (route.auth.kind === 'bearer' && route.auth.narrowsSpec) expect(operation?.description, route.operationId).toContain('The spec allows any role here');
+    }
+    const narrowed = bearerRoutes.filter((route) => route.auth.kind === 'bearer' && route.auth.narrowsSpec).map((route) => route.operationId);
+    for (const operationId of ['updateWebhook', 'deleteWebhook', 'testWebhook', 'archiveNotice', 'setNoticeWithdrawalUrl', 'autoTranslateNotice']) {
+      expect(narrowed).toContain(operationId);
+    }
+  });
+
+  it('answers every bearer route × role as the route table says, through the real server', async () => {
+    const tenant = await newTenant(call);
+    const tokens = Object.fromEntries(await Promise.all(roles.map(async (role) => [role, await tenant.userToken(role)] as const))) as Record<Role, string>;
+    const mismatches: string[] = [];
+    for (const route of bearerRoutes) {
+      const path = concretePath(route.path);
+      for (const role of roles) {
+        const response = await call(route.method, path, { token: tokens[role], ...(route.method === 'GET' ? {} : { body: {} }) });
+        const allowed = allowedRoles(route).includes(role);
+        const passed = response.status !== 401 && response.status !== 403;
+        if (allowed !== passed || (!allowed && response.body?.error?.code !== 'FORBIDDEN')) {
+          mismatches.push(`${role} ${route.method} ${route.path}: ${response.status} ${JSON.stringify(response.body?.error ?? '')}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('accepts the Bearer scheme in any case (RFC 9110)', async () => {
+    const tenant = await newTenant(call);
+    for (const scheme of ['bearer', 'BEARER', 'Bearer', 'bEaReR']) {
+      const response = await call('GET', '/api/v1/notices', { headers: { authorization: `${scheme} ${tenant.token}` } });
+      expect(response.status, scheme).toBe(200);
+    }
+    expect((await call('GET', '/api/v1/notices', { headers: { authorization: `Basic ${tenant.token}` } })).status).toBe(401);
+    expect((await call('GET', '/api/v1/notices', { headers: { authorization: `bearer` } })).status).toBe(401);
+  });
+});

@@ -73,7 +73,7 @@ describe('API keys', () => {
     const tenant = await newTenant(call);
     const response = await call('DELETE', '/api/v1/api-keys/not-a-uuid', { token: tenant.token });
     expect(response.status).toBe(400);
-    expect(response.body.error.fields).toHaveProperty('path.keyId');
+    expect(response.body.error.fields).toHaveProperty('keyId');
   });
 });
 

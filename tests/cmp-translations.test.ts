@@ -79,7 +79,7 @@ describe('banner label translations', () => {
     expectError(await save(tenant, 'hi', { title: '' }), 400, 'VALIDATION_ERROR');
     const badLanguage = await save(tenant, 'fr', { title: 'Bonjour' });
     expectError(badLanguage, 400, 'VALIDATION_ERROR');
-    expect(badLanguage.body.error.fields).toHaveProperty('path.language');
+    expect(badLanguage.body.error.fields).toHaveProperty('language');
     expect((await list(tenant)).find((set) => set.language === 'hi')!.labels.acceptAll).toBe('सभी स्वीकार करें');
 
     expectError(await draft(tenant, { language: 'hi' }), 409, 'CONFLICT');

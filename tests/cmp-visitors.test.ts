@@ -155,7 +155,7 @@ describe('GET /cmp/consent-status', () => {
     expectError(await call('GET', `/api/v1/cmp/consent-status?visitorId=${visitorId}`, { headers: { 'x-api-key': 'cms_live_wrong' } }), 401, 'UNAUTHORIZED');
     const malformed = await status(tenant, 'visitor-1');
     expectError(malformed, 400, 'VALIDATION_ERROR');
-    expect(malformed.body.error.fields).toHaveProperty('query.visitorId');
+    expect(malformed.body.error.fields).toHaveProperty('visitorId');
     expectError(await call('GET', '/api/v1/cmp/consent-status', { headers: { 'x-api-key': tenant.key } }), 400, 'VALIDATION_ERROR');
   });
 });
@@ -238,10 +238,10 @@ describe('GET /cmp/analytics', () => {
     expect((await get('from=2025-01-01&to=2026-01-01')).body.data.daily).toHaveLength(366);
     const tooLong = await get('from=2025-01-01&to=2026-01-02');
     expectError(tooLong, 400, 'VALIDATION_ERROR');
-    expect(tooLong.body.error.fields).toHaveProperty('query.to');
+    expect(tooLong.body.error.fields).toHaveProperty('to');
     expectError(await get('from=2026-02-01&to=2026-01-01'), 400, 'VALIDATION_ERROR');
     const malformed = await get('from=yesterday');
     expectError(malformed, 400, 'VALIDATION_ERROR');
-    expect(malformed.body.error.fields).toHaveProperty('query.from');
+    expect(malformed.body.error.fields).toHaveProperty('from');
   });
 });

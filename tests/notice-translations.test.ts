@@ -144,10 +144,10 @@ describe('notice translations: add, list, change, remove', () => {
     for (const lang of ['XX', 'EN']) {
       const put = await call('PUT', translations(noticeId, lang), { token: tenant.token, body: { title: 'Title' } });
       expectError(put, 400, 'VALIDATION_ERROR');
-      expect(put.body.error.fields).toHaveProperty('path.lang');
+      expect(put.body.error.fields).toHaveProperty('lang');
       const del = await call('DELETE', translations(noticeId, lang), { token: tenant.token });
       expectError(del, 400, 'VALIDATION_ERROR');
-      expect(del.body.error.fields).toHaveProperty('path.lang');
+      expect(del.body.error.fields).toHaveProperty('lang');
     }
     expect(await listTranslations(tenant, noticeId)).toEqual([]);
   });
@@ -263,7 +263,7 @@ describe('notice preview', () => {
     for (const lang of ['xx', 'HINDI']) {
       const bad = await call('GET', `/api/v1/notices/${noticeId}/preview?lang=${lang}`, { token: tenant.token });
       expectError(bad, 400, 'VALIDATION_ERROR');
-      expect(bad.body.error.fields).toHaveProperty('query.lang');
+      expect(bad.body.error.fields).toHaveProperty('lang');
     }
   });
 });

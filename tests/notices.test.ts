@@ -302,8 +302,8 @@ describe('versions', () => {
     expect(material.body.data).toMatchObject({ hasMaterialChange: true, totalChanges: 2 });
 
     expect((await get(tenant.token, `/api/v1/notices/${v1}/versions/diff?from=2&to=2`)).status).toBe(400);
-    expect((await get(tenant.token, `/api/v1/notices/${v1}/versions/diff?from=3&to=1`)).body.error.fields).toHaveProperty('query.from');
-    expect((await get(tenant.token, `/api/v1/notices/${v1}/versions/diff?from=1`)).body.error.fields).toHaveProperty('query.to');
+    expect((await get(tenant.token, `/api/v1/notices/${v1}/versions/diff?from=3&to=1`)).body.error.fields).toHaveProperty('from');
+    expect((await get(tenant.token, `/api/v1/notices/${v1}/versions/diff?from=1`)).body.error.fields).toHaveProperty('to');
     expect((await get(tenant.token, `/api/v1/notices/${v1}/versions/diff?from=1&to=9`)).status).toBe(404);
     expect((await call('POST', `/api/v1/notices/${v3}/revise`, { token: tenant.token })).status).toBe(201);
     const draft = await createNotice(call, tenant.token, [email]);

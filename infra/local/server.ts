@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { config } from '../../shared/config';
-import { NotFoundError } from '../../shared/errors';
+import { NotFoundError, ValidationError } from '../../shared/errors';
 import { corsPolicy } from '../../shared/http/cors';
 import { errorResponse } from '../../shared/http/error-mapper';
 import { bracedPath, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
@@ -73,6 +73,14 @@ const send = (response: ServerResponse, result: APIGatewayProxyStructuredResultV
   response.end(result.body ?? '');
 };
 
+const decodedOrUndefined = (segment: string): string | undefined => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+};
+
 const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
   const requestId = randomUUID();
   const url = new URL(request.url ?? '/', 'http://localhost');
@@ -105,7 +113,15 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const { route, names } = match.candidate;
-  const pathParameters = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match.groups![index + 1]!)]));
+  // API Gateway answers a path it cannot decode with 400; so does this stand-in, in the envelope.
+  const undecodable = names.filter((_, index) => decodedOrUndefined(match.groups![index + 1]!) === undefined);
+  if (undecodable.length > 0) {
+    const invalid = new ValidationError(Object.fromEntries(undecodable.map((name) => [name, 'Invalid percent-encoding'])));
+    const failure = errorResponse(invalid, requestId);
+    send(response, { ...failure, headers: { ...failure.headers, 'X-Request-Id': requestId } }, origin);
+    return;
+  }
+  const pathParameters = Object.fromEntries(names.map((name, index) => [name, decodedOrUndefined(match.groups![index + 1]!)!]));
   const event: APIGatewayProxyEventV2 = {
     version: '2.0',
     routeKey: routeKeyOf(route),
@@ -136,8 +152,9 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
 export const startApiServer = async (port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> => {
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      const failure = errorResponse(error, 'local-server');
-      if (!response.headersSent) response.writeHead(failure.statusCode, failure.headers);
+      const requestId = randomUUID();
+      const failure = errorResponse(error, requestId);
+      if (!response.headersSent) response.writeHead(failure.statusCode, { ...failure.headers, 'X-Request-Id': requestId });
       response.end(failure.body);
     });
   });

@@ -20,8 +20,8 @@ export const cmpAnalytics = async (tenantId: string, query: { from?: string; to?
   const to = query.to ?? dayOf(clock.now().getTime());
   const from = query.from ?? dayOf(Date.parse(to) - (defaultRangeDays - 1) * dayMs);
   const span = (Date.parse(to) - Date.parse(from)) / dayMs;
-  if (span < 0) throw new ValidationError({ 'query.from': 'must not be after to' });
-  if (span > maxAnalyticsRangeDays) throw new ValidationError({ 'query.to': `the range is at most ${maxAnalyticsRangeDays} days` });
+  if (span < 0) throw new ValidationError({ from: 'must not be after to' });
+  if (span > maxAnalyticsRangeDays) throw new ValidationError({ to: `the range is at most ${maxAnalyticsRangeDays} days` });
 
   const counters = await readDailyCounters(tenantId, from, to);
   const sum = (name: string) => [...counters.values()].reduce((total, day) => total + (day[name] ?? 0), 0);

@@ -93,12 +93,10 @@ export const assertChildDirectedRule = (config: BannerConfig): void => {
   if (!config.childDirected) return;
   const offending = childRestrictedCategories.filter((category) => config.categories[category].enabled || config.categories[category].toggleable);
   if (offending.length === 0) return;
+  // The spec keeps `fields` for VALIDATION_ERROR alone, so the categories are named in the message.
   throw new AppError(
     'CHILD_DIRECTED_VIOLATION',
-    `A child-directed banner cannot offer ${offending.join(' or ')}: set enabled and toggleable to false`,
-    {
-      fields: Object.fromEntries(offending.map((category) => [`categories.${category}`, 'must be enabled false and toggleable false when childDirected is true'])),
-    },
+    `A child-directed banner cannot offer ${offending.join(' or ')}: set categories.${offending.join(' and categories.')} to enabled false and toggleable false`,
   );
 };
 

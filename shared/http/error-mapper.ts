@@ -30,7 +30,8 @@ export const errorResponse = (error: unknown, requestId: string): HttpResponse =
       statusCode: known.status,
       headers: { ...jsonHeaders, ...known.headers },
       body: JSON.stringify({
-        error: { code: known.code, message: known.message, ...(known.fields ? { fields: known.fields } : {}) },
+        // The spec: `fields` is present only on VALIDATION_ERROR responses.
+        error: { code: known.code, message: known.message, ...(known.fields && known.code === 'VALIDATION_ERROR' ? { fields: known.fields } : {}) },
       }),
     };
   }

@@ -114,6 +114,8 @@ export const createGroupHandler = <G extends FunctionGroup>(group: G, routes: Gr
     .use(validate())
     .handler(async (_event, context): Promise<HttpResponse> => {
       const { route, meta, caller, input } = stateOf(context);
+      // Fail closed: an operation never runs on input that did not come out of validation.
+      if (!input) throw new Error(`no validated input for ${route.operationId}`);
       const result = await invoke[route.operationId]({ ...input, caller, meta } as OperationRequest<unknown>);
       const status = result.status ?? route.response.status;
       if ('serialized' in result) {

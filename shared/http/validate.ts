@@ -1,28 +1,45 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { ValidationError } from '../errors';
-import { fieldsOf } from '../validation';
+import { fieldsOf, prototypeKeyPaths } from '../validation';
 import type { RouteDefinition } from './route';
 
+export interface ValidInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
 /**
- * Validates path parameters, query and body against the route's schemas. Field names in the
- * error are prefixed by where they came from only for path and query; body fields stay bare,
- * as a client expects (`title`, `purposeConfig.0.purposeId`).
+ * Validates path parameters, query and body against the route's schemas. Fields are named by
+ * their own name (`limit`, `keyId`, `purposeConfig.0.purposeId`), as the spec's `fields` does.
+ *
+ * Fails closed: the request goes on only when every declared part parsed. Success is decided by
+ * zod's own verdict per part, never by whether error messages were collected, so a request whose
+ * problems could not be put into words is still refused.
  */
-export const validateRequest = (route: RouteDefinition, event: APIGatewayProxyEventV2) => {
-  const fields: Record<string, string> = {};
-  const parse = (schema: z.ZodType | undefined, value: unknown, prefix: string, root: string) => {
+export const validateRequest = (route: RouteDefinition, event: APIGatewayProxyEventV2): ValidInput => {
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+  let valid = true;
+  const parse = (schema: z.ZodType | undefined, value: unknown, root: string): unknown => {
     if (!schema) return undefined;
     const result = schema.safeParse(value);
     if (result.success) return result.data;
+    valid = false;
     for (const [field, message] of Object.entries(fieldsOf(result.error, root))) {
-      fields[prefix && field !== root ? `${prefix}${field}` : field] = message;
+      if (!Object.hasOwn(fields, field)) fields[field] = message;
     }
     return undefined;
   };
-  const params = parse(route.request?.params, event.pathParameters ?? {}, 'path.', 'path');
-  const query = parse(route.request?.query, event.queryStringParameters ?? {}, 'query.', 'query');
-  const body = parse(route.request?.body, event.body, '', 'body');
-  if (Object.keys(fields).length > 0) throw new ValidationError(fields);
+  for (const part of [event.queryStringParameters, event.body]) {
+    for (const path of prototypeKeyPaths(part)) {
+      valid = false;
+      fields[path] = 'Field name not allowed';
+    }
+  }
+  const params = parse(route.request?.params, event.pathParameters ?? {}, 'path');
+  const query = parse(route.request?.query, event.queryStringParameters ?? {}, 'query');
+  const body = parse(route.request?.body, event.body, 'body');
+  if (!valid) throw new ValidationError({ ...fields });
   return { params, query, body };
 };

@@ -26,7 +26,7 @@ describe('prototype-named keys', () => {
 
   it('refuses a prototype-named key nested in a body or as a map key', async () => {
     const tenant = await newTenant(call);
-    const { id } = await createPurpose(call, tenant.token);
+    const id = await createPurpose(call, tenant.token);
     const nested = await call('POST', '/api/v1/notices', {
       token: tenant.token,
       rawBody: JSON.stringify({ title: 'A notice', purposeIds: [id], purposeConfig: [{ purposeId: id, isRequired: false, displayOrder: 0 }] }).replace(

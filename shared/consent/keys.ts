@@ -25,6 +25,8 @@ const padded = (seq: number) => String(seq).padStart(12, '0');
  * - compliance task by id ........ GetItem PK=TENANT#<tid> SK=TASK#<id>
  * - tasks by state, by due date .. Query   GSI2 TASKS#<tid>#<OPEN|DONE>; OVERDUE = OPEN with due date before now
  * - withdrawal token ............. GetItem PK=WTOKEN#<sha256 of token> SK=WTOKEN           (TTL after expiry)
+ * - withdrawals not yet applied .. Query   GSI1 WITHDRAWALS#PENDING, SK <tenant>#<time>#<id>   (sparse: only IN_PROGRESS
+ *                                  withdrawals carry it; one tenant's by begins_with, everyone's for the completer)
  */
 export const consentKeys = {
   record: (tenantId: string, recordId: string) => ({ PK: tenantPartition(tenantId), SK: `RECORD#${recordId}` }),
@@ -62,5 +64,10 @@ export const consentKeys = {
     GSI2SK: `${dueAt}#${taskId}`,
   }),
   taskStatePartition: (tenantId: string, state: 'OPEN' | 'DONE') => `TASKS#${tenantId}#${state}`,
+  withdrawalPending: (tenantId: string, withdrawnAt: string, withdrawalId: string) => ({
+    GSI1PK: consentKeys.withdrawalPendingPartition,
+    GSI1SK: `${tenantId}#${withdrawnAt}#${withdrawalId}`,
+  }),
+  withdrawalPendingPartition: 'WITHDRAWALS#PENDING',
   withdrawalToken: (tokenHash: string) => ({ PK: `WTOKEN#${tokenHash}`, SK: 'WTOKEN' }),
 };

@@ -108,3 +108,27 @@ export const counterNames = {
 };
 
 export const consentCountOf = (stats: ConsentStats, noticeId: string): number => stats.counters[counterNames.noticeConsents(noticeId)] ?? 0;
+
+/**
+ * Withdrawals committed but not yet applied to all their records (a sparse GSI1 partition: only
+ * IN_PROGRESS withdrawals carry the keys), one tenant's or everyone's, oldest first. Normally
+ * empty: a withdrawal leaves it within its own request.
+ */
+export const queryPendingWithdrawals = async (tenantId?: string): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  let lastKey: Record<string, unknown> | undefined;
+  do {
+    const { Items = [], LastEvaluatedKey } = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: tenantId ? 'GSI1PK = :pk AND begins_with(GSI1SK, :tenant)' : 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': consentKeys.withdrawalPendingPartition, ...(tenantId ? { ':tenant': `${tenantId}#` } : {}) },
+        ExclusiveStartKey: lastKey,
+      }),
+    );
+    items.push(...Items);
+    lastKey = LastEvaluatedKey;
+  } while (lastKey);
+  return items;
+};

@@ -1,16 +1,16 @@
 import { clock, dayMs } from '../clock';
 import { tableName } from '../db/client';
 import { ConflictError, ValidationError } from '../errors';
-import { newEvent, outboxPut } from '../events/outbox';
 import { newId } from '../ids';
 import { mailPut } from '../mail/outbox';
-import { addCounters, type TransactItem } from '../db/transact';
+import type { TransactItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
 import { consentKeys } from './keys';
-import { derivedStatus, type ConsentRecord } from './record';
-import { counterNames, tryTransaction } from './store';
+import type { ConsentRecord } from './record';
+import { getRecord, tryTransaction } from './store';
+import { afterWithdrawal, applyWithdrawal, completePendingWithdrawals, type WithdrawalMethod, type WithdrawalPlan } from './withdrawal-apply';
 
-export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API';
+export type { WithdrawalMethod };
 
 export interface WithdrawalRequest {
   tenant: Tenant;
@@ -28,52 +28,8 @@ export interface WithdrawalRequest {
 
 const complianceDays = 7;
 
-/** What a record looks like after the withdrawal: purposes accumulate; full once none remain. */
-const afterWithdrawal = (record: ConsentRecord, purposeIds: string[], at: string) => {
-  const all = Object.keys(record.consentGiven);
-  const requested = purposeIds.length === 0 ? all : purposeIds.filter((id) => all.includes(id));
-  const withdrawnPurposes = [...new Set([...record.withdrawnPurposes, ...requested])];
-  const full = purposeIds.length === 0 || all.every((id) => withdrawnPurposes.includes(id));
-  const newlyWithdrawn = requested.filter((id) => !record.withdrawnPurposes.includes(id));
-  return {
-    withdrawnPurposes: full ? all : withdrawnPurposes,
-    isWithdrawn: full,
-    isPartiallyWithdrawn: !full && withdrawnPurposes.length > 0,
-    withdrawnAt: full ? at : null,
-    newlyWithdrawn: full ? all.filter((id) => !record.withdrawnPurposes.includes(id)) : newlyWithdrawn,
-  };
-};
-
-const recordUpdate = (record: ConsentRecord, next: ReturnType<typeof afterWithdrawal>, withdrawalId: string): TransactItem => {
-  const status = next.isWithdrawn ? 'withdrawn' : next.isPartiallyWithdrawn ? 'partial' : 'active';
-  const statusKeys = consentKeys.status(record.tenantId, status, record.createdAt, record.recordId);
-  const withdrawnKeys = next.withdrawnAt ? consentKeys.withdrawn(record.tenantId, next.withdrawnAt, record.recordId) : undefined;
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: consentKeys.record(record.tenantId, record.recordId),
-      UpdateExpression: [
-        'SET withdrawnPurposes = :purposes, isWithdrawn = :full, isPartiallyWithdrawn = :partial, withdrawnAt = :at,',
-        'GSI2PK = :statusPk, GSI2SK = :statusSk, lastWithdrawalId = :withdrawal, withdrawalVersion = withdrawalVersion + :one',
-        withdrawnKeys ? ', GSI4PK = :withdrawnPk, GSI4SK = :withdrawnSk' : '',
-      ].join(' '),
-      // Evidence never changes; only these fields do, and only from the state that was read.
-      ConditionExpression: 'withdrawalVersion = :version',
-      ExpressionAttributeValues: {
-        ':purposes': next.withdrawnPurposes,
-        ':full': next.isWithdrawn,
-        ':partial': next.isPartiallyWithdrawn,
-        ':at': next.withdrawnAt,
-        ':statusPk': statusKeys.GSI2PK,
-        ':statusSk': statusKeys.GSI2SK,
-        ':withdrawal': withdrawalId,
-        ':one': 1,
-        ':version': record.withdrawalVersion,
-        ...(withdrawnKeys ? { ':withdrawnPk': withdrawnKeys.GSI4PK, ':withdrawnSk': withdrawnKeys.GSI4SK } : {}),
-      },
-    },
-  };
-};
+const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> =>
+  (await Promise.all(records.map((record) => getRecord(record.tenantId, record.recordId, true)))).filter((record): record is ConsentRecord => record !== undefined);
 
 const mailsFor = (request: WithdrawalRequest, withdrawalId: string, at: string, dueAt: string, full: boolean, purposes: string[]) => {
   const scope = full ? 'all purposes' : `these purposes: ${purposes.join(', ')}`;
@@ -100,10 +56,18 @@ const mailsFor = (request: WithdrawalRequest, withdrawalId: string, at: string, 
 };
 
 /**
- * One withdrawal, all in one transaction: each affected record's withdrawal fields (conditional
- * on the state read), the immutable WithdrawalRecord, the ComplianceTask due in 7 days, the
- * counters, the consent.withdrawn events and the confirmation mails. A crash leaves all or
- * nothing; a concurrent change to the same record fails it as a CONFLICT to retry.
+ * A withdrawal in two steps, so that any number of records can be withdrawn (a transaction holds
+ * at most 100 items, and a principal behind a shared IP can have hundreds of records):
+ *
+ * 1. One transaction commits the withdrawal itself: the WithdrawalRecord (state IN_PROGRESS, with
+ *    the ids of the records it covers, in a sparse pending index), the ComplianceTask due in 7
+ *    days, the confirmation mails and, for a portal link, the spending of the token. From here on
+ *    the withdrawal exists and cannot be lost: it will be applied.
+ * 2. applyWithdrawal (withdrawal-apply.ts) updates the records in chunks, each chunk one
+ *    transaction with its counters and consent.withdrawn events, then marks the withdrawal
+ *    COMPLETE. It is idempotent (a record already carrying this withdrawal is skipped), so a
+ *    crash halfway is finished by the completer (the table's stream in AWS, the worker loop
+ *    locally) or by the next request of the same tenant, never left half-done.
  */
 export const withdraw = async (request: WithdrawalRequest) => {
   const now = clock.now();
@@ -112,41 +76,41 @@ export const withdraw = async (request: WithdrawalRequest) => {
   const withdrawalId = newId();
   const taskId = newId();
   const tenantId = request.tenant.tenantId;
-  const affected = request.records
+  // A withdrawal of this tenant left half-applied by a crash is finished first, so the records
+  // read below were read before it: re-read them if anything was finished.
+  const finished = await completePendingWithdrawals({ tenantId, olderThanMs: 0, now });
+  const records = finished > 0 ? await rereadRecords(request.records) : request.records;
+  const affected = records
     .filter((record) => !record.isWithdrawn)
     .map((record) => ({ record, next: afterWithdrawal(record, request.purposeIds, at) }))
     .filter(({ next }) => next.newlyWithdrawn.length > 0);
   if (affected.length === 0) return undefined;
   const isFullWithdrawal = affected.every(({ next }) => next.isWithdrawn);
   const purposesWithdrawn = [...new Set(affected.flatMap(({ next }) => next.newlyWithdrawn))];
-
-  const statusDeltas: Record<string, number> = {};
-  const bump = (name: string, delta: number) => (statusDeltas[name] = (statusDeltas[name] ?? 0) + delta);
-  for (const { record, next } of affected) {
-    bump(derivedStatus(record), -1);
-    bump(derivedStatus(next), 1);
-    for (const purposeId of next.newlyWithdrawn) {
-      if (record.consentGiven[purposeId]) bump(counterNames.purposeWithdrawn(purposeId), 1);
-    }
-  }
+  const plan: WithdrawalPlan = {
+    withdrawalId,
+    tenantId,
+    recordIds: affected.map(({ record }) => record.recordId),
+    requestedPurposeIds: request.purposeIds,
+    method: request.method,
+    reason: request.reason,
+    principalEmail: request.principalEmail,
+    withdrawnAt: at,
+  };
   const items: TransactItem[] = [
-    ...affected.map(({ record, next }) => recordUpdate(record, next, withdrawalId)),
     {
       Put: {
         TableName: tableName(),
         Item: {
           ...consentKeys.withdrawal(tenantId, withdrawalId),
+          ...consentKeys.withdrawalPending(tenantId, at, withdrawalId),
           type: 'WithdrawalRecord',
-          withdrawalId,
-          tenantId,
-          recordIds: affected.map(({ record }) => record.recordId),
+          ...plan,
+          state: 'IN_PROGRESS',
           dataPrincipalHash: affected[0]!.record.dataPrincipalHash,
           isFullWithdrawal,
           purposeIds: purposesWithdrawn,
-          method: request.method,
-          reason: request.reason,
           actor: request.actor,
-          withdrawnAt: at,
           taskId,
         },
         ConditionExpression: 'attribute_not_exists(PK)',
@@ -169,23 +133,6 @@ export const withdraw = async (request: WithdrawalRequest) => {
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    addCounters(consentKeys.stats(tenantId), statusDeltas),
-    addCounters(consentKeys.daily(tenantId, at.slice(0, 10)), { withdrawn: affected.length }),
-    ...affected.map(({ record, next }) =>
-      outboxPut(
-        newEvent(tenantId, 'consent.withdrawn', {
-          withdrawalId,
-          consentRecordId: record.recordId,
-          dataPrincipalHash: record.dataPrincipalHash,
-          dataPrincipalEmail: request.principalEmail,
-          isFullWithdrawal: next.isWithdrawn,
-          purposeIds: next.isWithdrawn ? [] : next.newlyWithdrawn,
-          withdrawalMethod: request.method,
-          withdrawalReason: request.reason,
-          withdrawnAt: at,
-        }),
-      ),
-    ),
     ...mailsFor(request, withdrawalId, at, dueAt, isFullWithdrawal, purposesWithdrawn),
     ...(request.extraItems ?? []),
   ];
@@ -196,10 +143,11 @@ export const withdraw = async (request: WithdrawalRequest) => {
       failedIndex >= items.length - (request.extraItems?.length ?? 0) ? 'This withdrawal link was already used' : 'The consent changed while it was being withdrawn; retry',
     );
   }
+  const applied = await applyWithdrawal(plan);
   return {
     withdrawalId,
     withdrawnAt: at,
-    withdrawnCount: affected.length,
+    withdrawnCount: applied.withdrawnCount,
     isFullWithdrawal,
     purposesWithdrawn,
     tenant: { name: request.tenant.name, slug: request.tenant.slug },

@@ -18,7 +18,7 @@ import { sdkLimits } from './limits';
 
 const tags = ['Withdrawal'];
 const withdrawalEffects =
-  'Writes an immutable WithdrawalRecord and a ComplianceTask due in 7 days, updates the records (isWithdrawn and withdrawnAt only on full withdrawal; withdrawnPurposes accumulates), emits consent.withdrawn and mails a confirmation to the principal (when an email is known) and to the DPO, all in one transaction.';
+  'Writes an immutable WithdrawalRecord and a ComplianceTask due in 7 days, updates the records (isWithdrawn and withdrawnAt only on full withdrawal; withdrawnPurposes accumulates), emits one consent.withdrawn per record and mails a confirmation to the principal (when an email is known) and to the DPO. The withdrawal, its task, mails and (for a link) the token are committed in one transaction; the records are then updated 40 per transaction, idempotently, so any number of records can be withdrawn and a crash halfway is finished by the completer.';
 
 export const withdrawalRoutes = {
   withdrawConsent: {

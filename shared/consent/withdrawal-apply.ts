@@ -1,0 +1,197 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { isConditionFailure } from '../db/errors';
+import { addCounters, type TransactItem } from '../db/transact';
+import { newEvent, outboxPut } from '../events/outbox';
+import { describeError, log } from '../log';
+import { consentKeys } from './keys';
+import { derivedStatus, type ConsentRecord } from './record';
+import { counterNames, getRecord, queryPendingWithdrawals, tryTransaction } from './store';
+
+export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API';
+
+/** What a committed withdrawal covers: stored on the WithdrawalRecord, so anyone can finish it. */
+export interface WithdrawalPlan {
+  withdrawalId: string;
+  tenantId: string;
+  recordIds: string[];
+  /** As requested; empty means every purpose. */
+  requestedPurposeIds: string[];
+  method: WithdrawalMethod;
+  reason: string | null;
+  principalEmail: string | null;
+  withdrawnAt: string;
+}
+
+/**
+ * Records per transaction: each takes its update and its consent.withdrawn event, plus the two
+ * counter items, so 40 records make 82 items, under DynamoDB's 100.
+ */
+const chunkSize = 40;
+const maxAttemptsPerChunk = 5;
+
+/** What a record looks like after the withdrawal: purposes accumulate; full once none remain. */
+export const afterWithdrawal = (record: ConsentRecord, purposeIds: string[], at: string) => {
+  const all = Object.keys(record.consentGiven);
+  const requested = purposeIds.length === 0 ? all : purposeIds.filter((id) => all.includes(id));
+  const withdrawnPurposes = [...new Set([...record.withdrawnPurposes, ...requested])];
+  const full = purposeIds.length === 0 || all.every((id) => withdrawnPurposes.includes(id));
+  const newlyWithdrawn = requested.filter((id) => !record.withdrawnPurposes.includes(id));
+  return {
+    withdrawnPurposes: full ? all : withdrawnPurposes,
+    isWithdrawn: full,
+    isPartiallyWithdrawn: !full && withdrawnPurposes.length > 0,
+    withdrawnAt: full ? at : null,
+    newlyWithdrawn: full ? all.filter((id) => !record.withdrawnPurposes.includes(id)) : newlyWithdrawn,
+  };
+};
+
+export const recordUpdate = (record: ConsentRecord, next: ReturnType<typeof afterWithdrawal>, withdrawalId: string): TransactItem => {
+  const status = next.isWithdrawn ? 'withdrawn' : next.isPartiallyWithdrawn ? 'partial' : 'active';
+  const statusKeys = consentKeys.status(record.tenantId, status, record.createdAt, record.recordId);
+  const withdrawnKeys = next.withdrawnAt ? consentKeys.withdrawn(record.tenantId, next.withdrawnAt, record.recordId) : undefined;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: consentKeys.record(record.tenantId, record.recordId),
+      UpdateExpression: [
+        'SET withdrawnPurposes = :purposes, isWithdrawn = :full, isPartiallyWithdrawn = :partial, withdrawnAt = :at,',
+        'GSI2PK = :statusPk, GSI2SK = :statusSk, lastWithdrawalId = :withdrawal, withdrawalVersion = withdrawalVersion + :one',
+        withdrawnKeys ? ', GSI4PK = :withdrawnPk, GSI4SK = :withdrawnSk' : '',
+      ].join(' '),
+      // Evidence never changes; only these fields do, and only from the state that was read.
+      ConditionExpression: 'withdrawalVersion = :version',
+      ExpressionAttributeValues: {
+        ':purposes': next.withdrawnPurposes,
+        ':full': next.isWithdrawn,
+        ':partial': next.isPartiallyWithdrawn,
+        ':at': next.withdrawnAt,
+        ':statusPk': statusKeys.GSI2PK,
+        ':statusSk': statusKeys.GSI2SK,
+        ':withdrawal': withdrawalId,
+        ':one': 1,
+        ':version': record.withdrawalVersion,
+        ...(withdrawnKeys ? { ':withdrawnPk': withdrawnKeys.GSI4PK, ':withdrawnSk': withdrawnKeys.GSI4SK } : {}),
+      },
+    },
+  };
+};
+
+/** Already carries this withdrawal: applied by an earlier run that crashed before finishing. */
+const appliedBy = (record: ConsentRecord, withdrawalId: string) => (record as { lastWithdrawalId?: string }).lastWithdrawalId === withdrawalId;
+
+/**
+ * One chunk as one transaction: each record's withdrawal fields (conditional on the version
+ * read), the counter deltas and one consent.withdrawn event per record. Returns how many records
+ * it changed. A record changed meanwhile (another withdrawal) is re-read and the chunk retried.
+ */
+const applyChunk = async (plan: WithdrawalPlan, recordIds: string[]): Promise<number> => {
+  for (let attempt = 1; ; attempt += 1) {
+    const records = (await Promise.all(recordIds.map((id) => getRecord(plan.tenantId, id, true)))).filter(
+      (record): record is ConsentRecord => record !== undefined && !appliedBy(record, plan.withdrawalId) && !record.isWithdrawn,
+    );
+    const affected = records
+      .map((record) => ({ record, next: afterWithdrawal(record, plan.requestedPurposeIds, plan.withdrawnAt) }))
+      .filter(({ next }) => next.newlyWithdrawn.length > 0);
+    if (affected.length === 0) return 0;
+    const statusDeltas: Record<string, number> = {};
+    const bump = (name: string, delta: number) => (statusDeltas[name] = (statusDeltas[name] ?? 0) + delta);
+    for (const { record, next } of affected) {
+      bump(derivedStatus(record), -1);
+      bump(derivedStatus(next), 1);
+      for (const purposeId of next.newlyWithdrawn) {
+        if (record.consentGiven[purposeId]) bump(counterNames.purposeWithdrawn(purposeId), 1);
+      }
+    }
+    const counters: TransactItem[] = Object.values(statusDeltas).some((delta) => delta !== 0) ? [addCounters(consentKeys.stats(plan.tenantId), statusDeltas)] : [];
+    const items: TransactItem[] = [
+      ...affected.map(({ record, next }) => recordUpdate(record, next, plan.withdrawalId)),
+      ...counters,
+      addCounters(consentKeys.daily(plan.tenantId, plan.withdrawnAt.slice(0, 10)), { withdrawn: affected.length }),
+      ...affected.map(({ record, next }) =>
+        outboxPut(
+          newEvent(plan.tenantId, 'consent.withdrawn', {
+            withdrawalId: plan.withdrawalId,
+            consentRecordId: record.recordId,
+            dataPrincipalHash: record.dataPrincipalHash,
+            dataPrincipalEmail: plan.principalEmail,
+            isFullWithdrawal: next.isWithdrawn,
+            purposeIds: next.isWithdrawn ? [] : next.newlyWithdrawn,
+            withdrawalMethod: plan.method,
+            withdrawalReason: plan.reason,
+            withdrawnAt: plan.withdrawnAt,
+          }),
+        ),
+      ),
+    ];
+    if ((await tryTransaction(items)) === 'ok') return affected.length;
+    if (attempt >= maxAttemptsPerChunk) throw new Error(`withdrawal ${plan.withdrawalId}: a chunk kept conflicting`);
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
+  }
+};
+
+/**
+ * Applies a committed withdrawal to its records, chunk by chunk, then marks it COMPLETE and takes
+ * it out of the pending index. Idempotent: safe to run again after a crash, or twice at once.
+ */
+export const applyWithdrawal = async (plan: WithdrawalPlan): Promise<{ withdrawnCount: number }> => {
+  let withdrawnCount = 0;
+  for (let start = 0; start < plan.recordIds.length; start += chunkSize) {
+    withdrawnCount += await applyChunk(plan, plan.recordIds.slice(start, start + chunkSize));
+  }
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: consentKeys.withdrawal(plan.tenantId, plan.withdrawalId),
+        UpdateExpression: 'SET #state = :complete REMOVE GSI1PK, GSI1SK',
+        ConditionExpression: '#state = :inProgress',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':complete': 'COMPLETE', ':inProgress': 'IN_PROGRESS' },
+      }),
+    );
+  } catch (error) {
+    // Another run finished it first: the records are applied either way.
+    if (!isConditionFailure(error)) throw error;
+  }
+  return { withdrawnCount };
+};
+
+const planOf = (item: Record<string, unknown>): WithdrawalPlan => ({
+  withdrawalId: String(item.withdrawalId),
+  tenantId: String(item.tenantId),
+  recordIds: (item.recordIds as string[] | undefined) ?? [],
+  requestedPurposeIds: (item.requestedPurposeIds as string[] | undefined) ?? [],
+  method: item.method as WithdrawalMethod,
+  reason: (item.reason as string | null | undefined) ?? null,
+  principalEmail: (item.principalEmail as string | null | undefined) ?? null,
+  withdrawnAt: String(item.withdrawnAt),
+});
+
+/** Finishes one withdrawal by id, if it is still in progress (the stream trigger's entry point). */
+export const completeWithdrawal = async (tenantId: string, withdrawalId: string): Promise<void> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.withdrawal(tenantId, withdrawalId), ConsistentRead: true }));
+  if (Item?.state === 'IN_PROGRESS') await applyWithdrawal(planOf(Item));
+};
+
+/**
+ * Finishes withdrawals left IN_PROGRESS by a crash: one tenant's (before a new withdrawal of that
+ * tenant, so counters and states are settled first) or everyone's (the completer loop). Only
+ * those older than `olderThanMs` are taken, so a withdrawal still being applied by its own
+ * request is left to it. Returns how many it finished.
+ */
+export const completePendingWithdrawals = async (options: { tenantId?: string; olderThanMs: number; now: Date }): Promise<number> => {
+  const pending = await queryPendingWithdrawals(options.tenantId);
+  const cutoff = new Date(options.now.getTime() - options.olderThanMs).toISOString();
+  let finished = 0;
+  for (const item of pending) {
+    if (String(item.withdrawnAt) > cutoff) continue;
+    try {
+      await applyWithdrawal(planOf(item));
+      finished += 1;
+    } catch (error) {
+      log.error('pending withdrawal could not be finished; will retry', { withdrawalId: item.withdrawalId, ...describeError(error) });
+    }
+  }
+  return finished;
+};

@@ -1,4 +1,6 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
 import { ConsentTable, WebhookQueues } from './data';
@@ -42,6 +44,14 @@ export class ConsentServiceStack extends Stack {
     // The webhook delivery worker: one attempt per message; retries come back through the queue.
     const deliveryWorker = this.functions.build('webhook-worker', join(repoRoot, 'functions', 'webhook-worker', 'handler.ts'), 'consent-service webhook delivery worker', ['webhookQueueSend']);
     deliveryWorker.addEventSource(new SqsEventSource(this.queues.queue, { batchSize: 10, reportBatchItemFailures: true }));
+
+    // The sweeper: re-queues deliveries whose queued attempt was lost (overdue by two minutes or more).
+    const sweeper = this.functions.build('webhook-sweeper', join(repoRoot, 'functions', 'webhook-sweeper', 'handler.ts'), 'consent-service webhook delivery sweeper', ['webhookQueueSend']);
+    new events.Rule(this, 'WebhookSweepSchedule', {
+      description: 'Re-queue overdue webhook deliveries',
+      schedule: events.Schedule.rate(Duration.minutes(5)),
+      targets: [new targets.LambdaFunction(sweeper)],
+    });
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the HTTP API',

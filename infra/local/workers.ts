@@ -7,6 +7,7 @@ import { completePendingWithdrawals } from '../../shared/consent/withdrawal-appl
 import { drainOutbox } from '../../shared/events/drain';
 import { describeError, log } from '../../shared/log';
 import { sqs } from '../../shared/queue/sqs';
+import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 
 /**
  * The local stand-ins for Lambda's triggers: a loop that drains the outbox (DynamoDB Streams in
@@ -47,19 +48,30 @@ const pollQueue = async (queueUrl: string): Promise<number> => {
 
 const loop = (name: string, step: () => Promise<unknown>, idleMs: number) => {
   let running = true;
+  // Stopping wakes a loop from its idle wait, so a long interval (the sweeper's) never delays a stop.
+  let wake: () => void = () => undefined;
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, idleMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   const finished = (async () => {
     while (running) {
       try {
         const worked = await step();
-        if (!worked) await new Promise((resolve) => setTimeout(resolve, idleMs));
+        if (!worked && running) await idle();
       } catch (error) {
         log.error(`${name} failed; retrying`, describeError(error));
-        await new Promise((resolve) => setTimeout(resolve, idleMs));
+        if (running) await idle();
       }
     }
   })();
   return async () => {
     running = false;
+    wake();
     await finished;
   };
 };
@@ -72,6 +84,11 @@ export const startWorkers = (idleMs = 200) => {
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
   ];
   const queueUrl = config.webhookQueueUrl;
-  if (queueUrl) stops.push(loop('webhook queue', () => pollQueue(queueUrl), idleMs));
+  if (queueUrl) {
+    stops.push(loop('webhook queue', () => pollQueue(queueUrl), idleMs));
+    // The scheduled sweeper's job in AWS; here it also recovers retries lost when the in-memory
+    // SQS emulator was restarted with the stack.
+    stops.push(loop('webhook sweeper', () => sweepOverdueDeliveries(), Math.max(idleMs, 30_000)));
+  }
   return { stop: async () => void (await Promise.all(stops.map((stop) => stop()))) };
 };

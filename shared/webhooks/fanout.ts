@@ -60,7 +60,7 @@ export const enqueueDelivery = async (webhook: Webhook, event: EventEnvelope): P
       new PutCommand({
         TableName: tableName(),
         // Kept 90 days; the API shows the last 50.
-        Item: { ...key, type: 'WebhookDelivery', ...delivery, expiresAt: Math.floor(Date.parse(event.timestamp) / 1000) + 90 * 86_400 },
+        Item: { ...key, ...webhookKeys.due(delivery.deliveryId, delivery.createdAt), type: 'WebhookDelivery', ...delivery, expiresAt: Math.floor(Date.parse(event.timestamp) / 1000) + 90 * 86_400 },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );

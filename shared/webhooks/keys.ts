@@ -9,6 +9,8 @@ import { tenantPartition } from '../tenants/keys';
  * - a tenant's webhooks ......... Query   PK=TENANT#<tid> SK begins_with WEBHOOK#      (plan-bounded)
  * - delivery by id .............. GetItem PK=TENANT#<tid> SK=DELIVERY#<wid>#<createdAt>#<did>
  * - last 50 deliveries .......... Query   PK=TENANT#<tid> SK begins_with DELIVERY#<wid>#, newest first, Limit 50
+ * - open deliveries by due time .. Query   GSI2 DELIVERIES#DUE#<shard 0-3>, SK <nextAttemptAt>#… < cutoff
+ *   (sparse: only PENDING and RETRYING deliveries carry it; the sweeper reads the four shards)
  */
 export const webhookKeys = {
   webhook: (tenantId: string, webhookId: string) => ({ PK: tenantPartition(tenantId), SK: `WEBHOOK#${webhookId}` }),
@@ -18,4 +20,12 @@ export const webhookKeys = {
     SK: `DELIVERY#${webhookId}#${createdAt}#${deliveryId}`,
   }),
   deliveryPrefix: (webhookId: string) => `DELIVERY#${webhookId}#`,
+  /** Spread over four partitions so a busy service's deliveries do not all write one index key. */
+  due: (deliveryId: string, nextAttemptAt: string) => ({
+    GSI2PK: webhookKeys.duePartition(parseInt(deliveryId.slice(0, 1), 16) % dueShards),
+    GSI2SK: `${nextAttemptAt}#${deliveryId}`,
+  }),
+  duePartition: (shard: number) => `DELIVERIES#DUE#${shard}`,
 };
+
+export const dueShards = 4;

@@ -6,6 +6,7 @@ import { isConditionFailure } from '../db/errors';
 import { sendWebhook } from './destination';
 import { scheduleAttempt, type DeliveryMessage } from './fanout';
 import { signWebhookBody } from './signature';
+import { webhookKeys } from './keys';
 import { getWebhook } from './store';
 import { maxAttempts, type Delivery } from './webhook';
 
@@ -15,14 +16,20 @@ export const retryDelayMs = (attemptsMade: number): number => config.webhookRetr
 /** The longest wait a worker spends itself instead of handing the message back to the queue. */
 const inlineWaitMs = 1000;
 
-const recordOutcome = async (message: DeliveryMessage, changes: Partial<Delivery>): Promise<boolean> => {
-  const entries = Object.entries({ ...changes, attempts: message.attempt });
+/**
+ * Records an attempt's outcome, and keeps the delivery's place in the sweeper's due index in step:
+ * moved to the next attempt's time while RETRYING, removed once SUCCESS or FAILED.
+ */
+const recordOutcome = async (message: DeliveryMessage, delivery: Delivery, changes: Partial<Delivery>): Promise<boolean> => {
+  const due = changes.status === 'RETRYING' && changes.nextAttemptAt ? webhookKeys.due(delivery.deliveryId, changes.nextAttemptAt) : {};
+  const entries = Object.entries({ ...changes, ...due, attempts: message.attempt });
+  const closed = changes.status === 'SUCCESS' || changes.status === 'FAILED';
   try {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: message.key,
-        UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+        UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}${closed ? ' REMOVE GSI2PK, GSI2SK' : ''}`,
         // Only the attempt this message was for: a duplicate message cannot record twice.
         ConditionExpression: 'attempts = :previous',
         ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
@@ -61,7 +68,7 @@ export const processDeliveryMessage = async (message: DeliveryMessage): Promise<
   const now = () => new Date().toISOString();
   if (!webhook) return;
   if (!webhook.isActive && delivery.event !== 'webhook.test') {
-    await recordOutcome(message, { status: 'FAILED', failedAt: now(), lastError: 'webhook is inactive', nextAttemptAt: null });
+    await recordOutcome(message, delivery, { status: 'FAILED', failedAt: now(), lastError: 'webhook is inactive', nextAttemptAt: null });
     return;
   }
   const result = await sendWebhook(
@@ -77,12 +84,12 @@ export const processDeliveryMessage = async (message: DeliveryMessage): Promise<
   const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const lastError = succeeded ? null : (result.error ?? `receiver answered ${result.statusCode}`);
   if (succeeded) {
-    await recordOutcome(message, { status: 'SUCCESS', statusCode: result.statusCode, deliveredAt: now(), lastError, nextAttemptAt: null });
+    await recordOutcome(message, delivery, { status: 'SUCCESS', statusCode: result.statusCode, deliveredAt: now(), lastError, nextAttemptAt: null });
   } else if (message.attempt >= maxAttempts) {
-    await recordOutcome(message, { status: 'FAILED', statusCode: result.statusCode, failedAt: now(), lastError, nextAttemptAt: null });
+    await recordOutcome(message, delivery, { status: 'FAILED', statusCode: result.statusCode, failedAt: now(), lastError, nextAttemptAt: null });
   } else {
     const notBefore = Date.now() + retryDelayMs(message.attempt);
-    const recorded = await recordOutcome(message, { status: 'RETRYING', statusCode: result.statusCode, lastError, nextAttemptAt: new Date(notBefore).toISOString() });
+    const recorded = await recordOutcome(message, delivery, { status: 'RETRYING', statusCode: result.statusCode, lastError, nextAttemptAt: new Date(notBefore).toISOString() });
     if (recorded) await scheduleAttempt({ key: message.key, attempt: message.attempt + 1, notBefore });
   }
 };

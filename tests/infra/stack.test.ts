@@ -87,8 +87,10 @@ describe('functions', () => {
     });
   });
 
-  it('has one nodejs22.x arm64 function per group, plus the outbox drainer and the delivery worker', () => {
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 2);
+  it('has one nodejs22.x arm64 function per group, plus the outbox drainer, the delivery worker and the sweeper', () => {
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 3);
+    // The sweeper runs on a schedule, every 5 minutes.
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     for (const group of functionGroups) {
       const fn = resourcesOf('AWS::Lambda::Function')[functionIdOf(group)];
       expect(fn, group).toBeDefined();
@@ -113,7 +115,7 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 2);
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 3);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 

@@ -14,6 +14,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const dataDir = join(process.cwd(), '.data');
 const inMemory = process.env.CMS_IN_MEMORY === '1';
 const port = Number(process.env.PORT ?? 3000);
+// A stable inbox address beside the API, so a bookmarked inbox survives restarts.
+const sesPort = Number(process.env.SES_PORT ?? (port === 0 ? 0 : port + 5));
 const demoFile = join(dataDir, 'demo.json');
 const stackFile = join(dataDir, 'local-stack.json');
 
@@ -26,7 +28,10 @@ interface DemoCredentials {
 
 const main = async () => {
   if (!inMemory) mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
-  const engines = await startEngines(inMemory ? {} : { dynamodbPath: join(dataDir, 'dynamodb') });
+  const engines = await startEngines({
+    ports: sesPort > 0 ? { ses: sesPort } : {},
+    ...(inMemory ? {} : { dynamodbPath: join(dataDir, 'dynamodb') }),
+  });
   Object.assign(process.env, {
     CMS_STAGE: 'local',
     DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
@@ -45,6 +50,8 @@ const main = async () => {
   writeFileSync(stackFile, JSON.stringify({ dynamodbEndpoint: engines.dynamodbEndpoint, tableName: config.tableName }));
   const { startApiServer } = await import('./server');
   const { server, url } = await startApiServer(port);
+  // Links the service emits (portalUrl) carry the port actually bound; config reads this lazily.
+  process.env.PORTAL_BASE_URL = process.env.PORTAL_BASE_URL ?? `${url}/portal`;
   const { startWorkers } = await import('./workers');
   const workers = startWorkers();
 

@@ -1,13 +1,15 @@
 import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
-import { entityOf } from '../db/item';
+import { checkedEntityOf, soundEntitiesOf, type RequiredShape } from '../db/item';
 import { conditional, notFound } from '../db/errors';
 import { queryPrefix } from '../db/query';
 import type { Purpose } from '../notices/notice';
 import { tenantPartition } from '../tenants/keys';
 import { purposeKeys } from './keys';
 
-const strip = (item: Record<string, unknown>) => entityOf<Purpose>(item);
+/** What a purpose cannot be shown or published without. */
+const purposeShape: RequiredShape = { purposeId: 'string', name: 'string', description: 'string', dataCategories: 'array', legalBasis: 'string' };
+const strip = (item: Record<string, unknown>) => checkedEntityOf<Purpose>(item, purposeShape, 'Purpose', 'purposeId');
 
 export const insertPurpose = async (purpose: Purpose): Promise<void> => {
   await db().send(
@@ -42,7 +44,7 @@ export const getPurposes = async (tenantId: string, purposeIds: readonly string[
 };
 
 export const listPurposes = async (tenantId: string): Promise<Purpose[]> =>
-  (await queryPrefix(tenantPartition(tenantId), purposeKeys.prefix)).map(strip);
+  soundEntitiesOf<Purpose>(await queryPrefix(tenantPartition(tenantId), purposeKeys.prefix), purposeShape, 'Purpose');
 
 /** Sets the given fields of an existing purpose; returns the updated purpose. */
 export const updatePurposeFields = async (

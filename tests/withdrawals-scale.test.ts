@@ -37,6 +37,12 @@ const manyRecords = async (count: number) => {
   return { tenant, ...notice, apiKey, email };
 };
 
+const withdrawPublicly = (setup: Awaited<ReturnType<typeof manyRecords>>) =>
+  call('POST', '/api/v1/consent/withdraw-public', {
+    headers: { origin: 'http://localhost' },
+    body: { apiKey: setup.apiKey, email: setup.email, purposeIds: [] },
+  });
+
 /** What the store holds for the tenant: record states, counters and withdrawal events (test-only reads). */
 const tenantState = async (call_: Call, token: string, tenantId: string) => {
   const analytics = (await call_('GET', '/api/v1/consent/analytics', { token })).body.data;
@@ -79,10 +85,7 @@ describe('withdrawal of many records', () => {
     expect(partial.status).toBe(200);
     expect(partial.body.data.withdrawnCount).toBe(60);
     expect((await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: {} })).status).toBe(409);
-    const rest = await call('POST', '/api/v1/consent/withdraw-public', {
-      headers: { origin: 'http://localhost' },
-      body: { apiKey: setup.apiKey, email: setup.email, purposeIds: [] },
-    });
+    const rest = await withdrawPublicly(setup);
     expect(rest.status).toBe(200);
     expect(rest.body.data.withdrawnCount).toBe(60);
     const state = await tenantState(call, setup.tenant.token, setup.tenant.tenantId);
@@ -131,10 +134,7 @@ describe('withdrawal of many records', () => {
     restore();
     restore = undefined;
     // A public withdrawal of the same tenant runs next: it first finishes the pending one.
-    const next = await call('POST', '/api/v1/consent/withdraw-public', {
-      headers: { origin: 'http://localhost' },
-      body: { apiKey: setup.apiKey, email: setup.email, purposeIds: [] },
-    });
+    const next = await withdrawPublicly(setup);
     expect(next.status).toBe(200);
     expect(next.body.data.withdrawnCount).toBe(0);
     const state = await tenantState(call, setup.tenant.token, setup.tenant.tenantId);

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
+import { queryAll } from '../db/query';
 import { cancellationReasons } from '../db/errors';
 import type { TransactItem } from '../db/transact';
 import { consentKeys } from './keys';
@@ -114,21 +115,9 @@ export const consentCountOf = (stats: ConsentStats, noticeId: string): number =>
  * IN_PROGRESS withdrawals carry the keys), one tenant's or everyone's, oldest first. Normally
  * empty: a withdrawal leaves it within its own request.
  */
-export const queryPendingWithdrawals = async (tenantId?: string): Promise<Record<string, unknown>[]> => {
-  const items: Record<string, unknown>[] = [];
-  let lastKey: Record<string, unknown> | undefined;
-  do {
-    const { Items = [], LastEvaluatedKey } = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: tenantId ? 'GSI1PK = :pk AND begins_with(GSI1SK, :tenant)' : 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': consentKeys.withdrawalPendingPartition, ...(tenantId ? { ':tenant': `${tenantId}#` } : {}) },
-        ExclusiveStartKey: lastKey,
-      }),
-    );
-    items.push(...Items);
-    lastKey = LastEvaluatedKey;
-  } while (lastKey);
-  return items;
-};
+export const queryPendingWithdrawals = (tenantId?: string): Promise<Record<string, unknown>[]> =>
+  queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: tenantId ? 'GSI1PK = :pk AND begins_with(GSI1SK, :tenant)' : 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': consentKeys.withdrawalPendingPartition, ...(tenantId ? { ':tenant': `${tenantId}#` } : {}) },
+  });

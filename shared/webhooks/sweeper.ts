@@ -1,7 +1,8 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
+import { queryAll } from '../db/query';
 import { scheduleAttempt } from './fanout';
 import { dueShards, webhookKeys } from './keys';
 
@@ -25,40 +26,32 @@ export const sweepOverdueDeliveries = async (marginMs = sweepMarginMs): Promise<
   const cutoff = new Date(now - marginMs).toISOString();
   let queued = 0;
   for (let shard = 0; shard < dueShards; shard += 1) {
-    let lastKey: Record<string, unknown> | undefined;
-    do {
-      const { Items = [], LastEvaluatedKey } = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'GSI2',
-          KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :cutoff',
-          ExpressionAttributeValues: { ':pk': webhookKeys.duePartition(shard), ':cutoff': cutoff },
-          ExclusiveStartKey: lastKey,
-        }),
-      );
-      for (const item of Items) {
-        const key = { PK: String(item.PK), SK: String(item.SK) };
-        const attempts = Number(item.attempts ?? 0);
-        try {
-          await db().send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: key,
-              UpdateExpression: 'SET GSI2SK = :due',
-              ConditionExpression: 'attempts = :attempts AND attribute_exists(GSI2PK)',
-              ExpressionAttributeValues: { ':due': webhookKeys.due(String(item.deliveryId), new Date(now + marginMs).toISOString()).GSI2SK, ':attempts': attempts },
-            }),
-          );
-        } catch (error) {
-          // An attempt ran or the delivery closed meanwhile: nothing is lost, nothing to sweep.
-          if (isConditionFailure(error)) continue;
-          throw error;
-        }
-        await scheduleAttempt({ key, attempt: attempts + 1, notBefore: 0 });
-        queued += 1;
+    const overdue = await queryAll({
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :cutoff',
+      ExpressionAttributeValues: { ':pk': webhookKeys.duePartition(shard), ':cutoff': cutoff },
+    });
+    for (const item of overdue) {
+      const key = { PK: String(item.PK), SK: String(item.SK) };
+      const attempts = Number(item.attempts ?? 0);
+      try {
+        await db().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: key,
+            UpdateExpression: 'SET GSI2SK = :due',
+            ConditionExpression: 'attempts = :attempts AND attribute_exists(GSI2PK)',
+            ExpressionAttributeValues: { ':due': webhookKeys.due(String(item.deliveryId), new Date(now + marginMs).toISOString()).GSI2SK, ':attempts': attempts },
+          }),
+        );
+      } catch (error) {
+        // An attempt ran or the delivery closed meanwhile: nothing is lost, nothing to sweep.
+        if (isConditionFailure(error)) continue;
+        throw error;
       }
-      lastKey = LastEvaluatedKey;
-    } while (lastKey);
+      await scheduleAttempt({ key, attempt: attempts + 1, notBefore: 0 });
+      queued += 1;
+    }
   }
   return queued;
 };

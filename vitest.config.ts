@@ -8,7 +8,8 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: more workers only contend for DynamoDB Local.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    testTimeout: 30_000,
+    // Two cores: scrypt logins, Chromium and DynamoDB Local share them, so a slow moment is not a failure.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './tests/setup/totals-reporter.ts'],
   },

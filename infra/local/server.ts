@@ -8,6 +8,7 @@ import { corsPolicy } from '../../shared/http/cors';
 import { errorResponse } from '../../shared/http/error-mapper';
 import { bracedPath, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
+import { staticResponse } from './static';
 
 /**
  * The local stand-in for API Gateway: turns each HTTP request into a payload-2.0 event for the
@@ -95,6 +96,14 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
     });
     response.end();
     return;
+  }
+  if (method === 'GET' || method === 'HEAD') {
+    const asset = await staticResponse(url.pathname);
+    if (asset) {
+      response.writeHead(asset.statusCode, { ...asset.headers, 'X-Request-Id': requestId });
+      response.end(method === 'HEAD' ? undefined : asset.body);
+      return;
+    }
   }
   const match = compiled
     .filter((candidate) => candidate.route.method === method)

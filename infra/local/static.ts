@@ -1,0 +1,53 @@
+import { appDirectory, buildWebApp, webApps, type WebApp, type WebFile } from '../../web/build';
+import { existsSync } from 'node:fs';
+
+/**
+ * The local stand-in for CloudFront in front of the asset bucket: /widget/* and /portal/* are the
+ * browser apps, built once per process in memory by the same build the stack deploys.
+ */
+const builds = new Map<WebApp, Promise<Map<string, WebFile>>>();
+const filesOf = (app: WebApp): Promise<Map<string, WebFile>> => {
+  let files = builds.get(app);
+  if (!files) {
+    files = buildWebApp(app);
+    builds.set(app, files);
+  }
+  return files;
+};
+
+export interface StaticResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+const appOf = (pathname: string): { app: WebApp; path: string } | undefined => {
+  for (const app of Object.keys(webApps) as WebApp[]) {
+    const prefix = `/${app}/`;
+    if (pathname === `/${app}`) return { app, path: '' };
+    if (pathname.startsWith(prefix)) return { app, path: pathname.slice(prefix.length) };
+  }
+  return undefined;
+};
+
+/** The app file for a GET path, undefined when the path belongs to no app (the API's, then). */
+export const staticResponse = async (pathname: string): Promise<StaticResponse | undefined> => {
+  const located = appOf(pathname);
+  // An app not written yet is no app: its paths fall through to the API's 404.
+  if (!located || !existsSync(appDirectory(located.app))) return undefined;
+  const definition = webApps[located.app];
+  const files = await filesOf(located.app);
+  const file = files.get(located.path) ?? (definition.fallback ? files.get(definition.fallback) : undefined);
+  if (!file) return undefined;
+  return {
+    statusCode: 200,
+    headers: {
+      'Content-Type': file.contentType,
+      // Locally every restart may change the build; CloudFront's caching lives in the stack.
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+      ...definition.headers,
+    },
+    body: file.contents,
+  };
+};

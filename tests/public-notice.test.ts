@@ -7,6 +7,9 @@ const { call } = useApi();
 const english = englishNotice;
 
 const specFields = ['id', 'title', 'description', 'privacyPolicyUrl', 'contactEmail', 'complaintText', 'withdrawalUrl', 'purposes', 'translations', 'availableLanguages'];
+/** Extensions the widget needs: the rights text it must show, and what decides asking again. */
+const extensionFields = ['rightsText', 'versionNumber', 'materialVersion', 'materialNoticeId'];
+const publicFields = [...specFields, ...extensionFields].sort();
 /** Scheduled languages the local translator drafts (the other 12 stay NEEDS_TRANSLATION). */
 const machineDrafted = ['BN', 'GU', 'HI', 'KN', 'ML', 'MR', 'PA', 'TA', 'TE', 'UR'];
 
@@ -86,7 +89,7 @@ describe('GET /api/v1/consent/public-notice', () => {
     const response = await publicNotice(apiKey);
     expect(response.status).toBe(200);
     const data = response.body.data;
-    expect(Object.keys(data).sort()).toEqual([...specFields].sort());
+    expect(Object.keys(data).sort()).toEqual(publicFields);
     expect(data).toEqual({
       id: noticeId,
       title: english.title,
@@ -94,6 +97,7 @@ describe('GET /api/v1/consent/public-notice', () => {
       privacyPolicyUrl: null,
       contactEmail: english.contactEmail,
       complaintText: english.complaintText,
+      rightsText: english.rightsText,
       withdrawalUrl: english.withdrawalUrl,
       // marketing has displayOrder 1, shown has 2.
       purposes: [
@@ -104,6 +108,8 @@ describe('GET /api/v1/consent/public-notice', () => {
         HI: {
           title: 'गोपनीयता सूचना',
           introText: english.introText,
+          rightsText: english.rightsText,
+          complaintText: english.complaintText,
           purposes: {
             [shown.id]: { name: 'ऑर्डर अपडेट', description: shown.description },
             [marketing.id]: { name: marketing.name, description: marketing.description },
@@ -111,7 +117,27 @@ describe('GET /api/v1/consent/public-notice', () => {
         },
       },
       availableLanguages: ['EN', 'HI'],
+      versionNumber: 1,
+      materialVersion: 1,
+      materialNoticeId: noticeId,
     });
+  });
+
+  it('keeps the material baseline across a wording change and moves it on a material change', async () => {
+    const { tenant, noticeId, apiKey } = await publishedTenant();
+    const reviseAndPublish = async (fromId: string, change: Record<string, unknown>) => {
+      const draftId = (await call('POST', `/api/v1/notices/${fromId}/revise`, { token: tenant.token })).body.data.id as string;
+      expect((await call('PUT', `/api/v1/notices/${draftId}`, { token: tenant.token, body: change })).status).toBe(200);
+      await publish(tenant.token, draftId);
+      return draftId;
+    };
+    const reworded = await reviseAndPublish(noticeId, { title: 'Privacy notice, clearer wording' });
+    expect((await publicNotice(apiKey)).body.data).toMatchObject({ id: reworded, versionNumber: 2, materialVersion: 1, materialNoticeId: noticeId });
+
+    const added = await createPurpose(tenant.token, 'Analytics', ['usage']);
+    const current = (await call('GET', `/api/v1/notices/${reworded}`, { token: tenant.token })).body.data;
+    const widened = await reviseAndPublish(reworded, { purposeIds: [...current.purposeIds, added.id] });
+    expect((await publicNotice(apiKey)).body.data).toMatchObject({ id: widened, versionNumber: 3, materialVersion: 3, materialNoticeId: widened });
   });
 
   it('offers machine drafts but not NEEDS_TRANSLATION placeholders', async () => {
@@ -128,6 +154,8 @@ describe('GET /api/v1/consent/public-notice', () => {
     expect(data.translations.TA).toEqual({
       title: `[TA machine draft] ${english.title}`,
       introText: `[TA machine draft] ${english.introText}`,
+      rightsText: `[TA machine draft] ${english.rightsText}`,
+      complaintText: `[TA machine draft] ${english.complaintText}`,
       purposes: { [purpose.id]: { name: `[TA machine draft] ${purpose.name}`, description: `[TA machine draft] ${purpose.description}` } },
     });
   });
@@ -180,7 +208,7 @@ describe('GET /api/v1/consent/public-notice', () => {
     expect(cleared.body.data.withdrawalUrl).toBeNull();
     const after = (await publicNotice(apiKey)).body.data;
     expect(after).toMatchObject({ id: noticeId, withdrawalUrl: null });
-    expect(Object.keys(after).sort()).toEqual([...specFields].sort());
+    expect(Object.keys(after).sort()).toEqual(publicFields);
     expect(await audit()).toEqual([
       expect.objectContaining({ action: 'WITHDRAWAL_URL_CHANGED', oldValue: newUrl, newValue: null, actorUserId }),
       expect.objectContaining({ oldValue: english.withdrawalUrl, newValue: newUrl }),

@@ -1,13 +1,35 @@
 import { shownLanguages } from '../consent/notice-text';
 import { NotFoundError } from '../errors';
+import type { NoticeDiff } from './diff';
 import type { NoticeSnapshot } from './notice';
 import { getPublicDocument } from './store';
 
+/** Which published version a consent must have been given to, to still cover this one. */
+export interface MaterialBaseline {
+  materialVersion: number;
+  materialNoticeId: string;
+}
+
 /**
- * The public notice exactly as the spec shapes it, computed once at publish from the snapshot
- * (and again when the withdrawal URL is patched) so that the widget's hot path is one read.
+ * A publish without a material change (the shared notice diff decides) inherits the baseline of
+ * the notice it replaces, so the widget does not ask again for a wording change; anything else,
+ * including a replaced notice whose baseline is unknown, starts a new one (asking again is the
+ * safe side).
  */
-export const buildPublicNotice = (snapshot: NoticeSnapshot) => {
+export const materialBaselineOf = (snapshot: NoticeSnapshot, diff: NoticeDiff | undefined, replaced: Record<string, unknown> | undefined, replacedNoticeId: string | undefined): MaterialBaseline => {
+  const inherited = diff && !diff.hasMaterialChange && replaced && replaced.id === replacedNoticeId;
+  if (inherited && typeof replaced.materialVersion === 'number' && typeof replaced.materialNoticeId === 'string') {
+    return { materialVersion: replaced.materialVersion, materialNoticeId: replaced.materialNoticeId };
+  }
+  return { materialVersion: snapshot.versionNumber, materialNoticeId: snapshot.noticeId };
+};
+
+/**
+ * The public notice as the spec shapes it, plus extensions the widget needs (rightsText, the
+ * version and its material baseline), computed once at publish from the snapshot (and again when
+ * the withdrawal URL is patched) so that the widget's hot path is one read.
+ */
+export const buildPublicNotice = (snapshot: NoticeSnapshot, baseline: MaterialBaseline) => {
   const languages = shownLanguages(snapshot);
   const translations = Object.fromEntries(
     languages
@@ -18,6 +40,8 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot) => {
       {
         title: translation?.title ?? snapshot.title,
         introText: translation?.introText ?? snapshot.introText,
+        rightsText: translation?.rightsText ?? snapshot.rightsText,
+        complaintText: translation?.complaintText ?? snapshot.complaintText,
         purposes: Object.fromEntries(
           snapshot.purposes.map((purpose) => [
             purpose.id,
@@ -37,6 +61,7 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot) => {
     privacyPolicyUrl: snapshot.contactUrl,
     contactEmail: snapshot.contactEmail,
     complaintText: snapshot.complaintText,
+    rightsText: snapshot.rightsText,
     withdrawalUrl: snapshot.withdrawalUrl,
     purposes: snapshot.purposes.map((purpose) => ({
       id: purpose.id,
@@ -47,6 +72,8 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot) => {
     })),
     translations,
     availableLanguages: languages,
+    versionNumber: snapshot.versionNumber,
+    ...baseline,
   };
 };
 

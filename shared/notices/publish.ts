@@ -8,8 +8,8 @@ import { getPurposes } from '../purposes/store';
 import { diffSnapshots } from './diff';
 import { noticeKeys } from './keys';
 import { noticeTextOf, type Notice, type NoticeSnapshot, type Purpose } from './notice';
-import { buildPublicNotice } from './public-notice';
-import { getActivePointer, getLastVersionNumber, getVersion, requireNotice, runNoticeTransaction, type ActivePointer } from './store';
+import { buildPublicNotice, materialBaselineOf } from './public-notice';
+import { getActivePointer, getLastVersionNumber, getPublicDocument, getVersion, requireNotice, runNoticeTransaction, type ActivePointer } from './store';
 import type { TransactItem } from '../db/transact';
 import { configuredPurposes } from './views';
 import { noticeTextHash, shownLanguages } from '../consent/notice-text';
@@ -92,12 +92,17 @@ const publishOnce = async (tenantId: string, noticeId: string, changeNote: strin
   if (notice.status !== 'DRAFT') throw new ConflictError(`Notice is ${notice.status}; only a DRAFT can be published`);
   const purposes = await getPurposes(tenantId, notice.purposeIds);
   completenessGate(notice, purposes);
-  const [active, lastVersion] = await Promise.all([getActivePointer(tenantId), getLastVersionNumber(tenantId, notice.lineageId)]);
+  const [active, lastVersion, replacedDocument] = await Promise.all([
+    getActivePointer(tenantId),
+    getLastVersionNumber(tenantId, notice.lineageId),
+    getPublicDocument(tenantId),
+  ]);
   const versionNumber = lastVersion + 1;
   const at = nowIso();
   const snapshot = snapshotOf(notice, purposes, versionNumber, changeNote, publishedBy, at);
   const previous = await previousSnapshot(tenantId, active, notice, versionNumber);
   const diff = previous ? diffSnapshots(previous, snapshot) : undefined;
+  const baseline = materialBaselineOf(snapshot, diff, replacedDocument, previous?.noticeId);
 
   const items: TransactItem[] = [
     {
@@ -136,7 +141,7 @@ const publishOnce = async (tenantId: string, noticeId: string, changeNote: strin
     {
       Put: {
         TableName: tableName(),
-        Item: { ...noticeKeys.publicDocument(tenantId), type: 'PublicNotice', noticeId, versionNumber, document: buildPublicNotice(snapshot) },
+        Item: { ...noticeKeys.publicDocument(tenantId), type: 'PublicNotice', noticeId, versionNumber, document: buildPublicNotice(snapshot, baseline) },
       },
     },
     outboxPut(

@@ -213,11 +213,27 @@ export const publicNoticeView = z.object({
   privacyPolicyUrl: z.string().nullable(),
   contactEmail: z.string(),
   complaintText: z.string(),
+  rightsText: z.string().optional().describe("Extension: the principal's rights, which the widget shows (absent on notices published before it existed)"),
   withdrawalUrl: z.string().nullable(),
   purposes: z.array(publicPurposeView),
   translations: z.record(
     z.string(),
-    z.object({ title: z.string(), introText: z.string(), purposes: z.record(z.string(), z.object({ name: z.string(), description: z.string() })) }),
+    z.object({
+      title: z.string(),
+      introText: z.string(),
+      rightsText: z.string().optional().describe('Extension'),
+      complaintText: z.string().optional().describe('Extension'),
+      purposes: z.record(z.string(), z.object({ name: z.string(), description: z.string() })),
+    }),
   ),
   availableLanguages: z.array(z.string()),
+  versionNumber: z.number().int().optional().describe('Extension: the version of this notice'),
+  materialVersion: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Extension: the version that last changed materially (a purpose added or removed, or its data categories or legal basis changed, as the version diff decides). Consent given to it still covers this version; a widget asks again only when materialNoticeId differs from the one consented to.',
+    ),
+  materialNoticeId: z.uuid().optional().describe('Extension: the notice id of materialVersion (version numbers count per lineage; this is unique)'),
 });

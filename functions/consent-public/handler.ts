@@ -5,6 +5,7 @@ import { created, ok } from '../../shared/http/operation';
 import { ipAttribution, principalHash } from '../../shared/consent/principal';
 import { recordConsent } from '../../shared/consent/recording';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
+import { withdrawFromWidget } from '../../shared/consent/withdraw-widget';
 import { readPublicNotice } from '../../shared/notices/public-notice';
 
 export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...withdrawalRoutes }, {
@@ -25,6 +26,7 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
         countsAgainstMonthlyLimit: true,
       }),
     ),
+  sdkWithdraw: async ({ caller, body }) => ok(await withdrawFromWidget(caller.tenantId, body)),
   withdrawPublic: async ({ caller, body }) => ok(await withdrawPublic(caller.tenantId, body)),
   getPublicNotice: async ({ caller }) => ok(await readPublicNotice(caller.tenantId)),
   verifySdkKey: async ({ caller }) => ok({ valid: true, keyId: caller.keyId }),

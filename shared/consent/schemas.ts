@@ -163,6 +163,14 @@ export const withdrawPublicBody = z.strictObject({
   withdrawalReason: reasonSchema.optional(),
 });
 
+export const sdkWithdrawBody = z.strictObject({
+  apiKey: z.string().max(200),
+  consentRecordId: z.uuid(),
+  proofHash: z.string().regex(/^[0-9a-f]{64}$/, 'the proofHash sdk-record returned'),
+  purposeIds: z.array(z.uuid()).min(1).max(100).optional().describe('The purposes to withdraw; omit to withdraw all'),
+  reason: reasonSchema.optional(),
+});
+
 const withdrawalFields = {
   withdrawnAt: z.iso.datetime(),
   withdrawnCount: z.number().int(),

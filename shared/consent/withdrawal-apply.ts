@@ -8,7 +8,7 @@ import { consentKeys } from './keys';
 import { derivedStatus, type ConsentRecord } from './record';
 import { counterNames, getRecord, queryPendingWithdrawals, tryTransaction } from './store';
 
-export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API';
+export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API' | 'WIDGET';
 
 /** What a committed withdrawal covers: stored on the WithdrawalRecord, so anyone can finish it. */
 export interface WithdrawalPlan {

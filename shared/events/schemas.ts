@@ -52,7 +52,7 @@ export const consentWithdrawnData = z
     dataPrincipalEmail: z.string().nullable().describe('Known only when the principal was identified by email; otherwise null'),
     isFullWithdrawal: z.boolean().describe('true: every purpose of the record is withdrawn'),
     purposeIds: z.array(z.uuid()).describe('The purposes withdrawn now; empty for a full withdrawal'),
-    withdrawalMethod: z.enum(['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API']).describe('Where the withdrawal was made'),
+    withdrawalMethod: z.enum(['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDGET']).describe('Where the withdrawal was made; WIDGET (extension): from the embedded widget'),
     withdrawalReason: z.string().nullable().describe("The principal's reason, if given"),
     withdrawnAt: isoTime('When the withdrawal took effect'),
   })

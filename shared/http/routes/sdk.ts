@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { RouteDefinition } from '../route';
-import { recordResult, sdkRecordBody } from '../../consent/schemas';
+import { recordResult, sdkRecordBody, sdkWithdrawBody, withdrawalResult } from '../../consent/schemas';
 import { publicNoticeView } from '../../notices/schemas';
 import { sdkLimits } from './limits';
 
@@ -18,6 +18,20 @@ export const sdkRoutes = {
     request: { body: sdkRecordBody },
     response: { status: 201, description: 'The record', data: recordResult },
     errors: ['NOT_FOUND', 'CONFLICT', 'MONTHLY_LIMIT_REACHED'],
+  },
+  sdkWithdraw: {
+    method: 'POST',
+    path: '/api/v1/consent/sdk-withdraw',
+    group: 'consent-public',
+    auth: { kind: 'apiKey', in: 'body', checkOrigin: true },
+    limits: sdkLimits,
+    summary: 'Withdraw a consent from the widget',
+    description:
+      "Extension: the spec has no widget withdrawal. Authorised by the API key plus proof of possession of the record: its consentRecordId and proofHash, as sdk-record returned them to the browser. A wrong proofHash is the same 404 NOT_FOUND as an unknown record (compared in constant time). Omitting purposeIds withdraws every purpose. Writes an immutable WithdrawalRecord and a ComplianceTask due in 7 days, updates the record and emits consent.withdrawn with withdrawalMethod WIDGET; a DPO mail is sent. Already fully withdrawn: 409.",
+    tags: ['SDK'],
+    request: { body: sdkWithdrawBody },
+    response: { status: 200, description: 'The withdrawal', data: withdrawalResult },
+    errors: ['NOT_FOUND', 'CONFLICT'],
   },
   getPublicNotice: {
     method: 'GET',

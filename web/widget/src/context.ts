@@ -1,0 +1,32 @@
+import type { Embed } from './env';
+import type { Ui } from './dom';
+import { h } from './dom';
+import { directionOf, languageName, saveLanguage } from './i18n';
+
+/** What both banners share: the embed, the UI, the language shown and the visitor's identity. */
+export interface Context {
+  embed: Embed;
+  ui: Ui;
+  language: string;
+  identifierHash: string | undefined;
+  /** Cookie banner labels in the language shown (English defaults when the tenant has none), reused for the notice's common buttons. */
+  labels: (key: string) => string | undefined;
+  onLanguage: (() => void)[];
+}
+
+export const setLanguage = (context: Context, code: string): void => {
+  context.language = code;
+  saveLanguage(code);
+  for (const rerender of context.onLanguage) rerender();
+};
+
+export const direction = (context: Context): string => directionOf(context.language);
+
+/** The visible language switcher over the languages one banner offers; hidden when there is only one. */
+export const languageSwitcher = (context: Context, available: string[], id: string): HTMLElement | false =>
+  available.length > 1 &&
+  h(
+    'select',
+    { id: `${id}-lang`, className: 'lg', 'aria-label': 'Language / भाषा', onchange: (event: Event) => setLanguage(context, (event.target as HTMLSelectElement).value) },
+    ...available.map((code) => h('option', { value: code, selected: code === context.language, lang: code.toLowerCase() }, languageName(code))),
+  );

@@ -1,0 +1,135 @@
+import { css } from './styles';
+
+type Child = Node | string | false | null | undefined;
+
+/** Element builder: properties set as properties (never innerHTML, never inline handlers as attributes). */
+export const h = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: Child[]): HTMLElementTagNameMap[K] => {
+  const element = document.createElement(tag);
+  for (const key in props) {
+    const value = props[key];
+    if (key.slice(0, 2) === 'on') element.addEventListener(key.slice(2), value as EventListener);
+    else if (key in element && key !== 'role' && key.indexOf('-') < 0) (element as unknown as Record<string, unknown>)[key] = value;
+    else if (value !== undefined && value !== false) element.setAttribute(key, String(value));
+  }
+  for (const child of children) if (child) element.append(child);
+  return element;
+};
+
+export interface Theme {
+  primaryColor: string;
+  backgroundColor: string;
+  textColor: string;
+  borderRadius: number;
+}
+
+export const defaultTheme: Theme = { primaryColor: '#1a56db', backgroundColor: '#ffffff', textColor: '#111827', borderRadius: 8 };
+
+const luminance = (hex: string): number => {
+  const value = parseInt(hex.slice(1), 16);
+  const channel = (shift: number) => {
+    const c = ((value >> shift) & 255) / 255;
+    return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * channel(16) + 0.7152 * channel(8) + 0.0722 * channel(0);
+};
+export const contrast = (a: string, b: string): number => {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x! + 0.05) / (y! + 0.05);
+};
+
+/** The tenant's colours when their text and buttons reach WCAG AA (4.5:1); otherwise the defaults, never an unreadable banner. */
+const readable = (theme: Theme): Theme => {
+  const valid = [theme.primaryColor, theme.backgroundColor, theme.textColor].every((color) => /^#[0-9a-f]{6}$/i.test(color));
+  return valid && contrast(theme.textColor, theme.backgroundColor) >= 4.5 && contrast(theme.primaryColor, theme.backgroundColor) >= 4.5 ? theme : defaultTheme;
+};
+
+const positions: Record<string, string> = { 'bottom-left': 'bl', 'bottom-center': 'bc', 'top-center': 'tc' };
+
+export interface Ui {
+  /** Shows a dialog (one at a time; others wait their turn), moving focus into it. */
+  open(panel: HTMLElement, onEscape?: () => void): void;
+  /** Removes it and returns focus to where it was. */
+  close(panel: HTMLElement): void;
+  replace(old: HTMLElement, next: HTMLElement): void;
+  corner: HTMLElement;
+  position: string;
+}
+
+export const mountUi = (theme: Theme, position: string): Ui => {
+  const host = h('div', { 'data-cms': '' });
+  const root = host.attachShadow({ mode: 'open' });
+  // A constructed sheet is CSSOM, which a page's CSP style-src does not govern; <style> is the fallback.
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    root.append(h('style', {}, css));
+  }
+  const colors = readable(theme);
+  const container = h('div', { className: `c ${positions[position] ?? 'br'}` });
+  const style = container.style;
+  style.setProperty('--bg', colors.backgroundColor);
+  style.setProperty('--fg', colors.textColor);
+  style.setProperty('--pc', colors.primaryColor);
+  style.setProperty('--pf', contrast(colors.primaryColor, '#ffffff') >= 4.5 ? '#ffffff' : '#000000');
+  style.setProperty('--r', `${Math.min(24, Math.max(0, colors.borderRadius))}px`);
+  const corner = h('div', { className: 'pc' });
+  corner.style.cssText = container.style.cssText;
+  root.append(container, corner);
+  document.body.append(host);
+
+  const queue: [HTMLElement, (() => void) | undefined][] = [];
+  let current: HTMLElement | undefined;
+  let onEscape: (() => void) | undefined;
+  let returnFocus: Element | null = null;
+  container.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && onEscape) {
+      event.stopPropagation();
+      onEscape();
+    }
+  });
+  const show = () => {
+    const next = queue.shift();
+    if (!next || current) return;
+    [current, onEscape] = next;
+    returnFocus = document.activeElement;
+    container.append(current);
+    focusInto(current);
+  };
+  const focusInto = (panel: HTMLElement) => (panel.querySelector<HTMLElement>('h2') ?? panel).focus();
+  return {
+    corner,
+    position,
+    open(panel, onEscape) {
+      queue.push([panel, onEscape]);
+      show();
+    },
+    close(panel) {
+      panel.remove();
+      if (current !== panel) return;
+      current = onEscape = undefined;
+      if (returnFocus instanceof HTMLElement && returnFocus.isConnected) returnFocus.focus();
+      show();
+    },
+    replace(old, next) {
+      old.replaceWith(next);
+      if (current === old) current = next;
+      focusInto(next);
+    },
+  };
+};
+
+/** A labelled, non-modal dialog: the host page stays usable while it is shown. */
+export const dialog = (id: string, language: string, direction: string, title: string, ...content: Child[]): HTMLElement =>
+  h('section', { role: 'dialog', 'aria-labelledby': `${id}-t`, className: 'd', lang: language.toLowerCase(), dir: direction }, h('h2', { id: `${id}-t`, tabIndex: -1 }, title), ...content);
+
+export const button = (label: string, onclick: () => void, primary = false): HTMLButtonElement =>
+  h('button', { type: 'button', className: primary ? 'p' : '', onclick }, label);
+
+/** A purpose or category switch: a native checkbox with role=switch, labelled by its name. */
+export const toggle = (id: string, name: string, checked: boolean, locked: boolean, lockedLabel: string, ...details: Child[]): { row: HTMLElement; input: HTMLInputElement } => {
+  const input = h('input', { type: 'checkbox', role: 'switch', id, checked, disabled: locked, 'aria-describedby': `${id}-d` });
+  const row = h('div', { className: 't' }, h('div', { className: 'th' }, input, h('label', { htmlFor: id }, name), locked && h('span', { className: 'lk' }, lockedLabel)), h('div', { id: `${id}-d`, className: 'td' }, ...details));
+  return { row, input };
+};

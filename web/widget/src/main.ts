@@ -1,0 +1,73 @@
+import { consentDefault } from './consent-mode';
+import { defaultTheme, h, mountUi } from './dom';
+import { emit, on, readEmbed } from './env';
+import { pickLanguage } from './i18n';
+import type { Context } from './context';
+import { cookieBanner } from './cookie-banner';
+import { cookieConsent, fetchCmp } from './cookies';
+import { fetchNotice, noticeBanner } from './notice';
+
+/**
+ * cms.js: the notice banner and the cookie banner behind one <script> tag. Nothing here may break
+ * the host page: every step is caught, and with the API unreachable no banner is shown and every
+ * non-necessary category stays denied (Consent Mode's default).
+ */
+consentDefault();
+
+type Notice = ReturnType<typeof noticeBanner>;
+type Cookies = { consent: ReturnType<typeof cookieConsent>; banner: ReturnType<typeof cookieBanner> };
+const loaded: { notice?: Notice; cookies?: Cookies; context?: Context } = {};
+
+const getConsent = () => ({ notice: loaded.notice?.state() ?? null, cookies: loaded.cookies?.consent.state() ?? null });
+
+const api = {
+  getConsent,
+  showNotice: () => loaded.notice?.show(!loaded.notice.needsPrompt()),
+  showCookiePreferences: () => loaded.cookies?.banner.show(true),
+  /** Attributes later notice decisions to a principal. Only a SHA-256 hex digest is accepted: raw identifiers never leave the browser. */
+  identify: (input: { identifierHash?: unknown }) => {
+    const hash = input && input.identifierHash;
+    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return false;
+    if (loaded.context) loaded.context.identifierHash = hash;
+    pendingIdentity = hash;
+    return true;
+  },
+  on,
+};
+let pendingIdentity: string | undefined;
+(window as Window & { cms?: typeof api }).cms = api;
+
+const boot = async () => {
+  const embed = readEmbed();
+  if (!embed) return;
+  const [notice, config] = await Promise.all([embed.notice ? fetchNotice(embed) : undefined, embed.cookies ? fetchCmp(embed) : undefined]);
+  if (notice || config) {
+    const available = [...(notice?.availableLanguages ?? []), ...(config?.languages ?? []).map((code) => code.toUpperCase())];
+    const labelsOf = (language: string) => config?.labelSets[language.toLowerCase()]?.labels;
+    const context: Context = {
+      embed,
+      ui: mountUi(config?.bannerTheme ?? defaultTheme, embed.position ?? config?.bannerTheme.position ?? 'bottom-right'),
+      language: pickLanguage(available, embed.language),
+      identifierHash: pendingIdentity,
+      labels: (key) => labelsOf(context.language)?.[key] ?? labelsOf('EN')?.[key],
+      onLanguage: [],
+    };
+    loaded.context = context;
+    if (notice) loaded.notice = noticeBanner(context, notice);
+    if (config) {
+      const consent = cookieConsent(embed, config);
+      loaded.cookies = { consent, banner: cookieBanner(context, config, consent) };
+      // A returning visitor's grants apply on every page, before any banner.
+      if (!consent.needsPrompt()) consent.applyGrants();
+    }
+    if (loaded.notice?.needsPrompt()) loaded.notice.show(false);
+    if (loaded.cookies?.consent.needsPrompt()) loaded.cookies.banner.show(false);
+    // Withdrawing must be as easy as consenting: this control stays on every page.
+    context.ui.corner.append(h('button', { type: 'button', onclick: () => (loaded.notice ? api.showNotice() : api.showCookiePreferences()) }, 'Privacy choices'));
+  }
+  emit('ready', getConsent());
+};
+
+boot().catch(() => {
+  // Never the host page's problem: without the widget every optional category stays denied.
+});

@@ -1,0 +1,212 @@
+import { button, dialog, h, toggle } from './dom';
+import { call, emit, load, save, type Embed } from './env';
+import { direction, languageSwitcher, type Context } from './context';
+
+interface Purpose {
+  id: string;
+  name: string;
+  description: string;
+  required: boolean;
+  dataCategories: string[];
+}
+interface Translation {
+  title: string;
+  introText: string;
+  rightsText?: string;
+  complaintText?: string;
+  purposes: Record<string, { name: string; description: string }>;
+}
+export interface PublicNotice {
+  id: string;
+  title: string;
+  description: string;
+  privacyPolicyUrl: string | null;
+  contactEmail: string;
+  complaintText: string;
+  rightsText?: string;
+  withdrawalUrl: string | null;
+  purposes: Purpose[];
+  translations: Record<string, Translation>;
+  availableLanguages: string[];
+  versionNumber?: number;
+  materialNoticeId?: string;
+}
+interface Decision {
+  noticeId: string;
+  versionNumber: number | null;
+  materialNoticeId: string;
+  consentRecordId: string;
+  proofHash: string;
+  purposes: Record<string, boolean>;
+  decidedAt: string;
+}
+
+const storageKey = 'cms_notice';
+const positions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center'];
+
+export const fetchNotice = async (embed: Embed): Promise<PublicNotice | undefined> =>
+  (await call<PublicNotice>(`${embed.apiBase}/consent/public-notice?apiKey=${encodeURIComponent(embed.apiKey)}`)).data;
+
+/** The notice banner: shows the notice, records the decision with proof, withdraws through the widget route. */
+export const noticeBanner = (context: Context, notice: PublicNotice) => {
+  const { embed, ui } = context;
+  const baseline = notice.materialNoticeId ?? notice.id;
+  let decision = load<Decision>(storageKey);
+  let panel: HTMLElement | undefined;
+  let reviewing = false;
+
+  const text = () => {
+    const translation = context.language === 'EN' ? undefined : notice.translations[context.language];
+    return {
+      title: translation?.title ?? notice.title,
+      intro: translation?.introText ?? notice.description,
+      rights: translation?.rightsText ?? notice.rightsText,
+      complaint: translation?.complaintText ?? notice.complaintText,
+      purpose: (purpose: Purpose) => translation?.purposes[purpose.id] ?? purpose,
+    };
+  };
+  const label = (key: string, english: string) => (context.language === 'EN' ? english : (context.labels(key) ?? english));
+
+  const state = () =>
+    decision && { noticeId: decision.noticeId, versionNumber: decision.versionNumber, consentRecordId: decision.consentRecordId, purposes: decision.purposes, decidedAt: decision.decidedAt };
+
+  const store = (next: Decision, event: string) => {
+    decision = next;
+    save(storageKey, next);
+    emit(event, { notice: state() });
+  };
+
+  const record = async (purposes: Record<string, boolean>): Promise<boolean> => {
+    const optional = notice.purposes.filter((purpose) => !purpose.required).map((purpose) => purposes[purpose.id]);
+    const status = optional.every(Boolean) ? 'ACCEPTED' : optional.some(Boolean) ? 'PARTIAL' : 'REJECTED';
+    const position = embed.position ?? ui.position;
+    const reply = await call<{ consentRecordId: string; proofHash: string }>(`${embed.apiBase}/consent/sdk-record`, {
+      apiKey: embed.apiKey,
+      status,
+      purposes,
+      noticeId: notice.id,
+      language: context.language,
+      positionShown: positions.indexOf(position) >= 0 ? position : 'bottom-right',
+      userAgent: navigator.userAgent.slice(0, 1000),
+      ...(location.href.length <= 2000 && /^https?:/.test(location.href) ? { url: location.href } : {}),
+      ...(context.identifierHash ? { identifierHash: context.identifierHash } : {}),
+    });
+    if (!reply.data) return false;
+    const first = !decision;
+    store(
+      { noticeId: notice.id, versionNumber: notice.versionNumber ?? null, materialNoticeId: baseline, ...reply.data, purposes, decidedAt: new Date().toISOString() },
+      first ? 'consent' : 'change',
+    );
+    return true;
+  };
+
+  /** A real withdrawal (WithdrawalRecord, compliance task, webhook), authorised by the record's id and proof hash. */
+  const withdraw = async (purposeIds?: string[]): Promise<boolean> => {
+    if (!decision) return false;
+    const reply = await call(`${embed.apiBase}/consent/sdk-withdraw`, {
+      apiKey: embed.apiKey,
+      consentRecordId: decision.consentRecordId,
+      proofHash: decision.proofHash,
+      ...(purposeIds ? { purposeIds } : {}),
+    });
+    // 409: already withdrawn elsewhere (the portal, the DPO); the visitor's view catches up.
+    if (reply.status !== 200 && reply.status !== 409) return false;
+    const purposes = { ...decision.purposes };
+    for (const id in purposes) if (!purposeIds || purposeIds.indexOf(id) >= 0) purposes[id] = false;
+    store({ ...decision, purposes, decidedAt: new Date().toISOString() }, 'withdraw');
+    return true;
+  };
+
+  /** From the switches: purposes turned off are withdrawn; any turned on (or a fresh decision) is a new record. */
+  const apply = async (chosen: Record<string, boolean>): Promise<boolean> => {
+    if (!decision) return record(chosen);
+    const before = decision.purposes;
+    const off = notice.purposes.filter((purpose) => before[purpose.id] && !chosen[purpose.id]).map((purpose) => purpose.id);
+    const on = notice.purposes.some((purpose) => chosen[purpose.id] && !before[purpose.id]);
+    if (off.length > 0 && !(await withdraw(off))) return false;
+    return on ? record(chosen) : true;
+  };
+
+  const render = (): HTMLElement => {
+    const words = text();
+    const switches: Record<string, HTMLInputElement> = {};
+    const current = reviewing && decision ? decision.purposes : {};
+    const error = h('p', { role: 'alert', className: 's' });
+    const decide = (choose: (purpose: Purpose) => boolean | undefined, custom?: (chosen: Record<string, boolean>) => Promise<boolean>) => async () => {
+      const chosen: Record<string, boolean> = {};
+      for (const purpose of notice.purposes) chosen[purpose.id] = purpose.required || !!choose(purpose);
+      if (await (custom ?? apply)(chosen)) close();
+      else error.textContent = 'Your choice could not be saved. Please try again.';
+    };
+    const purposes = notice.purposes.map((purpose) => {
+      const shown = words.purpose(purpose);
+      const { row, input } = toggle(
+        `cms-p-${purpose.id}`,
+        shown.name,
+        purpose.required || !!current[purpose.id],
+        purpose.required,
+        'Required',
+        h('p', {}, shown.description),
+        h('p', {}, `Data used: ${purpose.dataCategories.join(', ')}`),
+      );
+      switches[purpose.id] = input;
+      return h('li', {}, row);
+    });
+    const contact = h('p', {}, 'Contact: ', h('a', { href: `mailto:${notice.contactEmail}` }, notice.contactEmail));
+    if (notice.privacyPolicyUrl) contact.append(' · ', h('a', { href: notice.privacyPolicyUrl, target: '_blank', rel: 'noopener' }, 'Privacy policy'));
+    const withdrawal = h('p', {}, 'You can change or withdraw your consent at any time, as easily as you gave it, with "Privacy choices" on this page.');
+    if (notice.withdrawalUrl) withdrawal.append(' ', h('a', { href: notice.withdrawalUrl, target: '_blank', rel: 'noopener' }, 'Withdrawal page'));
+    return dialog(
+      'cms-n',
+      context.language,
+      direction(context),
+      words.title,
+      languageSwitcher(context, notice.availableLanguages, 'cms-n'),
+      h('p', {}, words.intro),
+      h('ul', { 'aria-label': 'Purposes' }, ...purposes),
+      words.rights && h('h3', {}, 'Your rights'),
+      words.rights && h('p', {}, words.rights),
+      h('h3', {}, 'Complaints'),
+      h('p', {}, words.complaint),
+      h('h3', {}, 'Withdrawing consent'),
+      withdrawal,
+      contact,
+      error,
+      h(
+        'div',
+        { className: 'r' },
+        button(label('acceptAll', 'Accept all'), decide(() => true), true),
+        button(label('rejectAll', 'Reject all'), decide(() => false)),
+        button('Save choices', decide((purpose) => switches[purpose.id]?.checked)),
+        reviewing && decision && button(label('withdrawConsent', 'Withdraw all'), decide(() => false, () => withdraw())),
+        reviewing && button(label('close', 'Close'), close),
+      ),
+    );
+  };
+
+  function close() {
+    if (panel) ui.close(panel);
+    panel = undefined;
+  }
+
+  const show = (review: boolean) => {
+    reviewing = review;
+    if (panel) return;
+    panel = render();
+    ui.open(panel, reviewing ? close : undefined);
+  };
+
+  context.onLanguage.push(() => {
+    if (!panel) return;
+    const next = render();
+    ui.replace(panel, next);
+    panel = next;
+  });
+
+  return {
+    state,
+    /** Re-prompt only when the consent on file predates the notice's material baseline. */
+    needsPrompt: () => !decision || decision.materialNoticeId !== baseline,
+    show,
+  };
+};

@@ -41,7 +41,6 @@ interface Decision {
   decidedAt: string;
 }
 
-const storageKey = 'cms_notice';
 const positions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center'];
 
 export const fetchNotice = async (embed: Embed): Promise<PublicNotice | undefined> =>
@@ -51,7 +50,11 @@ export const fetchNotice = async (embed: Embed): Promise<PublicNotice | undefine
 export const noticeBanner = (context: Context, notice: PublicNotice) => {
   const { embed, ui } = context;
   const baseline = notice.materialNoticeId ?? notice.id;
+  // Per tenant: one browser may visit several tenants' sites on one origin (a shared host, a test).
+  const storageKey = `cms_notice_${embed.tenantId || embed.apiKey.split('_')[1]}`;
   let decision = load<Decision>(storageKey);
+  /** No decision on file, or one given before the notice's last material change. */
+  const stale = () => !decision || decision.materialNoticeId !== baseline;
   let panel: HTMLElement | undefined;
   let reviewing = false;
 
@@ -92,7 +95,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice) => {
       ...(context.identifierHash ? { identifierHash: context.identifierHash } : {}),
     });
     if (!reply.data) return false;
-    const first = !decision;
+    const first = stale();
     store(
       { noticeId: notice.id, versionNumber: notice.versionNumber ?? null, materialNoticeId: baseline, ...reply.data, purposes, decidedAt: new Date().toISOString() },
       first ? 'consent' : 'change',
@@ -117,9 +120,9 @@ export const noticeBanner = (context: Context, notice: PublicNotice) => {
     return true;
   };
 
-  /** From the switches: purposes turned off are withdrawn; any turned on (or a fresh decision) is a new record. */
+  /** From the switches: purposes turned off are withdrawn; any turned on (or an answer to a prompt) is a new record. */
   const apply = async (chosen: Record<string, boolean>): Promise<boolean> => {
-    if (!decision) return record(chosen);
+    if (!decision || stale()) return record(chosen);
     const before = decision.purposes;
     const off = notice.purposes.filter((purpose) => before[purpose.id] && !chosen[purpose.id]).map((purpose) => purpose.id);
     const on = notice.purposes.some((purpose) => chosen[purpose.id] && !before[purpose.id]);
@@ -206,7 +209,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice) => {
   return {
     state,
     /** Re-prompt only when the consent on file predates the notice's material baseline. */
-    needsPrompt: () => !decision || decision.materialNoticeId !== baseline,
+    needsPrompt: stale,
     show,
   };
 };

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { getRecord } from '../shared/consent/store';
+import { newTenant, useApi } from './support/api';
+import { axeViolations, useBrowser } from './support/browser';
+import { publishedNotice } from './support/consent';
+import { englishNotice } from './support/notices';
+import { clickButton, dialogText, dialogTitles, embedPage, nextEvent, openPage, setSwitch, useFixtureSite } from './support/widget';
+
+const { call, state } = useApi();
+const { browser } = useBrowser();
+const { serve, freshPage } = useFixtureSite();
+
+/** A tenant with a published notice (one required, one optional purpose) and a page embedding the notice banner only. */
+const noticeSite = async (path: string) => {
+  const tenant = await newTenant(call);
+  const notice = await publishedNotice(call, tenant.token);
+  const apiKey = await tenant.apiKey();
+  const url = serve(path, embedPage({ apiBaseUrl: state.baseUrl, apiKey, tenantId: tenant.tenantId, attributes: { 'data-cookies': 'off' } }));
+  return { tenant, notice, apiKey, url };
+};
+
+const proofOf = async (token: string, recordId: string) => (await call('GET', `/api/v1/consent/records/${recordId}/proof`, { token })).body.data.payload;
+
+describe('notice banner', () => {
+  it('shows what the DPDP Act asks a notice to show, is axe-clean, and records Accept all with ACCEPTED and every purpose', async () => {
+    const { tenant, notice, url } = await noticeSite('/accept');
+    const { page, close } = await freshPage(browser());
+    try {
+      const { errors } = await openPage(page, url);
+      expect(await dialogTitles(page)).toEqual([englishNotice.title]);
+      const text = await dialogText(page);
+      for (const expected of [englishNotice.introText, englishNotice.rightsText, englishNotice.complaintText, englishNotice.contactEmail, 'Order processing', 'Marketing', 'Data used: email, address', 'Required']) {
+        expect(text).toContain(expected);
+      }
+      expect(await axeViolations(page, '[data-cms]')).toEqual([]);
+
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      const detail = await consented();
+      expect(detail.notice.purposes).toEqual({ [notice.required]: true, [notice.optional]: true });
+      expect(await dialogTitles(page)).toEqual([]);
+
+      const recordId = detail.notice.consentRecordId as string;
+      expect(await proofOf(tenant.token, recordId)).toMatchObject({ consentGiven: { [notice.required]: true, [notice.optional]: true }, languageShown: 'EN', positionShown: 'bottom-right' });
+      expect((await getRecord(tenant.tenantId, recordId))?.decision).toBe('ACCEPTED');
+
+      // No second prompt for the same notice version.
+      await openPage(page, url);
+      expect(await dialogTitles(page)).toEqual([]);
+      expect((await page.evaluate('window.cms.getConsent()')) as any).toMatchObject({ notice: { consentRecordId: recordId, noticeId: notice.noticeId, versionNumber: 1 }, cookies: null });
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('records Reject all as REJECTED with the optional purpose off, and Save choices from the switches', async () => {
+    const { tenant, notice, url } = await noticeSite('/reject');
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      const rejected = await nextEvent(page, 'consent');
+      await clickButton(page, 'Reject all');
+      const recordId = (await rejected()).notice.consentRecordId as string;
+      expect((await getRecord(tenant.tenantId, recordId))?.decision).toBe('REJECTED');
+      expect((await proofOf(tenant.token, recordId)).consentGiven).toEqual({ [notice.required]: true, [notice.optional]: false });
+
+      // Privacy choices reopens it with the choices on file; switching the optional purpose on is a new record.
+      await clickButton(page, 'Privacy choices');
+      await setSwitch(page, `cms-p-${notice.optional}`, true);
+      const changed = await nextEvent(page, 'change');
+      await clickButton(page, 'Save choices');
+      const next = (await changed()).notice.consentRecordId as string;
+      expect(next).not.toBe(recordId);
+      expect((await getRecord(tenant.tenantId, next))?.decision).toBe('ACCEPTED');
+    } finally {
+      await close();
+    }
+  });
+});

@@ -104,3 +104,14 @@ export const configureCookies = async (call: Call, token: string, body: Record<s
   if (response.status !== 200) throw new Error(`cmp config: ${JSON.stringify(response.body)}`);
   return response.body.data;
 };
+
+/** The text of the element focused inside the widget, or null when focus is outside it. */
+export const focusedInWidget = (page: Page): Promise<string | null> =>
+  inWidget(page, `const active = root?.activeElement; return active ? active.textContent || active.tagName : null;`);
+
+/** The attributes of the open dialog's root: its language and direction. */
+export const dialogLanguage = (page: Page): Promise<{ lang: string; dir: string } | null> =>
+  inWidget(page, `const dialog = root?.querySelector('[role=dialog]'); return dialog ? { lang: dialog.lang, dir: dialog.dir } : null;`);
+
+export const chooseLanguage = (page: Page, code: string): Promise<void> =>
+  inWidget(page, `const select = root.querySelector('select'); select.value = ${JSON.stringify(code)}; select.dispatchEvent(new Event('change'));`);

@@ -45,6 +45,13 @@ const readable = (theme: Theme): Theme => {
 
 const positions: Record<string, string> = { 'bottom-left': 'bl', 'bottom-center': 'bc', 'top-center': 'tc' };
 
+/** The focused element, looking inside shadow roots (the widget's own "Privacy choices" button included). */
+const deepActiveElement = (): Element | null => {
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+};
+
 export interface Ui {
   /** Shows a dialog (one at a time; others wait their turn), moving focus into it. */
   open(panel: HTMLElement, onEscape?: () => void): void;
@@ -93,7 +100,7 @@ export const mountUi = (theme: Theme, position: string): Ui => {
     const next = queue.shift();
     if (!next || current) return;
     [current, onEscape] = next;
-    returnFocus = document.activeElement;
+    returnFocus = deepActiveElement();
     container.append(current);
     focusInto(current);
   };

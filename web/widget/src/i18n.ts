@@ -16,7 +16,7 @@ export const saveLanguage = (code: string): void => save(savedKey, code);
 
 /**
  * The visitor's saved choice, else the embed's data-language, else the first of the browser's
- * languages offered (exact tag, then base language), else the page's <html lang>, else English.
+ * languages offered (each tried exact, then as its base language: hi-IN is HI), else the page's <html lang>, else English.
  */
 export const pickLanguage = (available: string[], embedLanguage: string | undefined): string => {
   const offered = (code: string | undefined): string | undefined => (code && available.indexOf(code) >= 0 ? code : undefined);
@@ -26,8 +26,7 @@ export const pickLanguage = (available: string[], embedLanguage: string | undefi
   return (
     offered(load<string>(savedKey)) ??
     offered(embedLanguage) ??
-    browser.map((value) => offered(tag(value))).filter(Boolean)[0] ??
-    browser.map((value) => offered(base(value))).filter(Boolean)[0] ??
+    browser.map((value) => offered(tag(value)) ?? offered(base(value))).filter(Boolean)[0] ??
     offered(base(document.documentElement.lang || '')) ??
     'EN'
   );

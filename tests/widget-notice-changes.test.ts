@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkers } from '../infra/local/workers';
+import { newTenant, useApi } from './support/api';
+import { useBrowser } from './support/browser';
+import { publishedNotice } from './support/consent';
+import { createNotice, createPurpose } from './support/notices';
+import { startReceiver, waitFor } from './support/receiver';
+import { chooseLanguage, clickButton, dialogLanguage, dialogTitles, embedPage, focusedInWidget, nextEvent, openPage, setSwitch, useFixtureSite } from './support/widget';
+
+const { call, state } = useApi();
+const { browser } = useBrowser();
+const { serve, freshPage } = useFixtureSite();
+let workers: ReturnType<typeof startWorkers>;
+beforeAll(() => {
+  workers = startWorkers(50);
+});
+afterAll(async () => {
+  await workers.stop();
+});
+
+const site = async (path: string, attributes: Record<string, string> = {}, beforePublish?: (token: string, noticeId: string) => Promise<void>) => {
+  const tenant = await newTenant(call);
+  const apiKey = await tenant.apiKey();
+  const url = serve(path, embedPage({ apiBaseUrl: state.baseUrl, apiKey, tenantId: tenant.tenantId, attributes: { 'data-cookies': 'off', ...attributes } }));
+  if (beforePublish) return { tenant, url, apiKey };
+  return { tenant, url, apiKey, notice: await publishedNotice(call, tenant.token) };
+};
+
+/** Revises the published notice, applies `change` to the draft and publishes it. */
+const revise = async (token: string, noticeId: string, change: Record<string, unknown>) => {
+  const draftId = (await call('POST', `/api/v1/notices/${noticeId}/revise`, { token })).body.data.id as string;
+  expect((await call('PUT', `/api/v1/notices/${draftId}`, { token, body: change })).status).toBe(200);
+  expect((await call('POST', `/api/v1/notices/${draftId}/publish`, { token, body: {} })).status).toBe(200);
+  return draftId;
+};
+
+describe('notice banner over time', () => {
+  it('does not ask again after a wording change, and asks again after a material change', async () => {
+    const { tenant, url, notice } = await site('/material');
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      await clickButton(page, 'Accept all');
+      const reworded = await revise(tenant.token, notice!.noticeId, { title: 'Privacy notice, in plainer words' });
+      await openPage(page, url);
+      expect(await dialogTitles(page)).toEqual([]);
+
+      const added = await createPurpose(call, tenant.token, { name: 'Analytics', dataCategories: ['usage'] });
+      const current = (await call('GET', `/api/v1/notices/${reworded}`, { token: tenant.token })).body.data;
+      const widened = await revise(tenant.token, reworded, { purposeIds: [...current.purposeIds, added] });
+      await openPage(page, url);
+      expect(await dialogTitles(page)).toEqual(['Privacy notice, in plainer words']);
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      expect((await consented()).notice).toMatchObject({ noticeId: widened, versionNumber: 3 });
+    } finally {
+      await close();
+    }
+  });
+
+  it('withdraws through the widget: a purpose switched off, then everything, each a real withdrawal with a webhook', async () => {
+    const { tenant, url, notice } = await site('/withdraw');
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    const { page, close } = await freshPage(browser());
+    try {
+      const hook = await call('POST', '/api/v1/webhooks', {
+        token: tenant.token,
+        body: { label: 'Receiver', url: receiver.url, secret: 'whsec_test_secret_0123456789', events: ['consent.withdrawn'] },
+      });
+      expect(hook.status).toBe(201);
+      await openPage(page, url);
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      await consented();
+      await clickButton(page, 'Privacy choices');
+      await setSwitch(page, `cms-p-${notice!.optional}`, false);
+      const partial = await nextEvent(page, 'withdraw');
+      await clickButton(page, 'Save choices');
+      expect((await partial()).notice.purposes).toEqual({ [notice!.required]: true, [notice!.optional]: false });
+
+      await clickButton(page, 'Privacy choices');
+      const full = await nextEvent(page, 'withdraw');
+      await clickButton(page, 'Withdraw all');
+      expect((await full()).notice.purposes).toEqual({ [notice!.required]: false, [notice!.optional]: false });
+
+      const tasks = (await call('GET', '/api/v1/compliance-tasks?status=OPEN', { token: tenant.token })).body.data;
+      expect(tasks).toHaveLength(2);
+      const events = await waitFor(() => (receiver.received.length >= 2 ? receiver.received.map((entry) => JSON.parse(entry.rawBody.toString()).data) : undefined));
+      expect(events.map((event) => [event.withdrawalMethod, event.isFullWithdrawal])).toEqual([
+        ['WIDGET', false],
+        ['WIDGET', true],
+      ]);
+    } finally {
+      await close();
+      await receiver.close();
+    }
+  });
+
+  it('switches language, with dir=rtl for Urdu, and starts in the browser language it offers', async () => {
+    const { tenant, url } = await site('/language', {}, async () => undefined);
+    const noticeId = await createNotice(call, tenant.token, [await createPurpose(call, tenant.token, { name: 'Orders' })]);
+    for (const [language, title] of [['UR', 'رازداری نوٹس'], ['HI', 'गोपनीयता सूचना']]) {
+      expect((await call('POST', `/api/v1/notices/${noticeId}/translations`, { token: tenant.token, body: { language, title } })).status).toBeLessThan(300);
+    }
+    expect((await call('POST', `/api/v1/notices/${noticeId}/publish`, { token: tenant.token, body: {} })).status).toBe(200);
+
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      expect(await dialogLanguage(page)).toEqual({ lang: 'en', dir: 'ltr' });
+      await chooseLanguage(page, 'UR');
+      expect(await dialogTitles(page)).toEqual(['رازداری نوٹس']);
+      expect(await dialogLanguage(page)).toEqual({ lang: 'ur', dir: 'rtl' });
+    } finally {
+      await close();
+    }
+    const second = await freshPage(browser());
+    try {
+      await second.page.evaluateOnNewDocument("Object.defineProperty(navigator, 'languages', { get: () => ['hi-IN', 'en'] })");
+      await openPage(second.page, url);
+      expect(await dialogTitles(second.page)).toEqual(['गोपनीयता सूचना']);
+      expect(await dialogLanguage(second.page)).toEqual({ lang: 'hi', dir: 'ltr' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('works with the keyboard alone: focus moves in, Tab reaches the buttons, Escape closes the reopened banner and focus returns', async () => {
+    const { tenant, url } = await site('/keyboard');
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      expect(await focusedInWidget(page)).toBe('Privacy notice');
+      for (let presses = 0; presses < 20 && (await focusedInWidget(page)) !== 'Accept all'; presses += 1) await page.keyboard.press('Tab');
+      expect(await focusedInWidget(page)).toBe('Accept all');
+      const consented = await nextEvent(page, 'consent');
+      await page.keyboard.press('Enter');
+      const recordId = (await consented()).notice.consentRecordId as string;
+      expect((await call('GET', `/api/v1/consent/records/${recordId}/proof`, { token: tenant.token })).status).toBe(200);
+
+      for (let presses = 0; presses < 20 && (await focusedInWidget(page)) !== 'Privacy choices'; presses += 1) await page.keyboard.press('Tab');
+      expect(await focusedInWidget(page)).toBe('Privacy choices');
+      await page.keyboard.press('Enter');
+      expect(await dialogTitles(page)).toEqual(['Privacy notice']);
+      expect(await focusedInWidget(page)).toBe('Privacy notice');
+      await page.keyboard.press('Escape');
+      expect(await dialogTitles(page)).toEqual([]);
+      expect(await focusedInWidget(page)).toBe('Privacy choices');
+    } finally {
+      await close();
+    }
+  });
+});

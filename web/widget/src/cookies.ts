@@ -71,11 +71,11 @@ export const cookieConsent = (embed: Embed, config: CmpConfig) => {
   /** Where the switches start before any decision: off under defaultDeny, MARKETING off under GPC. */
   const initial = (category: string): boolean => locked(category) || (!config.defaultDeny && !(category === 'MARKETING' && gpcOn()));
 
-  /** Grants take effect on the page: blocked tags run, Consent Mode is updated. */
+  /** Grants take effect on the page: Consent Mode is updated first, so the tags then released see it. */
   const applyGrants = () => {
     const now = granted();
-    activate(now);
     consentUpdate(now);
+    activate(now);
   };
 
   const decide = async (chosen: Record<string, boolean>) => {

@@ -1,0 +1,19 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { buildWebApp } from '../web/build';
+
+/** Both banners, JS and CSS (the CSS ships inside the script), gzipped; cookieconsent v3 is 15.4 KB, Klaro 68.9 KB. */
+const budgetBytes = 12 * 1024;
+
+describe('widget size budget', () => {
+  it(`ships cms.js within ${budgetBytes} bytes gzipped, with no eval`, async () => {
+    const files = await buildWebApp('widget');
+    const script = files.get('v1/cms.js');
+    expect(script).toBeDefined();
+    const gzipped = gzipSync(script!.contents, { level: 9 }).length;
+    console.log(`cms.js: ${script!.contents.length} bytes, ${gzipped} bytes gzipped (budget ${budgetBytes})`);
+    expect(gzipped).toBeLessThanOrEqual(budgetBytes);
+    const source = Buffer.from(script!.contents).toString('utf8');
+    expect(source).not.toMatch(/\beval\(|new Function\(|innerHTML/);
+  });
+});

@@ -65,6 +65,9 @@ Demo tenant ${demo.tenantId}
   login     ${demo.email} / ${demo.password}   (SUPER_ADMIN)
   API key   ${demo.apiKey}
   Cookie banner config   ${url}/api/v1/cmp/config/${demo.tenantId}
+  Widget    ${url}/widget/v1/cms.js
+  Demo page ${url}/widget/demo#apiKey=${demo.apiKey}&tenantId=${demo.tenantId}
+  Embed tag <script src="${url}/widget/v1/cms.js" data-api-key="${demo.apiKey}" data-tenant-id="${demo.tenantId}" data-api-base="${url}/api/v1" async></script>
 
   curl -s -X POST ${url}/api/v1/auth/login -H 'Content-Type: application/json' \\
        -d '{"email":"${demo.email}","password":"${demo.password}"}'
@@ -109,9 +112,38 @@ const seedDemo = async (): Promise<DemoCredentials> => {
   // The cookie banner is live with the defaults, so its public config answers from the first start.
   const { saveConfig } = await import('../../shared/cmp/service');
   await saveConfig(tenant.tenantId, { languages: ['en', 'hi'] });
+  await seedDemoNotice(tenant.tenantId, email);
   const demo = { tenantId: tenant.tenantId, email, password, apiKey };
   if (!inMemory) writeFileSync(demoFile, JSON.stringify(demo, null, 2));
   return demo;
+};
+
+/** A published notice, so the demo page's notice banner has something to show from the first start. */
+const seedDemoNotice = async (tenantId: string, contactEmail: string) => {
+  const { createPurpose } = await import('../../shared/purposes/service');
+  const { createPurposeBody } = await import('../../shared/purposes/schemas');
+  const { createNotice } = await import('../../shared/notices/service');
+  const { createNoticeBody } = await import('../../shared/notices/schemas');
+  const { publishNotice } = await import('../../shared/notices/publish');
+  const orders = await createPurpose(tenantId, createPurposeBody.parse({ name: 'Order processing', description: 'Deliver your orders and tell you about them.', dataCategories: ['name', 'email', 'address'] }));
+  const offers = await createPurpose(tenantId, createPurposeBody.parse({ name: 'Offers by email', description: 'Send you offers we think you will like.', dataCategories: ['email'] }));
+  const notice = await createNotice(
+    tenantId,
+    createNoticeBody.parse({
+      title: 'How Demo Company uses your data',
+      introText: 'We use your personal data only for the purposes below, each with your consent.',
+      contactEmail,
+      rightsText: 'You may access, correct and erase your data, and withdraw consent at any time.',
+      complaintText: 'You may complain to our grievance officer, or to the Data Protection Board of India.',
+      withdrawalUrl: 'https://demo.example/privacy/withdraw',
+      purposeIds: [orders.id, offers.id],
+      purposeConfig: [
+        { purposeId: orders.id, isRequired: true, displayOrder: 0 },
+        { purposeId: offers.id, isRequired: false, displayOrder: 1 },
+      ],
+    }),
+  );
+  await publishNotice(tenantId, notice.id, null, 'seed');
 };
 
 main().catch((error: unknown) => {

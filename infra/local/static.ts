@@ -37,7 +37,8 @@ export const staticResponse = async (pathname: string): Promise<StaticResponse |
   if (!located || !existsSync(appDirectory(located.app))) return undefined;
   const definition = webApps[located.app];
   const files = await filesOf(located.app);
-  const file = files.get(located.path) ?? (definition.fallback ? files.get(definition.fallback) : undefined);
+  // `/widget/demo` is `demo.html`: printed URLs stay extension-free.
+  const file = files.get(located.path) ?? files.get(`${located.path}.html`) ?? (definition.fallback ? files.get(definition.fallback) : undefined);
   if (!file) return undefined;
   return {
     statusCode: 200,

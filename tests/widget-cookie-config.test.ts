@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { newTenant, useApi } from './support/api';
+import { useBrowser } from './support/browser';
+import { chooseLanguage, clickButton, configureCookies, dialogLanguage, dialogTitles, embedPage, nextEvent, openPage, useFixtureSite } from './support/widget';
+
+const { call, state } = useApi();
+const { browser } = useBrowser();
+const { serve, freshPage } = useFixtureSite();
+
+const cookieSite = async (path: string, config: Record<string, unknown> = {}, attributes: Record<string, string> = {}) => {
+  const tenant = await newTenant(call);
+  const apiKey = await tenant.apiKey();
+  await configureCookies(call, tenant.token, config);
+  const url = serve(path, embedPage({ apiBaseUrl: state.baseUrl, apiKey, tenantId: tenant.tenantId, attributes: { 'data-notice': 'off', ...attributes } }));
+  return { tenant, url };
+};
+
+describe('cookie banner configuration', () => {
+  it('revalidates the config with its ETag, and asks again once the offered categories change', async () => {
+    const { tenant, url } = await cookieSite('/etag');
+    const { page, close } = await freshPage(browser());
+    const configStatuses: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/api/v1/cmp/config/') && response.request().method() === 'GET') configStatuses.push(response.status());
+    });
+    try {
+      await openPage(page, url);
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Reject all');
+      await consented();
+      await openPage(page, url);
+      expect(await dialogTitles(page)).toEqual([]);
+      expect(configStatuses).toEqual([200, 304]);
+
+      await configureCookies(call, tenant.token, { categories: { UNCLASSIFIED: { enabled: false } } });
+      await openPage(page, url);
+      expect(configStatuses).toEqual([200, 304, 200]);
+      expect(await dialogTitles(page)).toEqual(['We value your privacy']);
+    } finally {
+      await close();
+    }
+  });
+
+  it("shows the tenant's labels in the language chosen, from data-language, and switches back to English", async () => {
+    const { tenant, url } = await cookieSite('/labels', { languages: ['en', 'hi'] }, { 'data-language': 'HI' });
+    expect((await call('POST', '/api/v1/cmp/translations/draft', { token: tenant.token, body: { language: 'hi' } })).status).toBe(200);
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      expect(await dialogTitles(page)).toEqual(['[HI machine draft] We value your privacy']);
+      expect(await dialogLanguage(page)).toEqual({ lang: 'hi', dir: 'ltr' });
+      await chooseLanguage(page, 'EN');
+      expect(await dialogTitles(page)).toEqual(['We value your privacy']);
+    } finally {
+      await close();
+    }
+  });
+
+  it("falls back to readable colours when the tenant's theme fails 4.5:1", async () => {
+    const { url } = await cookieSite('/contrast', { bannerTheme: { textColor: '#bbbbbb', backgroundColor: '#ffffff' } });
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      const colours = await page.evaluate(`(() => { const dialog = document.querySelector('[data-cms]').shadowRoot.querySelector('[role=dialog]'); const style = getComputedStyle(dialog); return [style.color, style.backgroundColor]; })()`);
+      expect(colours).toEqual(['rgb(17, 24, 39)', 'rgb(255, 255, 255)']);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -56,8 +56,13 @@ describe('cookie banner configuration', () => {
     }
   });
 
-  it("falls back to readable colours when the tenant's theme fails 4.5:1", async () => {
-    const { url } = await cookieSite('/contrast', { bannerTheme: { textColor: '#bbbbbb', backgroundColor: '#ffffff' } });
+  it("says in PUT /cmp/config when the theme fails 4.5:1, and the widget falls back to readable colours", async () => {
+    const tenant = await newTenant(call);
+    const readable = await configureCookies(call, tenant.token);
+    expect(readable.themeContrast).toEqual({ minimum: 4.5, failures: [] });
+    const saved = await configureCookies(call, tenant.token, { bannerTheme: { textColor: '#bbbbbb', backgroundColor: '#ffffff' } });
+    expect(saved.themeContrast.failures).toEqual([{ pair: 'textColor on backgroundColor', ratio: 1.91 }]);
+    const url = serve('/contrast', embedPage({ apiBaseUrl: state.baseUrl, apiKey: await tenant.apiKey(), tenantId: tenant.tenantId, attributes: { 'data-notice': 'off' } }));
     const { page, close } = await freshPage(browser());
     try {
       await openPage(page, url);

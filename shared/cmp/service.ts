@@ -1,3 +1,4 @@
+import { minimumContrast, themeContrastFailures } from './contrast';
 import canonicalize from 'canonicalize';
 import type { z } from 'zod';
 import { nowIso } from '../clock';
@@ -71,7 +72,8 @@ export const saveConfig = async (tenantId: string, input: z.output<typeof config
     },
     'body',
   );
-  return configOf(saved);
+  // The banner stays readable either way (the widget falls back to its default colours); saying so here lets the DPO fix the theme.
+  return { ...configOf(saved), themeContrast: { minimum: minimumContrast, failures: themeContrastFailures(saved.bannerTheme) } };
 };
 
 /** The public GET: the body stored at the last change, or 304 when the caller's copy is current. */

@@ -62,7 +62,20 @@ export const cmpRoutes = {
     description: `Every field is optional; the first PUT fills the rest with the defaults (defaultDeny true, childDirected false, languages ['en'], reconsentDays 180, scanEnabled false, scanUrls [], every category enabled and toggleable but NECESSARY, which is enabled and never toggleable; theme bottom-right, #1a56db on #ffffff, text #111827, borderRadius 8, showLogo false). Fields merge into the stored configuration one by one, inside categories and bannerTheme too. Languages are en plus Eighth Schedule codes in either case, stored lower-case. The merged result must satisfy the child-directed rule: with childDirected true, ANALYTICS and MARKETING must be neither toggleable nor enabled (400 CHILD_DIRECTED_VIOLATION). An unchanged configuration is not rewritten (same revision and ETag). ${documentSize} ${gated}`,
     tags,
     request: { body: configBody },
-    response: { status: 200, description: 'The saved configuration', data: configView },
+    response: {
+      status: 200,
+      description: 'The saved configuration',
+      data: configView.extend({
+        themeContrast: z
+          .object({
+            minimum: z.number(),
+            failures: z.array(z.object({ pair: z.string(), ratio: z.number() })),
+          })
+          .describe(
+            'Extension: WCAG 2.2 AA text contrast of bannerTheme. Each failing pair (textColor or primaryColor on backgroundColor below 4.5:1) is listed with its ratio; the widget then shows its default colours instead of the theme.',
+          ),
+      }),
+    },
     errors: ['CHILD_DIRECTED_VIOLATION', 'CMP_NOT_CONFIGURED', 'CONFLICT'],
   },
   getCmpConfigRevision: {

@@ -1,3 +1,4 @@
+import { contrastRatio, minimumContrast, themeContrastFailures } from '../../../shared/cmp/contrast';
 import { css } from './styles';
 
 type Child = Node | string | false | null | undefined;
@@ -24,23 +25,11 @@ export interface Theme {
 
 export const defaultTheme: Theme = { primaryColor: '#1a56db', backgroundColor: '#ffffff', textColor: '#111827', borderRadius: 8 };
 
-const luminance = (hex: string): number => {
-  const value = parseInt(hex.slice(1), 16);
-  const channel = (shift: number) => {
-    const c = ((value >> shift) & 255) / 255;
-    return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-  };
-  return 0.2126 * channel(16) + 0.7152 * channel(8) + 0.0722 * channel(0);
-};
-export const contrast = (a: string, b: string): number => {
-  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
-  return (x! + 0.05) / (y! + 0.05);
-};
-
 /** The tenant's colours when their text and buttons reach WCAG AA (4.5:1); otherwise the defaults, never an unreadable banner. */
 const readable = (theme: Theme): Theme => {
-  const valid = [theme.primaryColor, theme.backgroundColor, theme.textColor].every((color) => /^#[0-9a-f]{6}$/i.test(color));
-  return valid && contrast(theme.textColor, theme.backgroundColor) >= 4.5 && contrast(theme.primaryColor, theme.backgroundColor) >= 4.5 ? theme : defaultTheme;
+  // Translucent colours would blend with the host page: only opaque ones are taken.
+  const opaque = [theme.primaryColor, theme.backgroundColor, theme.textColor].every((color) => /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(color));
+  return opaque && themeContrastFailures(theme).length === 0 ? theme : defaultTheme;
 };
 
 const positions: Record<string, string> = { 'bottom-left': 'bl', 'bottom-center': 'bc', 'top-center': 'tc' };
@@ -79,7 +68,7 @@ export const mountUi = (theme: Theme, position: string): Ui => {
   style.setProperty('--bg', colors.backgroundColor);
   style.setProperty('--fg', colors.textColor);
   style.setProperty('--pc', colors.primaryColor);
-  style.setProperty('--pf', contrast(colors.primaryColor, '#ffffff') >= 4.5 ? '#ffffff' : '#000000');
+  style.setProperty('--pf', contrastRatio(colors.primaryColor, '#ffffff') >= minimumContrast ? '#ffffff' : '#000000');
   style.setProperty('--r', `${Math.min(24, Math.max(0, colors.borderRadius))}px`);
   const corner = h('div', { className: 'pc' });
   corner.style.cssText = container.style.cssText;

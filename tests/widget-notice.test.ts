@@ -4,7 +4,7 @@ import { newTenant, useApi } from './support/api';
 import { axeViolations, useBrowser } from './support/browser';
 import { publishedNotice } from './support/consent';
 import { englishNotice } from './support/notices';
-import { clickButton, dialogText, dialogTitles, embedPage, nextEvent, openPage, setSwitch, useFixtureSite } from './support/widget';
+import { configureCookies, clickButton, dialogText, dialogTitles, embedPage, nextEvent, openPage, setSwitch, useFixtureSite } from './support/widget';
 
 const { call, state } = useApi();
 const { browser } = useBrowser();
@@ -73,6 +73,38 @@ describe('notice banner', () => {
       const next = (await changed()).notice.consentRecordId as string;
       expect(next).not.toBe(recordId);
       expect((await getRecord(tenant.tenantId, next))?.decision).toBe('ACCEPTED');
+    } finally {
+      await close();
+    }
+  });
+
+  it('shares the page with the cookie banner, one dialog at a time, and attributes consent to an identified principal', async () => {
+    const tenant = await newTenant(call);
+    const notice = await publishedNotice(call, tenant.token);
+    await configureCookies(call, tenant.token);
+    const url = serve('/both', embedPage({ apiBaseUrl: state.baseUrl, apiKey: await tenant.apiKey(), tenantId: tenant.tenantId }));
+    const principal = 'a'.repeat(63) + 'b';
+    const { page, close } = await freshPage(browser());
+    try {
+      const { errors } = await openPage(page, url);
+      expect(await page.evaluate(`[window.cms.identify({ identifierHash: 'someone@example.com' }), window.cms.identify({ identifierHash: '${principal}' })]`)).toEqual([false, true]);
+      expect(await dialogTitles(page)).toEqual([englishNotice.title]);
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      await consented();
+      expect(await dialogTitles(page)).toEqual(['We value your privacy']);
+      expect(await axeViolations(page, '[data-cms]')).toEqual([]);
+      const status = await call('GET', `/api/v1/consent/status/${principal}`, { token: tenant.token });
+      expect(status.body.data.map((item: { noticeId: string }) => item.noticeId)).toEqual([notice.noticeId]);
+
+      const cookies = await nextEvent(page, 'consent');
+      await clickButton(page, 'Reject all');
+      await cookies();
+      // Privacy choices reopens the notice, which leads on to the cookie preferences.
+      await clickButton(page, 'Privacy choices');
+      await clickButton(page, 'Cookie preferences');
+      expect(await dialogTitles(page)).toEqual(['Manage preferences']);
+      expect(errors).toEqual([]);
     } finally {
       await close();
     }

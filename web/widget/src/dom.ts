@@ -86,8 +86,9 @@ export const mountUi = (theme: Theme, position: string): Ui => {
     }
   });
   const show = () => {
+    if (current) return;
     const next = queue.shift();
-    if (!next || current) return;
+    if (!next) return;
     [current, onEscape] = next;
     returnFocus = deepActiveElement();
     container.append(current);

@@ -53,13 +53,13 @@ const boot = async () => {
       onLanguage: [],
     };
     loaded.context = context;
-    if (notice) loaded.notice = noticeBanner(context, notice);
     if (config) {
       const consent = cookieConsent(embed, config);
       loaded.cookies = { consent, banner: cookieBanner(context, config, consent) };
       // A returning visitor's grants apply on every page, before any banner.
       if (!consent.needsPrompt()) consent.applyGrants();
     }
+    if (notice) loaded.notice = noticeBanner(context, notice, config && api.showCookiePreferences);
     if (loaded.notice?.needsPrompt()) loaded.notice.show(false);
     if (loaded.cookies?.consent.needsPrompt()) loaded.cookies.banner.show(false);
     // Withdrawing must be as easy as consenting: this control stays on every page.

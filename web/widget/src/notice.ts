@@ -47,7 +47,8 @@ export const fetchNotice = async (embed: Embed): Promise<PublicNotice | undefine
   (await call<PublicNotice>(`${embed.apiBase}/consent/public-notice?apiKey=${encodeURIComponent(embed.apiKey)}`)).data;
 
 /** The notice banner: shows the notice, records the decision with proof, withdraws through the widget route. */
-export const noticeBanner = (context: Context, notice: PublicNotice) => {
+/** `cookiePreferences`: opens the cookie banner's preferences from the reopened notice, when the page has both. */
+export const noticeBanner = (context: Context, notice: PublicNotice, cookiePreferences?: () => void) => {
   const { embed, ui } = context;
   const baseline = notice.materialNoticeId ?? notice.id;
   // Per tenant: one browser may visit several tenants' sites on one origin (a shared host, a test).
@@ -182,6 +183,12 @@ export const noticeBanner = (context: Context, notice: PublicNotice) => {
         button(label('rejectAll', 'Reject all'), decide(() => false)),
         button('Save choices', decide((purpose) => switches[purpose.id]?.checked)),
         reviewing && decision && button(label('withdrawConsent', 'Withdraw all'), decide(() => false, () => withdraw())),
+        reviewing &&
+          cookiePreferences &&
+          button(label('managePreferences', 'Cookie preferences'), () => {
+            close();
+            cookiePreferences();
+          }),
         reviewing && button(label('close', 'Close'), close),
       ),
     );

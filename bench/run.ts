@@ -55,6 +55,7 @@ const main = async () => {
     const { rawOperations } = await import('./sections/storage');
     const { measureThroughput, warmUp } = await import('./sections/throughput');
     const { measureGrowth } = await import('./sections/growth');
+    const { measureWidget } = await import('./sections/widget');
     instrument(db(), sqs());
 
     // Separate tenants, so that one section's records and webhook do not change another's numbers.
@@ -73,6 +74,7 @@ const main = async () => {
       await section('webhooks', () => measureWebhookLatency(pricingTenant, receiver, settings));
       await section('throughput', () => measureThroughput(raw, endpoints, settings));
       await section('growth', () => measureGrowth(growthTenant, settings));
+      await section('widget', () => measureWidget(mainTenant, settings));
     } finally {
       await receiver.close();
     }

@@ -1,7 +1,8 @@
 import { cookieCategories } from './banner';
 
 /**
- * Every text the cookie banner shows, with its English default: the one list the widget, the
+ * Every text the widget shows besides the tenant's notice (the cookie banner, and the notice
+ * banner's headings and buttons), with its English default: the one list the widget, the
  * translation endpoints and their validation read.
  */
 export const defaultBannerLabels = {
@@ -18,6 +19,23 @@ export const defaultBannerLabels = {
   cookiePolicy: 'Cookie policy',
   trackersListed: 'Cookies and trackers in this category',
   poweredBy: 'Powered by',
+  privacyChoices: 'Privacy choices',
+  language: 'Language',
+  gpcNotice: 'Your browser sent a Global Privacy Control signal, so marketing cookies start off.',
+  saveFailed: 'Your choice could not be saved. Please try again.',
+  'notice.purposes': 'Purposes',
+  'notice.required': 'Required',
+  'notice.dataUsed': 'Data used',
+  'notice.rights': 'Your rights',
+  'notice.complaints': 'Complaints',
+  'notice.withdrawal': 'Withdrawing consent',
+  'notice.withdrawalHint': 'You can change or withdraw your consent at any time, as easily as you gave it, with "Privacy choices" on this page.',
+  'notice.withdrawalPage': 'Withdrawal page',
+  'notice.contact': 'Contact',
+  'notice.privacyPolicy': 'Privacy policy',
+  'notice.saveChoices': 'Save choices',
+  'notice.withdrawAll': 'Withdraw all',
+  'notice.cookiePreferences': 'Cookie preferences',
   'category.NECESSARY.name': 'Necessary',
   'category.NECESSARY.description': 'Needed for the site to work, such as keeping you signed in and remembering this choice. Always on.',
   'category.FUNCTIONAL.name': 'Functional',

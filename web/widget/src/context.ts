@@ -9,8 +9,8 @@ export interface Context {
   ui: Ui;
   language: string;
   identifierHash: string | undefined;
-  /** Cookie banner labels in the language shown (English defaults when the tenant has none), reused for the notice's common buttons. */
-  labels: (key: string) => string | undefined;
+  /** The tenant's label in the language shown, else its English one, else the bundled English. */
+  labels: (key: string) => string;
   onLanguage: (() => void)[];
 }
 
@@ -27,6 +27,6 @@ export const languageSwitcher = (context: Context, available: string[], id: stri
   available.length > 1 &&
   h(
     'select',
-    { id: `${id}-lang`, className: 'lg', 'aria-label': 'Language / भाषा', onchange: (event: Event) => setLanguage(context, (event.target as HTMLSelectElement).value) },
+    { id: `${id}-lang`, className: 'lg', 'aria-label': context.labels('language'), onchange: (event: Event) => setLanguage(context, (event.target as HTMLSelectElement).value) },
     ...available.map((code) => h('option', { value: code, selected: code === context.language, lang: code.toLowerCase() }, languageName(code))),
   );

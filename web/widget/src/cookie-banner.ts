@@ -6,11 +6,11 @@ import { gpcOn, type CmpConfig, type CookieConsent } from './cookies';
 export const cookieBanner = (context: Context, config: CmpConfig, consent: CookieConsent) => {
   const { ui } = context;
   const languages = ['EN', ...config.languages.map((code) => code.toUpperCase()).filter((code) => code !== 'EN' && config.labelSets[code.toLowerCase()])];
-  const label = (key: string) => context.labels(key) ?? key;
+  const label = context.labels;
   let panel: HTMLElement | undefined;
   let layer: 'first' | 'preferences' = 'first';
 
-  const gpcNote = () => gpcOn() && h('p', { className: 's' }, 'Your browser sent a Global Privacy Control signal, so marketing cookies start off.');
+  const gpcNote = () => gpcOn() && h('p', { className: 's' }, label('gpcNotice'));
   const brand = () => {
     const logo = config.bannerTheme.showLogo && config.logoUrl;
     return (logo || config.brandName) && h('p', { className: 's' }, logo && h('img', { src: config.logoUrl, alt: config.brandName ?? '' }), !logo && config.brandName);

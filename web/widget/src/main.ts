@@ -5,6 +5,7 @@ import { pickLanguage } from './i18n';
 import type { Context } from './context';
 import { cookieBanner } from './cookie-banner';
 import { cookieConsent, fetchCmp } from './cookies';
+import { fallbackLabels } from './labels';
 import { fetchNotice, noticeBanner } from './notice';
 
 /**
@@ -40,30 +41,32 @@ let pendingIdentity: string | undefined;
 const boot = async () => {
   const embed = readEmbed();
   if (!embed) return;
-  const [notice, config] = await Promise.all([embed.notice ? fetchNotice(embed) : undefined, embed.cookies ? fetchCmp(embed) : undefined]);
-  if (notice || config) {
-    const available = [...(notice?.availableLanguages ?? []), ...(config?.languages ?? []).map((code) => code.toUpperCase())];
+  // The cookie config is read even with data-cookies="off": its label sets and theme serve the notice banner too.
+  const [notice, config] = await Promise.all([embed.notice ? fetchNotice(embed) : undefined, embed.tenantId ? fetchCmp(embed) : undefined]);
+  const cookiesOn = embed.cookies && config;
+  if (notice || cookiesOn) {
+    const available = [...(notice?.availableLanguages ?? []), ...((cookiesOn && config.languages) || []).map((code) => code.toUpperCase())];
     const labelsOf = (language: string) => config?.labelSets[language.toLowerCase()]?.labels;
     const context: Context = {
       embed,
       ui: mountUi(config?.bannerTheme ?? defaultTheme, embed.position ?? config?.bannerTheme.position ?? 'bottom-right'),
       language: pickLanguage(available, embed.language),
       identifierHash: pendingIdentity,
-      labels: (key) => labelsOf(context.language)?.[key] ?? labelsOf('EN')?.[key],
+      labels: (key) => labelsOf(context.language)?.[key] ?? labelsOf('EN')?.[key] ?? fallbackLabels[key] ?? key,
       onLanguage: [],
     };
     loaded.context = context;
-    if (config) {
+    if (cookiesOn) {
       const consent = cookieConsent(embed, config);
       loaded.cookies = { consent, banner: cookieBanner(context, config, consent) };
       // A returning visitor's grants apply on every page, before any banner.
       if (!consent.needsPrompt()) consent.applyGrants();
     }
-    if (notice) loaded.notice = noticeBanner(context, notice, config && api.showCookiePreferences);
+    if (notice) loaded.notice = noticeBanner(context, notice, cookiesOn ? api.showCookiePreferences : undefined);
     if (loaded.notice?.needsPrompt()) loaded.notice.show(false);
     if (loaded.cookies?.consent.needsPrompt()) loaded.cookies.banner.show(false);
     // Withdrawing must be as easy as consenting: this control stays on every page.
-    context.ui.corner.append(h('button', { type: 'button', onclick: () => (loaded.notice ? api.showNotice() : api.showCookiePreferences()) }, 'Privacy choices'));
+    context.ui.corner.append(h('button', { type: 'button', onclick: () => (loaded.notice ? api.showNotice() : api.showCookiePreferences()) }, context.labels('privacyChoices')));
   }
   emit('ready', getConsent());
 };

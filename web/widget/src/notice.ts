@@ -69,7 +69,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       purpose: (purpose: Purpose) => translation?.purposes[purpose.id] ?? purpose,
     };
   };
-  const label = (key: string, english: string) => (context.language === 'EN' ? english : (context.labels(key) ?? english));
+  const label = context.labels;
 
   const state = () =>
     decision && { noticeId: decision.noticeId, versionNumber: decision.versionNumber, consentRecordId: decision.consentRecordId, purposes: decision.purposes, decidedAt: decision.decidedAt };
@@ -140,7 +140,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       const chosen: Record<string, boolean> = {};
       for (const purpose of notice.purposes) chosen[purpose.id] = purpose.required || !!choose(purpose);
       if (await (custom ?? apply)(chosen)) close();
-      else error.textContent = 'Your choice could not be saved. Please try again.';
+      else error.textContent = label('saveFailed');
     };
     const purposes = notice.purposes.map((purpose) => {
       const shown = words.purpose(purpose);
@@ -149,17 +149,17 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
         shown.name,
         purpose.required || !!current[purpose.id],
         purpose.required,
-        'Required',
+        label('notice.required'),
         h('p', {}, shown.description),
-        h('p', {}, `Data used: ${purpose.dataCategories.join(', ')}`),
+        h('p', {}, `${label('notice.dataUsed')}: ${purpose.dataCategories.join(', ')}`),
       );
       switches[purpose.id] = input;
       return h('li', {}, row);
     });
-    const contact = h('p', {}, 'Contact: ', h('a', { href: `mailto:${notice.contactEmail}` }, notice.contactEmail));
-    if (notice.privacyPolicyUrl) contact.append(' · ', h('a', { href: notice.privacyPolicyUrl, target: '_blank', rel: 'noopener' }, 'Privacy policy'));
-    const withdrawal = h('p', {}, 'You can change or withdraw your consent at any time, as easily as you gave it, with "Privacy choices" on this page.');
-    if (notice.withdrawalUrl) withdrawal.append(' ', h('a', { href: notice.withdrawalUrl, target: '_blank', rel: 'noopener' }, 'Withdrawal page'));
+    const contact = h('p', {}, `${label('notice.contact')}: `, h('a', { href: `mailto:${notice.contactEmail}` }, notice.contactEmail));
+    if (notice.privacyPolicyUrl) contact.append(' · ', h('a', { href: notice.privacyPolicyUrl, target: '_blank', rel: 'noopener' }, label('notice.privacyPolicy')));
+    const withdrawal = h('p', {}, label('notice.withdrawalHint'));
+    if (notice.withdrawalUrl) withdrawal.append(' ', h('a', { href: notice.withdrawalUrl, target: '_blank', rel: 'noopener' }, label('notice.withdrawalPage')));
     return dialog(
       'cms-n',
       context.language,
@@ -167,29 +167,29 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       words.title,
       languageSwitcher(context, notice.availableLanguages, 'cms-n'),
       h('p', {}, words.intro),
-      h('ul', { 'aria-label': 'Purposes' }, ...purposes),
-      words.rights && h('h3', {}, 'Your rights'),
+      h('ul', { 'aria-label': label('notice.purposes') }, ...purposes),
+      words.rights && h('h3', {}, label('notice.rights')),
       words.rights && h('p', {}, words.rights),
-      h('h3', {}, 'Complaints'),
+      h('h3', {}, label('notice.complaints')),
       h('p', {}, words.complaint),
-      h('h3', {}, 'Withdrawing consent'),
+      h('h3', {}, label('notice.withdrawal')),
       withdrawal,
       contact,
       error,
       h(
         'div',
         { className: 'r' },
-        button(label('acceptAll', 'Accept all'), decide(() => true), true),
-        button(label('rejectAll', 'Reject all'), decide(() => false)),
-        button('Save choices', decide((purpose) => switches[purpose.id]?.checked)),
-        reviewing && decision && button(label('withdrawConsent', 'Withdraw all'), decide(() => false, () => withdraw())),
+        button(label('acceptAll'), decide(() => true), true),
+        button(label('rejectAll'), decide(() => false)),
+        button(label('notice.saveChoices'), decide((purpose) => switches[purpose.id]?.checked)),
+        reviewing && decision && button(label('notice.withdrawAll'), decide(() => false, () => withdraw())),
         reviewing &&
           cookiePreferences &&
-          button(label('managePreferences', 'Cookie preferences'), () => {
+          button(label('notice.cookiePreferences'), () => {
             close();
             cookiePreferences();
           }),
-        reviewing && button(label('close', 'Close'), close),
+        reviewing && button(label('close'), close),
       ),
     );
   };

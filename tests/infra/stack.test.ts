@@ -4,12 +4,13 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessOf } from '../../infra/access';
-import { repoRoot } from '../../infra/functions';
+import { addComplianceChecks } from '../../infra/compliance';
+import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack } from '../../infra/stack';
 import { tableDefinition } from '../../shared/db/table';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
+import { awsClientsIn } from '../support/bundle-clients';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -40,6 +41,9 @@ beforeAll(() => {
   const { context } = JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   const app = new App({ context });
   stack = new ConsentServiceStack(app, 'ConsentServiceStack', { env: { account: '123456789012', region: 'ap-south-1' } });
+  addComplianceChecks(app);
+  // cdk-nag's AwsSolutions findings fail the synth, each printed with its construct path.
+  app.synth();
   template = Template.fromStack(stack);
 }, 120_000);
 
@@ -58,6 +62,14 @@ describe('HTTP API', () => {
     expect(fallback).toBeDefined();
     expect(functionIdBehind(fallback!)).toBe(functionIdOf('meta'));
     template.resourceCountIs('AWS::ApiGatewayV2::Route', routeList.length + 1);
+  });
+
+  it('logs each request by route key, never by path or client address', () => {
+    const stages = Object.values(resourcesOf('AWS::ApiGatewayV2::Stage'));
+    expect(stages).toHaveLength(1);
+    const format = (stages[0]!.Properties.AccessLogSettings as { Format: string }).Format;
+    expect(format).toContain('$context.routeKey');
+    expect(format).not.toMatch(/\$context\.(path|identity\.sourceIp|http\.path)/);
   });
 
   it('answers CORS preflight', () => {
@@ -115,24 +127,44 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 3);
-    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-  });
-
-  it('grants SQS and SES only where the access rules say', () => {
-    for (const group of functionGroups) {
-      const role = (stack.functions.of(group).role!.node.defaultChild as CfnResource);
-      const roleId = stack.getLogicalId(role);
-      const policies = Object.values(resourcesOf('AWS::IAM::Policy')).filter((p) =>
-        JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`),
-      );
-      const actions = JSON.stringify(policies.map((p) => p.Properties.PolicyDocument));
-      const access = accessOf(group);
-      expect(actions.includes('dynamodb:PutItem'), group).toBe(true);
-      expect(actions.includes('sqs:SendMessage'), group).toBe(access.includes('webhookQueueSend'));
-      expect(actions.includes('ses:SendEmail'), group).toBe(access.includes('sesSend'));
+    // One per function, and the API's access log.
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 3 + 1);
+    for (const fn of stack.functions.byName.values()) {
+      const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
+      expect(logGroup?.Properties.RetentionInDays).toBe(30);
     }
   });
+
+  /** Every IAM action granted to `fn`'s role, by any policy attached to it. */
+  const actionsOf = (fn: { role?: unknown }): string[] => {
+    const roleId = stack.getLogicalId((fn.role as { node: { defaultChild: CfnResource } }).node.defaultChild);
+    const statements = Object.values(resourcesOf('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
+      .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement);
+    return statements.flatMap((statement) => [statement.Action].flat());
+  };
+
+  // What each AWS client in a bundle needs; a client missing here fails the test until it is mapped.
+  const actionsForClient: Record<string, string[]> = {
+    'client-dynamodb': tableActions.map((action) => `dynamodb:${action}`),
+    'client-sqs': ['sqs:SendMessage'],
+    'client-ses': ['ses:SendEmail', 'ses:SendRawEmail'],
+    'client-translate': ['translate:TranslateText'],
+  };
+  // Rights the platform needs whatever the code imports: logging, and the stream the outbox is fed from.
+  const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
+
+  it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
+    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'outbox', 'webhook-worker', 'webhook-sweeper'].sort());
+    for (const [name, fn] of stack.functions.byName) {
+      const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
+      for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
+      const expected = clients.flatMap((client) => actionsForClient[client] ?? []).sort();
+      const granted = [...new Set(actionsOf(fn).filter((action) => !platformActions.has(action) || expected.includes(action)))].sort();
+      expect(granted, name).toEqual([...new Set(expected)].sort());
+      expect(actionsOf(fn), name).not.toContain('dynamodb:Scan');
+    }
+  }, 60_000);
 });
 
 describe('table', () => {

@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
 import { ConsentTable, WebhookQueues } from './data';
 import { GroupFunctions, repoRoot } from './functions';
+import { WebAssets } from './web';
 import { join } from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -25,6 +26,7 @@ export class ConsentServiceStack extends Stack {
   readonly queues: WebhookQueues;
   readonly functions: GroupFunctions;
   readonly api: ConsentApi;
+  readonly web: WebAssets;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -65,6 +67,13 @@ export class ConsentServiceStack extends Stack {
       targets: [new targets.LambdaFunction(sweeper)],
     });
 
+    // The widget, the withdrawal pages and the API under one CloudFront domain.
+    this.web = new WebAssets(this, 'Web', { httpApi: this.api.httpApi });
+    // Links the service mails (portalUrl) and the public notice's withdrawal route open the pages there.
+    for (const fn of this.functions.byName.values()) fn.addEnvironment('PORTAL_BASE_URL', `${this.web.baseUrl}/portal`);
+
+    new CfnOutput(this, 'WidgetUrl', { description: 'The embed script (cached 5 minutes)', value: `${this.web.baseUrl}/widget/v1/cms.js` });
+    new CfnOutput(this, 'PortalBaseUrl', { description: 'Withdrawal pages', value: `${this.web.baseUrl}/portal` });
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the HTTP API',
       value: this.api.httpApi.apiEndpoint,

@@ -5,6 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addComplianceChecks } from '../../infra/compliance';
+import { immutableCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack } from '../../infra/stack';
 import { tableDefinition } from '../../shared/db/table';
@@ -100,7 +101,9 @@ describe('functions', () => {
   });
 
   it('has one nodejs22.x arm64 function per group, plus the outbox drainer, the delivery worker and the sweeper', () => {
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 3);
+    // And the CDK's own bucket-deployment handler, which runs only at deploy time.
+    expect(stack.functions.byName.size).toBe(functionGroups.length + 3);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 3 + 1);
     // The sweeper runs on a schedule, every 5 minutes.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     for (const group of functionGroups) {
@@ -117,7 +120,8 @@ describe('functions', () => {
   });
 
   it('gives every function the environment the config reads', () => {
-    for (const fn of Object.values(resourcesOf('AWS::Lambda::Function'))) {
+    for (const built of stack.functions.byName.values()) {
+      const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(variables)).toEqual(
         expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'WEBHOOK_QUEUE_URL', 'JWT_SIGNING_KEYS', 'CURSOR_SECRET']),
@@ -127,8 +131,8 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    // One per function, and the API's access log.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 3 + 1);
+    // One per function, the API's access log and the bucket-deployment handler's.
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 3 + 2);
     for (const fn of stack.functions.byName.values()) {
       const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
       expect(logGroup?.Properties.RetentionInDays).toBe(30);
@@ -207,5 +211,45 @@ describe('webhook queue', () => {
   it('exports the API URL, table name and queue URL', () => {
     for (const output of ['ApiUrl', 'TableName', 'WebhookQueueUrl']) template.hasOutput(output, {});
     expect(Stack.of(stack).region).toBe('ap-south-1');
+  });
+});
+
+describe('web assets', () => {
+  it('serves the apps from a private bucket through CloudFront, with the API on the same domain', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    const [distribution] = Object.values(resourcesOf('AWS::CloudFront::Distribution'));
+    const behaviors = (distribution!.Properties.DistributionConfig as { CacheBehaviors: Record<string, unknown>[] }).CacheBehaviors;
+    const byPath = new Map(behaviors.map((behavior) => [behavior.PathPattern as string, behavior]));
+    // AWS managed cache policy ids: CachingDisabled.
+    expect(byPath.get('/api/*')).toMatchObject({ CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', AllowedMethods: expect.arrayContaining(['POST', 'DELETE']) });
+    expect(byPath.get('/portal/*')).toMatchObject({ CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', FunctionAssociations: [expect.objectContaining({ EventType: 'viewer-request' })] });
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        CustomHeadersConfig: { Items: Match.arrayWith([Match.objectLike({ Header: 'Cache-Control', Value: 'no-store' }), Match.objectLike({ Header: 'X-Robots-Tag', Value: 'noindex' })]) },
+        SecurityHeadersConfig: Match.objectLike({ ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true } }),
+      }),
+    });
+  });
+
+  it('caches content-hashed files for good and the stable names (v1/cms.js) for five minutes', () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': immutableCacheControl }, Prune: false });
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      SystemMetadata: { 'cache-control': shortCacheControl },
+      DistributionPaths: ['/widget/*', '/portal/*'],
+    });
+    expect(shortCacheControl).toBe('public, max-age=300');
+  });
+
+  it('points the emitted withdrawal links at the portal on that domain and outputs the widget URL', () => {
+    for (const fn of stack.functions.byName.values()) {
+      const id = stack.getLogicalId(fn.node.defaultChild as CfnResource);
+      const variables = (resourcesOf('AWS::Lambda::Function')[id]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(JSON.stringify(variables.PORTAL_BASE_URL)).toContain('/portal');
+    }
+    template.hasOutput('WidgetUrl', { Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('/widget/v1/cms.js')])] } });
+    template.hasOutput('PortalBaseUrl', {});
   });
 });

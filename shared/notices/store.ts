@@ -3,7 +3,7 @@ import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
 import { isConditionFailure, transaction } from '../db/errors';
 import { queryPrefix } from '../db/query';
-import type { TransactItem } from '../db/transact';
+import { writeTransaction, type TransactItem } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import { tenantKeys, tenantPartition } from '../tenants/keys';
 import { countAgainstPlan } from '../tenants/plan-limits';
@@ -49,28 +49,22 @@ export const requireDraft = async (tenantId: string, noticeId: string): Promise<
 export const listNotices = async (tenantId: string): Promise<Notice[]> =>
   (await queryPrefix(tenantPartition(tenantId), noticeKeys.noticePrefix)).map((item) => entityOf<Notice>(item));
 
-const noticeLimitReached = () => new AppError('PLAN_LIMIT_REACHED', "The tenant has reached its plan's notice limit");
-
 /** A new notice counts against the plan's notice limit in the same transaction. */
 export const insertNotice = async (notice: Notice): Promise<void> => {
-  await transaction(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            countAgainstPlan(notice.tenantId, 'noticeCount', 'notices'),
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...noticeKeys.notice(notice.tenantId, notice.noticeId), type: 'Notice', ...notice },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-          ],
-        }),
-      ),
-    (failed) => (failed === 0 ? noticeLimitReached() : new ConflictError('Notice id collision')),
-  );
+  await writeTransaction([
+    countAgainstPlan(notice.tenantId, 'noticeCount', 'notices', "The tenant has reached its plan's notice limit"),
+    {
+      name: 'notice',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...noticeKeys.notice(notice.tenantId, notice.noticeId), type: 'Notice', ...notice },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      onConditionFailure: () => new ConflictError('Notice id collision'),
+    },
+  ]);
 };
 
 /** Explains a failed draft-only write: the notice is gone (404) or no longer a draft (409). */

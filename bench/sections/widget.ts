@@ -24,7 +24,7 @@ export interface WidgetResult {
  * is taken in the first task after the next animation frame, as Interaction to Next Paint counts.
  */
 export const measureWidget = async (tenant: BenchTenant, settings: Settings): Promise<WidgetResult> => {
-  const files = await buildWebApp('widget');
+  const files = buildWebApp('widget');
   const script = files.get('v1/cms.js')!.contents;
   await saveConfig(tenant.tenantId, {});
   const api = await startApiServer(0);

@@ -121,8 +121,19 @@ export const mountUi = (theme: Theme, position: string): Ui => {
 export const dialog = (id: string, language: string, direction: string, title: string, ...content: Child[]): HTMLElement =>
   h('section', { role: 'dialog', 'aria-labelledby': `${id}-t`, className: 'd', lang: language.toLowerCase(), dir: direction }, h('h2', { id: `${id}-t`, tabIndex: -1 }, title), ...content);
 
-export const button = (label: string, onclick: () => void, primary = false): HTMLButtonElement =>
-  h('button', { type: 'button', className: primary ? 'p' : '', onclick }, label);
+/** Runs a click handler, sync or async, so that nothing it throws reaches the host page. */
+export const guarded =
+  <A extends unknown[]>(action: (...args: A) => unknown) =>
+  (...args: A): void => {
+    try {
+      Promise.resolve(action(...args)).catch(() => undefined);
+    } catch {
+      // The widget's failure stays the widget's.
+    }
+  };
+
+export const button = (label: string, onclick: () => unknown, primary = false): HTMLButtonElement =>
+  h('button', { type: 'button', className: primary ? 'p' : '', onclick: guarded(onclick) }, label);
 
 /** A purpose or category switch: a native checkbox with role=switch, labelled by its name. */
 export const toggle = (id: string, name: string, checked: boolean, locked: boolean, lockedLabel: string, ...details: Child[]): { row: HTMLElement; input: HTMLInputElement } => {

@@ -1,5 +1,5 @@
 import { consentDefault } from './consent-mode';
-import { defaultTheme, h, mountUi } from './dom';
+import { button, defaultTheme, guarded, mountUi } from './dom';
 import { emit, on, readEmbed } from './env';
 import { pickLanguage } from './i18n';
 import type { Context } from './context';
@@ -21,10 +21,11 @@ const loaded: { notice?: Notice; cookies?: Cookies; context?: Context } = {};
 
 const getConsent = () => ({ notice: loaded.notice?.state() ?? null, cookies: loaded.cookies?.consent.state() ?? null });
 
+let pendingIdentity: string | undefined;
 const api = {
   getConsent,
-  showNotice: () => loaded.notice?.show(!loaded.notice.needsPrompt()),
-  showCookiePreferences: () => loaded.cookies?.banner.show(true),
+  showNotice: guarded(() => loaded.notice?.show(!loaded.notice.needsPrompt())),
+  showCookiePreferences: guarded(() => loaded.cookies?.banner.show(true)),
   /** Attributes later notice decisions to a principal. Only a SHA-256 hex digest is accepted: raw identifiers never leave the browser. */
   identify: (input: { identifierHash?: unknown }) => {
     const hash = input && input.identifierHash;
@@ -35,7 +36,6 @@ const api = {
   },
   on,
 };
-let pendingIdentity: string | undefined;
 (window as Window & { cms?: typeof api }).cms = api;
 
 const boot = async () => {
@@ -44,6 +44,8 @@ const boot = async () => {
   // The cookie config is read even with data-cookies="off": its label sets and theme serve the notice banner too.
   const [notice, config] = await Promise.all([embed.notice ? fetchNotice(embed) : undefined, embed.tenantId ? fetchCmp(embed) : undefined]);
   const cookiesOn = embed.cookies && config;
+  // An async tag in <head> can run before <body> exists; banners and blocked tags need the parsed page.
+  if (document.readyState === 'loading') await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
   if (notice || cookiesOn) {
     const available = [...(notice?.availableLanguages ?? []), ...((cookiesOn && config.languages) || []).map((code) => code.toUpperCase())];
     const labelsOf = (language: string) => config?.labelSets[language.toLowerCase()]?.labels;
@@ -66,7 +68,7 @@ const boot = async () => {
     if (loaded.notice?.needsPrompt()) loaded.notice.show(false);
     if (loaded.cookies?.consent.needsPrompt()) loaded.cookies.banner.show(false);
     // Withdrawing must be as easy as consenting: this control stays on every page.
-    context.ui.corner.append(h('button', { type: 'button', onclick: () => (loaded.notice ? api.showNotice() : api.showCookiePreferences()) }, context.labels('privacyChoices')));
+    context.ui.corner.append(button(context.labels('privacyChoices'), () => (loaded.notice ? api.showNotice() : api.showCookiePreferences())));
   }
   emit('ready', getConsent());
 };

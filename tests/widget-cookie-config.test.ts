@@ -72,4 +72,29 @@ describe('cookie banner configuration', () => {
       await close();
     }
   });
+
+  it('asks again once the decision is older than reconsentDays, at the position data-position names', async () => {
+    const { url } = await cookieSite('/reconsent', { reconsentDays: 30 }, { 'data-position': 'top-center' });
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      expect(await page.evaluate(`document.querySelector('[data-cms]').shadowRoot.querySelector('.c').className`)).toBe('c tc');
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      await consented();
+      await openPage(page, url);
+      expect(await dialogTitles(page)).toEqual([]);
+      // The same decision, dated 31 days back: past reconsentDays, so it no longer counts.
+      await page.evaluate(`(() => {
+        const stored = JSON.parse(decodeURIComponent(document.cookie.match(/cms_consent=([^;]*)/)[1]));
+        stored.t = new Date(Date.now() - 31 * 86400000).toISOString();
+        document.cookie = 'cms_consent=' + encodeURIComponent(JSON.stringify(stored)) + ';path=/';
+      })()`);
+      await openPage(page, url);
+      expect(await dialogTitles(page)).toEqual(['We value your privacy']);
+      expect((await page.evaluate('window.cms.getConsent()')) as any).toEqual({ notice: null, cookies: null });
+    } finally {
+      await close();
+    }
+  });
 });

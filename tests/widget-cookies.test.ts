@@ -38,8 +38,11 @@ describe('cookie banner', () => {
     ).toBe(200);
     const { page, close } = await freshPage(browser());
     try {
+      await page.evaluateOnNewDocument('window.__before = Object.keys(window)');
       const { errors } = await openPage(page, url);
       expect(await dialogTitles(page)).toEqual(['We value your privacy']);
+      // No globals but window.cms, and the dataLayer Consent Mode needs (numeric keys are the page's frames; __ and puppeteer_ keys the test's and puppeteer's).
+      expect(await page.evaluate('Object.keys(window).filter((key) => !window.__before.includes(key) && !/^(\\d+|__.*|puppeteer_.*)$/.test(key)).sort()')).toEqual(['cms', 'dataLayer']);
       expect(await dataLayer(page)).toEqual([['consent', 'default', { ...denied, security_storage: 'granted', wait_for_update: 500 }]]);
       expect(await page.$eval('iframe', (frame) => frame.getAttribute('src'))).toBeNull();
       expect(await axeViolations(page, '[data-cms]')).toEqual([]);

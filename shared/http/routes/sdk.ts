@@ -41,7 +41,7 @@ export const sdkRoutes = {
     limits: sdkLimits,
     summary: "The tenant's published notice, for the widget",
     description:
-      'One read of a document precomputed at publish. description is the notice introText, privacyPolicyUrl its contactUrl; purposes are in display order; translations hold only languages with real translations (not NEEDS_TRANSLATION placeholders). 404 NOT_FOUND while nothing is published.',
+      'One read of a document precomputed at publish. description is the notice introText, privacyPolicyUrl its contactUrl; purposes are in display order; translations hold only languages with real translations (not NEEDS_TRANSLATION placeholders). Extensions for the widget: rightsText (and translated rightsText and complaintText), versionNumber, and the material baseline materialVersion and materialNoticeId, which a wording-only publish inherits and a material change (a purpose added or removed, data categories or legal basis changed) resets; a widget asks again only when materialNoticeId differs from the one consented to. 404 NOT_FOUND while nothing is published.',
     tags: ['SDK'],
     request: { query: z.object({ apiKey: z.string().max(200) }) },
     response: { status: 200, description: 'The public notice', data: publicNoticeView },

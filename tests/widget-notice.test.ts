@@ -109,4 +109,23 @@ describe('notice banner', () => {
       await close();
     }
   });
+
+  it('runs on the demo page the local server serves at /widget/demo', async () => {
+    const tenant = await newTenant(call);
+    await publishedNotice(call, tenant.token);
+    await configureCookies(call, tenant.token);
+    const { page, close } = await freshPage(browser());
+    try {
+      const { errors } = await openPage(page, `${state.baseUrl}/widget/demo#apiKey=${await tenant.apiKey()}&tenantId=${tenant.tenantId}`);
+      expect(await dialogTitles(page)).toEqual([englishNotice.title]);
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      const recordId = (await consented()).notice.consentRecordId as string;
+      expect(await page.$eval('#status', (status) => status.textContent)).toContain(recordId);
+      expect(await dialogTitles(page)).toEqual(['We value your privacy']);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });

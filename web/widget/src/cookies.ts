@@ -27,11 +27,11 @@ interface Stored {
 }
 
 const cookieName = 'cms_consent';
-const cacheKey = 'cms_cmp';
 export const categoryOrder = ['NECESSARY', 'FUNCTIONAL', 'ANALYTICS', 'MARKETING', 'UNCLASSIFIED'];
 
 /** The public config, revalidated with its ETag: an unchanged config costs a 304 and no body. */
 export const fetchCmp = async (embed: Embed): Promise<CmpConfig | undefined> => {
+  const cacheKey = `cms_cmp_${embed.tenantId}`;
   const cached = load<{ etag: string; data: CmpConfig }>(cacheKey);
   const reply = await call<CmpConfig>(`${embed.apiBase}/cmp/config/${encodeURIComponent(embed.tenantId)}`, undefined, cached ? { 'If-None-Match': cached.etag } : {});
   if (reply.status === 304 && cached) return cached.data;

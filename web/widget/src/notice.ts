@@ -98,7 +98,15 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     if (!reply.data) return false;
     const first = stale();
     store(
-      { noticeId: notice.id, versionNumber: notice.versionNumber ?? null, materialNoticeId: baseline, ...reply.data, purposes, decidedAt: new Date().toISOString() },
+      {
+        noticeId: notice.id,
+        versionNumber: notice.versionNumber ?? null,
+        materialNoticeId: baseline,
+        consentRecordId: reply.data.consentRecordId,
+        proofHash: reply.data.proofHash,
+        purposes,
+        decidedAt: new Date().toISOString(),
+      },
       first ? 'consent' : 'change',
     );
     return true;

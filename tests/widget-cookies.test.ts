@@ -83,7 +83,7 @@ describe('cookie banner', () => {
     }
   });
 
-  it('starts MARKETING off under Global Privacy Control and says why; Accept all grants marketing tags', async () => {
+  it('starts MARKETING off under Global Privacy Control and says why; Escape leaves the preferences; Accept all grants marketing tags', async () => {
     const { url } = await cookieSite('/gpc', { defaultDeny: false });
     const { page, close } = await freshPage(browser());
     try {
@@ -95,6 +95,9 @@ describe('cookie banner', () => {
         `Object.fromEntries([...document.querySelector('[data-cms]').shadowRoot.querySelectorAll('input')].map((input) => [input.id, input.checked]))`,
       );
       expect(switches).toEqual({ 'cms-k-NECESSARY': true, 'cms-k-FUNCTIONAL': true, 'cms-k-ANALYTICS': true, 'cms-k-MARKETING': false, 'cms-k-UNCLASSIFIED': true });
+      // Escape leaves the preferences: back to the first layer while nothing is decided.
+      await page.keyboard.press('Escape');
+      expect(await dialogTitles(page)).toEqual(['We value your privacy']);
       const consented = await nextEvent(page, 'consent');
       await clickButton(page, 'Accept all');
       await consented();

@@ -5,6 +5,7 @@
  * Access patterns:
  * - get tenant by id ............ GetItem  PK=TENANT#<id>        SK=TENANT          (1 RCU)
  * - slug is unique .............. Put guard PK=TENANTSLUG#<slug> SK=TENANTSLUG      (condition attribute_not_exists)
+ * - tenant by slug .............. GetItem  the slug guard, then the tenant            (2 reads; the public withdrawal page)
  */
 export const tenantKeys = {
   tenant: (tenantId: string) => ({ PK: `TENANT#${tenantId}`, SK: 'TENANT' }),

@@ -1,0 +1,47 @@
+/** The JSON API, at the origin and base the page's meta tag names (the same origin by default). */
+const apiBase = (): string => document.querySelector<HTMLMetaElement>('meta[name="cms-api-base"]')?.content ?? '/api/v1';
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: string };
+
+export const callApi = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResult<T>> => {
+  try {
+    const response = await fetch(`${apiBase()}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      credentials: 'omit',
+      cache: 'no-store',
+      // The path holds the link's secret: it must not travel on as a referrer.
+      referrerPolicy: 'no-referrer',
+    });
+    const payload = (await response.json().catch(() => undefined)) as { data?: T; error?: { code?: string } } | undefined;
+    if (response.ok) return { ok: true, data: payload?.data as T };
+    return { ok: false, status: response.status, code: payload?.error?.code ?? 'UNKNOWN' };
+  } catch {
+    return { ok: false, status: 0, code: 'NETWORK' };
+  }
+};
+
+/** GET /consent/portal/:token: the fields the page uses. */
+export interface PortalText {
+  title: string;
+  rightsText: string | null;
+  complaintText: string | null;
+}
+
+export interface PortalView {
+  tenant: { name: string; slug: string };
+  notice: PortalText & { id: string; versionNumber: number; contactEmail: string | null; contactUrl: string | null };
+  consentedAt: string;
+  isWithdrawn: boolean;
+  purposes: { id: string; name: string; description: string; required: boolean; granted: boolean; withdrawn: boolean }[];
+  availableLanguages: string[];
+  translations: Record<string, PortalText & { purposes: Record<string, { name: string; description: string }> }>;
+}
+
+export interface WithdrawalDone {
+  withdrawalId: string;
+  withdrawnAt: string;
+  isFullWithdrawal: boolean;
+  purposesWithdrawn: string[];
+}

@@ -135,6 +135,15 @@ const translations: Record<string, Partial<Labels>> = {
 /** Languages whose chrome has at least one translated label: the public page offers these. */
 export const chromeLanguages = Object.keys(translations).filter((code) => Object.keys(translations[code] ?? {}).length > 0);
 
-/** The label in `language`, else English, with `{name}` values filled in (as text, never HTML). */
-export const label = (language: string, key: LabelKey, values: Record<string, string | number> = {}): string =>
-  (translations[language]?.[key] ?? english[key]).replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
+/**
+ * The label in `language`, else English, with `{name}` values filled in (as text, never HTML), and
+ * the language it is actually in, so a fallback can be marked as English.
+ */
+export const label = (language: string, key: LabelKey, values: Record<string, string | number> = {}): { text: string; language: string } => {
+  const own = translations[language]?.[key];
+  const template = own ?? english[key];
+  return {
+    text: template.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match)),
+    language: own === undefined ? 'EN' : language,
+  };
+};

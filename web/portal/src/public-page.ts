@@ -1,6 +1,6 @@
 import { callApi } from './api';
 import { h } from './dom';
-import { chromeLanguages } from './labels';
+import { chromeLanguages, type LabelKey } from './labels';
 import { initialLanguage } from './languages';
 import { mount, t, type PageState } from './shell';
 
@@ -13,37 +13,37 @@ const looksLikeEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(valu
  */
 export const publicPage = (slug: string): void => {
   const state: PageState & { sentTo: string | null } = { language: initialLanguage(chromeLanguages, navigator.languages), languages: chromeLanguages, sentTo: null };
-  const draft = { email: '', error: null as string | null, busy: false };
+  const draft = { email: '', error: null as LabelKey | null, busy: false };
 
-  const render = (moveFocus: boolean) => mount(state, state.sentTo === null ? formView() : sentView(state.sentTo), { onLanguage, moveFocus });
+  const render = (focus: 'heading' | 'language' | 'keep') => mount(state, state.sentTo === null ? formView() : sentView(state.sentTo), { onLanguage, focus });
   const onLanguage = (code: string) => {
     state.language = code;
-    render(false);
+    render('language');
   };
-  const fail = (message: string) => {
-    draft.error = message;
+  const fail = (key: LabelKey) => {
+    draft.error = key;
     draft.busy = false;
-    render(false);
+    render('keep');
     document.getElementById('email')?.focus();
   };
 
   const submit = async () => {
     if (draft.busy) return;
     const email = draft.email.trim();
-    if (!looksLikeEmail(email)) return fail(t(state, 'emailInvalid'));
+    if (!looksLikeEmail(email)) return fail('emailInvalid');
     draft.error = null;
     draft.busy = true;
-    render(false);
+    render('keep');
     const answer = await callApi('POST', '/consent/portal-link', { tenantSlug: slug, email });
     if (answer.ok) {
       draft.busy = false;
       state.sentTo = email;
-      return render(true);
+      return render('heading');
     }
-    if (answer.code === 'RATE_LIMIT') return fail(t(state, 'rateLimited'));
-    if (answer.code === 'NOT_FOUND') return fail(t(state, 'unknownOrganisation'));
-    if (answer.code === 'VALIDATION_ERROR') return fail(t(state, 'emailInvalid'));
-    return fail(t(state, 'failed'));
+    if (answer.code === 'RATE_LIMIT') return fail('rateLimited');
+    if (answer.code === 'NOT_FOUND') return fail('unknownOrganisation');
+    if (answer.code === 'VALIDATION_ERROR') return fail('emailInvalid');
+    return fail('failed');
   };
 
   const formView = () => {
@@ -64,7 +64,7 @@ export const publicPage = (slug: string): void => {
       h('p', {}, t(state, 'publicIntro')),
       h('label', { for: 'email', class: 'block' }, t(state, 'email')),
       input,
-      draft.error ? h('p', { id: 'email-error', class: 'error', role: 'alert' }, draft.error) : null,
+      draft.error ? h('p', { id: 'email-error', class: 'error', role: 'alert' }, t(state, draft.error)) : null,
       h('p', {}, h('button', { type: 'submit', 'aria-disabled': draft.busy ? 'true' : undefined }, t(state, draft.busy ? 'sending' : 'sendLink'))),
     );
     form.addEventListener('submit', (event) => {
@@ -79,5 +79,5 @@ export const publicPage = (slug: string): void => {
     body: [h('p', { class: 'card', id: 'sent' }, t(state, 'sentText', { email }))],
   });
 
-  render(false);
+  render('keep');
 };

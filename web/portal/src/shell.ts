@@ -8,7 +8,15 @@ export interface PageState {
   languages: readonly string[];
 }
 
-export const t = (state: PageState, key: LabelKey, values?: Record<string, string | number>): string => label(state.language, key, values);
+/**
+ * A label as a node: plain text in the page's language, or, where it falls back to English, a
+ * span marked lang="en" (read with the right voice, laid out left to right inside RTL pages).
+ */
+export const t = (state: PageState, key: LabelKey, values?: Record<string, string | number>): Node => {
+  const { text, language } = label(state.language, key, values);
+  if (language === state.language) return document.createTextNode(text);
+  return h('span', { lang: languageTag(language), dir: directionOf(language) }, text);
+};
 
 const switcher = (state: PageState, onLanguage: (code: string) => void): HTMLElement | null => {
   if (state.languages.length < 2) return null;
@@ -19,20 +27,24 @@ const switcher = (state: PageState, onLanguage: (code: string) => void): HTMLEle
 
 /**
  * Puts one view on the page: the root's lang and dir follow the language, the title follows the
- * heading, and after a change of view (not of language) focus moves to the heading so screen
- * readers announce the new content.
+ * heading. After a change of view focus moves to the heading, so screen readers announce the new
+ * content; after a change of language it stays on the switcher, which was redrawn.
  */
-export const mount = (state: PageState, view: { title: string; body: Node[] }, options: { onLanguage: (code: string) => void; moveFocus: boolean }): void => {
+export const mount = (
+  state: PageState,
+  view: { title: Node; body: Node[] },
+  options: { onLanguage: (code: string) => void; focus: 'heading' | 'language' | 'keep' },
+): void => {
   const root = document.documentElement;
   root.lang = languageTag(state.language);
   root.dir = directionOf(state.language);
-  document.title = view.title;
   const heading = h('h1', { tabindex: '-1' }, view.title);
+  document.title = heading.textContent ?? '';
   const app = document.getElementById('app');
   if (!app) return;
   app.replaceChildren(h('div', { class: 'topbar' }, heading, switcher(state, options.onLanguage)), ...view.body);
-  if (options.moveFocus) heading.focus();
-  else document.getElementById('language')?.focus();
+  if (options.focus === 'heading') heading.focus();
+  if (options.focus === 'language') document.getElementById('language')?.focus();
 };
 
 /** A time as people read it in that language, with the exact instant kept in the markup. */

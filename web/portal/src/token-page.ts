@@ -1,6 +1,6 @@
 import { callApi, type PortalView, type WithdrawalDone } from './api';
 import { h } from './dom';
-import { chromeLanguages } from './labels';
+import { chromeLanguages, type LabelKey } from './labels';
 import { initialLanguage } from './languages';
 import { mount, t, timeOf, type PageState } from './shell';
 
@@ -15,7 +15,7 @@ interface Draft {
   mode: 'all' | 'some';
   selected: Set<string>;
   reason: string;
-  error: string | null;
+  error: LabelKey | null;
   busy: boolean;
 }
 
@@ -26,7 +26,11 @@ const viewOfError = (code: string): View => {
   return { kind: 'failed' };
 };
 
-/** The notice's words in the page's language, English where the tenant has none. */
+/**
+ * The notice's words in the page's language, English where the tenant has none. The API does not
+ * say which fields fell back, so the elements holding them take dir="auto": an English sentence
+ * inside an Urdu page still reads left to right.
+ */
 const textOf = (portal: PortalView, language: string) => {
   const translation = portal.translations[language];
   return {
@@ -45,27 +49,27 @@ export const tokenPage = async (token: string): Promise<void> => {
   const draft: Draft = { mode: 'all', selected: new Set(), reason: '', error: null, busy: false };
   const path = `/consent/portal/${encodeURIComponent(token)}`;
 
-  const render = (moveFocus: boolean) => mount(state, viewBody(), { onLanguage, moveFocus });
+  const render = (focus: 'heading' | 'language' | 'keep') => mount(state, viewBody(), { onLanguage, focus });
   const onLanguage = (code: string) => {
     state.language = code;
-    render(false);
+    render('language');
   };
   const show = (view: View) => {
     state.view = view;
-    render(true);
+    render('heading');
+  };
+  const showError = (key: LabelKey) => {
+    draft.error = key;
+    render('keep');
+    document.getElementById('form-error')?.focus();
   };
 
   const submit = async (portal: PortalView) => {
     if (draft.busy) return;
-    if (draft.mode === 'some' && draft.selected.size === 0) {
-      draft.error = t(state, 'chooseOne');
-      render(false);
-      document.getElementById('form-error')?.focus();
-      return;
-    }
+    if (draft.mode === 'some' && draft.selected.size === 0) return showError('chooseOne');
     draft.error = null;
     draft.busy = true;
-    render(false);
+    render('keep');
     const body = {
       withdrawAll: draft.mode === 'all',
       ...(draft.mode === 'some' ? { purposeIds: [...draft.selected] } : {}),
@@ -76,9 +80,7 @@ export const tokenPage = async (token: string): Promise<void> => {
     if (answer.ok) return show({ kind: 'done', portal, result: answer.data });
     const next = viewOfError(answer.code);
     if (next.kind !== 'failed' && next.kind !== 'invalid') return show(next);
-    draft.error = t(state, 'failed');
-    render(false);
-    document.getElementById('form-error')?.focus();
+    showError('failed');
   };
 
   const form = (portal: PortalView): Node[] => {
@@ -89,7 +91,7 @@ export const tokenPage = async (token: string): Promise<void> => {
       const input = h('input', { type: 'radio', name: 'mode', id: `mode-${mode}`, value: mode, checked: draft.mode === mode });
       input.addEventListener('change', () => {
         draft.mode = mode;
-        render(false);
+        render('keep');
         document.getElementById(`mode-${mode}`)?.focus();
       });
       return h('div', { class: 'choice' }, input, h('label', { for: `mode-${mode}` }, t(state, key)));
@@ -103,8 +105,8 @@ export const tokenPage = async (token: string): Promise<void> => {
             ...open.map((purpose) => {
               const input = h('input', { type: 'checkbox', id: `purpose-${purpose.id}`, value: purpose.id, checked: draft.selected.has(purpose.id) });
               input.addEventListener('change', () => (input.checked ? draft.selected.add(purpose.id) : draft.selected.delete(purpose.id)));
-              const name = text.purposeName(purpose.id, purpose.name) + (purpose.required ? ` (${t(state, 'required')})` : '');
-              return h('div', { class: 'choice' }, input, h('label', { for: `purpose-${purpose.id}` }, name));
+              const required = purpose.required ? h('span', {}, ' (', t(state, 'required'), ')') : null;
+              return h('div', { class: 'choice' }, input, h('label', { for: `purpose-${purpose.id}`, dir: 'auto' }, text.purposeName(purpose.id, purpose.name), required));
             }),
           )
         : null;
@@ -125,7 +127,7 @@ export const tokenPage = async (token: string): Promise<void> => {
       counter,
       h('h2', {}, t(state, 'meaningHeading')),
       h('p', {}, t(state, 'meaning', { tenant: portal.tenant.name })),
-      draft.error ? h('p', { id: 'form-error', class: 'error', role: 'alert', tabindex: '-1' }, draft.error) : null,
+      draft.error ? h('p', { id: 'form-error', class: 'error', role: 'alert', tabindex: '-1' }, t(state, draft.error)) : null,
       button,
     );
     element.addEventListener('submit', (event) => {
@@ -145,8 +147,8 @@ export const tokenPage = async (token: string): Promise<void> => {
         return h(
           'li',
           {},
-          h('h3', {}, text.purposeName(purpose.id, purpose.name), h('span', { class: `badge ${stateClass}` }, t(state, stateKey)), purpose.required ? h('span', { class: 'badge required' }, t(state, 'required')) : null),
-          h('p', { class: 'muted' }, text.purposeDescription(purpose.id, purpose.description)),
+          h('h3', { dir: 'auto' }, text.purposeName(purpose.id, purpose.name), h('span', { class: `badge ${stateClass}` }, t(state, stateKey)), purpose.required ? h('span', { class: 'badge required' }, t(state, 'required')) : null),
+          h('p', { class: 'muted', dir: 'auto' }, text.purposeDescription(purpose.id, purpose.description)),
         );
       }),
     );
@@ -159,11 +161,11 @@ export const tokenPage = async (token: string): Promise<void> => {
       'section',
       { class: 'card', 'aria-labelledby': 'contact-heading' },
       h('h2', { id: 'contact-heading' }, t(state, 'contactHeading')),
-      text.rightsText ? h('div', {}, h('h3', {}, t(state, 'rights')), h('p', {}, text.rightsText)) : null,
-      contactEmail ? h('p', {}, `${t(state, 'contact')} `, h('a', { href: `mailto:${contactEmail}` }, contactEmail)) : null,
+      text.rightsText ? h('div', {}, h('h3', {}, t(state, 'rights')), h('p', { dir: 'auto' }, text.rightsText)) : null,
+      contactEmail ? h('p', {}, t(state, 'contact'), ' ', h('a', { href: `mailto:${contactEmail}` }, contactEmail)) : null,
       contactUrl ? h('p', {}, h('a', { href: contactUrl, rel: 'noreferrer' }, contactUrl)) : null,
       h('h3', {}, t(state, 'complaint')),
-      text.complaintText ? h('p', {}, text.complaintText) : null,
+      text.complaintText ? h('p', { dir: 'auto' }, text.complaintText) : null,
       h('p', {}, t(state, 'board', { tenant: portal.tenant.name })),
     );
   };
@@ -174,8 +176,8 @@ export const tokenPage = async (token: string): Promise<void> => {
       'section',
       { class: 'card', 'aria-labelledby': 'notice-heading' },
       h('p', {}, t(state, 'intro', { tenant: portal.tenant.name })),
-      h('h2', { id: 'notice-heading' }, text.title),
-      h('p', { class: 'muted' }, `${t(state, 'notice')}, ${t(state, 'version', { version: portal.notice.versionNumber })} · ${t(state, 'consentedAt')} `, timeOf(state, portal.consentedAt)),
+      h('h2', { id: 'notice-heading', dir: 'auto' }, text.title),
+      h('p', { class: 'muted' }, t(state, 'notice'), ', ', t(state, 'version', { version: portal.notice.versionNumber }), ' · ', t(state, 'consentedAt'), ' ', timeOf(state, portal.consentedAt)),
       h('h3', {}, t(state, 'purposesHeading')),
       purposeList(portal),
       portal.purposes.some((purpose) => purpose.required) ? h('p', { class: 'hint' }, t(state, 'requiredHint')) : null,
@@ -210,7 +212,7 @@ export const tokenPage = async (token: string): Promise<void> => {
 
   const message = (key: 'expiredText' | 'usedText' | 'invalidText' | 'failed'): Node[] => [h('p', { class: 'card' }, t(state, key))];
 
-  const viewBody = (): { title: string; body: Node[] } => {
+  const viewBody = (): { title: Node; body: Node[] } => {
     const view = state.view;
     switch (view.kind) {
       case 'loading':
@@ -230,7 +232,7 @@ export const tokenPage = async (token: string): Promise<void> => {
     }
   };
 
-  render(false);
+  render('keep');
   const answer = await callApi<PortalView>('GET', path);
   if (!answer.ok) return show(viewOfError(answer.code));
   state.languages = answer.data.availableLanguages;

@@ -67,17 +67,20 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields?: Record<string, string>;
   readonly headers?: Record<string, string>;
+  /** Extension: facts a client needs to explain the error (the withdrawal-link errors only). */
+  readonly details?: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { cause?: unknown; fields?: Record<string, string>; headers?: Record<string, string> } = {},
+    options: { cause?: unknown; fields?: Record<string, string>; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     if (options.fields) this.fields = options.fields;
     if (options.headers) this.headers = options.headers;
+    if (options.details) this.details = options.details;
   }
 
   get status(): number {

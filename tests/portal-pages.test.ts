@@ -112,7 +112,15 @@ describe('portal page /portal/<token>', () => {
       // The same link again: its own page, not the form.
       await page.reload({ waitUntil: 'load' });
       await waitForHeading(page, 'This link has already been used');
+      expect(await pageText(page)).toContain('Used on');
+      expect(await page.$eval('main a', (element) => element.getAttribute('href'))).toBe(`${state.baseUrl}/portal/t/${principal.tenant.slug}`);
       expect(await axeViolations(page)).toEqual([]);
+      const used = await call('GET', `/api/v1/consent/portal/${token}`);
+      expect(used.status).toBe(409);
+      expect(used.body.error).toMatchObject({
+        code: 'WITHDRAWAL_TOKEN_USED',
+        details: { tenant: { slug: principal.tenant.slug }, newLinkUrl: `${state.baseUrl}/portal/t/${principal.tenant.slug}`, usedAt: expect.any(String) },
+      });
     } finally {
       await page.close();
     }
@@ -178,6 +186,10 @@ describe('portal page /portal/<token>', () => {
       expect(await heading(expired)).toBe('This link has expired');
       expect(await pageText(expired)).toContain('work for 7 days');
       expect(await axeViolations(expired)).toEqual([]);
+      // On to the tenant's public page for a new link.
+      await Promise.all([expired.waitForNavigation(), expired.click('main a')]);
+      await waitForHeading(expired, 'Withdraw consent given to this organisation');
+      expect(expired.url()).toBe(`${state.baseUrl}/portal/t/${principal.tenant.slug}`);
     } finally {
       await expired.close();
     }

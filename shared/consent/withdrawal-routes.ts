@@ -7,9 +7,9 @@ import type { NoticeSnapshot } from '../notices/notice';
 import { getVersion } from '../notices/store';
 import { mailPut, type Mail } from '../mail/outbox';
 import { noticeTextShown, shownLanguages } from './notice-text';
-import { requireTenant } from '../tenants/store';
+import { getTenant, requireTenant } from '../tenants/store';
 import { consentKeys } from './keys';
-import { portalLinkUrl } from './portal-urls';
+import { portalLinkUrl, tenantPortalPageUrl } from './portal-urls';
 import { principalHash } from './principal';
 import type { ConsentRecord } from './record';
 import { principalRecords, tryTransaction } from './store';
@@ -95,9 +95,27 @@ const loadToken = async (token: string): Promise<TokenItem & { key: Record<strin
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   if (!Item) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
   const item = Item as unknown as TokenItem;
-  if (item.consumedAt) throw tokenUsedError();
-  if (item.expiresAt <= Math.floor(clock.now().getTime() / 1000)) throw new AppError('WITHDRAWAL_TOKEN_EXPIRED', 'This withdrawal link has expired; ask for a new one');
+  if (item.consumedAt) throw await linkGone(item, tokenUsedError(), { usedAt: item.consumedAt });
+  if (item.expiresAt <= Math.floor(clock.now().getTime() / 1000)) {
+    const expired = new AppError('WITHDRAWAL_TOKEN_EXPIRED', 'This withdrawal link has expired; ask for a new one');
+    throw await linkGone(item, expired, { expiredAt: new Date(item.expiresAt * 1000).toISOString() });
+  }
   return { ...item, key };
+};
+
+/**
+ * A spent or expired link says whose it was and where a new one is to be had, so its page can
+ * send the principal on (the holder of the link is the principal it was made for).
+ */
+const linkGone = async (item: TokenItem, error: AppError, when: Record<string, string>): Promise<AppError> => {
+  const tenant = await getTenant(item.tenantId);
+  return new AppError(error.code, error.message, {
+    details: {
+      tenant: tenant ? { name: tenant.name, slug: tenant.slug } : null,
+      newLinkUrl: tenant ? tenantPortalPageUrl(tenant.slug) : null,
+      ...when,
+    },
+  });
 };
 
 /** The notice's words in one language (English where the language has none), for the portal page. */
@@ -190,7 +208,8 @@ export const portalWithdraw = async (token: string, input: { purposeIds?: string
       },
     ],
   }).catch(async (error: unknown) => {
-    throw error instanceof ConflictError ? await spentOr(token, error) : error;
+    const lostRace = error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'WITHDRAWAL_TOKEN_USED');
+    throw lostRace ? await spentOr(token, error) : error;
   });
   if (!result) throw await spentOr(token, new ConflictError('Nothing is left to withdraw for this consent'));
   return result;

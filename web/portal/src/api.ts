@@ -1,7 +1,15 @@
 /** The JSON API, at the origin and base the page's meta tag names (the same origin by default). */
 const apiBase = (): string => document.querySelector<HTMLMetaElement>('meta[name="cms-api-base"]')?.content ?? '/api/v1';
 
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: string };
+/** On an expired or used link (error.details, an extension): whose link it was and where to get a new one. */
+export interface LinkGone {
+  tenant: { name: string; slug: string } | null;
+  newLinkUrl: string | null;
+  expiredAt?: string;
+  usedAt?: string;
+}
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: string; details?: LinkGone };
 
 export const callApi = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResult<T>> => {
   try {
@@ -14,9 +22,9 @@ export const callApi = async <T>(method: 'GET' | 'POST', path: string, body?: un
       // The path holds the link's secret: it must not travel on as a referrer.
       referrerPolicy: 'no-referrer',
     });
-    const payload = (await response.json().catch(() => undefined)) as { data?: T; error?: { code?: string } } | undefined;
+    const payload = (await response.json().catch(() => undefined)) as { data?: T; error?: { code?: string; details?: LinkGone } } | undefined;
     if (response.ok) return { ok: true, data: payload?.data as T };
-    return { ok: false, status: response.status, code: payload?.error?.code ?? 'UNKNOWN' };
+    return { ok: false, status: response.status, code: payload?.error?.code ?? 'UNKNOWN', ...(payload?.error?.details ? { details: payload.error.details } : {}) };
   } catch {
     return { ok: false, status: 0, code: 'NETWORK' };
   }

@@ -1,4 +1,4 @@
-import { callApi, type PortalView, type WithdrawalDone } from './api';
+import { callApi, type LinkGone, type PortalView, type WithdrawalDone } from './api';
 import { h } from './dom';
 import { chromeLanguages, type LabelKey } from './labels';
 import { initialLanguage } from './languages';
@@ -8,7 +8,8 @@ type View =
   | { kind: 'loading' }
   | { kind: 'form'; portal: PortalView }
   | { kind: 'done'; portal: PortalView; result: WithdrawalDone }
-  | { kind: 'expired' | 'used' | 'invalid' | 'failed' };
+  | { kind: 'expired' | 'used'; gone: LinkGone | undefined }
+  | { kind: 'invalid' | 'failed' };
 
 /** What the principal has chosen so far; kept across re-renders (a language switch redraws the form). */
 interface Draft {
@@ -19,9 +20,9 @@ interface Draft {
   busy: boolean;
 }
 
-const viewOfError = (code: string): View => {
-  if (code === 'WITHDRAWAL_TOKEN_EXPIRED') return { kind: 'expired' };
-  if (code === 'WITHDRAWAL_TOKEN_USED') return { kind: 'used' };
+const viewOfError = (code: string, gone?: LinkGone): View => {
+  if (code === 'WITHDRAWAL_TOKEN_EXPIRED') return { kind: 'expired', gone };
+  if (code === 'WITHDRAWAL_TOKEN_USED') return { kind: 'used', gone };
   if (code === 'WITHDRAWAL_TOKEN_NOT_FOUND' || code === 'VALIDATION_ERROR') return { kind: 'invalid' };
   return { kind: 'failed' };
 };
@@ -78,7 +79,7 @@ export const tokenPage = async (token: string): Promise<void> => {
     const answer = await callApi<WithdrawalDone>('POST', `${path}/withdraw`, body);
     draft.busy = false;
     if (answer.ok) return show({ kind: 'done', portal, result: answer.data });
-    const next = viewOfError(answer.code);
+    const next = viewOfError(answer.code, answer.details);
     if (next.kind !== 'failed' && next.kind !== 'invalid') return show(next);
     showError('failed');
   };
@@ -210,7 +211,23 @@ export const tokenPage = async (token: string): Promise<void> => {
     ];
   };
 
-  const message = (key: 'expiredText' | 'usedText' | 'invalidText' | 'failed'): Node[] => [h('p', { class: 'card' }, t(state, key))];
+  const message = (key: 'invalidText' | 'failed'): Node[] => [h('p', { class: 'card' }, t(state, key))];
+
+  /** An expired or used link: what happened, when, and the tenant's page for a new link when known. */
+  const gone = (key: 'expiredText' | 'usedText', facts: LinkGone | undefined): Node[] => {
+    const when = facts?.usedAt ?? facts?.expiredAt;
+    return [
+      h(
+        'section',
+        { class: 'card' },
+        h('p', {}, t(state, key)),
+        when ? h('p', { class: 'muted' }, t(state, facts?.usedAt ? 'usedAt' : 'expiredAt'), ' ', timeOf(state, when)) : null,
+        facts?.newLinkUrl && facts.tenant
+          ? h('p', {}, h('a', { href: facts.newLinkUrl }, t(state, 'newLink', { tenant: facts.tenant.name })))
+          : h('p', {}, t(state, 'askOrganisation')),
+      ),
+    ];
+  };
 
   const viewBody = (): { title: Node; body: Node[] } => {
     const view = state.view;
@@ -222,9 +239,9 @@ export const tokenPage = async (token: string): Promise<void> => {
       case 'done':
         return { title: t(state, 'doneHeading'), body: done(view.portal, view.result) };
       case 'expired':
-        return { title: t(state, 'expiredHeading'), body: message('expiredText') };
+        return { title: t(state, 'expiredHeading'), body: gone('expiredText', view.gone) };
       case 'used':
-        return { title: t(state, 'usedHeading'), body: message('usedText') };
+        return { title: t(state, 'usedHeading'), body: gone('usedText', view.gone) };
       case 'invalid':
         return { title: t(state, 'invalidHeading'), body: message('invalidText') };
       case 'failed':
@@ -234,7 +251,7 @@ export const tokenPage = async (token: string): Promise<void> => {
 
   render('keep');
   const answer = await callApi<PortalView>('GET', path);
-  if (!answer.ok) return show(viewOfError(answer.code));
+  if (!answer.ok) return show(viewOfError(answer.code, answer.details));
   state.languages = answer.data.availableLanguages;
   state.language = initialLanguage(state.languages, navigator.languages);
   show({ kind: 'form', portal: answer.data });

@@ -1,31 +1,24 @@
 /**
- * What each function group may do beyond reading and writing the table (which every group gets).
- * Keyed by group name; a key ending in `*` matches every group whose name starts with the rest.
- * A group missing from `functionGroups` simply matches nothing, so rules for groups that later
- * issues add can sit here already.
+ * What each function may do beyond reading and writing the table (which every function gets),
+ * keyed by function name: a route group, or a worker no route reaches. It mirrors the AWS clients
+ * each bundle actually imports, and tests/infra/grants.test.ts holds the two together, so a
+ * function that starts calling SES or SQS fails a test until its grant is written down here.
  */
 export type Access = 'webhookQueueSend' | 'sesSend' | 'translate';
 
 export const accessRules: Readonly<Record<string, readonly Access[]>> = {
-  'consent*': ['webhookQueueSend'],
-  'notices*': ['webhookQueueSend'],
-  // Notice auto-translate (and, later, cookie-banner label drafts) call Amazon Translate.
+  // Notice auto-translate and cookie-banner label drafts call Amazon Translate.
   notices: ['translate'],
-  cmp: ['sesSend', 'translate'],
-  'webhooks*': ['webhookQueueSend'],
-  consent: ['sesSend'],
-  'consent-public': ['sesSend'],
-  portal: ['sesSend'],
+  cmp: ['translate'],
+  // The test delivery of a webhook is queued like any other.
+  webhooks: ['webhookQueueSend'],
+  // Mails and events leave only through the outbox: every other writer just writes an outbox item.
+  outbox: ['sesSend', 'webhookQueueSend'],
+  // A retry goes back on the queue with a delay; the sweeper re-queues lost attempts.
+  'webhook-worker': ['webhookQueueSend'],
+  'webhook-sweeper': ['webhookQueueSend'],
 };
 
-const matches = (pattern: string, group: string): boolean =>
-  pattern.endsWith('*') ? group.startsWith(pattern.slice(0, -1)) : group === pattern;
-
-/** Every access the rules give `group`, each once, in a stable order. */
-export const accessOf = (group: string): Access[] => {
-  const granted = new Set<Access>();
-  for (const [pattern, access] of Object.entries(accessRules)) {
-    if (matches(pattern, group)) access.forEach((a) => granted.add(a));
-  }
-  return [...granted].sort();
-};
+/** Every access the rules give `name`, each once, in a stable order. */
+export const accessOf = (name: string): Access[] =>
+  Object.hasOwn(accessRules, name) ? [...new Set(accessRules[name])].sort() : [];

@@ -1,4 +1,5 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
@@ -47,6 +48,31 @@ export class ConsentApi extends Construct {
         exposeHeaders: [...corsPolicy.exposeHeaders],
         maxAge: Duration.seconds(corsPolicy.maxAgeSeconds),
       },
+    });
+
+    // Access logs name the route, never the path: paths carry withdrawal tokens and principal
+    // hashes, and the log must not become a second copy of them. Nor is the client IP kept.
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.THREE_MONTHS });
+    const stage = this.httpApi.defaultStage!.node.defaultChild as apigwv2.CfnStage;
+    stage.accessLogSettings = {
+      destinationArn: accessLogs.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        time: '$context.requestTimeEpoch',
+        routeKey: '$context.routeKey',
+        status: '$context.status',
+        latencyMs: '$context.responseLatency',
+        integrationStatus: '$context.integrationStatus',
+        integrationError: '$context.integrationErrorMessage',
+      }),
+    };
+
+    // Authorisation is the functions' work, from the route table: JWT roles for the dashboard,
+    // hashed API keys with an origin allowlist for the widget, single-use tokens for the portal,
+    // and none on purpose for the public documents and the banner config (shared/http/authenticate.ts).
+    Validations.of(this.httpApi).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: 'Every route is authorised in its function from the route table (JWT role, hashed API key with origin check, or single-use token); the few public ones are public by the spec.',
     });
 
     for (const route of routeList) {

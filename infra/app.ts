@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import { addComplianceChecks } from './compliance';
 import { ConsentServiceStack, stackName } from './stack';
 
 const app = new App();
@@ -13,4 +14,5 @@ new ConsentServiceStack(app, stackName, {
   description: 'Consent-management service (DPDP Act): API, single table, webhook queue',
 });
 
+addComplianceChecks(app);
 app.synth();

@@ -1,15 +1,24 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { accessOf } from './access';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
 import { ConsentTable, WebhookQueues } from './data';
 import { GroupFunctions, repoRoot } from './functions';
+import { WebAssets } from './web';
 import { join } from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 
 export const stackName = 'ConsentServiceStack';
+
+const defaultMailFrom = 'no-reply@consent-service.example';
+const mailFromOf = (value: unknown): string => {
+  if (value === undefined) return defaultMailFrom;
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw new Error(`context mailFrom must be an email address, got ${String(value)}`);
+  return value;
+};
 
 /** Everything the service runs on: the table, the webhook queue, one Lambda per group, the HTTP API. */
 export class ConsentServiceStack extends Stack {
@@ -17,6 +26,7 @@ export class ConsentServiceStack extends Stack {
   readonly queues: WebhookQueues;
   readonly functions: GroupFunctions;
   readonly api: ConsentApi;
+  readonly web: WebAssets;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -26,11 +36,15 @@ export class ConsentServiceStack extends Stack {
     this.functions = new GroupFunctions(this, 'Functions', {
       table: this.data.table,
       webhookQueue: this.queues.queue,
+      // A verified SES identity of the deployer's: `cdk deploy -c mailFrom=no-reply@example.in`.
+      mailFrom: mailFromOf(this.node.tryGetContext('mailFrom')),
     });
     this.api = new ConsentApi(this, 'Api', { functions: this.functions });
 
     // The outbox drainer: new outbox items on the table's stream are handed on (mails to SES, events to webhook deliveries).
-    const outbox = this.functions.build('outbox', join(repoRoot, 'functions', 'outbox', 'handler.ts'), 'consent-service outbox drainer', ['sesSend', 'webhookQueueSend']);
+    const outbox = this.functions.build('outbox', join(repoRoot, 'functions', 'outbox', 'handler.ts'), 'consent-service outbox drainer', accessOf('outbox'));
+    // Reading the stream needs dynamodb:ListStreams, which has no resource-level permissions.
+    Validations.of(outbox.role!).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'dynamodb:ListStreams, granted with the stream event source, has no resource-level permissions.' });
     outbox.addEventSource(
       new DynamoEventSource(this.data.table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
@@ -42,17 +56,24 @@ export class ConsentServiceStack extends Stack {
     );
 
     // The webhook delivery worker: one attempt per message; retries come back through the queue.
-    const deliveryWorker = this.functions.build('webhook-worker', join(repoRoot, 'functions', 'webhook-worker', 'handler.ts'), 'consent-service webhook delivery worker', ['webhookQueueSend']);
+    const deliveryWorker = this.functions.build('webhook-worker', join(repoRoot, 'functions', 'webhook-worker', 'handler.ts'), 'consent-service webhook delivery worker', accessOf('webhook-worker'));
     deliveryWorker.addEventSource(new SqsEventSource(this.queues.queue, { batchSize: 10, reportBatchItemFailures: true }));
 
     // The sweeper: re-queues deliveries whose queued attempt was lost (overdue by two minutes or more).
-    const sweeper = this.functions.build('webhook-sweeper', join(repoRoot, 'functions', 'webhook-sweeper', 'handler.ts'), 'consent-service webhook delivery sweeper', ['webhookQueueSend']);
+    const sweeper = this.functions.build('webhook-sweeper', join(repoRoot, 'functions', 'webhook-sweeper', 'handler.ts'), 'consent-service webhook delivery sweeper', accessOf('webhook-sweeper'));
     new events.Rule(this, 'WebhookSweepSchedule', {
       description: 'Re-queue overdue webhook deliveries',
       schedule: events.Schedule.rate(Duration.minutes(5)),
       targets: [new targets.LambdaFunction(sweeper)],
     });
 
+    // The widget, the withdrawal pages and the API under one CloudFront domain.
+    this.web = new WebAssets(this, 'Web', { httpApi: this.api.httpApi });
+    // Links the service mails (portalUrl) and the public notice's withdrawal route open the pages there.
+    for (const fn of this.functions.byName.values()) fn.addEnvironment('PORTAL_BASE_URL', `${this.web.baseUrl}/portal`);
+
+    new CfnOutput(this, 'WidgetUrl', { description: 'The embed script (cached 5 minutes)', value: `${this.web.baseUrl}/widget/v1/cms.js` });
+    new CfnOutput(this, 'PortalBaseUrl', { description: 'Withdrawal pages', value: `${this.web.baseUrl}/portal` });
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the HTTP API',
       value: this.api.httpApi.apiEndpoint,

@@ -43,6 +43,21 @@ describe('cms CLI', () => {
 
     const readable = await cms('apikey', 'create', '--tenant', tenant.tenantId);
     expect(readable.stdout).toMatch(/^API key [0-9a-f-]{36}: cms_/);
+
+    const tenants = await cms('tenant', 'list', '--json');
+    expect(tenants.code).toBe(0);
+    expect(JSON.parse(tenants.stdout)).toContainEqual(expect.objectContaining({ tenantId: tenant.tenantId, plan: 'collect-only', userCount: 5 }));
+    const users = await cms('user', 'list', '--tenant', tenant.tenantId, '--json');
+    expect(users.code).toBe(0);
+    const listed = JSON.parse(users.stdout) as Record<string, unknown>[];
+    expect(listed.map((user) => user.role).sort()).toEqual(['ANALYST', 'DPO', 'SUPER_ADMIN', 'SUPER_ADMIN', 'VIEWER']);
+    expect(users.stdout).not.toContain('passwordHash');
+    expect((await cms('user', 'list', '--tenant', randomUUID())).code).toBe(1);
+  });
+
+  it('keeps stdout pure JSON when run through npm run -s', async () => {
+    const { stdout } = await exec('npm', ['run', '-s', 'cms', '--', 'tenant', 'list', '--json'], { env: process.env });
+    expect(Array.isArray(JSON.parse(stdout))).toBe(true);
   });
 
   it('prints one line and exits 2 on bad arguments', async () => {

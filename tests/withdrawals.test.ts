@@ -89,6 +89,10 @@ describe('withdrawal links', () => {
     const partial = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { withdrawAll: false, purposeIds: [optional], reason: 'No more marketing' } });
     expect(partial.status).toBe(200);
     expect(partial.body.data).toMatchObject({ isFullWithdrawal: false, purposesWithdrawn: [optional], withdrawnCount: 1 });
+    // The confirmation names the purpose as the principal saw it, not by its id.
+    const confirmation = (await mailsTo(email)).find((mail) => mail.body.text?.includes(partial.body.data.withdrawalId));
+    expect(confirmation?.body.text).toContain('these purposes: Marketing');
+    expect(confirmation?.body.text).not.toContain(optional);
     const status = await statusOf(tenant.token, email);
     expect(status).toMatchObject({ isWithdrawn: false, isPartiallyWithdrawn: true, withdrawnAt: null, withdrawnPurposes: [optional] });
 

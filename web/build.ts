@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { buildSync } from 'esbuild';
 
 /**
  * The browser apps and how each is built. The same build feeds the local server (in memory) and
@@ -66,11 +67,18 @@ const filesUnder = (directory: string): string[] => {
   });
 };
 
-/** Bundles one app (minified, for browsers of the last few years) and adds its `public/` files, keyed by URL path below the app. */
-export const buildWebApp = async (app: WebApp): Promise<Map<string, WebFile>> => {
+/** The apps written so far (a folder under web/ with its entry). */
+export const presentWebApps = (): WebApp[] =>
+  (Object.keys(webApps) as WebApp[]).filter((app) => existsSync(join(appDirectory(app), webApps[app].entry)));
+
+/**
+ * Bundles one app (minified, for browsers of the last few years) and adds its `public/` files,
+ * keyed by URL path below the app. Synchronous, so a CDK construct can call it while it builds.
+ */
+export const buildWebApp = (app: WebApp): Map<string, WebFile> => {
   const definition = webApps[app];
   const directory = appDirectory(app);
-  const result = await build({
+  const result = buildSync({
     entryPoints: [join(directory, definition.entry)],
     bundle: true,
     minify: true,
@@ -95,3 +103,28 @@ export const buildWebApp = async (app: WebApp): Promise<Map<string, WebFile>> =>
   }
   return files;
 };
+
+export interface DeployedWebFile extends WebFile {
+  /** Object key in the asset bucket: `<app>/<path>`. */
+  key: string;
+  /** `immutable` for content-hashed names, `short` for names that stay the same across builds. */
+  caching: 'immutable' | 'short';
+}
+
+const hashedName = (path: string, contents: Uint8Array): string => {
+  const hash = createHash('sha256').update(contents).digest('hex').slice(0, 12);
+  const dot = path.lastIndexOf('.');
+  return `${path.slice(0, dot)}.${hash}${path.slice(dot)}`;
+};
+
+/**
+ * What the asset bucket holds for one app: every file under its stable name (cached briefly, so a
+ * release reaches every page within minutes) and the entry bundle once more under a content-hashed
+ * name (cached for good), for integrators who pin a version with Subresource Integrity.
+ */
+export const deployableFiles = (app: WebApp): DeployedWebFile[] =>
+  [...buildWebApp(app)].flatMap(([path, file]) => {
+    const stable: DeployedWebFile = { ...file, key: `${app}/${path}`, caching: 'short' };
+    if (path !== webApps[app].outFile) return [stable];
+    return [stable, { ...file, key: `${app}/${hashedName(path, file.contents)}`, caching: 'immutable' }];
+  });

@@ -1,12 +1,11 @@
-import { appDirectory, buildWebApp, webApps, type WebApp, type WebFile } from '../../web/build';
-import { existsSync } from 'node:fs';
+import { buildWebApp, presentWebApps, webApps, type WebApp, type WebFile } from '../../web/build';
 
 /**
  * The local stand-in for CloudFront in front of the asset bucket: /widget/* and /portal/* are the
  * browser apps, built once per process in memory by the same build the stack deploys.
  */
-const builds = new Map<WebApp, Promise<Map<string, WebFile>>>();
-const filesOf = (app: WebApp): Promise<Map<string, WebFile>> => {
+const builds = new Map<WebApp, Map<string, WebFile>>();
+const filesOf = (app: WebApp): Map<string, WebFile> => {
   let files = builds.get(app);
   if (!files) {
     files = buildWebApp(app);
@@ -34,9 +33,9 @@ const appOf = (pathname: string): { app: WebApp; path: string } | undefined => {
 export const staticResponse = async (pathname: string): Promise<StaticResponse | undefined> => {
   const located = appOf(pathname);
   // An app not written yet is no app: its paths fall through to the API's 404.
-  if (!located || !existsSync(appDirectory(located.app))) return undefined;
+  if (!located || !presentWebApps().includes(located.app)) return undefined;
   const definition = webApps[located.app];
-  const files = await filesOf(located.app);
+  const files = filesOf(located.app);
   const file = files.get(located.path) ?? (definition.fallback ? files.get(definition.fallback) : undefined);
   if (!file) return undefined;
   return {

@@ -14,7 +14,11 @@ const usage = `Usage:
   cms tenant create --name N [--slug S] [--plan standard|collect-only] [--website URL] [--dpo-email E]
                     [--monthly-consent-limit N] --admin-email E --admin-password P [--json]
   cms user add --tenant ID --email E --password P --role DPO|SUPER_ADMIN|ANALYST|VIEWER [--json]
-  cms apikey create --tenant ID [--json]`;
+  cms tenant list [--json]
+  cms user list --tenant ID [--json]
+  cms apikey create --tenant ID [--json]
+
+Through npm, keep npm's own banner off stdout: npm run -s cms -- tenant list --json`;
 
 const options = {
   name: { type: 'string' },
@@ -60,7 +64,7 @@ const useLocalStackByDefault = () => {
   process.env.TABLE_NAME ??= stack.tableName;
 };
 
-const run = async (argv: string[]): Promise<{ result: Record<string, unknown>; line: string }> => {
+const run = async (argv: string[]): Promise<{ result: unknown; line: string }> => {
   const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   const command = positionals.join(' ');
   if (values.help) return { result: { usage }, line: usage };
@@ -105,6 +109,23 @@ const run = async (argv: string[]): Promise<{ result: Record<string, unknown>; l
       const { addUser } = await import('../tenants/service');
       const result = await asUsage(() => addUser(input));
       return { result, line: `Added ${result.email} as ${result.role} (user ${result.userId})` };
+    }
+    case 'tenant list': {
+      useLocalStackByDefault();
+      const { listTenants } = await import('../tenants/store');
+      const tenants = (await listTenants()).map(({ tenantId, name, slug, plan, userCount, createdAt }) => ({ tenantId, name, slug, plan, userCount, createdAt }));
+      const lines = tenants.map((t) => `${t.tenantId}  ${t.slug}  ${t.plan}  ${t.userCount} user(s)  ${t.name}`);
+      return { result: tenants, line: lines.join('\n') || 'No tenants yet (cms tenant create adds one)' };
+    }
+    case 'user list': {
+      const tenantId = required(values, 'tenant');
+      useLocalStackByDefault();
+      const { requireTenant } = await import('../tenants/store');
+      const { listUsers } = await import('../users/store');
+      const { publicUser } = await import('../users/user');
+      await requireTenant(tenantId);
+      const users = (await listUsers(tenantId)).map((user) => ({ ...publicUser(user), createdAt: user.createdAt }));
+      return { result: users, line: users.map((u) => `${u.userId}  ${u.role.padEnd(11)}  ${u.email}`).join('\n') };
     }
     case 'apikey create': {
       const tenantId = required(values, 'tenant');

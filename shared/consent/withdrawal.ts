@@ -3,6 +3,7 @@ import { tableName } from '../db/client';
 import { AppError, ConflictError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { mailPut } from '../mail/outbox';
+import { getPurposes } from '../purposes/store';
 import type { TransactItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
 import { consentKeys } from './keys';
@@ -33,6 +34,12 @@ export const tokenUsedError = () => new AppError('WITHDRAWAL_TOKEN_USED', 'This 
 
 const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> =>
   (await Promise.all(records.map((record) => getRecord(record.tenantId, record.recordId, true)))).filter((record): record is ConsentRecord => record !== undefined);
+
+/** Purposes by name, as the principal saw them in the notice; an id only for a purpose since deleted. */
+const purposeNames = async (tenantId: string, purposeIds: string[]): Promise<string[]> => {
+  const byId = new Map((await getPurposes(tenantId, purposeIds)).map((purpose) => [purpose.purposeId, purpose.name]));
+  return purposeIds.map((id) => byId.get(id) ?? id);
+};
 
 const mailsFor = (request: WithdrawalRequest, withdrawalId: string, at: string, dueAt: string, full: boolean, purposes: string[]) => {
   const scope = full ? 'all purposes' : `these purposes: ${purposes.join(', ')}`;
@@ -136,7 +143,7 @@ export const withdraw = async (request: WithdrawalRequest) => {
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    ...mailsFor(request, withdrawalId, at, dueAt, isFullWithdrawal, purposesWithdrawn),
+    ...mailsFor(request, withdrawalId, at, dueAt, isFullWithdrawal, isFullWithdrawal ? [] : await purposeNames(tenantId, purposesWithdrawn)),
     ...(request.extraItems ?? []),
   ];
   const outcome = await tryTransaction(items);

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
+import { queryAll } from '../db/query';
 import { transaction } from '../db/errors';
 import { ConflictError, NotFoundError } from '../errors';
 import { emailTaken, userPutItems } from '../users/store';
@@ -18,7 +19,7 @@ export const insertTenantWithAdmin = async (tenant: Tenant, admin: User): Promis
             {
               Put: {
                 TableName: tableName(),
-                Item: { ...tenantKeys.tenant(tenant.tenantId), type: 'Tenant', ...tenant },
+                Item: { ...tenantKeys.tenant(tenant.tenantId), ...tenantKeys.directory(tenant), type: 'Tenant', ...tenant },
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
@@ -57,4 +58,14 @@ export const requireTenant = async (tenantId: string): Promise<Tenant> => {
   const tenant = await getTenant(tenantId);
   if (!tenant) throw new NotFoundError('Tenant');
   return tenant;
+};
+
+/** Every tenant, oldest first: for operators (the CLI), never a request path. */
+export const listTenants = async (): Promise<Tenant[]> => {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :directory',
+    ExpressionAttributeValues: { ':directory': tenantKeys.directory({ tenantId: '', createdAt: '' }).GSI1PK },
+  });
+  return items.map((item) => entityOf<Tenant>(item));
 };

@@ -4,6 +4,9 @@ import { transaction } from '../db/errors';
 import type { TransactItem } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import { countAgainstPlan } from '../tenants/plan-limits';
+import { entityOf } from '../db/item';
+import { queryPrefix } from '../db/query';
+import { tenantPartition } from '../tenants/keys';
 import { userKeys } from './keys';
 import type { User } from './user';
 
@@ -61,3 +64,7 @@ export const requireUser = async (tenantId: string, userId: string): Promise<Use
   if (!user) throw new NotFoundError('User');
   return user;
 };
+
+/** A tenant's users (bounded by its team-member limit). */
+export const listUsers = async (tenantId: string): Promise<User[]> =>
+  (await queryPrefix(tenantPartition(tenantId), userKeys.usersPrefix)).map((item) => entityOf<User>(item));

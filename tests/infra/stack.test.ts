@@ -4,12 +4,14 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessOf } from '../../infra/access';
-import { repoRoot } from '../../infra/functions';
+import { addComplianceChecks } from '../../infra/compliance';
+import { immutableCacheControl, shortCacheControl } from '../../infra/web';
+import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack } from '../../infra/stack';
 import { tableDefinition } from '../../shared/db/table';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
+import { awsClientsIn } from '../support/bundle-clients';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -40,6 +42,9 @@ beforeAll(() => {
   const { context } = JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   const app = new App({ context });
   stack = new ConsentServiceStack(app, 'ConsentServiceStack', { env: { account: '123456789012', region: 'ap-south-1' } });
+  addComplianceChecks(app);
+  // cdk-nag's AwsSolutions findings fail the synth, each printed with its construct path.
+  app.synth();
   template = Template.fromStack(stack);
 }, 120_000);
 
@@ -58,6 +63,14 @@ describe('HTTP API', () => {
     expect(fallback).toBeDefined();
     expect(functionIdBehind(fallback!)).toBe(functionIdOf('meta'));
     template.resourceCountIs('AWS::ApiGatewayV2::Route', routeList.length + 1);
+  });
+
+  it('logs each request by route key, never by path or client address', () => {
+    const stages = Object.values(resourcesOf('AWS::ApiGatewayV2::Stage'));
+    expect(stages).toHaveLength(1);
+    const format = (stages[0]!.Properties.AccessLogSettings as { Format: string }).Format;
+    expect(format).toContain('$context.routeKey');
+    expect(format).not.toMatch(/\$context\.(path|identity\.sourceIp|http\.path)/);
   });
 
   it('answers CORS preflight', () => {
@@ -88,7 +101,9 @@ describe('functions', () => {
   });
 
   it('has one nodejs22.x arm64 function per group, plus the outbox drainer, the delivery worker and the sweeper', () => {
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 3);
+    // And the CDK's own bucket-deployment handler, which runs only at deploy time.
+    expect(stack.functions.byName.size).toBe(functionGroups.length + 3);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 3 + 1);
     // The sweeper runs on a schedule, every 5 minutes.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     for (const group of functionGroups) {
@@ -105,7 +120,8 @@ describe('functions', () => {
   });
 
   it('gives every function the environment the config reads', () => {
-    for (const fn of Object.values(resourcesOf('AWS::Lambda::Function'))) {
+    for (const built of stack.functions.byName.values()) {
+      const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(variables)).toEqual(
         expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'WEBHOOK_QUEUE_URL', 'JWT_SIGNING_KEYS', 'CURSOR_SECRET']),
@@ -115,24 +131,44 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 3);
-    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-  });
-
-  it('grants SQS and SES only where the access rules say', () => {
-    for (const group of functionGroups) {
-      const role = (stack.functions.of(group).role!.node.defaultChild as CfnResource);
-      const roleId = stack.getLogicalId(role);
-      const policies = Object.values(resourcesOf('AWS::IAM::Policy')).filter((p) =>
-        JSON.stringify(p.Properties.Roles).includes(`"${roleId}"`),
-      );
-      const actions = JSON.stringify(policies.map((p) => p.Properties.PolicyDocument));
-      const access = accessOf(group);
-      expect(actions.includes('dynamodb:PutItem'), group).toBe(true);
-      expect(actions.includes('sqs:SendMessage'), group).toBe(access.includes('webhookQueueSend'));
-      expect(actions.includes('ses:SendEmail'), group).toBe(access.includes('sesSend'));
+    // One per function, the API's access log and the bucket-deployment handler's.
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 3 + 2);
+    for (const fn of stack.functions.byName.values()) {
+      const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
+      expect(logGroup?.Properties.RetentionInDays).toBe(30);
     }
   });
+
+  /** Every IAM action granted to `fn`'s role, by any policy attached to it. */
+  const actionsOf = (fn: { role?: unknown }): string[] => {
+    const roleId = stack.getLogicalId((fn.role as { node: { defaultChild: CfnResource } }).node.defaultChild);
+    const statements = Object.values(resourcesOf('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
+      .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement);
+    return statements.flatMap((statement) => [statement.Action].flat());
+  };
+
+  // What each AWS client in a bundle needs; a client missing here fails the test until it is mapped.
+  const actionsForClient: Record<string, string[]> = {
+    'client-dynamodb': tableActions.map((action) => `dynamodb:${action}`),
+    'client-sqs': ['sqs:SendMessage'],
+    'client-ses': ['ses:SendEmail', 'ses:SendRawEmail'],
+    'client-translate': ['translate:TranslateText'],
+  };
+  // Rights the platform needs whatever the code imports: logging, and the stream the outbox is fed from.
+  const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
+
+  it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
+    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'outbox', 'webhook-worker', 'webhook-sweeper'].sort());
+    for (const [name, fn] of stack.functions.byName) {
+      const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
+      for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
+      const expected = clients.flatMap((client) => actionsForClient[client] ?? []).sort();
+      const granted = [...new Set(actionsOf(fn).filter((action) => !platformActions.has(action) || expected.includes(action)))].sort();
+      expect(granted, name).toEqual([...new Set(expected)].sort());
+      expect(actionsOf(fn), name).not.toContain('dynamodb:Scan');
+    }
+  }, 60_000);
 });
 
 describe('table', () => {
@@ -175,5 +211,45 @@ describe('webhook queue', () => {
   it('exports the API URL, table name and queue URL', () => {
     for (const output of ['ApiUrl', 'TableName', 'WebhookQueueUrl']) template.hasOutput(output, {});
     expect(Stack.of(stack).region).toBe('ap-south-1');
+  });
+});
+
+describe('web assets', () => {
+  it('serves the apps from a private bucket through CloudFront, with the API on the same domain', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    const [distribution] = Object.values(resourcesOf('AWS::CloudFront::Distribution'));
+    const behaviors = (distribution!.Properties.DistributionConfig as { CacheBehaviors: Record<string, unknown>[] }).CacheBehaviors;
+    const byPath = new Map(behaviors.map((behavior) => [behavior.PathPattern as string, behavior]));
+    // AWS managed cache policy ids: CachingDisabled.
+    expect(byPath.get('/api/*')).toMatchObject({ CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', AllowedMethods: expect.arrayContaining(['POST', 'DELETE']) });
+    expect(byPath.get('/portal/*')).toMatchObject({ CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', FunctionAssociations: [expect.objectContaining({ EventType: 'viewer-request' })] });
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        CustomHeadersConfig: { Items: Match.arrayWith([Match.objectLike({ Header: 'Cache-Control', Value: 'no-store' }), Match.objectLike({ Header: 'X-Robots-Tag', Value: 'noindex' })]) },
+        SecurityHeadersConfig: Match.objectLike({ ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true } }),
+      }),
+    });
+  });
+
+  it('caches content-hashed files for good and the stable names (v1/cms.js) for five minutes', () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': immutableCacheControl }, Prune: false });
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      SystemMetadata: { 'cache-control': shortCacheControl },
+      DistributionPaths: ['/widget/*', '/portal/*'],
+    });
+    expect(shortCacheControl).toBe('public, max-age=300');
+  });
+
+  it('points the emitted withdrawal links at the portal on that domain and outputs the widget URL', () => {
+    for (const fn of stack.functions.byName.values()) {
+      const id = stack.getLogicalId(fn.node.defaultChild as CfnResource);
+      const variables = (resourcesOf('AWS::Lambda::Function')[id]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(JSON.stringify(variables.PORTAL_BASE_URL)).toContain('/portal');
+    }
+    template.hasOutput('WidgetUrl', { Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('/widget/v1/cms.js')])] } });
+    template.hasOutput('PortalBaseUrl', {});
   });
 });

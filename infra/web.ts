@@ -1,0 +1,162 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Fn, Stack, Validations } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { acknowledgeWildcards } from './compliance';
+import { deployableFiles, presentWebApps, type DeployedWebFile } from '../web/build';
+
+export interface WebAssetsProps {
+  httpApi: apigwv2.HttpApi;
+}
+
+/** How long a stable name (`/widget/v1/cms.js`) may be cached: a release reaches every page within this. */
+export const shortCacheControl = 'public, max-age=300';
+export const immutableCacheControl = 'public, max-age=31536000, immutable';
+
+/** Writes one caching class of the built apps into a fresh folder for a BucketDeployment. */
+const stage = (files: DeployedWebFile[]): string => {
+  const directory = mkdtempSync(join(tmpdir(), 'cms-web-'));
+  for (const file of files) {
+    mkdirSync(dirname(join(directory, file.key)), { recursive: true });
+    writeFileSync(join(directory, file.key), file.contents);
+  }
+  return directory;
+};
+
+// Every /portal/<token> and /portal/t/<slug> is the one page; its files have an extension.
+const portalRoutes = `function handler(event) {
+  var request = event.request;
+  if (!/\\.[a-z0-9]+$/.test(request.uri)) request.uri = '/portal/index.html';
+  return request;
+}`;
+
+/**
+ * The browser apps (widget, withdrawal portal) in a private bucket behind CloudFront, with the
+ * API behind the same distribution under /api/*, so the portal calls its API on its own origin.
+ */
+export class WebAssets extends Construct {
+  readonly distribution: cloudfront.Distribution;
+  /** https://<distribution domain>, without a trailing slash. */
+  readonly baseUrl: string;
+
+  constructor(scope: Construct, id: string, props: WebAssetsProps) {
+    super(scope, id);
+
+    const bucket = new s3.Bucket(this, 'Assets', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+    });
+    const assets = origins.S3BucketOrigin.withOriginAccessControl(bucket);
+    const api = new origins.HttpOrigin(Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint)), {
+      protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+    });
+
+    // Withdrawal links are secrets in the URL: never cached, never sent on as a referrer, never indexed.
+    const portalHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PortalHeaders', {
+      comment: 'Withdrawal pages: no-store, no-referrer, noindex',
+      customHeadersBehavior: {
+        customHeaders: [
+          { header: 'Cache-Control', value: 'no-store', override: true },
+          { header: 'X-Robots-Tag', value: 'noindex', override: true },
+        ],
+      },
+      securityHeadersBehavior: {
+        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+      },
+    });
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'consent-service widget, withdrawal pages and API',
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      defaultBehavior: {
+        origin: assets,
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        // Honours each object's Cache-Control: five minutes for stable names, a year for hashed ones.
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
+      },
+      additionalBehaviors: {
+        '/portal/*': {
+          origin: assets,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          responseHeadersPolicy: portalHeaders,
+          functionAssociations: [
+            {
+              eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+              function: new cloudfront.Function(this, 'PortalRoutes', {
+                code: cloudfront.FunctionCode.fromInline(portalRoutes),
+                runtime: cloudfront.FunctionRuntime.JS_2_0,
+              }),
+            },
+          ],
+        },
+        '/api/*': {
+          origin: api,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        },
+      },
+    });
+    this.baseUrl = `https://${this.distribution.distributionDomainName}`;
+
+    const files = presentWebApps().flatMap(deployableFiles);
+    // Hashed files first and never pruned, so a page holding an older hashed URL keeps working.
+    const immutable = new s3deploy.BucketDeployment(this, 'ImmutableFiles', {
+      sources: [s3deploy.Source.asset(stage(files.filter((file) => file.caching === 'immutable')))],
+      destinationBucket: bucket,
+      cacheControl: [s3deploy.CacheControl.fromString(immutableCacheControl)],
+      prune: false,
+    });
+    const stable = new s3deploy.BucketDeployment(this, 'StableFiles', {
+      sources: [s3deploy.Source.asset(stage(files.filter((file) => file.caching === 'short')))],
+      destinationBucket: bucket,
+      cacheControl: [s3deploy.CacheControl.fromString(shortCacheControl)],
+      prune: false,
+      distribution: this.distribution,
+      distributionPaths: ['/widget/*', '/portal/*'],
+    });
+    stable.node.addDependency(immutable);
+
+    // The copy handler is a singleton the CDK adds to the stack, with a role and runtime of its choosing.
+    for (const handler of Stack.of(this).node.children.filter((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'))) {
+      acknowledgeWildcards(handler, 'The CDK bucket-deployment handler copies the build from the CDK asset bucket into this bucket; its grants are the CDK\'s, scoped to those two buckets.');
+      Validations.of(handler).acknowledge({ id: 'AwsSolutions-L1', reason: 'The bucket-deployment handler\'s runtime is chosen by the CDK release.' });
+      Validations.of(handler).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: 'The bucket-deployment handler\'s role is created by the CDK with the basic execution policy; it runs only at deploy time.',
+      });
+    }
+    Validations.of(bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'The bucket holds only the public build output of the browser apps; reads arrive through CloudFront alone (origin access control).',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR3',
+      reason: 'CloudFront access logs would record every withdrawal link (a secret token in the path) with the visitor IP; the API keeps its own access log by route key.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'Data principals may withdraw from anywhere in the world; no geographic restriction.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason: 'Abuse limits are enforced per route by the service rate limiter (shared/rate-limit); a WAF web ACL is the deployer\'s choice and cost.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR4',
+      reason: 'The default *.cloudfront.net certificate allows only what CloudFront allows; with a custom domain set minimumProtocolVersion TLS_V1_2_2021.',
+    });
+  }
+}

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../infra/functions';
+
+/**
+ * `npm start` as a newcomer runs it, on a port that is not the default: every URL it prints and
+ * every link the service emits must carry the port actually in use.
+ */
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+let child: ChildProcess | undefined;
+let output = '';
+let port = 0;
+const workDir = mkdtempSync(join(tmpdir(), 'cms-start-'));
+
+beforeAll(async () => {
+  port = await freePort();
+  // A clean environment (not this run's engines) and its own folder, so a developer's running
+  // stack and its .data are never touched.
+  child = spawn(process.execPath, [join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), join(repoRoot, 'infra/local/start.ts')], {
+    cwd: workDir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), SES_PORT: '0', CMS_IN_MEMORY: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const started = Date.now();
+  while (!output.includes('Ctrl-C stops everything.')) {
+    if (child.exitCode !== null || Date.now() - started > 90_000) throw new Error(`npm start did not come up:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+const api = async (method: string, path: string, body?: unknown, token?: string) => {
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+};
+
+describe('npm start', () => {
+  it('prints URLs on the port in use and emits withdrawal links on it', async () => {
+    expect(output).toContain(`API            http://127.0.0.1:${port}/api/v1`);
+    expect(output).toContain(`http://127.0.0.1:${port}/api/v1/cmp/config/`);
+    expect(output).not.toMatch(/127\.0\.0\.1:3000\b/);
+
+    const login = await api('POST', '/auth/login', { email: 'dpo@demo.example', password: 'demo-password-1' });
+    expect(login.status).toBe(200);
+    const token = login.body.data.token as string;
+    const purpose = await api('POST', '/purposes', { name: 'Orders', description: 'Order updates', dataCategories: ['email'] }, token);
+    const purposeId = purpose.body.data.id as string;
+    const notice = await api(
+      'POST',
+      '/notices',
+      {
+        title: 'Privacy notice',
+        introText: 'What we do with your data.',
+        contactEmail: 'dpo@demo.example',
+        rightsText: 'You may access, correct and erase your data.',
+        complaintText: 'You may complain to the Data Protection Board.',
+        purposeIds: [purposeId],
+        purposeConfig: [{ purposeId, isRequired: false, displayOrder: 0 }],
+      },
+      token,
+    );
+    const noticeId = notice.body.data.id as string;
+    expect((await api('POST', `/notices/${noticeId}/publish`, {}, token)).status).toBe(200);
+    expect((await api('POST', '/consent/record', { noticeId, dataPrincipalIdentifier: 'asha@example.in', consentGiven: { [purposeId]: true } }, token)).status).toBe(201);
+    const link = await api('POST', '/consent/withdrawal-token', { dataPrincipalIdentifier: 'asha@example.in', noticeId }, token);
+    expect(link.status).toBe(201);
+    expect(link.body.data.portalUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/portal/`));
+  });
+});

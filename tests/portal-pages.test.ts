@@ -52,8 +52,18 @@ const heading = (page: Page) => page.$eval('h1', (element) => element.textConten
 const pageText = (page: Page) => page.$eval('main', (element) => (element as unknown as { innerText: string }).innerText);
 
 /** Opens a page and waits until the app has put up a view other than loading. */
-const open = async (url: string, languages: string[] = ['en-US', 'en']): Promise<Page> => {
+const open = async (url: string, languages: string[] = ['en-US', 'en'], options: { enforceCsp?: boolean } = {}): Promise<Page> => {
   const page = await browser().newPage();
+  // axe is injected as an inline script, which the page's own policy refuses; enforced, violations are collected.
+  if (options.enforceCsp) {
+    await page.evaluateOnNewDocument(() => {
+      const scope = globalThis as unknown as { addEventListener(type: string, listener: (event: { violatedDirective: string }) => void): void; cspViolations: string[] };
+      scope.cspViolations = [];
+      scope.addEventListener('securitypolicyviolation', (event) => scope.cspViolations.push(event.violatedDirective));
+    });
+  } else {
+    await page.setBypassCSP(true);
+  }
   // The page reads navigator.languages, as the visitor's browser settings would set it.
   await page.evaluateOnNewDocument((preferred) => {
     Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, 'languages', { get: () => preferred });
@@ -198,6 +208,23 @@ describe('portal page /portal/<token>', () => {
       expect(await heading(unknown)).toBe('This link is not valid');
     } finally {
       await unknown.close();
+    }
+  });
+
+  it('runs under its own Content-Security-Policy without a violation', async () => {
+    const principal = await consentingPrincipal();
+    const { portalUrl } = await withdrawalLink(principal);
+    const page = await open(portalUrl, undefined, { enforceCsp: true });
+    try {
+      expect(await heading(page)).toBe('Withdraw your consent');
+      await page.click('label[for="mode-some"]');
+      expect(await page.evaluate(() => (globalThis as unknown as { cspViolations?: string[] }).cspViolations)).toEqual([]);
+      // The collector works: an inline script is refused and reported.
+      await page.addScriptTag({ content: 'void 0' }).catch(() => undefined);
+      await page.waitForFunction(() => ((globalThis as unknown as { cspViolations: string[] }).cspViolations.length > 0), { timeout: 5_000 });
+      expect(await page.evaluate(() => (globalThis as unknown as { cspViolations?: string[] }).cspViolations)).toEqual(['script-src-elem']);
+    } finally {
+      await page.close();
     }
   });
 

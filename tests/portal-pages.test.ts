@@ -254,6 +254,7 @@ describe('public withdrawal page /portal/t/<slug>', () => {
         await page.type('#email', email);
         await page.click('button[type="submit"]');
         await waitForHeading(page, 'Check your email');
+        expect(await axeViolations(page)).toEqual([]);
         return (await pageText(page)).replace(email, '<email>');
       } finally {
         await page.close();
@@ -272,6 +273,25 @@ describe('public withdrawal page /portal/t/<slug>', () => {
     try {
       expect(await heading(page)).toBe('Withdraw your consent');
       expect(await pageText(page)).toMatch(/Marketing\s*Consent given/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('speaks Hindi when asked, and says so when an address is malformed', async () => {
+    const tenant = await newTenant(call);
+    const page = await open(`${state.baseUrl}/portal/t/${tenant.slug}`);
+    try {
+      expect(await page.$$eval('#language option', (elements) => elements.map((element) => element.getAttribute('value')))).toEqual(['EN', 'HI']);
+      await page.select('#language', 'HI');
+      expect(await page.$eval('html', (element) => element.getAttribute('lang'))).toBe('hi');
+      expect(await heading(page)).toBe('इस संगठन को दी गई सहमति वापस लें');
+      await page.type('#email', 'not-an-address');
+      await page.click('button[type="submit"]');
+      await page.waitForSelector('#email-error');
+      expect(await page.$eval('#email-error', (element) => element.textContent)).toContain('ईमेल पता दर्ज करें');
+      expect(await page.$eval('#email', (element) => element.getAttribute('aria-invalid'))).toBe('true');
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await page.close();
     }

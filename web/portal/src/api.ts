@@ -52,4 +52,5 @@ export interface WithdrawalDone {
   withdrawnAt: string;
   isFullWithdrawal: boolean;
   purposesWithdrawn: string[];
+  complianceTask: { dueAt: string };
 }

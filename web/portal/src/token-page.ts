@@ -204,6 +204,8 @@ export const tokenPage = async (token: string): Promise<void> => {
           h('dd', {}, timeOf(state, result.withdrawnAt)),
           h('dt', {}, t(state, 'purposesWithdrawn')),
           h('dd', {}, names),
+          h('dt', {}, t(state, 'actBy')),
+          h('dd', {}, timeOf(state, result.complianceTask.dueAt)),
         ),
         h('p', { class: 'hint' }, t(state, 'doneMail')),
       ),

@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects. `unit`: pure functions and request builders, no engine started (`npx vitest run
+ * --project unit` answers in seconds). `connected`: everything that talks to DynamoDB Local, the
+ * SQS and SES emulators or Chromium, which the global setup starts once per run.
+ */
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    globalSetup: ['tests/setup/engines.ts'],
-    setupFiles: ['tests/setup/environment.ts'],
     pool: 'forks',
     // Two cores: more workers only contend for DynamoDB Local.
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
@@ -12,5 +14,21 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './tests/setup/totals-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['tests/**/*.unit.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'connected',
+          include: ['tests/**/*.test.ts'],
+          exclude: ['tests/**/*.unit.test.ts'],
+          globalSetup: ['tests/setup/engines.ts'],
+          setupFiles: ['tests/setup/environment.ts'],
+        },
+      },
+    ],
   },
 });

@@ -142,21 +142,13 @@ export class WebAssets extends Construct {
       id: 'AwsSolutions-S1',
       reason: 'The bucket holds only the public build output of the browser apps; reads arrive through CloudFront alone (origin access control).',
     });
-    Validations.of(this.distribution).acknowledge({
-      id: 'AwsSolutions-CFR3',
-      reason: 'CloudFront access logs would record every withdrawal link (a secret token in the path) with the visitor IP; the API keeps its own access log by route key.',
-    });
-    Validations.of(this.distribution).acknowledge({
-      id: 'AwsSolutions-CFR1',
-      reason: 'Data principals may withdraw from anywhere in the world; no geographic restriction.',
-    });
-    Validations.of(this.distribution).acknowledge({
-      id: 'AwsSolutions-CFR2',
-      reason: 'Abuse limits are enforced per route by the service rate limiter (shared/rate-limit); a WAF web ACL is the deployer\'s choice and cost.',
-    });
-    Validations.of(this.distribution).acknowledge({
-      id: 'AwsSolutions-CFR4',
-      reason: 'The default *.cloudfront.net certificate allows only what CloudFront allows; with a custom domain set minimumProtocolVersion TLS_V1_2_2021.',
-    });
+    const distributionFindings: Record<string, string> = {
+      'AwsSolutions-CFR3':
+        'CloudFront access logs would record every withdrawal link (a secret token in the path) with the visitor IP; the API keeps its own access log by route key.',
+      'AwsSolutions-CFR1': 'Data principals may withdraw from anywhere in the world; no geographic restriction.',
+      'AwsSolutions-CFR2': "Abuse limits are enforced per route by the service rate limiter (shared/rate-limit); a WAF web ACL is the deployer's choice and cost.",
+      'AwsSolutions-CFR4': 'The default *.cloudfront.net certificate allows only what CloudFront allows; with a custom domain set minimumProtocolVersion TLS_V1_2_2021.',
+    };
+    for (const [id, reason] of Object.entries(distributionFindings)) Validations.of(this.distribution).acknowledge({ id, reason });
   }
 }

@@ -2,6 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../shared/db/client';
+import { noticeKeys } from '../shared/notices/keys';
 import { purposeKeys } from '../shared/purposes/keys';
 import { newTenant, useApi } from './support/api';
 import { createNotice, createPurpose, publish } from './support/notices';
@@ -45,5 +46,20 @@ describe('corrupt stored items', () => {
     });
     expect(repaired.status).toBe(200);
     expect((await publish(call, tenant.token, noticeId)).status).toBe(200);
+  });
+
+  it('leaves a corrupt notice out of the list and answers it alone with 409 naming it', async () => {
+    const tenant = await newTenant(call);
+    const sound = await createNotice(call, tenant.token, [await createPurpose(call, tenant.token)]);
+    const broken = randomUUID();
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...noticeKeys.notice(tenant.tenantId, broken), type: 'Notice', noticeId: broken, tenantId: tenant.tenantId, status: 'DRAFT' } }));
+    const list = await call('GET', '/api/v1/notices', { token: tenant.token });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((notice: { id: string }) => notice.id)).toEqual([sound]);
+    for (const response of [await call('GET', `/api/v1/notices/${broken}`, { token: tenant.token }), await publish(call, tenant.token, broken)]) {
+      expect(response.status).toBe(409);
+      expect(response.body.error.message).toContain(broken);
+      expect(response.body.error.message).toMatch(/stored incomplete/);
+    }
   });
 });

@@ -1,9 +1,10 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock, nowIso } from '../clock';
 import { config } from '../config';
 import { randomToken, sha256Hex } from '../crypto/hash';
 import { db, tableName } from '../db/client';
-import { ContentionError, transaction } from '../db/errors';
+import { ContentionError } from '../db/errors';
+import { writeTransaction } from '../db/transact';
 import { UnauthorizedError } from '../errors';
 import { newId } from '../ids';
 import { sessionKeys } from '../sessions/keys';
@@ -69,34 +70,34 @@ export const rotateRefreshToken = async (presented: string): Promise<{ session: 
   }
   const next = newTokenItem(session.tenantId, session.userId, session.familyId);
   try {
-    await transaction(
-      () =>
-        db().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: tableName(),
-                  Key: key,
-                  UpdateExpression: 'SET #state = :rotated, rotatedAt = :now',
-                  ConditionExpression: '#state = :active',
-                  ExpressionAttributeNames: { '#state': 'state' },
-                  ExpressionAttributeValues: { ':rotated': 'ROTATED', ':active': 'ACTIVE', ':now': nowIso() },
-                },
-              },
-              { Put: next.put },
-              {
-                ConditionCheck: {
-                  TableName: tableName(),
-                  Key: sessionKeys.family(session.tenantId, session.familyId),
-                  ConditionExpression: 'attribute_not_exists(revokedAt)',
-                },
-              },
-            ],
-          }),
-        ),
-      (failed) => (failed === 0 ? new RefreshTokenReusedError() : new UnauthorizedError('This session has been revoked')),
-    );
+    await writeTransaction([
+      {
+        name: 'presented token',
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: key,
+            UpdateExpression: 'SET #state = :rotated, rotatedAt = :now',
+            ConditionExpression: '#state = :active',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':rotated': 'ROTATED', ':active': 'ACTIVE', ':now': nowIso() },
+          },
+        },
+        onConditionFailure: () => new RefreshTokenReusedError(),
+      },
+      { name: 'next token', item: { Put: next.put } },
+      {
+        name: 'token family',
+        item: {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: sessionKeys.family(session.tenantId, session.familyId),
+            ConditionExpression: 'attribute_not_exists(revokedAt)',
+          },
+        },
+        onConditionFailure: () => new UnauthorizedError('This session has been revoked'),
+      },
+    ]);
   } catch (error) {
     // Two uses of one token at the same moment are reuse too, even when DynamoDB cancels the loser for contention.
     if (error instanceof RefreshTokenReusedError || error instanceof ContentionError) {

@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
-import { conditional, transaction } from '../db/errors';
+import { conditional } from '../db/errors';
 import { entityOf } from '../db/item';
 import { queryAll } from '../db/query';
-import { addCounters, type TransactItem } from '../db/transact';
+import { addCounters, writeTransaction, type NamedItem, type TransactItem } from '../db/transact';
 import { ConflictError } from '../errors';
 import { renderPublicBody, type CmpDocument } from './document';
 import { cmpKeys } from './keys';
@@ -58,32 +58,39 @@ export const readRevision = async (tenantId: string, revision: number): Promise<
  */
 export const writeDocument = async (next: CmpDocument, body: ReturnType<typeof renderPublicBody>): Promise<void> => {
   const previous = next.revision - 1;
-  const items: TransactItem[] = [
+  // Another save landed first: the caller re-reads and tries again.
+  const revisionMoved = () => new RevisionMovedError();
+  const items: NamedItem[] = [
     {
-      Put: {
-        TableName: tableName(),
-        Item: { ...cmpKeys.publicDocument(next.tenantId), type: 'CmpDocument', ...body, configured: next.configured, revision: next.revision, updatedAt: next.updatedAt },
-        ...(previous === 0
-          ? { ConditionExpression: 'attribute_not_exists(PK)' }
-          : { ConditionExpression: 'revision = :previous', ExpressionAttributeValues: { ':previous': previous } }),
+      name: 'public document',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...cmpKeys.publicDocument(next.tenantId), type: 'CmpDocument', ...body, configured: next.configured, revision: next.revision, updatedAt: next.updatedAt },
+          ...(previous === 0
+            ? { ConditionExpression: 'attribute_not_exists(PK)' }
+            : { ConditionExpression: 'revision = :previous', ExpressionAttributeValues: { ':previous': previous } }),
+        },
       },
+      onConditionFailure: revisionMoved,
     },
     {
-      Put: {
-        TableName: tableName(),
-        Item: { ...cmpKeys.revision(next.tenantId, next.revision), type: 'CmpRevision', body: body.body, etag: body.etag, createdAt: next.updatedAt },
-        ConditionExpression: 'attribute_not_exists(PK)',
+      name: 'revision snapshot',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...cmpKeys.revision(next.tenantId, next.revision), type: 'CmpRevision', body: body.body, etag: body.etag, createdAt: next.updatedAt },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
       },
+      onConditionFailure: revisionMoved,
     },
   ];
   if (next.configured) {
     const settings: CmpSettings = { tenantId: next.tenantId, revision: next.revision, reconsentDays: next.reconsentDays };
-    items.push({ Put: { TableName: tableName(), Item: { ...cmpKeys.settings(next.tenantId), type: 'CmpSettings', ...settings } } });
+    items.push({ name: 'settings', item: { Put: { TableName: tableName(), Item: { ...cmpKeys.settings(next.tenantId), type: 'CmpSettings', ...settings } } } });
   }
-  await transaction(
-    () => db().send(new TransactWriteCommand({ TransactItems: items })),
-    () => new RevisionMovedError(),
-  );
+  await writeTransaction(items);
 };
 
 export const readVisitorState = async (tenantId: string, visitorId: string): Promise<VisitorState | undefined> => {
@@ -121,9 +128,11 @@ export const appendWebEvent = async (entry: WebEventEntry, state: VisitorState):
     },
   };
   try {
-    await transaction(
-      () => db().send(new TransactWriteCommand({ TransactItems: [{ Put: logPut(entry) }, statePut] })),
-      (failed) => (failed === 1 ? new NewerStateStored() : entryIdCollision()),
+    await writeTransaction(
+      [
+        { name: 'audit entry', item: { Put: logPut(entry) }, onConditionFailure: entryIdCollision },
+        { name: 'visitor state', item: statePut, onConditionFailure: () => new NewerStateStored() },
+      ],
     );
   } catch (error) {
     if (!(error instanceof NewerStateStored)) throw error;

@@ -5,7 +5,7 @@ import { AppError, ConflictError, NotFoundError } from '../errors';
  * nothing above this layer ever sees an SDK exception name.
  */
 
-const nameOf = (error: unknown): string | undefined =>
+export const nameOf = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'name' in error ? String((error as { name: unknown }).name) : undefined;
 
 export const isConditionFailure = (error: unknown): boolean => nameOf(error) === 'ConditionalCheckFailedException';
@@ -56,7 +56,7 @@ export const transaction = async <T>(
   }
 };
 
-const withCause = (domainError: AppError, cause: unknown): AppError =>
+export const withCause = (domainError: AppError, cause: unknown): AppError =>
   domainError.cause === undefined ? Object.assign(domainError, { cause }) : domainError;
 
 export const notFound = (what: string): OnConditionFailure => () => new NotFoundError(what);

@@ -1,9 +1,9 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
-import { entityOf } from '../db/item';
+import { checkedEntityOf, entityOf, soundEntitiesOf, type RequiredShape } from '../db/item';
 import { isConditionFailure, transaction } from '../db/errors';
 import { queryPrefix } from '../db/query';
-import type { TransactItem } from '../db/transact';
+import { writeTransaction, type TransactItem } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import { tenantKeys, tenantPartition } from '../tenants/keys';
 import { countAgainstPlan } from '../tenants/plan-limits';
@@ -26,11 +26,28 @@ export interface ActivePointer {
 }
 
 
+/** What a notice cannot be shown, listed or published without (notice.ts). */
+const noticeShape: RequiredShape = {
+  noticeId: 'string',
+  lineageId: 'string',
+  status: 'string',
+  title: 'string',
+  introText: 'string',
+  contactEmail: 'string',
+  rightsText: 'string',
+  complaintText: 'string',
+  purposeIds: 'array',
+  purposeConfig: 'array',
+  revision: 'number',
+  createdAt: 'string',
+};
+const noticeOf = (item: Record<string, unknown>): Notice => checkedEntityOf<Notice>(item, noticeShape, 'Notice', 'noticeId');
+
 export const getNotice = async (tenantId: string, noticeId: string, consistent = false): Promise<Notice | undefined> => {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: noticeKeys.notice(tenantId, noticeId), ConsistentRead: consistent }),
   );
-  return Item ? entityOf<Notice>(Item) : undefined;
+  return Item ? noticeOf(Item) : undefined;
 };
 
 export const requireNotice = async (tenantId: string, noticeId: string, consistent = false): Promise<Notice> => {
@@ -47,30 +64,24 @@ export const requireDraft = async (tenantId: string, noticeId: string): Promise<
 };
 
 export const listNotices = async (tenantId: string): Promise<Notice[]> =>
-  (await queryPrefix(tenantPartition(tenantId), noticeKeys.noticePrefix)).map((item) => entityOf<Notice>(item));
-
-const noticeLimitReached = () => new AppError('PLAN_LIMIT_REACHED', "The tenant has reached its plan's notice limit");
+  soundEntitiesOf<Notice>(await queryPrefix(tenantPartition(tenantId), noticeKeys.noticePrefix), noticeShape, 'Notice');
 
 /** A new notice counts against the plan's notice limit in the same transaction. */
 export const insertNotice = async (notice: Notice): Promise<void> => {
-  await transaction(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            countAgainstPlan(notice.tenantId, 'noticeCount', 'notices'),
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...noticeKeys.notice(notice.tenantId, notice.noticeId), type: 'Notice', ...notice },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-          ],
-        }),
-      ),
-    (failed) => (failed === 0 ? noticeLimitReached() : new ConflictError('Notice id collision')),
-  );
+  await writeTransaction([
+    countAgainstPlan(notice.tenantId, 'noticeCount', 'notices', "The tenant has reached its plan's notice limit"),
+    {
+      name: 'notice',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...noticeKeys.notice(notice.tenantId, notice.noticeId), type: 'Notice', ...notice },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      onConditionFailure: () => new ConflictError('Notice id collision'),
+    },
+  ]);
 };
 
 /** Explains a failed draft-only write: the notice is gone (404) or no longer a draft (409). */
@@ -114,7 +125,7 @@ export const writeDraft = async (
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return entityOf<Notice>(Attributes ?? {});
+    return noticeOf(Attributes ?? {});
   } catch (error) {
     if (isConditionFailure(error)) throw await draftWriteFailed(tenantId, noticeId, error);
     throw error;

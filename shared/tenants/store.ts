@@ -1,45 +1,41 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
 import { queryAll } from '../db/query';
-import { transaction } from '../db/errors';
+import { writeTransaction } from '../db/transact';
 import { ConflictError, NotFoundError } from '../errors';
-import { emailTaken, userPutItems } from '../users/store';
+import { userPutItems } from '../users/store';
 import type { User } from '../users/user';
 import { tenantKeys } from './keys';
 import type { Tenant } from './tenant';
 
 /** Tenant, slug guard, first user and its login guard: all or nothing. */
 export const insertTenantWithAdmin = async (tenant: Tenant, admin: User): Promise<void> => {
-  await transaction(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...tenantKeys.tenant(tenant.tenantId), ...tenantKeys.directory(tenant), type: 'Tenant', ...tenant },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...tenantKeys.slugGuard(tenant.slug), type: 'TenantSlug', tenantId: tenant.tenantId },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-            ...userPutItems(admin),
-          ],
-        }),
-      ),
-    (failed) => {
-      if (failed === 1) return new ConflictError(`The slug ${tenant.slug} is already taken`);
-      if (failed === 3) return emailTaken(admin.email);
-      return new ConflictError('The tenant already exists');
+  await writeTransaction([
+    {
+      name: 'tenant',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...tenantKeys.tenant(tenant.tenantId), ...tenantKeys.directory(tenant), type: 'Tenant', ...tenant },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      onConditionFailure: () => new ConflictError('The tenant already exists'),
     },
-  );
+    {
+      name: 'slug guard',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...tenantKeys.slugGuard(tenant.slug), type: 'TenantSlug', tenantId: tenant.tenantId },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      onConditionFailure: () => new ConflictError(`The slug ${tenant.slug} is already taken`),
+    },
+    ...userPutItems(admin),
+  ]);
 };
 
 export const getTenant = async (tenantId: string): Promise<Tenant | undefined> => {

@@ -1,8 +1,7 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
-import { transaction } from '../db/errors';
-import type { TransactItem } from '../db/transact';
-import { AppError, ConflictError, NotFoundError } from '../errors';
+import { writeTransaction, type NamedItem } from '../db/transact';
+import { ConflictError, NotFoundError } from '../errors';
 import { countAgainstPlan } from '../tenants/plan-limits';
 import { entityOf } from '../db/item';
 import { queryPrefix } from '../db/query';
@@ -11,20 +10,28 @@ import { userKeys } from './keys';
 import type { User } from './user';
 
 /** The user item and its login guard: written together so an email can never log into two accounts. */
-export const userPutItems = (user: User): TransactItem[] => [
+export const userPutItems = (user: User): NamedItem[] => [
   {
-    Put: {
-      TableName: tableName(),
-      Item: { ...userKeys.user(user.tenantId, user.userId), type: 'User', ...user },
-      ConditionExpression: 'attribute_not_exists(PK)',
+    name: 'user',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...userKeys.user(user.tenantId, user.userId), type: 'User', ...user },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
     },
+    onConditionFailure: () => new ConflictError('User id collision; retry'),
   },
   {
-    Put: {
-      TableName: tableName(),
-      Item: { ...userKeys.login(user.email), type: 'Login', tenantId: user.tenantId, userId: user.userId },
-      ConditionExpression: 'attribute_not_exists(PK)',
+    name: 'login guard',
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...userKeys.login(user.email), type: 'Login', tenantId: user.tenantId, userId: user.userId },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
     },
+    onConditionFailure: () => emailTaken(user.email),
   },
 ];
 
@@ -32,21 +39,10 @@ export const emailTaken = (email: string) => new ConflictError(`A user with emai
 
 /** Adds a user to an existing tenant, counting it against the team-member limit in the same transaction. */
 export const insertUser = async (user: User): Promise<void> => {
-  await transaction(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            countAgainstPlan(user.tenantId, 'userCount', 'teamMembers'),
-            ...userPutItems(user),
-          ],
-        }),
-      ),
-    (failed) =>
-      failed === 0
-        ? new AppError('PLAN_LIMIT_REACHED', 'The tenant has reached its team-member limit')
-        : emailTaken(user.email),
-  );
+  await writeTransaction([
+    countAgainstPlan(user.tenantId, 'userCount', 'teamMembers', 'The tenant has reached its team-member limit'),
+    ...userPutItems(user),
+  ]);
 };
 
 export const getUser = async (tenantId: string, userId: string): Promise<User | undefined> => {

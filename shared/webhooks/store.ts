@@ -1,7 +1,8 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
-import { conditional, conflict, transaction } from '../db/errors';
+import { conditional, conflict } from '../db/errors';
+import { writeTransaction } from '../db/transact';
 import { queryPrefix } from '../db/query';
 import { AppError, NotFoundError } from '../errors';
 import { tenantKeys, tenantPartition } from '../tenants/keys';
@@ -12,24 +13,20 @@ import type { Delivery, Webhook } from './webhook';
 
 /** A new webhook counts against the plan's webhook limit in the same transaction. */
 export const insertWebhook = async (webhook: Webhook): Promise<void> => {
-  await transaction(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            countAgainstPlan(webhook.tenantId, 'webhookCount', 'webhooks'),
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { ...webhookKeys.webhook(webhook.tenantId, webhook.webhookId), type: 'Webhook', ...webhook },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-          ],
-        }),
-      ),
-    (failed) => (failed === 0 ? new AppError('PLAN_LIMIT_REACHED', "The tenant has reached its plan's webhook limit") : new AppError('CONFLICT', 'Webhook id collision')),
-  );
+  await writeTransaction([
+    countAgainstPlan(webhook.tenantId, 'webhookCount', 'webhooks', "The tenant has reached its plan's webhook limit"),
+    {
+      name: 'webhook',
+      item: {
+        Put: {
+          TableName: tableName(),
+          Item: { ...webhookKeys.webhook(webhook.tenantId, webhook.webhookId), type: 'Webhook', ...webhook },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      onConditionFailure: () => new AppError('CONFLICT', 'Webhook id collision'),
+    },
+  ]);
 };
 
 export const getWebhook = async (tenantId: string, webhookId: string): Promise<Webhook | undefined> => {
@@ -64,25 +61,24 @@ export const replaceWebhook = async (webhook: Webhook, previousUpdatedAt: string
 
 /** Deletes the webhook (freeing its place in the plan), then its delivery history. */
 export const deleteWebhookAndDeliveries = async (tenantId: string, webhookId: string): Promise<void> => {
-  await transaction(
-    () =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: tableName(), Key: webhookKeys.webhook(tenantId, webhookId), ConditionExpression: 'attribute_exists(PK)' } },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: tenantKeys.tenant(tenantId),
-                UpdateExpression: 'ADD webhookCount :minusOne',
-                ExpressionAttributeValues: { ':minusOne': -1 },
-              },
-            },
-          ],
-        }),
-      ),
-    () => new NotFoundError('Webhook'),
-  );
+  await writeTransaction([
+    {
+      name: 'webhook',
+      item: { Delete: { TableName: tableName(), Key: webhookKeys.webhook(tenantId, webhookId), ConditionExpression: 'attribute_exists(PK)' } },
+      onConditionFailure: () => new NotFoundError('Webhook'),
+    },
+    {
+      name: 'plan counter',
+      item: {
+        Update: {
+          TableName: tableName(),
+          Key: tenantKeys.tenant(tenantId),
+          UpdateExpression: 'ADD webhookCount :minusOne',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    },
+  ]);
   // A crash here leaves deliveries of a deleted webhook: unreachable (their webhook is 404) and
   // removed by TTL. The worker drops messages whose webhook is gone.
   const deliveries = await queryPrefix(tenantPartition(tenantId), webhookKeys.deliveryPrefix(webhookId));

@@ -44,6 +44,34 @@ const recordOutcome = async (message: DeliveryMessage, delivery: Delivery, chang
 };
 
 /**
+ * Takes attempt n of a delivery for this worker before sending it. The same message can arrive
+ * twice at once (SQS delivers at least once, the sweeper may re-queue it, a batch can hold both);
+ * without the claim both copies would send, and only the outcome would be deduplicated. The claim
+ * lapses after the send's timeout and a margin, so a worker that dies mid-send does not hold the
+ * attempt for ever: the redelivered message (after the queue's visibility timeout) takes it over.
+ */
+const claimAttempt = async (message: DeliveryMessage): Promise<boolean> => {
+  const now = Date.now();
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: message.key,
+        UpdateExpression: 'SET claimedAttempt = :attempt, claimedUntil = :until',
+        ConditionExpression: 'attempts = :previous AND (attribute_not_exists(claimedAttempt) OR claimedAttempt <> :attempt OR claimedUntil < :now)',
+        ExpressionAttributeValues: { ':attempt': message.attempt, ':previous': message.attempt - 1, ':until': now + config.webhookTimeoutMs + claimMarginMs, ':now': now },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+const claimMarginMs = 20_000;
+
+/**
  * Runs one attempt of one delivery. Throwing means "retry this message" (SQS redelivers it);
  * returning means done with it. Every step can be repeated: the attempt number on the delivery
  * decides whether the attempt already ran, and a retry that was recorded but not yet queued is
@@ -71,6 +99,8 @@ export const processDeliveryMessage = async (message: DeliveryMessage): Promise<
     await recordOutcome(message, delivery, { status: 'FAILED', failedAt: now(), lastError: 'webhook is inactive', nextAttemptAt: null });
     return;
   }
+  // Another copy of this message holds the attempt; it records the outcome (or its claim lapses).
+  if (!(await claimAttempt(message))) return;
   const result = await sendWebhook(
     webhook.url,
     delivery.payload,

@@ -154,6 +154,9 @@ const translations: Record<string, Partial<Labels>> = {
   UR: {},
 };
 
+/** Every language with a slot, translated or not (a test holds it to shared/i18n/languages.ts). */
+export const translationSlots = Object.keys(translations);
+
 /** Languages whose chrome has at least one translated label: the public page offers these. */
 export const chromeLanguages = Object.keys(translations).filter((code) => Object.keys(translations[code] ?? {}).length > 0);
 

@@ -148,7 +148,7 @@ export const tokenPage = async (token: string): Promise<void> => {
         return h(
           'li',
           {},
-          h('h3', { dir: 'auto' }, text.purposeName(purpose.id, purpose.name), h('span', { class: `badge ${stateClass}` }, t(state, stateKey)), purpose.required ? h('span', { class: 'badge required' }, t(state, 'required')) : null),
+          h('h4', { dir: 'auto' }, text.purposeName(purpose.id, purpose.name), h('span', { class: `badge ${stateClass}` }, t(state, stateKey)), purpose.required ? h('span', { class: 'badge required' }, t(state, 'required')) : null),
           h('p', { class: 'muted', dir: 'auto' }, text.purposeDescription(purpose.id, purpose.description)),
         );
       }),

@@ -1,6 +1,6 @@
 import { clock, dayMs } from '../clock';
 import { tableName } from '../db/client';
-import { ConflictError, ValidationError } from '../errors';
+import { AppError, ConflictError, ValidationError } from '../errors';
 import { newId } from '../ids';
 import { mailPut } from '../mail/outbox';
 import { getPurposes } from '../purposes/store';
@@ -28,6 +28,9 @@ export interface WithdrawalRequest {
 }
 
 const complianceDays = 7;
+
+/** A spent withdrawal link, whether found spent on reading or lost to a simultaneous redemption. */
+export const tokenUsedError = () => new AppError('WITHDRAWAL_TOKEN_USED', 'This withdrawal link was already used');
 
 const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> =>
   (await Promise.all(records.map((record) => getRecord(record.tenantId, record.recordId, true)))).filter((record): record is ConsentRecord => record !== undefined);
@@ -146,9 +149,8 @@ export const withdraw = async (request: WithdrawalRequest) => {
   const outcome = await tryTransaction(items);
   if (outcome !== 'ok') {
     const failedIndex = outcome === 'contended' ? -1 : outcome.failedIndex;
-    throw new ConflictError(
-      failedIndex >= items.length - (request.extraItems?.length ?? 0) ? 'This withdrawal link was already used' : 'The consent changed while it was being withdrawn; retry',
-    );
+    if (failedIndex >= items.length - (request.extraItems?.length ?? 0)) throw tokenUsedError();
+    throw new ConflictError('The consent changed while it was being withdrawn; retry');
   }
   const applied = await applyWithdrawal(plan);
   return {

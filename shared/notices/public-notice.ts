@@ -6,8 +6,10 @@ import { getPublicDocument } from './store';
 /**
  * The public notice exactly as the spec shapes it, computed once at publish from the snapshot
  * (and again when the withdrawal URL is patched) so that the widget's hot path is one read.
+ * `servicePortalUrl` is the tenant's page on the service's own withdrawal portal: the route of a
+ * notice that names no withdrawalUrl of its own.
  */
-export const buildPublicNotice = (snapshot: NoticeSnapshot) => {
+export const buildPublicNotice = (snapshot: NoticeSnapshot, servicePortalUrl: string | null) => {
   const languages = shownLanguages(snapshot);
   const translations = Object.fromEntries(
     languages
@@ -37,7 +39,7 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot) => {
     privacyPolicyUrl: snapshot.contactUrl,
     contactEmail: snapshot.contactEmail,
     complaintText: snapshot.complaintText,
-    withdrawalUrl: snapshot.withdrawalUrl,
+    withdrawalUrl: snapshot.withdrawalUrl ?? servicePortalUrl,
     purposes: snapshot.purposes.map((purpose) => ({
       id: purpose.id,
       name: purpose.name,

@@ -13,6 +13,8 @@ import { getActivePointer, getLastVersionNumber, getVersion, requireNotice, runN
 import type { TransactItem } from '../db/transact';
 import { configuredPurposes } from './views';
 import { noticeTextHash, shownLanguages } from '../consent/notice-text';
+import { tenantPortalPageUrl } from '../consent/portal-urls';
+import { requireTenant } from '../tenants/store';
 
 /**
  * What the DPDP Act asks a notice to say before anyone is asked to consent: purposes with the
@@ -92,7 +94,7 @@ const publishOnce = async (tenantId: string, noticeId: string, changeNote: strin
   if (notice.status !== 'DRAFT') throw new ConflictError(`Notice is ${notice.status}; only a DRAFT can be published`);
   const purposes = await getPurposes(tenantId, notice.purposeIds);
   completenessGate(notice, purposes);
-  const [active, lastVersion] = await Promise.all([getActivePointer(tenantId), getLastVersionNumber(tenantId, notice.lineageId)]);
+  const [active, lastVersion, tenant] = await Promise.all([getActivePointer(tenantId), getLastVersionNumber(tenantId, notice.lineageId), requireTenant(tenantId)]);
   const versionNumber = lastVersion + 1;
   const at = nowIso();
   const snapshot = snapshotOf(notice, purposes, versionNumber, changeNote, publishedBy, at);
@@ -136,7 +138,7 @@ const publishOnce = async (tenantId: string, noticeId: string, changeNote: strin
     {
       Put: {
         TableName: tableName(),
-        Item: { ...noticeKeys.publicDocument(tenantId), type: 'PublicNotice', noticeId, versionNumber, document: buildPublicNotice(snapshot) },
+        Item: { ...noticeKeys.publicDocument(tenantId), type: 'PublicNotice', noticeId, versionNumber, document: buildPublicNotice(snapshot, tenantPortalPageUrl(tenant.slug)) },
       },
     },
     outboxPut(

@@ -1,19 +1,17 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock';
 import { randomToken, sha256Hex } from '../crypto/hash';
-import { db, tableName } from '../db/client';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import type { NoticeSnapshot } from '../notices/notice';
 import { getVersion } from '../notices/store';
 import { mailPut, type Mail } from '../mail/outbox';
 import { noticeTextShown, shownLanguages } from './notice-text';
 import { getTenant, requireTenant } from '../tenants/store';
-import { consentKeys } from './keys';
 import { portalLinkUrl, tenantPortalPageUrl } from './portal-urls';
 import { principalHash } from './principal';
 import type { ConsentRecord } from './record';
-import { principalRecords, tryTransaction } from './store';
-import { checkPurposes, tokenUsedError, withdraw } from './withdrawal';
+import { principalRecords } from './store';
+import { getWithdrawalToken, insertWithdrawalToken, redeemTokenItem, tokenUsedError, type TokenItem } from './token-store';
+import { checkPurposes, withdraw } from './withdrawal';
 
 const isEmail = (identifier: string) => identifier.includes('@');
 const activeRecords = (records: ConsentRecord[], noticeId?: string) =>
@@ -44,15 +42,6 @@ export const withdrawForPrincipal = async (
   return result;
 };
 
-interface TokenItem {
-  tenantId: string;
-  dataPrincipalHash: string;
-  noticeId: string;
-  principalEmail: string | null;
-  createdAt: string;
-  expiresAt: number;
-  consumedAt?: string;
-}
 
 const tokenLifetimeSeconds = 7 * 86_400;
 
@@ -81,26 +70,20 @@ export const createWithdrawalToken = async (
     expiresAt,
   };
   const link = { token, portalUrl: portalLinkUrl(token), expiresAt: new Date(expiresAt * 1000).toISOString() };
-  const outcome = await tryTransaction([
-    { Put: { TableName: tableName(), Item: { ...consentKeys.withdrawalToken(sha256Hex(token)), type: 'WithdrawalToken', ...item }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    ...(mailOf ? [mailPut(tenantId, mailOf(link))] : []),
-  ]);
-  // 256 random bits do not collide; contention on a fresh key cannot happen either.
-  if (outcome !== 'ok') throw new Error('withdrawal link could not be stored');
+  await insertWithdrawalToken(sha256Hex(token), item, mailOf ? [{ name: 'link mail', item: mailPut(tenantId, mailOf(link)) }] : []);
   return link;
 };
 
-const loadToken = async (token: string): Promise<TokenItem & { key: Record<string, string> }> => {
-  const key = consentKeys.withdrawalToken(sha256Hex(token));
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  if (!Item) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
-  const item = Item as unknown as TokenItem;
+const loadToken = async (token: string): Promise<TokenItem & { tokenHash: string }> => {
+  const tokenHash = sha256Hex(token);
+  const item = await getWithdrawalToken(tokenHash);
+  if (!item) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
   if (item.consumedAt) throw await linkGone(item, tokenUsedError(), { usedAt: item.consumedAt });
   if (item.expiresAt <= Math.floor(clock.now().getTime() / 1000)) {
     const expired = new AppError('WITHDRAWAL_TOKEN_EXPIRED', 'This withdrawal link has expired; ask for a new one');
     throw await linkGone(item, expired, { expiredAt: new Date(item.expiresAt * 1000).toISOString() });
   }
-  return { ...item, key };
+  return { ...item, tokenHash };
 };
 
 /**
@@ -196,17 +179,7 @@ export const portalWithdraw = async (token: string, input: { purposeIds?: string
     reason: input.reason ?? null,
     actor: 'principal:portal',
     principalEmail: item.principalEmail,
-    extraItems: [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: item.key,
-          UpdateExpression: 'SET consumedAt = :now',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(consumedAt)',
-          ExpressionAttributeValues: { ':now': clock.now().toISOString() },
-        },
-      },
-    ],
+    extraItems: [redeemTokenItem(item.tokenHash, clock.now().toISOString())],
   }).catch(async (error: unknown) => {
     const lostRace = error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'WITHDRAWAL_TOKEN_USED');
     throw lostRace ? await spentOr(token, error) : error;

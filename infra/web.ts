@@ -9,7 +9,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { acknowledgeWildcards } from './compliance';
-import { deployableFiles, presentWebApps, type DeployedWebFile } from '../web/build';
+import { deployableFiles, portalContentSecurityPolicy, presentWebApps, type DeployedWebFile } from '../web/build';
 
 export interface WebAssetsProps {
   httpApi: apigwv2.HttpApi;
@@ -71,6 +71,7 @@ export class WebAssets extends Construct {
         referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: portalContentSecurityPolicy, override: true },
       },
     });
 

@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'SCAN_RATE_LIMIT'
   | 'WITHDRAWAL_TOKEN_NOT_FOUND'
   | 'WITHDRAWAL_TOKEN_EXPIRED'
+  | 'WITHDRAWAL_TOKEN_USED'
   | 'INTERNAL_ERROR';
 
 /** HTTP status per code: the spec's Errors table, plus the documented extensions. */
@@ -57,6 +58,8 @@ export const statusOfCode: Record<ErrorCode, number> = {
   /** Extensions: the portal's token errors, which the spec leaves to us. */
   WITHDRAWAL_TOKEN_NOT_FOUND: 404,
   WITHDRAWAL_TOKEN_EXPIRED: 410,
+  /** A link spent by its withdrawal: a state conflict, told apart from others so the portal can say so. */
+  WITHDRAWAL_TOKEN_USED: 409,
   INTERNAL_ERROR: 500,
 };
 
@@ -64,17 +67,20 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields?: Record<string, string>;
   readonly headers?: Record<string, string>;
+  /** Extension: facts a client needs to explain the error (the withdrawal-link errors only). */
+  readonly details?: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { cause?: unknown; fields?: Record<string, string>; headers?: Record<string, string> } = {},
+    options: { cause?: unknown; fields?: Record<string, string>; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     if (options.fields) this.fields = options.fields;
     if (options.headers) this.headers = options.headers;
+    if (options.details) this.details = options.details;
   }
 
   get status(): number {

@@ -207,7 +207,8 @@ describe('GET /api/v1/consent/public-notice', () => {
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.withdrawalUrl).toBeNull();
     const after = (await publicNotice(apiKey)).body.data;
-    expect(after).toMatchObject({ id: noticeId, withdrawalUrl: null });
+    // With no URL of its own the notice's withdrawal route is the tenant's page on the service portal.
+    expect(after).toMatchObject({ id: noticeId, withdrawalUrl: expect.stringMatching(new RegExp(`/portal/t/${tenant.slug}$`)) });
     expect(Object.keys(after).sort()).toEqual(publicFields);
     expect(await audit()).toEqual([
       expect.objectContaining({ action: 'WITHDRAWAL_URL_CHANGED', oldValue: newUrl, newValue: null, actorUserId }),

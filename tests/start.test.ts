@@ -65,6 +65,9 @@ describe('npm start', () => {
   it('prints URLs on the port in use and emits withdrawal links on it', async () => {
     expect(output).toContain(`API            http://127.0.0.1:${port}/api/v1`);
     expect(output).toContain(`http://127.0.0.1:${port}/api/v1/cmp/config/`);
+    const withdrawalPage = output.match(/Withdrawal page\s+(\S+)/)?.[1];
+    expect(withdrawalPage).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/portal/t/[a-z0-9-]+$`));
+    expect((await fetch(withdrawalPage!)).headers.get('content-type')).toContain('text/html');
     expect(output).not.toMatch(/127\.0\.0\.1:3000\b/);
 
     const login = await api('POST', '/auth/login', { email: 'dpo@demo.example', password: 'demo-password-1' });

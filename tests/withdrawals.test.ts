@@ -98,7 +98,10 @@ describe('withdrawal links', () => {
 
     const reuse = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: {} });
     expect(reuse.status).toBe(409);
-    expect((await call('GET', `/api/v1/consent/portal/${token}`)).status).toBe(409);
+    expect(reuse.body.error.code).toBe('WITHDRAWAL_TOKEN_USED');
+    const reopened = await call('GET', `/api/v1/consent/portal/${token}`);
+    expect(reopened.status).toBe(409);
+    expect(reopened.body.error.code).toBe('WITHDRAWAL_TOKEN_USED');
     const unknown = await call('GET', `/api/v1/consent/portal/${'x'.repeat(43)}`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('WITHDRAWAL_TOKEN_NOT_FOUND');
@@ -122,6 +125,7 @@ describe('withdrawal links', () => {
     const statuses = results.map((result) => result.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
+    expect(new Set(results.filter((result) => result.status === 409).map((result) => result.body.error.code))).toEqual(new Set(['WITHDRAWAL_TOKEN_USED']));
     const tasks = (await call('GET', '/api/v1/compliance-tasks', { token: tenant.token })).body.data;
     expect(tasks).toHaveLength(1);
   });

@@ -8,6 +8,10 @@ import { buildSync } from 'esbuild';
  * The browser apps and how each is built. The same build feeds the local server (in memory) and
  * the CDK stack's asset bucket, so what a test loads is what a deploy ships.
  */
+/** Only its own scripts, styles and API; never framed (a withdrawal page could be clickjacked). */
+export const portalContentSecurityPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 export const webApps = {
   widget: {
     entry: 'src/main.ts',
@@ -23,7 +27,14 @@ export const webApps = {
     // /portal/<token> and /portal/t/<slug> are routes of one page.
     fallback: 'index.html',
     // Withdrawal links are secrets in the URL: never cached, never sent on as a referrer, never indexed.
-    headers: { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex' },
+    headers: {
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      'X-Robots-Tag': 'noindex',
+      // The page's own meta tag says the same; frame-ancestors works only as a header.
+      'Content-Security-Policy': portalContentSecurityPolicy,
+      'X-Frame-Options': 'DENY',
+    },
   },
 } as const satisfies Record<string, WebAppDefinition>;
 

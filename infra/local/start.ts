@@ -52,6 +52,9 @@ const main = async () => {
   const { server, url } = await startApiServer(port);
   // Links the service emits (portalUrl) carry the port actually bound; config reads this lazily.
   process.env.PORTAL_BASE_URL = process.env.PORTAL_BASE_URL ?? `${url}/portal`;
+  const { requireTenant } = await import('../../shared/tenants/store');
+  const { tenantPortalPageUrl } = await import('../../shared/consent/portal-urls');
+  const withdrawalPage = tenantPortalPageUrl((await requireTenant(demo.tenantId)).slug);
   const { startWorkers } = await import('./workers');
   const workers = startWorkers();
 
@@ -65,9 +68,10 @@ Demo tenant ${demo.tenantId}
   login     ${demo.email} / ${demo.password}   (SUPER_ADMIN)
   API key   ${demo.apiKey}
   Cookie banner config   ${url}/api/v1/cmp/config/${demo.tenantId}
-  Widget    ${url}/widget/v1/cms.js
-  Demo page ${url}/widget/demo#apiKey=${demo.apiKey}&tenantId=${demo.tenantId}
-  Embed tag <script src="${url}/widget/v1/cms.js" data-api-key="${demo.apiKey}" data-tenant-id="${demo.tenantId}" data-api-base="${url}/api/v1" async></script>
+  Withdrawal page        ${withdrawalPage}   (a principal asks for a withdrawal link by email)
+  Widget script          ${url}/widget/v1/cms.js
+  Widget demo page       ${url}/widget/demo#apiKey=${demo.apiKey}&tenantId=${demo.tenantId}
+  Embed tag              <script src="${url}/widget/v1/cms.js" data-api-key="${demo.apiKey}" data-tenant-id="${demo.tenantId}" data-api-base="${url}/api/v1" async></script>
 
   curl -s -X POST ${url}/api/v1/auth/login -H 'Content-Type: application/json' \\
        -d '{"email":"${demo.email}","password":"${demo.password}"}'

@@ -3,14 +3,14 @@ import { tableName } from '../db/client';
 import { AppError, ConflictError, NotFoundError, RateLimitError, ValidationError } from '../errors';
 import { newEvent, outboxPut } from '../events/outbox';
 import { newTimeOrderedId } from '../ids';
-import { addCounters, type TransactItem } from '../db/transact';
+import { addCounters, named, tryTransaction, type NamedItem } from '../db/transact';
 import { getActivePointer, getNotice, type ActivePointer } from '../notices/store';
 import { requireTenant } from '../tenants/store';
 import { consentKeys } from './keys';
 import { proofHashOf } from './proof';
 import { genesisHash, type ConsentRecord, type RecordChannel } from './record';
 import { serialized } from './serialize';
-import { counterNames, monthAttribute, principalRecords, readChainHead, tryTransaction } from './store';
+import { counterNames, monthAttribute, principalRecords, readChainHead } from './store';
 
 export interface RecordInput {
   tenantId: string;
@@ -80,7 +80,8 @@ export const recordConsent = async (input: RecordInput) => {
       const record = buildRecord(input, pointer, externalId, head, now);
       const outcome = await tryTransaction(appendItems(record, head, month, monthlyLimit));
       if (outcome === 'ok') return { consentRecordId: record.recordId, proofHash: record.proofHash, status: 'recorded' as const };
-      if (outcome !== 'contended' && outcome.failedIndex !== 0) throw new AppError('INTERNAL_ERROR', 'Consent record could not be written', { cause: outcome });
+      // Only the chain head may fail (another record got there first): anything else is a bug.
+      if (outcome !== 'contended' && outcome.failed !== 'chain head') throw new AppError('INTERNAL_ERROR', 'Consent record could not be written', { cause: outcome });
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
     }
     throw new ConflictError('Too many concurrent consent writes for this tenant; retry');
@@ -128,13 +129,13 @@ const buildRecord = (
   };
 };
 
-const appendItems = (record: ConsentRecord, head: { seq: number }, month: string, monthlyLimit: number | undefined): TransactItem[] => {
+const appendItems = (record: ConsentRecord, head: { seq: number }, month: string, monthlyLimit: number | undefined): NamedItem[] => {
   const { tenantId, recordId, createdAt } = record;
   const conditions = [head.seq === 0 ? 'attribute_not_exists(seq)' : 'seq = :previousSeq'];
   if (monthlyLimit !== undefined) conditions.push('(attribute_not_exists(#month) OR #month < :limit)');
   const given = Object.entries(record.consentGiven).filter(([, granted]) => granted).map(([purposeId]) => purposeId);
   return [
-    {
+    named('chain head', {
       Update: {
         TableName: tableName(),
         Key: consentKeys.chainHead(tenantId),
@@ -150,8 +151,8 @@ const appendItems = (record: ConsentRecord, head: { seq: number }, month: string
           ...(monthlyLimit === undefined ? {} : { ':limit': monthlyLimit }),
         },
       },
-    },
-    {
+    }),
+    named('record', {
       Put: {
         TableName: tableName(),
         Item: {
@@ -165,15 +166,15 @@ const appendItems = (record: ConsentRecord, head: { seq: number }, month: string
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
-    },
-    addCounters(consentKeys.stats(tenantId), {
+    }),
+    named('counters', addCounters(consentKeys.stats(tenantId), {
       total: 1,
       active: 1,
       [counterNames.noticeConsents(record.noticeId)]: 1,
       ...Object.fromEntries(given.map((purposeId) => [counterNames.purposeGiven(purposeId), 1])),
-    }),
-    addCounters(consentKeys.daily(tenantId, createdAt.slice(0, 10)), { given: 1 }),
-    outboxPut(
+    })),
+    named('daily counters', addCounters(consentKeys.daily(tenantId, createdAt.slice(0, 10)), { given: 1 })),
+    named('event', outboxPut(
       newEvent(tenantId, 'consent.recorded', {
         consentRecordId: recordId,
         dataPrincipalHash: record.dataPrincipalHash,
@@ -183,6 +184,6 @@ const appendItems = (record: ConsentRecord, head: { seq: number }, month: string
         noticeVersionNumber: record.noticeVersionNumber,
         recordedAt: createdAt,
       }),
-    ),
+    )),
   ];
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { languageCode } from '../notices/schemas';
+import { slugSchema } from '../tenants/tenant';
 
 export const principalHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)');
 const purposeDecisions = z.record(z.uuid(), z.boolean());
@@ -156,6 +157,14 @@ export const portalWithdrawBody = z
     path: ['purposeIds'],
   });
 
+/** The public withdrawal page's request (extension): which tenant, and where to mail the link. */
+export const portalLinkBody = z.strictObject({
+  tenantSlug: slugSchema,
+  email: z.email().max(254),
+});
+
+export const portalLinkResult = z.object({ accepted: z.literal(true) });
+
 export const withdrawPublicBody = z.strictObject({
   apiKey: z.string().max(200),
   email: z.email().max(254),
@@ -193,14 +202,31 @@ export const withdrawalTokenResult = z.object({
   expiresAt: z.iso.datetime(),
 });
 
+const portalTextFields = {
+  title: z.string(),
+  rightsText: z.string().nullable(),
+  complaintText: z.string().nullable(),
+};
+
 export const portalViewResult = z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),
-  notice: z.object({ id: z.uuid(), title: z.string(), versionNumber: z.number().int() }),
+  notice: z.object({
+    id: z.uuid(),
+    versionNumber: z.number().int(),
+    contactEmail: z.string().nullable(),
+    contactUrl: z.string().nullable(),
+    ...portalTextFields,
+  }),
   consentRecordId: z.uuid(),
   consentedAt: z.iso.datetime(),
   isWithdrawn: z.boolean(),
   isPartiallyWithdrawn: z.boolean(),
   purposes: z.array(z.object({ id: z.uuid(), name: z.string(), description: z.string(), required: z.boolean(), granted: z.boolean(), withdrawn: z.boolean() })),
+  availableLanguages: z.array(z.string()),
+  translations: z.record(
+    z.string(),
+    z.object({ ...portalTextFields, purposes: z.record(z.uuid(), z.object({ name: z.string(), description: z.string() })) }),
+  ),
   expiresAt: z.iso.datetime(),
 });
 

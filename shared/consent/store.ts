@@ -1,9 +1,9 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
 import { queryAll } from '../db/query';
-import { cancellationReasons } from '../db/errors';
-import type { TransactItem } from '../db/transact';
+import type { NamedItem } from '../db/transact';
+import { ConflictError } from '../errors';
 import { consentKeys } from './keys';
 import type { ConsentRecord } from './record';
 
@@ -34,27 +34,6 @@ export const getRecord = async (tenantId: string, recordId: string, consistent =
     new GetCommand({ TableName: tableName(), Key: consentKeys.record(tenantId, recordId), ConsistentRead: consistent }),
   );
   return Item ? strip(Item) : undefined;
-};
-
-export type TransactOutcome = 'ok' | { failedIndex: number } | 'contended';
-
-/**
- * Runs a transaction and says how it ended instead of throwing for expected outcomes: a failed
- * condition (with the index of the item) or contention with a concurrent transaction.
- */
-export const tryTransaction = async (items: TransactItem[]): Promise<TransactOutcome> => {
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-    return 'ok';
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons.length === 0) {
-      if ((error as { name?: string }).name === 'TransactionConflictException') return 'contended';
-      throw error;
-    }
-    const failedIndex = reasons.findIndex((code) => code === 'ConditionalCheckFailed');
-    return failedIndex >= 0 ? { failedIndex } : 'contended';
-  }
 };
 
 export interface Page {
@@ -121,3 +100,37 @@ export const queryPendingWithdrawals = (tenantId?: string): Promise<Record<strin
     KeyConditionExpression: tenantId ? 'GSI1PK = :pk AND begins_with(GSI1SK, :tenant)' : 'GSI1PK = :pk',
     ExpressionAttributeValues: { ':pk': consentKeys.withdrawalPendingPartition, ...(tenantId ? { ':tenant': `${tenantId}#` } : {}) },
   });
+
+/** A fresh id's condition fails only if a concurrent change got there first: worth a retry. */
+const changedWhileWithdrawing = () => new ConflictError('The consent changed while it was being withdrawn; retry');
+
+/** The WithdrawalRecord, in the sparse pending index until every record carries it (withdrawal-apply.ts). */
+export const withdrawalPut = (withdrawal: { tenantId: string; withdrawalId: string; withdrawnAt: string } & Record<string, unknown>): NamedItem => ({
+  name: 'withdrawal',
+  item: {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...consentKeys.withdrawal(withdrawal.tenantId, withdrawal.withdrawalId),
+        ...consentKeys.withdrawalPending(withdrawal.tenantId, withdrawal.withdrawnAt, withdrawal.withdrawalId),
+        type: 'WithdrawalRecord',
+        ...withdrawal,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  },
+  onConditionFailure: changedWhileWithdrawing,
+});
+
+/** The DPO's compliance task for a withdrawal, OPEN in the task-state index. */
+export const taskPut = (task: { tenantId: string; taskId: string; withdrawalId: string; dueAt: string; createdAt: string; description: string }): NamedItem => ({
+  name: 'compliance task',
+  item: {
+    Put: {
+      TableName: tableName(),
+      Item: { ...consentKeys.task(task.tenantId, task.taskId), ...consentKeys.taskState(task.tenantId, 'OPEN', task.dueAt, task.taskId), type: 'ComplianceTask', ...task, state: 'OPEN' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  },
+  onConditionFailure: changedWhileWithdrawing,
+});

@@ -5,7 +5,8 @@ import { principalHash } from './principal';
 import { principalRecords } from './store';
 import { withdraw } from './withdrawal';
 
-const waitUntil = (deadline: number) =>
+/** Holds an answer until a wall-clock deadline, so its timing says nothing about the data. */
+export const waitUntil = (deadline: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));
 
 /**

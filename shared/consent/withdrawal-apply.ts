@@ -1,12 +1,12 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
-import { addCounters, type TransactItem } from '../db/transact';
+import { addCounters, named, tryTransaction, type NamedItem, type TransactItem } from '../db/transact';
 import { newEvent, outboxPut } from '../events/outbox';
 import { describeError, log } from '../log';
 import { consentKeys } from './keys';
 import { derivedStatus, type ConsentRecord } from './record';
-import { counterNames, getRecord, queryPendingWithdrawals, tryTransaction } from './store';
+import { counterNames, getRecord, queryPendingWithdrawals } from './store';
 
 export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API' | 'WIDGET';
 
@@ -103,13 +103,14 @@ const applyChunk = async (plan: WithdrawalPlan, recordIds: string[]): Promise<nu
         if (record.consentGiven[purposeId]) bump(counterNames.purposeWithdrawn(purposeId), 1);
       }
     }
-    const counters: TransactItem[] = Object.values(statusDeltas).some((delta) => delta !== 0) ? [addCounters(consentKeys.stats(plan.tenantId), statusDeltas)] : [];
-    const items: TransactItem[] = [
-      ...affected.map(({ record, next }) => recordUpdate(record, next, plan.withdrawalId)),
+    const counters: NamedItem[] = Object.values(statusDeltas).some((delta) => delta !== 0) ? [named('counters', addCounters(consentKeys.stats(plan.tenantId), statusDeltas))] : [];
+    // Any failure is a concurrent change to one of these records: the chunk is re-read and retried.
+    const items: NamedItem[] = [
+      ...affected.map(({ record, next }) => named(`record ${record.recordId}`, recordUpdate(record, next, plan.withdrawalId))),
       ...counters,
-      addCounters(consentKeys.daily(plan.tenantId, plan.withdrawnAt.slice(0, 10)), { withdrawn: affected.length }),
+      named('daily counters', addCounters(consentKeys.daily(plan.tenantId, plan.withdrawnAt.slice(0, 10)), { withdrawn: affected.length })),
       ...affected.map(({ record, next }) =>
-        outboxPut(
+        named(`event for ${record.recordId}`, outboxPut(
           newEvent(plan.tenantId, 'consent.withdrawn', {
             withdrawalId: plan.withdrawalId,
             consentRecordId: record.recordId,
@@ -121,7 +122,7 @@ const applyChunk = async (plan: WithdrawalPlan, recordIds: string[]): Promise<nu
             withdrawalReason: plan.reason,
             withdrawnAt: plan.withdrawnAt,
           }),
-        ),
+        )),
       ),
     ];
     if ((await tryTransaction(items)) === 'ok') return affected.length;

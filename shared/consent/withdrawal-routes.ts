@@ -1,15 +1,16 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock';
-import { config } from '../config';
 import { randomToken, sha256Hex } from '../crypto/hash';
-import { db, tableName } from '../db/client';
 import { AppError, ConflictError, NotFoundError } from '../errors';
+import type { NoticeSnapshot } from '../notices/notice';
 import { getVersion } from '../notices/store';
-import { requireTenant } from '../tenants/store';
-import { consentKeys } from './keys';
+import { mailPut, type Mail } from '../mail/outbox';
+import { noticeTextShown, shownLanguages } from './notice-text';
+import { getTenant, requireTenant } from '../tenants/store';
+import { portalLinkUrl, tenantPortalPageUrl } from './portal-urls';
 import { principalHash } from './principal';
 import type { ConsentRecord } from './record';
 import { principalRecords } from './store';
+import { getWithdrawalToken, insertWithdrawalToken, redeemTokenItem, tokenUsedError, type TokenItem } from './token-store';
 import { checkPurposes, withdraw } from './withdrawal';
 
 const isEmail = (identifier: string) => identifier.includes('@');
@@ -41,20 +42,19 @@ export const withdrawForPrincipal = async (
   return result;
 };
 
-interface TokenItem {
-  tenantId: string;
-  dataPrincipalHash: string;
-  noticeId: string;
-  principalEmail: string | null;
-  createdAt: string;
-  expiresAt: number;
-  consumedAt?: string;
-}
 
 const tokenLifetimeSeconds = 7 * 86_400;
 
-/** A single-use link: 256 random bits, stored only as SHA-256, valid 7 days (then removed by TTL). */
-export const createWithdrawalToken = async (tenantId: string, input: { dataPrincipalIdentifier: string; noticeId: string }) => {
+/**
+ * A single-use link: 256 random bits, stored only as SHA-256, valid 7 days (then removed by TTL).
+ * `mailOf`, when given, writes the mail that carries the link in the same transaction as the
+ * token, so a link is stored exactly when it is sent.
+ */
+export const createWithdrawalToken = async (
+  tenantId: string,
+  input: { dataPrincipalIdentifier: string; noticeId: string },
+  mailOf?: (link: { portalUrl: string; expiresAt: string }) => Mail,
+) => {
   const hash = principalHash(input.dataPrincipalIdentifier);
   const records = await principalRecords(tenantId, hash);
   if (!records.some((record) => record.noticeId === input.noticeId)) throw new NotFoundError('Consent of this principal for this notice');
@@ -69,31 +69,72 @@ export const createWithdrawalToken = async (tenantId: string, input: { dataPrinc
     createdAt: now.toISOString(),
     expiresAt,
   };
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...consentKeys.withdrawalToken(sha256Hex(token)), type: 'WithdrawalToken', ...item } }));
-  const base = config.portalBaseUrl ?? '/portal';
-  return { token, portalUrl: `${base.replace(/\/$/, '')}/${token}`, expiresAt: new Date(expiresAt * 1000).toISOString() };
+  const link = { token, portalUrl: portalLinkUrl(token), expiresAt: new Date(expiresAt * 1000).toISOString() };
+  await insertWithdrawalToken(sha256Hex(token), item, mailOf ? [{ name: 'link mail', item: mailPut(tenantId, mailOf(link)) }] : []);
+  return link;
 };
 
-const loadToken = async (token: string): Promise<TokenItem & { key: Record<string, string> }> => {
-  const key = consentKeys.withdrawalToken(sha256Hex(token));
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
-  if (!Item) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
-  const item = Item as unknown as TokenItem;
-  if (item.consumedAt) throw new ConflictError('This withdrawal link was already used');
-  if (item.expiresAt <= Math.floor(clock.now().getTime() / 1000)) throw new AppError('WITHDRAWAL_TOKEN_EXPIRED', 'This withdrawal link has expired; ask for a new one');
-  return { ...item, key };
+const loadToken = async (token: string): Promise<TokenItem & { tokenHash: string }> => {
+  const tokenHash = sha256Hex(token);
+  const item = await getWithdrawalToken(tokenHash);
+  if (!item) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
+  if (item.consumedAt) throw await linkGone(item, tokenUsedError(), { usedAt: item.consumedAt });
+  if (item.expiresAt <= Math.floor(clock.now().getTime() / 1000)) {
+    const expired = new AppError('WITHDRAWAL_TOKEN_EXPIRED', 'This withdrawal link has expired; ask for a new one');
+    throw await linkGone(item, expired, { expiredAt: new Date(item.expiresAt * 1000).toISOString() });
+  }
+  return { ...item, tokenHash };
 };
 
-/** What the portal page shows: the notice as consented to, and each purpose's state. */
+/**
+ * A spent or expired link says whose it was and where a new one is to be had, so its page can
+ * send the principal on (the holder of the link is the principal it was made for).
+ */
+const linkGone = async (item: TokenItem, error: AppError, when: Record<string, string>): Promise<AppError> => {
+  const tenant = await getTenant(item.tenantId);
+  return new AppError(error.code, error.message, {
+    details: {
+      tenant: tenant ? { name: tenant.name, slug: tenant.slug } : null,
+      newLinkUrl: tenant ? tenantPortalPageUrl(tenant.slug) : null,
+      ...when,
+    },
+  });
+};
+
+/** The notice's words in one language (English where the language has none), for the portal page. */
+const portalText = (snapshot: NoticeSnapshot, language: string) => {
+  const text = noticeTextShown(snapshot, language);
+  return {
+    title: text.title,
+    rightsText: text.rightsText,
+    complaintText: text.complaintText,
+    purposes: Object.fromEntries(text.purposes.map((purpose) => [purpose.id, { name: purpose.name, description: purpose.description }])),
+  };
+};
+
+/**
+ * What the portal page shows: the notice as consented to, each purpose's state, whom to
+ * contact and how to complain, in every language the notice was published in. Only reads:
+ * opening a link never spends it (mail scanners open links before people do).
+ */
 export const portalView = async (token: string) => {
   const item = await loadToken(token);
   const [tenant, records] = await Promise.all([requireTenant(item.tenantId), principalRecords(item.tenantId, item.dataPrincipalHash)]);
   const latest = records.find((record) => record.noticeId === item.noticeId);
   if (!latest) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
   const snapshot = await getVersion(item.tenantId, latest.lineageId, latest.noticeVersionNumber);
+  const languages = snapshot ? shownLanguages(snapshot) : ['EN'];
   return {
     tenant: { name: tenant.name, slug: tenant.slug },
-    notice: { id: latest.noticeId, title: snapshot?.title ?? latest.noticeTitle, versionNumber: latest.noticeVersionNumber },
+    notice: {
+      id: latest.noticeId,
+      title: snapshot?.title ?? latest.noticeTitle,
+      versionNumber: latest.noticeVersionNumber,
+      contactEmail: snapshot?.contactEmail ?? tenant.dpoEmail ?? null,
+      contactUrl: snapshot?.contactUrl ?? null,
+      rightsText: snapshot?.rightsText ?? null,
+      complaintText: snapshot?.complaintText ?? null,
+    },
     consentRecordId: latest.recordId,
     consentedAt: latest.createdAt,
     isWithdrawn: latest.isWithdrawn,
@@ -106,8 +147,21 @@ export const portalView = async (token: string) => {
       granted: latest.consentGiven[purpose.id] === true,
       withdrawn: latest.withdrawnPurposes.includes(purpose.id),
     })),
+    availableLanguages: languages,
+    translations: snapshot
+      ? Object.fromEntries(languages.filter((language) => language !== 'EN').map((language) => [language, portalText(snapshot, language)]))
+      : {},
     expiresAt: new Date(item.expiresAt * 1000).toISOString(),
   };
+};
+
+/**
+ * A redemption that lost to a simultaneous one finds the records changed or already withdrawn:
+ * when the token is spent by now, that is what the principal is told (WITHDRAWAL_TOKEN_USED).
+ */
+const spentOr = async (token: string, error: AppError): Promise<AppError> => {
+  await loadToken(token);
+  return error;
 };
 
 /** Redeems the link: the token is spent in the withdrawal's own transaction, so exactly one redemption wins. */
@@ -125,18 +179,11 @@ export const portalWithdraw = async (token: string, input: { purposeIds?: string
     reason: input.reason ?? null,
     actor: 'principal:portal',
     principalEmail: item.principalEmail,
-    extraItems: [
-      {
-        Update: {
-          TableName: tableName(),
-          Key: item.key,
-          UpdateExpression: 'SET consumedAt = :now',
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(consumedAt)',
-          ExpressionAttributeValues: { ':now': clock.now().toISOString() },
-        },
-      },
-    ],
+    extraItems: [redeemTokenItem(item.tokenHash, clock.now().toISOString())],
+  }).catch(async (error: unknown) => {
+    const lostRace = error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'WITHDRAWAL_TOKEN_USED');
+    throw lostRace ? await spentOr(token, error) : error;
   });
-  if (!result) throw new ConflictError('Nothing is left to withdraw for this consent');
+  if (!result) throw await spentOr(token, new ConflictError('Nothing is left to withdraw for this consent'));
   return result;
 };

@@ -1,14 +1,12 @@
 import { clock, dayMs } from '../clock';
-import { tableName } from '../db/client';
-import { ConflictError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
 import { newId } from '../ids';
 import { mailPut } from '../mail/outbox';
 import { getPurposes } from '../purposes/store';
-import type { TransactItem } from '../db/transact';
+import { writeTransaction, type NamedItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
-import { consentKeys } from './keys';
 import type { ConsentRecord } from './record';
-import { getRecord, tryTransaction } from './store';
+import { getRecord, taskPut, withdrawalPut } from './store';
 import { afterWithdrawal, applyWithdrawal, completePendingWithdrawals, type WithdrawalMethod, type WithdrawalPlan } from './withdrawal-apply';
 
 export type { WithdrawalMethod };
@@ -24,10 +22,12 @@ export interface WithdrawalRequest {
   /** Known only when the principal was identified by email; the confirmation goes there. */
   principalEmail: string | null;
   /** Redeemed in the same transaction, so a token is spent exactly when its withdrawal happens. */
-  extraItems?: TransactItem[];
+  extraItems?: NamedItem[];
 }
 
 const complianceDays = 7;
+
+/** A spent withdrawal link, whether found spent on reading or lost to a simultaneous redemption. */
 
 const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> =>
   (await Promise.all(records.map((record) => getRecord(record.tenantId, record.recordId, true)))).filter((record): record is ConsentRecord => record !== undefined);
@@ -40,24 +40,26 @@ const purposeNames = async (tenantId: string, purposeIds: string[]): Promise<str
 
 const mailsFor = (request: WithdrawalRequest, withdrawalId: string, at: string, dueAt: string, full: boolean, purposes: string[]) => {
   const scope = full ? 'all purposes' : `these purposes: ${purposes.join(', ')}`;
-  const mails: TransactItem[] = [];
+  const mails: NamedItem[] = [];
   if (request.principalEmail) {
-    mails.push(
-      mailPut(request.tenant.tenantId, {
+    mails.push({
+      name: 'principal mail',
+      item: mailPut(request.tenant.tenantId, {
         to: request.principalEmail,
         subject: `${request.tenant.name}: your consent withdrawal is confirmed`,
         text: `We have recorded the withdrawal of your consent for ${scope}, at ${at}.\nReference: ${withdrawalId}.\n${request.tenant.name} must stop processing your personal data for what you withdrew.`,
       }),
-    );
+    });
   }
   if (request.tenant.dpoEmail) {
-    mails.push(
-      mailPut(request.tenant.tenantId, {
+    mails.push({
+      name: 'DPO mail',
+      item: mailPut(request.tenant.tenantId, {
         to: request.tenant.dpoEmail,
         subject: `Consent withdrawn (${request.method}): act by ${dueAt.slice(0, 10)}`,
         text: `Withdrawal ${withdrawalId} at ${at} covers ${request.records.length} consent record(s), ${scope}.\nReason: ${request.reason ?? 'none given'}.\nA compliance task is due ${dueAt}: stop the processing and mark the task done.`,
       }),
-    );
+    });
   }
   return mails;
 };
@@ -104,52 +106,20 @@ export const withdraw = async (request: WithdrawalRequest) => {
     principalEmail: request.principalEmail,
     withdrawnAt: at,
   };
-  const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...consentKeys.withdrawal(tenantId, withdrawalId),
-          ...consentKeys.withdrawalPending(tenantId, at, withdrawalId),
-          type: 'WithdrawalRecord',
-          ...plan,
-          state: 'IN_PROGRESS',
-          dataPrincipalHash: affected[0]!.record.dataPrincipalHash,
-          isFullWithdrawal,
-          purposeIds: purposesWithdrawn,
-          actor: request.actor,
-          taskId,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...consentKeys.task(tenantId, taskId),
-          ...consentKeys.taskState(tenantId, 'OPEN', dueAt, taskId),
-          type: 'ComplianceTask',
-          taskId,
-          withdrawalId,
-          state: 'OPEN',
-          dueAt,
-          createdAt: at,
-          description: `Stop processing for withdrawal ${withdrawalId} (${isFullWithdrawal ? 'all purposes' : purposesWithdrawn.join(', ')})`,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
+  const items: NamedItem[] = [
+    withdrawalPut({ ...plan, state: 'IN_PROGRESS', dataPrincipalHash: affected[0]!.record.dataPrincipalHash, isFullWithdrawal, purposeIds: purposesWithdrawn, actor: request.actor, taskId }),
+    taskPut({
+      tenantId,
+      taskId,
+      withdrawalId,
+      dueAt,
+      createdAt: at,
+      description: `Stop processing for withdrawal ${withdrawalId} (${isFullWithdrawal ? 'all purposes' : purposesWithdrawn.join(', ')})`,
+    }),
     ...mailsFor(request, withdrawalId, at, dueAt, isFullWithdrawal, isFullWithdrawal ? [] : await purposeNames(tenantId, purposesWithdrawn)),
     ...(request.extraItems ?? []),
   ];
-  const outcome = await tryTransaction(items);
-  if (outcome !== 'ok') {
-    const failedIndex = outcome === 'contended' ? -1 : outcome.failedIndex;
-    throw new ConflictError(
-      failedIndex >= items.length - (request.extraItems?.length ?? 0) ? 'This withdrawal link was already used' : 'The consent changed while it was being withdrawn; retry',
-    );
-  }
+  await writeTransaction(items);
   const applied = await applyWithdrawal(plan);
   return {
     withdrawalId,

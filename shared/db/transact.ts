@@ -31,6 +31,9 @@ export interface NamedItem {
   onConditionFailure?: OnConditionFailure;
 }
 
+/** An item with a name and no error of its own (a failure of it is a CONFLICT naming it). */
+export const named = (name: string, item: TransactItem): NamedItem => ({ name, item });
+
 export type TransactionOutcome = 'ok' | { failed: string } | 'contended';
 
 const sendNamed = (items: readonly NamedItem[]) =>

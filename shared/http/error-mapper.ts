@@ -31,7 +31,12 @@ export const errorResponse = (error: unknown, requestId: string): HttpResponse =
       headers: { ...jsonHeaders, ...known.headers },
       body: JSON.stringify({
         // The spec: `fields` is present only on VALIDATION_ERROR responses.
-        error: { code: known.code, message: known.message, ...(known.fields && known.code === 'VALIDATION_ERROR' ? { fields: known.fields } : {}) },
+        error: {
+          code: known.code,
+          message: known.message,
+          ...(known.fields && known.code === 'VALIDATION_ERROR' ? { fields: known.fields } : {}),
+          ...(known.details ? { details: known.details } : {}),
+        },
       }),
     };
   }

@@ -26,6 +26,11 @@ const errorEnvelope = {
           additionalProperties: { type: 'string' },
           description: 'Only on VALIDATION_ERROR: field path (dotted for nested fields) to message',
         },
+        details: {
+          type: 'object',
+          description:
+            'Extension, only on WITHDRAWAL_TOKEN_EXPIRED and WITHDRAWAL_TOKEN_USED: tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and expiredAt or usedAt, so the portal page can say whose link it was and where to get a new one',
+        },
       },
     },
   },

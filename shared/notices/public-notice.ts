@@ -28,8 +28,10 @@ export const materialBaselineOf = (snapshot: NoticeSnapshot, diff: NoticeDiff | 
  * The public notice as the spec shapes it, plus extensions the widget needs (rightsText, the
  * version and its material baseline), computed once at publish from the snapshot (and again when
  * the withdrawal URL is patched) so that the widget's hot path is one read.
+ * `servicePortalUrl` is the tenant's page on the service's own withdrawal portal: the route of a
+ * notice that names no withdrawalUrl of its own.
  */
-export const buildPublicNotice = (snapshot: NoticeSnapshot, baseline: MaterialBaseline) => {
+export const buildPublicNotice = (snapshot: NoticeSnapshot, servicePortalUrl: string | null, baseline: MaterialBaseline) => {
   const languages = shownLanguages(snapshot);
   const translations = Object.fromEntries(
     languages
@@ -62,7 +64,7 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot, baseline: MaterialBa
     contactEmail: snapshot.contactEmail,
     complaintText: snapshot.complaintText,
     rightsText: snapshot.rightsText,
-    withdrawalUrl: snapshot.withdrawalUrl,
+    withdrawalUrl: snapshot.withdrawalUrl ?? servicePortalUrl,
     purposes: snapshot.purposes.map((purpose) => ({
       id: purpose.id,
       name: purpose.name,

@@ -13,6 +13,8 @@ import { getActivePointer, getLastVersionNumber, getPublicDocument, getVersion, 
 import type { TransactItem } from '../db/transact';
 import { configuredPurposes } from './views';
 import { noticeTextHash, shownLanguages } from '../consent/notice-text';
+import { tenantPortalPageUrl } from '../consent/portal-urls';
+import { requireTenant } from '../tenants/store';
 
 /**
  * What the DPDP Act asks a notice to say before anyone is asked to consent: purposes with the
@@ -92,9 +94,10 @@ const publishOnce = async (tenantId: string, noticeId: string, changeNote: strin
   if (notice.status !== 'DRAFT') throw new ConflictError(`Notice is ${notice.status}; only a DRAFT can be published`);
   const purposes = await getPurposes(tenantId, notice.purposeIds);
   completenessGate(notice, purposes);
-  const [active, lastVersion, replacedDocument] = await Promise.all([
+  const [active, lastVersion, tenant, replacedDocument] = await Promise.all([
     getActivePointer(tenantId),
     getLastVersionNumber(tenantId, notice.lineageId),
+    requireTenant(tenantId),
     getPublicDocument(tenantId),
   ]);
   const versionNumber = lastVersion + 1;
@@ -141,7 +144,13 @@ const publishOnce = async (tenantId: string, noticeId: string, changeNote: strin
     {
       Put: {
         TableName: tableName(),
-        Item: { ...noticeKeys.publicDocument(tenantId), type: 'PublicNotice', noticeId, versionNumber, document: buildPublicNotice(snapshot, baseline) },
+        Item: {
+          ...noticeKeys.publicDocument(tenantId),
+          type: 'PublicNotice',
+          noticeId,
+          versionNumber,
+          document: buildPublicNotice(snapshot, tenantPortalPageUrl(tenant.slug), baseline),
+        },
       },
     },
     outboxPut(

@@ -8,6 +8,8 @@ import { noticeKeys } from './keys';
 import { noticeView } from './views';
 import { consentCountOf, readStats } from '../consent/store';
 import { requireNotice, runNoticeTransaction } from './store';
+import { tenantPortalPageUrl } from '../consent/portal-urls';
+import { requireTenant } from '../tenants/store';
 import type { TransactItem } from '../db/transact';
 
 /**
@@ -54,7 +56,8 @@ export const setWithdrawalUrl = async (tenantId: string, noticeId: string, withd
         UpdateExpression: 'SET #document.withdrawalUrl = :url',
         ConditionExpression: 'noticeId = :notice',
         ExpressionAttributeNames: { '#document': 'document' },
-        ExpressionAttributeValues: { ':url': withdrawalUrl, ':notice': noticeId },
+        // Cleared, the notice falls back to the service's portal, as it would at publish.
+        ExpressionAttributeValues: { ':url': withdrawalUrl ?? tenantPortalPageUrl((await requireTenant(tenantId)).slug), ':notice': noticeId },
       },
     });
   }

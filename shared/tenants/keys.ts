@@ -5,6 +5,7 @@
  * Access patterns:
  * - get tenant by id ............ GetItem  PK=TENANT#<id>        SK=TENANT          (1 RCU)
  * - slug is unique .............. Put guard PK=TENANTSLUG#<slug> SK=TENANTSLUG      (condition attribute_not_exists)
+ * - tenant by slug .............. GetItem  the slug guard, then the tenant            (2 reads; the public withdrawal page)
  * - all tenants, oldest first .... Query GSI1 GSI1PK=TENANTS GSI1SK=<createdAt>#<id> (operator CLI only;
  *   one partition, written once per tenant, read page by page: 1 RCU per ~4 KB of tenants)
  */

@@ -44,6 +44,12 @@ export const getTenant = async (tenantId: string): Promise<Tenant | undefined> =
   return entityOf<Tenant>(Item);
 };
 
+/** The tenant a public page names by its slug: the slug guard holds the tenant id. */
+export const getTenantBySlug = async (slug: string): Promise<Tenant | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: tenantKeys.slugGuard(slug) }));
+  return Item ? getTenant(String(Item.tenantId)) : undefined;
+};
+
 export const requireTenant = async (tenantId: string): Promise<Tenant> => {
   const tenant = await getTenant(tenantId);
   if (!tenant) throw new NotFoundError('Tenant');

@@ -229,7 +229,10 @@ describe('web assets', () => {
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: Match.objectLike({
         CustomHeadersConfig: { Items: Match.arrayWith([Match.objectLike({ Header: 'Cache-Control', Value: 'no-store' }), Match.objectLike({ Header: 'X-Robots-Tag', Value: 'noindex' })]) },
-        SecurityHeadersConfig: Match.objectLike({ ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true } }),
+        SecurityHeadersConfig: Match.objectLike({
+          ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+          ContentSecurityPolicy: { ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'"), Override: true },
+        }),
       }),
     });
   });

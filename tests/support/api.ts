@@ -76,7 +76,7 @@ export const newTenant = async (call: Call, options: { plan?: 'standard' | 'coll
     return loginAs(call, email);
   };
   const apiKey = async () => (await createApiKey(tenant.tenantId)).apiKey;
-  return { tenantId: tenant.tenantId, adminEmail, token, userToken, apiKey };
+  return { tenantId: tenant.tenantId, slug: tenant.slug, adminEmail, token, userToken, apiKey };
 };
 
 export const loginAs = async (call: Call, email: string): Promise<string> => {

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import {
+  portalLinkBody,
+  portalLinkResult,
   portalViewResult,
   portalWithdrawBody,
   publicWithdrawalResult,
@@ -52,11 +54,11 @@ export const withdrawalRoutes = {
     auth: { kind: 'none' },
     summary: 'The consent a withdrawal link is for',
     description:
-      'The notice as consented to and each purpose\'s state. Unknown token: 404 WITHDRAWAL_TOKEN_NOT_FOUND; expired: 410 WITHDRAWAL_TOKEN_EXPIRED; already used: 409 CONFLICT.',
+      "What the portal page shows: the notice as consented to (title, version, contact, rights and complaint text) and each purpose's state, with the notice's words in every language it was published in (availableLanguages, translations: English where a language has no text). The spec leaves the body's fields beyond the notice and purposes unstated; these are extensions. Only reads: opening the link never spends it (mail scanners prefetch links). Unknown token: 404 WITHDRAWAL_TOKEN_NOT_FOUND; expired: 410 WITHDRAWAL_TOKEN_EXPIRED; already used: 409 WITHDRAWAL_TOKEN_USED (extension codes, so a page can say which).",
     tags,
     request: { params: tokenParams },
     response: { status: 200, description: 'What the portal page shows', data: portalViewResult },
-    errors: ['WITHDRAWAL_TOKEN_NOT_FOUND', 'WITHDRAWAL_TOKEN_EXPIRED', 'CONFLICT'],
+    errors: ['WITHDRAWAL_TOKEN_NOT_FOUND', 'WITHDRAWAL_TOKEN_EXPIRED', 'WITHDRAWAL_TOKEN_USED'],
   },
   portalWithdraw: {
     method: 'POST',
@@ -64,11 +66,25 @@ export const withdrawalRoutes = {
     group: 'portal',
     auth: { kind: 'none' },
     summary: 'Redeem a withdrawal link',
-    description: `withdrawAll (default true) withdraws everything; withdrawAll false with purposeIds withdraws those only. The token is spent in the same transaction: of simultaneous redemptions exactly one succeeds, the others get 409 CONFLICT. ${withdrawalEffects}`,
+    description: `withdrawAll (default true) withdraws everything; withdrawAll false with purposeIds withdraws those only. The token is spent in the same transaction: of simultaneous redemptions exactly one succeeds, the others get 409 WITHDRAWAL_TOKEN_USED; 409 CONFLICT when nothing is left to withdraw. ${withdrawalEffects}`,
     tags,
     request: { params: tokenParams, body: portalWithdrawBody },
     response: { status: 200, description: 'The withdrawal', data: withdrawalResult },
-    errors: ['WITHDRAWAL_TOKEN_NOT_FOUND', 'WITHDRAWAL_TOKEN_EXPIRED', 'CONFLICT'],
+    errors: ['WITHDRAWAL_TOKEN_NOT_FOUND', 'WITHDRAWAL_TOKEN_EXPIRED', 'WITHDRAWAL_TOKEN_USED', 'CONFLICT'],
+  },
+  requestPortalLink: {
+    method: 'POST',
+    path: '/api/v1/consent/portal-link',
+    group: 'portal',
+    auth: { kind: 'none' },
+    limits: [{ limit: 'portalLinkPerIp', per: 'ip', code: 'RATE_LIMIT' }],
+    summary: 'Mail a withdrawal link (the public withdrawal page)',
+    description:
+      "Extension, behind the tenant's public withdrawal page (PORTAL_BASE_URL/t/<slug>, the public notice's withdrawalUrl when the notice names none). When the email has active consent with the tenant, a single-use withdrawal link (as POST /consent/withdrawal-token makes, for the notice of the latest consent in force) is mailed to it. Always 202 with the same body, held to at least PORTAL_LINK_MIN_MS, whether or not the email has consent, so emails cannot be enumerated. Unknown tenant slug: 404. Limits: 10 per hour per IP and 3 per hour per email address and tenant (429 RATE_LIMIT with Retry-After).",
+    tags,
+    request: { body: portalLinkBody },
+    response: { status: 202, description: 'Accepted: a link is mailed if the email has consent', data: portalLinkResult },
+    errors: ['NOT_FOUND', 'RATE_LIMIT'],
   },
   withdrawPublic: {
     method: 'POST',

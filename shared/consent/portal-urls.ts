@@ -1,0 +1,14 @@
+import { config } from '../config';
+
+/** The withdrawal pages' addresses, built in one place from PORTAL_BASE_URL. */
+const portalBase = (): string => (config.portalBaseUrl ?? '/portal').replace(/\/$/, '');
+
+/** The single-use link a withdrawal token opens. */
+export const portalLinkUrl = (token: string): string => `${portalBase()}/${token}`;
+
+/**
+ * The tenant's public withdrawal page (ask for a link by email). Null without a configured
+ * portal: then the notice must carry its own withdrawalUrl (the publish gate says so).
+ */
+export const tenantPortalPageUrl = (slug: string): string | null =>
+  config.portalBaseUrl ? `${portalBase()}/t/${encodeURIComponent(slug)}` : null;

@@ -1,0 +1,51 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { writeTransaction, type NamedItem } from '../db/transact';
+import { AppError, ConflictError } from '../errors';
+import { consentKeys } from './keys';
+
+/** A single-use withdrawal link as stored: only the SHA-256 of the token is the key. */
+export interface TokenItem {
+  tenantId: string;
+  dataPrincipalHash: string;
+  noticeId: string;
+  principalEmail: string | null;
+  createdAt: string;
+  /** Epoch seconds; the table's TTL removes the item after it. */
+  expiresAt: number;
+  consumedAt?: string;
+}
+
+export const tokenUsedError = () => new AppError('WITHDRAWAL_TOKEN_USED', 'This withdrawal link was already used');
+
+/** The token, with any items that must be written with it (the mail carrying the link). */
+export const insertWithdrawalToken = (tokenHash: string, token: TokenItem, alongside: NamedItem[]): Promise<void> =>
+  writeTransaction([
+    {
+      name: 'withdrawal token',
+      item: { Put: { TableName: tableName(), Item: { ...consentKeys.withdrawalToken(tokenHash), type: 'WithdrawalToken', ...token }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      // 256 random bits do not collide; a collision would be a bug worth a loud failure.
+      onConditionFailure: () => new ConflictError('Withdrawal token collision'),
+    },
+    ...alongside,
+  ]);
+
+export const getWithdrawalToken = async (tokenHash: string): Promise<TokenItem | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.withdrawalToken(tokenHash), ConsistentRead: true }));
+  return Item as TokenItem | undefined;
+};
+
+/** Spends the token inside the withdrawal's own transaction, so exactly one redemption wins. */
+export const redeemTokenItem = (tokenHash: string, at: string): NamedItem => ({
+  name: 'withdrawal token',
+  item: {
+    Update: {
+      TableName: tableName(),
+      Key: consentKeys.withdrawalToken(tokenHash),
+      UpdateExpression: 'SET consumedAt = :now',
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(consumedAt)',
+      ExpressionAttributeValues: { ':now': at },
+    },
+  },
+  onConditionFailure: tokenUsedError,
+});

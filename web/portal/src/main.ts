@@ -1,0 +1,24 @@
+import { h } from './dom';
+import { publicPage } from './public-page';
+import { tokenPage } from './token-page';
+
+/**
+ * One page, two routes: `/portal/t/<tenant slug>` asks for a link by email, `/portal/<token>`
+ * is the link itself. The server answers every /portal/ path with this page.
+ */
+const route = (pathname: string): void => {
+  const parts = pathname.replace(/^\/portal\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 't' && parts.length === 2 && parts[1]) return publicPage(parts[1]);
+  if (parts.length === 1 && parts[0]) {
+    void tokenPage(parts[0]);
+    return;
+  }
+  document.getElementById('app')?.replaceChildren(h('h1', {}, 'Page not found'), h('p', {}, 'Open the link from your email, or the withdrawal page on the organisation’s website.'));
+};
+
+try {
+  route(window.location.pathname);
+} catch {
+  // A malformed path (undecodable percent-encoding) is no route of ours.
+  route('/portal/');
+}

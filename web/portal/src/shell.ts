@@ -1,0 +1,59 @@
+import { h } from './dom';
+import { label, type LabelKey } from './labels';
+import { directionOf, languageName, languageTag } from './languages';
+
+export interface PageState {
+  language: string;
+  /** The languages the switcher offers; none is shown for fewer than two. */
+  languages: readonly string[];
+}
+
+/**
+ * A label as a node: plain text in the page's language, or, where it falls back to English, a
+ * span marked lang="en" (read with the right voice, laid out left to right inside RTL pages).
+ */
+export const t = (state: PageState, key: LabelKey, values?: Record<string, string | number>): Node => {
+  const { text, language } = label(state.language, key, values);
+  if (language === state.language) return document.createTextNode(text);
+  return h('span', { lang: languageTag(language), dir: directionOf(language) }, text);
+};
+
+const switcher = (state: PageState, onLanguage: (code: string) => void): HTMLElement | null => {
+  if (state.languages.length < 2) return null;
+  const select = h('select', { id: 'language' }, ...state.languages.map((code) => h('option', { value: code, lang: languageTag(code), selected: code === state.language }, languageName(code))));
+  select.addEventListener('change', () => onLanguage(select.value));
+  return h('div', {}, h('label', { for: 'language', class: 'block' }, t(state, 'language')), select);
+};
+
+/**
+ * Puts one view on the page: the root's lang and dir follow the language, the title follows the
+ * heading. After a change of view focus moves to the heading, so screen readers announce the new
+ * content; after a change of language it stays on the switcher, which was redrawn.
+ */
+export const mount = (
+  state: PageState,
+  view: { title: Node; body: Node[] },
+  options: { onLanguage: (code: string) => void; focus: 'heading' | 'language' | 'keep' },
+): void => {
+  const root = document.documentElement;
+  root.lang = languageTag(state.language);
+  root.dir = directionOf(state.language);
+  const heading = h('h1', { tabindex: '-1' }, view.title);
+  document.title = heading.textContent ?? '';
+  const app = document.getElementById('app');
+  if (!app) return;
+  app.replaceChildren(h('div', { class: 'topbar' }, heading, switcher(state, options.onLanguage)), ...view.body);
+  if (options.focus === 'heading') heading.focus();
+  if (options.focus === 'language') document.getElementById('language')?.focus();
+};
+
+/** A time as people read it in that language, with the exact instant kept in the markup. */
+export const timeOf = (state: PageState, iso: string): HTMLTimeElement => {
+  let shown = iso;
+  try {
+    shown = new Intl.DateTimeFormat(languageTag(state.language), { dateStyle: 'long', timeStyle: 'long' }).format(new Date(iso));
+  } catch {
+    // A language the browser cannot format keeps the ISO form.
+  }
+  return h('time', { datetime: iso }, shown);
+};

@@ -68,6 +68,10 @@ describe('npm start', () => {
     const withdrawalPage = output.match(/Withdrawal page\s+(\S+)/)?.[1];
     expect(withdrawalPage).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/portal/t/[a-z0-9-]+$`));
     expect((await fetch(withdrawalPage!)).headers.get('content-type')).toContain('text/html');
+    // The seeded demo notice relies on the service's withdrawal page, on this port too.
+    const apiKey = output.match(/API key\s+(cms_\S+)/)?.[1];
+    const publicNotice = await fetch(`http://127.0.0.1:${port}/api/v1/consent/public-notice?apiKey=${apiKey}`);
+    expect(((await publicNotice.json()) as { data: { withdrawalUrl: string } }).data.withdrawalUrl).toBe(withdrawalPage);
     expect(output).not.toMatch(/127\.0\.0\.1:3000\b/);
 
     const login = await api('POST', '/auth/login', { email: 'dpo@demo.example', password: 'demo-password-1' });

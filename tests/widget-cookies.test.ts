@@ -142,6 +142,11 @@ describe('cookie banner', () => {
       expect(await page.$('[data-cms]')).toBeNull();
       expect(await page.evaluate('window.cms.getConsent()')).toEqual({ notice: null, cookies: null });
       expect(await dataLayer(page)).toEqual([['consent', 'default', expect.any(Object)]]);
+      // Odd names from the host page are unknown events, never a thrown TypeError.
+      const identified = await page.evaluate(
+        `(() => { window.cms.on('constructor', () => 1); window.cms.on('__proto__', () => 1); window.cms.on('hasOwnProperty', 'not a function'); return window.cms.identify({ identifierHash: 'x' }); })()`,
+      );
+      expect(identified).toBe(false);
       expect(errors).toEqual([]);
     } finally {
       await close();

@@ -44,14 +44,15 @@ const main = async () => {
   await ensureTable(engines.dynamodbEndpoint, config.tableName);
   const queues = await ensureQueues(engines.sqsEndpoint);
   process.env.WEBHOOK_QUEUE_URL = queues[queueDefinitions.webhookDeliveries.name];
+  const { startApiServer } = await import('./server');
+  const { server, url } = await startApiServer(port);
+  // Links the service emits (portalUrl, and the demo notice's withdrawal route) carry the port
+  // actually bound, so the server starts before anything is seeded; config reads this lazily.
+  process.env.PORTAL_BASE_URL = process.env.PORTAL_BASE_URL ?? `${url}/portal`;
   const demo = await seedDemo();
   // Lets `npm run cms` find this stack's DynamoDB without any configuration.
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(stackFile, JSON.stringify({ dynamodbEndpoint: engines.dynamodbEndpoint, tableName: config.tableName }));
-  const { startApiServer } = await import('./server');
-  const { server, url } = await startApiServer(port);
-  // Links the service emits (portalUrl) carry the port actually bound; config reads this lazily.
-  process.env.PORTAL_BASE_URL = process.env.PORTAL_BASE_URL ?? `${url}/portal`;
   const { requireTenant } = await import('../../shared/tenants/store');
   const { tenantPortalPageUrl } = await import('../../shared/consent/portal-urls');
   const withdrawalPage = tenantPortalPageUrl((await requireTenant(demo.tenantId)).slug);
@@ -139,7 +140,6 @@ const seedDemoNotice = async (tenantId: string, contactEmail: string) => {
       contactEmail,
       rightsText: 'You may access, correct and erase your data, and withdraw consent at any time.',
       complaintText: 'You may complain to our grievance officer, or to the Data Protection Board of India.',
-      withdrawalUrl: 'https://demo.example/privacy/withdraw',
       purposeIds: [orders.id, offers.id],
       purposeConfig: [
         { purposeId: orders.id, isRequired: true, displayOrder: 0 },

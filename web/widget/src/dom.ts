@@ -63,7 +63,7 @@ export const mountUi = (theme: Theme, position: string): Ui => {
     root.append(h('style', {}, css));
   }
   const colors = readable(theme);
-  const container = h('div', { className: `c ${positions[position] ?? 'br'}` });
+  const container = h('div', { className: `c ${Object.prototype.hasOwnProperty.call(positions, position) ? positions[position] : 'br'}` });
   const style = container.style;
   style.setProperty('--bg', colors.backgroundColor);
   style.setProperty('--fg', colors.textColor);

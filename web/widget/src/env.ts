@@ -66,15 +66,18 @@ export const call = async <T>(url: string, body?: unknown, headers: Record<strin
 };
 
 type Handler = (detail: unknown) => void;
-const handlers: Record<string, Handler[]> = {};
+const events = ['consent', 'change', 'withdraw', 'ready'];
+// Keyed by whatever a host page passes to cms.on: a Map, so `constructor` or `__proto__` is just an unknown event.
+const handlers = new Map<string, Handler[]>();
 
 export const on = (event: string, handler: Handler): void => {
-  if (typeof handler === 'function') (handlers[event] = handlers[event] ?? []).push(handler);
+  if (typeof handler !== 'function' || !events.includes(event)) return;
+  handlers.set(event, [...(handlers.get(event) ?? []), handler]);
 };
 
 /** To listeners registered through cms.on and as a cms:<event> CustomEvent on window; a throwing listener never stops the others. */
 export const emit = (event: string, detail: unknown): void => {
-  for (const handler of handlers[event] ?? []) {
+  for (const handler of handlers.get(event) ?? []) {
     try {
       handler(detail);
     } catch {

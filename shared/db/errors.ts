@@ -36,26 +36,6 @@ export const conditional = async <T>(write: () => Promise<T>, onFailure: OnCondi
   }
 };
 
-/**
- * Run a transaction; if an item's condition failed, `onFailure` picks the domain error from
- * the index of the first failing item. A cancellation for any other reason (conflict with a
- * concurrent transaction) becomes CONFLICT so the caller can retry.
- */
-export const transaction = async <T>(
-  write: () => Promise<T>,
-  onFailure: (failedIndex: number) => AppError,
-): Promise<T> => {
-  try {
-    return await write();
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    if (reasons.length === 0) throw error;
-    const failed = reasons.findIndex((code) => code === 'ConditionalCheckFailed');
-    if (failed >= 0) throw withCause(onFailure(failed), error);
-    throw new ContentionError(error);
-  }
-};
-
 export const withCause = (domainError: AppError, cause: unknown): AppError =>
   domainError.cause === undefined ? Object.assign(domainError, { cause }) : domainError;
 

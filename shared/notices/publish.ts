@@ -1,16 +1,13 @@
 import { nowIso } from '../clock';
 import { config } from '../config';
-import { tableName } from '../db/client';
 import { ContentionError } from '../db/errors';
-import { AppError, ConflictError, ValidationError } from '../errors';
-import { newEvent, outboxPut } from '../events/outbox';
+import { ConflictError, ValidationError } from '../errors';
 import { getPurposes } from '../purposes/store';
 import { diffSnapshots } from './diff';
-import { noticeKeys } from './keys';
 import { noticeTextOf, type Notice, type NoticeSnapshot, type Purpose } from './notice';
 import { buildPublicNotice, materialBaselineOf } from './public-notice';
-import { getActivePointer, getLastVersionNumber, getPublicDocument, getVersion, requireNotice, runNoticeTransaction, type ActivePointer } from './store';
-import type { TransactItem } from '../db/transact';
+import { commitPublish } from './publish-store';
+import { getActivePointer, getLastVersionNumber, getPublicDocument, getVersion, requireNotice, type ActivePointer } from './store';
 import { configuredPurposes } from './views';
 import { noticeTextHash, shownLanguages } from '../consent/notice-text';
 import { tenantPortalPageUrl } from '../consent/portal-urls';
@@ -107,79 +104,16 @@ const publishOnce = async (tenantId: string, noticeId: string, changeNote: strin
   const diff = previous ? diffSnapshots(previous, snapshot) : undefined;
   const baseline = materialBaselineOf(snapshot, diff, replacedDocument, previous?.noticeId);
 
-  const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: noticeKeys.notice(tenantId, noticeId),
-        UpdateExpression: 'SET #status = :published, versionNumber = :version, publishedAt = :at, updatedAt = :at',
-        ConditionExpression: '#status = :draft AND revision = :revision',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':published': 'PUBLISHED', ':draft': 'DRAFT', ':version': versionNumber, ':at': at, ':revision': notice.revision },
-      },
-    },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...noticeKeys.lineage(tenantId, notice.lineageId), type: 'NoticeLineage', lastVersion: versionNumber },
-        ConditionExpression: lastVersion === 0 ? 'attribute_not_exists(PK)' : 'lastVersion = :last',
-        ...(lastVersion === 0 ? {} : { ExpressionAttributeValues: { ':last': lastVersion } }),
-      },
-    },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...noticeKeys.version(tenantId, notice.lineageId, versionNumber), type: 'NoticeVersion', snapshot },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...noticeKeys.activePointer(tenantId), type: 'ActiveNotice', ...activePointerOf(snapshot) },
-        ConditionExpression: active ? 'noticeId = :previous' : 'attribute_not_exists(PK)',
-        ...(active ? { ExpressionAttributeValues: { ':previous': active.noticeId } } : {}),
-      },
-    },
-    {
-      Put: {
-        TableName: tableName(),
-        Item: {
-          ...noticeKeys.publicDocument(tenantId),
-          type: 'PublicNotice',
-          noticeId,
-          versionNumber,
-          document: buildPublicNotice(snapshot, tenantPortalPageUrl(tenant.slug), baseline),
-        },
-      },
-    },
-    outboxPut(
-      newEvent(tenantId, 'notice.published', {
-        noticeId,
-        lineageId: notice.lineageId,
-        versionNumber,
-        materialChangeDetected: diff?.hasMaterialChange ?? false,
-        publishedAt: at,
-      }),
-    ),
-  ];
-  if (active && active.noticeId !== noticeId) {
-    items.push({
-      Update: {
-        TableName: tableName(),
-        Key: noticeKeys.notice(tenantId, active.noticeId),
-        UpdateExpression: 'SET #status = :archived, archivedAt = :at, updatedAt = :at',
-        ConditionExpression: '#status = :published',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':archived': 'ARCHIVED', ':published': 'PUBLISHED', ':at': at },
-      },
-    });
-  }
-  await runNoticeTransaction(items, (failed): AppError =>
-    failed === 0
-      ? new ConflictError('Notice was changed or published by another request; reload and retry')
-      : new ConflictError('Another notice was published at the same time; reload and retry'),
-  );
+  await commitPublish({
+    notice,
+    snapshot,
+    lastVersion,
+    active,
+    activePointer: activePointerOf(snapshot),
+    publicDocument: buildPublicNotice(snapshot, tenantPortalPageUrl(tenant.slug), baseline),
+    materialChangeDetected: diff?.hasMaterialChange ?? false,
+    at,
+  });
 
   const materialChanges = (diff?.changes ?? [])
     .filter((change) => change.isMaterial)

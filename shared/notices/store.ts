@@ -1,7 +1,7 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { checkedEntityOf, entityOf, soundEntitiesOf, type RequiredShape } from '../db/item';
-import { isConditionFailure, transaction } from '../db/errors';
+import { isConditionFailure } from '../db/errors';
 import { queryPrefix } from '../db/query';
 import { writeTransaction, type TransactItem } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';
@@ -177,8 +177,12 @@ export const getPublicDocument = async (tenantId: string): Promise<Record<string
   return Item?.document as Record<string, unknown> | undefined;
 };
 
-export const runNoticeTransaction = (items: TransactItem[], onFailure: (failedIndex: number) => AppError) =>
-  transaction(() => db().send(new TransactWriteCommand({ TransactItems: items })), onFailure);
+/**
+ * A change of one notice whose items all guard the same thing (the notice as it was read): any
+ * failed condition means the notice changed underneath, and `changed` says so.
+ */
+export const runNoticeTransaction = (items: readonly TransactItem[], changed: () => AppError) =>
+  writeTransaction(items.map((item, index) => ({ name: `notice change ${index + 1} of ${items.length}`, item, onConditionFailure: changed })));
 
 export const deleteDraftItems = (notice: Notice): TransactItem[] => [
   {

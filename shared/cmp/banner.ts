@@ -1,8 +1,8 @@
 import { AppError } from '../errors';
 
-/** The spec's cookie categories. NECESSARY is always on and never a choice. */
-export const cookieCategories = ['NECESSARY', 'FUNCTIONAL', 'ANALYTICS', 'MARKETING', 'UNCLASSIFIED'] as const;
-export type CookieCategory = (typeof cookieCategories)[number];
+import { cookieCategories, type CookieCategory } from './categories';
+
+export { cookieCategories, type CookieCategory };
 
 /** The categories a visitor chooses: everything but NECESSARY. */
 export const optionalCategories = cookieCategories.filter((category) => category !== 'NECESSARY');

@@ -1,4 +1,5 @@
-import { cookieCategories } from './banner';
+import type { CookieCategory } from './categories';
+import { widgetFallbackLabels } from './widget-labels';
 
 /**
  * Every text the widget shows besides the tenant's notice (the cookie banner, and the notice
@@ -9,33 +10,13 @@ export const defaultBannerLabels = {
   title: 'We value your privacy',
   description:
     'We use cookies and similar technologies. Necessary ones keep the site working; the others need your consent, which you can give, refuse or change at any time.',
-  acceptAll: 'Accept all',
-  rejectAll: 'Reject all',
   savePreferences: 'Save preferences',
   managePreferences: 'Manage preferences',
-  close: 'Close',
   alwaysActive: 'Always active',
   withdrawConsent: 'Withdraw consent',
   cookiePolicy: 'Cookie policy',
   trackersListed: 'Cookies and trackers in this category',
   poweredBy: 'Powered by',
-  privacyChoices: 'Privacy choices',
-  language: 'Language',
-  gpcNotice: 'Your browser sent a Global Privacy Control signal, so marketing cookies start off.',
-  saveFailed: 'Your choice could not be saved. Please try again.',
-  'notice.purposes': 'Purposes',
-  'notice.required': 'Required',
-  'notice.dataUsed': 'Data used',
-  'notice.rights': 'Your rights',
-  'notice.complaints': 'Complaints',
-  'notice.withdrawal': 'Withdrawing consent',
-  'notice.withdrawalHint': 'You can change or withdraw your consent at any time, as easily as you gave it, with "Privacy choices" on this page.',
-  'notice.withdrawalPage': 'Withdrawal page',
-  'notice.contact': 'Contact',
-  'notice.privacyPolicy': 'Privacy policy',
-  'notice.saveChoices': 'Save choices',
-  'notice.withdrawAll': 'Withdraw all',
-  'notice.cookiePreferences': 'Cookie preferences',
   'category.NECESSARY.name': 'Necessary',
   'category.NECESSARY.description': 'Needed for the site to work, such as keeping you signed in and remembering this choice. Always on.',
   'category.FUNCTIONAL.name': 'Functional',
@@ -46,7 +27,8 @@ export const defaultBannerLabels = {
   'category.MARKETING.description': 'Used to show you relevant advertising on this and other sites.',
   'category.UNCLASSIFIED.name': 'Unclassified',
   'category.UNCLASSIFIED.description': 'Cookies we are still classifying. They stay off unless you allow them.',
-} as const satisfies Record<string, string> & Record<`category.${(typeof cookieCategories)[number]}.${'name' | 'description'}`, string>;
+  ...widgetFallbackLabels,
+} as const satisfies Record<string, string> & Record<`category.${CookieCategory}.${'name' | 'description'}`, string>;
 
 export type BannerLabelKey = keyof typeof defaultBannerLabels;
 export type BannerLabels = Record<BannerLabelKey, string>;

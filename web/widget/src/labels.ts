@@ -1,27 +1,7 @@
+import { widgetFallbackLabels } from '../../../shared/cmp/widget-labels';
+
 /**
- * English for the words the widget needs before, or without, the tenant's label sets (a tenant
- * with no cookie banner configured, or label sets saved before a key existed). Every key is also
- * in shared/cmp/labels.ts, where tenants translate it; the server's text always wins.
+ * English for the words the widget needs before, or without, the tenant's label sets. The one list
+ * is shared/cmp/widget-labels.ts, part of every label set tenants translate; their text wins.
  */
-export const fallbackLabels: Record<string, string> = {
-  acceptAll: 'Accept all',
-  rejectAll: 'Reject all',
-  close: 'Close',
-  privacyChoices: 'Privacy choices',
-  language: 'Language',
-  gpcNotice: 'Your browser sent a Global Privacy Control signal, so marketing cookies start off.',
-  saveFailed: 'Your choice could not be saved. Please try again.',
-  'notice.purposes': 'Purposes',
-  'notice.required': 'Required',
-  'notice.dataUsed': 'Data used',
-  'notice.rights': 'Your rights',
-  'notice.complaints': 'Complaints',
-  'notice.withdrawal': 'Withdrawing consent',
-  'notice.withdrawalHint': 'You can change or withdraw your consent at any time, as easily as you gave it, with "Privacy choices" on this page.',
-  'notice.withdrawalPage': 'Withdrawal page',
-  'notice.contact': 'Contact',
-  'notice.privacyPolicy': 'Privacy policy',
-  'notice.saveChoices': 'Save choices',
-  'notice.withdrawAll': 'Withdraw all',
-  'notice.cookiePreferences': 'Cookie preferences',
-};
+export const fallbackLabels: Readonly<Record<string, string>> = widgetFallbackLabels;

@@ -44,6 +44,7 @@ const main = async () => {
   await ensureTable(engines.dynamodbEndpoint, config.tableName);
   const queues = await ensureQueues(engines.sqsEndpoint);
   process.env.WEBHOOK_QUEUE_URL = queues[queueDefinitions.webhookDeliveries.name];
+  process.env.SCAN_QUEUE_URL = queues[queueDefinitions.trackerScans.name];
   const demo = await seedDemo();
   // Lets `npm run cms` find this stack's DynamoDB without any configuration.
   mkdirSync(dataDir, { recursive: true });

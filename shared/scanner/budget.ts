@@ -1,0 +1,20 @@
+/**
+ * The scanner's bounds, in one place: the crawl, the Lambda timeout (infra) and the stale-lock
+ * rule all derive from them.
+ */
+export const scanBudget = {
+  /** Links followed from each scan URL: same site only. */
+  linksPerUrl: 10,
+  pagesPerRun: 30,
+  pageMs: 30_000,
+  runMs: 10 * 60_000,
+  /** After the run budget, Chromium's close and the final writes still need a moment. */
+  lambdaTimeoutSeconds: 12 * 60,
+  /**
+   * An active lock this old belongs to a run whose worker died without finishing it (an out of
+   * memory kill): the queue wait plus two deliveries of the Lambda timeout.
+   */
+  staleLockSeconds: 30 * 60,
+  /** Scheduled scans come round this often for tenants with scanEnabled. */
+  scheduleIntervalDays: 30,
+} as const;

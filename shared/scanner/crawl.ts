@@ -69,10 +69,14 @@ interface Visit {
   state: PageState | null;
 }
 
-/** Forgets every cookie and the storage of the origins a page touched, so the next page starts clean. */
-const forget = async (session: CDPSession, origins: Set<string>) => {
-  await session.send('Storage.clearCookies', {});
-  for (const origin of origins) await session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+/**
+ * Forgets the storage of every origin the page touched (through the page's own session: the
+ * browser-level one answers "Internal error" for it) and every cookie, so the next page starts clean.
+ */
+const forget = async (page: Page, browserSession: CDPSession, origins: Set<string>) => {
+  const pageSession = await page.createCDPSession();
+  for (const origin of origins) await pageSession.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+  await browserSession.send('Storage.clearCookies', {});
 };
 
 const visit = async (browser: Browser, session: CDPSession, url: string, consent: boolean, pageMs: number): Promise<Visit> => {
@@ -108,8 +112,8 @@ const visit = async (browser: Browser, session: CDPSession, url: string, consent
       ],
     };
   } finally {
+    await within(forget(page, session, origins), 5000, 'clearing the browser').catch(() => undefined);
     await within(page.close(), 5000, 'closing the page').catch(() => undefined);
-    await within(forget(session, origins), 5000, 'clearing the browser').catch(() => undefined);
   }
 };
 

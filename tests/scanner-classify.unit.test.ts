@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Tracker } from '../shared/cmp/document';
 import { classify, siteOf } from '../shared/scanner/classify';
 import { cookieDatabaseOf, openCookieDatabase, parseCsv, rowsOf } from '../shared/scanner/cookie-database';
+import { buildFindings, maxReportBytes } from '../shared/scanner/report';
+import { isViolation } from '../shared/scanner/run';
 
 const database = openCookieDatabase();
 const cookie = (name: string, domain = 'shop.example.in') => ({ kind: 'COOKIE' as const, name, domain });
@@ -83,5 +85,32 @@ describe('classification order', () => {
     expect(siteOf('127.0.0.1')).toBe('127.0.0.1');
     expect(siteOf('localhost')).toBe('localhost');
     expect(siteOf('a.b.example.co.uk')).toBe('example.co.uk');
+  });
+});
+
+describe('the report', () => {
+  it('stays within one DynamoDB item however many trackers and long page URLs a site has', () => {
+    const page = (index: number) => `https://shop.example.in/${'p'.repeat(1900)}/${index}`;
+    const observations = Array.from({ length: 800 }, (_, index) =>
+      Array.from({ length: 30 }, (_, pageIndex) => ({ kind: 'COOKIE' as const, name: `c${index}`, domain: 'shop.example.in', page: page(pageIndex), beforeConsent: index % 2 === 0 })),
+    ).flat();
+    const findings = buildFindings(observations, [{ domain: 'shop.example.in', category: 'NECESSARY', declaredByAdmin: true }], database);
+    expect(Buffer.byteLength(JSON.stringify(findings))).toBeLessThanOrEqual(maxReportBytes);
+    expect(findings.length).toBeGreaterThan(100);
+    // Pages are cut to the first before any finding is dropped.
+    expect(findings[0]).toMatchObject({ classifiedBy: 'REGISTRY', declared: true, pages: [page(0)] });
+  });
+
+  it('counts a violation only for what is seen before consent and is not NECESSARY', () => {
+    const findings = buildFindings(
+      [
+        { kind: 'COOKIE', name: '_ga', domain: '127.0.0.1', page: 'http://127.0.0.1/', beforeConsent: true },
+        { kind: 'COOKIE', name: '_gid', domain: '127.0.0.1', page: 'http://127.0.0.1/', beforeConsent: false },
+        { kind: 'COOKIE', name: 'CookieConsent', domain: '127.0.0.1', page: 'http://127.0.0.1/', beforeConsent: true },
+      ],
+      [],
+      database,
+    );
+    expect(findings.filter(isViolation).map((finding) => finding.name)).toEqual(['_ga']);
   });
 });

@@ -77,7 +77,8 @@ describe('the crawl, pass 1 (no consent)', () => {
       const left = (await readdir(privateTmp)).filter((name) => /^(cms-scan-|\.org\.chromium|puppeteer|core)/.test(name));
       expect(left).toEqual([]);
     } finally {
-      process.env.TMPDIR = previous;
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
       await rm(privateTmp, { recursive: true, force: true });
     }
   });

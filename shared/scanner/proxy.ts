@@ -44,7 +44,10 @@ const splitHostPort = (authority: string, defaultPort: number): { host: string; 
 
 export const startFilteringProxy = async (policy: ProxyPolicy): Promise<FilteringProxy> => {
   const refused: string[] = [];
+  // Everything open, so close() ends it all: a tenant's server that never finishes a response must
+  // not keep a socket alive in a reused Lambda container.
   const sockets = new Set<net.Socket>();
+  const upstreams = new Set<http.ClientRequest>();
 
   const server = http.createServer((request, response) => {
     // Plain http: the request line carries the absolute URL.
@@ -72,7 +75,11 @@ export const startFilteringProxy = async (policy: ProxyPolicy): Promise<Filterin
           reply.pipe(response);
         },
       );
+      upstreams.add(upstream);
+      upstream.on('close', () => upstreams.delete(upstream));
       upstream.on('error', () => (response.headersSent ? response.destroy() : response.writeHead(502).end()));
+      // Chromium gave up on the request (page budget, navigation): so does the proxy.
+      response.on('close', () => upstream.destroy());
       request.pipe(upstream);
     });
   });
@@ -109,6 +116,7 @@ export const startFilteringProxy = async (policy: ProxyPolicy): Promise<Filterin
     port: (server.address() as net.AddressInfo).port,
     refused,
     close: async () => {
+      for (const upstream of upstreams) upstream.destroy();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

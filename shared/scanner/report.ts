@@ -44,7 +44,27 @@ export const buildFindings = (observations: readonly Observation[], registry: re
       a.domain.localeCompare(b.domain) ||
       (a.name ?? '').localeCompare(b.name ?? ''),
   );
-  return findings.slice(0, maxFindings);
+  return fitReport(findings.slice(0, maxFindings));
+};
+
+/** A report's stored size limit (DynamoDB items hold 400 KB). */
+export const maxReportBytes = 350_000;
+
+/**
+ * Long page URLs on many findings could still overflow the item: pages are then cut to the first
+ * one, and as a last resort findings are dropped from the end (the least important, by the order above).
+ */
+const fitReport = (findings: Finding[]): Finding[] => {
+  if (Buffer.byteLength(JSON.stringify(findings)) <= maxReportBytes) return findings;
+  const kept: Finding[] = [];
+  let bytes = 2; // the array's brackets
+  for (const finding of findings) {
+    const cut = { ...finding, pages: finding.pages.slice(0, 1) };
+    bytes += Buffer.byteLength(JSON.stringify(cut)) + 1;
+    if (bytes > maxReportBytes) break;
+    kept.push(cut);
+  }
+  return kept;
 };
 
 /** The registry entry a scanner finding becomes: declaredByAdmin false, the first page as location. */

@@ -220,7 +220,8 @@ describe('tracker scanner', () => {
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
   });
 
-  it('may read and write the table (no Scan) and consume its queue, nothing else', () => {
+  it('may read and write the table (no Scan) and consume its queue, nothing else: all its bundle calls', async () => {
+    expect(await awsClientsIn(join(repoRoot, 'functions', 'scanner', 'handler.ts'))).toEqual(['client-dynamodb']);
     const granted = [...new Set(actionsOf(stack.scanner.scanner))].sort();
     expect(granted).toEqual(
       [...tableActions.map((action) => `dynamodb:${action}`), 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].sort(),

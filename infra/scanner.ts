@@ -50,7 +50,7 @@ export class TrackerScanner extends Construct {
       memorySize: 2048,
       ephemeralStorageSize: Size.mebibytes(1024),
       timeout: Duration.seconds(scanBudget.lambdaTimeoutSeconds),
-      reservedConcurrentExecutions: 2,
+      reservedConcurrentExecutions: scanBudget.concurrency,
       logGroup,
       environment: { TABLE_NAME: props.table.tableName, CMS_STAGE: 'aws', NODE_OPTIONS: '--enable-source-maps' },
     });
@@ -58,7 +58,9 @@ export class TrackerScanner extends Construct {
     this.scanner.addToRolePolicy(
       new iam.PolicyStatement({ actions: tableActions.map((action) => `dynamodb:${action}`), resources: [props.table.tableArn, `${props.table.tableArn}/index/*`] }),
     );
-    this.scanner.addEventSource(new SqsEventSource(props.queue, { batchSize: 1 }));
+    // The poller never invokes more than the reserved concurrency allows: a throttled invocation would
+    // count as a receive and push waiting scans into the DLQ.
+    this.scanner.addEventSource(new SqsEventSource(props.queue, { batchSize: 1, maxConcurrency: scanBudget.concurrency }));
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(logGroup.node.defaultChild as CfnResource)}.Arn>:*]`,
       reason: "Lambda names its own log streams inside the function's log group; the grant stops at that group.",

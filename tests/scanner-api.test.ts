@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { finishRun, readRun } from '../shared/scanner/store';
-import { newTenant, useApi, type ApiResponse } from './support/api';
+import { loginAs, newTenant, useApi, type ApiResponse } from './support/api';
 
 const { call } = useApi();
 
@@ -64,6 +64,21 @@ describe('POST /cmp/scan-now', () => {
     expect(retryAfter).toBeLessThanOrEqual(600);
     setClock(offsetClock(601_000));
     expect((await scanNow(tenant)).status).toBe(202);
+  });
+
+  it('closes a run abandoned by its scanner (lock older than a day) as FAILED and starts the next', async () => {
+    const tenant = await scanningTenant();
+    const abandoned = await scanNow(tenant);
+    setClock(offsetClock(24 * 3_600_000 + 60_000));
+    const token = await loginAs(call, tenant.adminEmail);
+    const next = await scanNow(tenant, token);
+    expect(next.status, JSON.stringify(next.body)).toBe(202);
+    const runs = (await call('GET', '/api/v1/cmp/scan-runs', { token })).body.data;
+    expect(runs.map((run: { status: string; error: string | null }) => [run.status, run.error])).toEqual([
+      ['QUEUED', null],
+      ['FAILED', 'The scanner stopped before finishing this run'],
+    ]);
+    expect(runs[1].scanRunId).toBe(abandoned.body.data.scanRunId);
   });
 
   it('starts exactly one run of ten simultaneous calls', async () => {

@@ -11,10 +11,13 @@ export const scanBudget = {
   /** After the run budget, Chromium's close and the final writes still need a moment. */
   lambdaTimeoutSeconds: 12 * 60,
   /**
-   * An active lock this old belongs to a run whose worker died without finishing it (an out of
-   * memory kill): the queue wait plus two deliveries of the Lambda timeout.
+   * An active lock this old belongs to a run whose message is gone (dead-lettered after its
+   * scanner died twice): the next scan-now closes that run FAILED. Generous, because a QUEUED run
+   * may wait behind a backlog of scheduled scans at the scanner's capped concurrency.
    */
-  staleLockSeconds: 30 * 60,
+  staleLockSeconds: 24 * 60 * 60,
+  /** Scanners running at once in AWS (reserved concurrency and the queue's maximum concurrency). */
+  concurrency: 2,
   /** Scheduled scans come round this often for tenants with scanEnabled. */
   scheduleIntervalDays: 30,
 } as const;

@@ -7,7 +7,7 @@ import { newTimeOrderedId } from '../ids';
 import { sendToQueue } from '../queue/sqs';
 import { scanBudget } from './budget';
 import { scanUrlProblem } from './targets';
-import { createRun, finishRun, listRuns, readReport, readRun } from './store';
+import { createRun, finishRun, listRuns, readLock, readReport, readRun } from './store';
 import type { ScanRun, ScanTrigger } from './run';
 
 export class NoScanUrlsError extends AppError {
@@ -40,6 +40,17 @@ const urlsToScan = async (tenantId: string): Promise<string[]> => {
 };
 
 /**
+ * A lock still active past its time belongs to a run whose scanner died and whose message is gone
+ * (dead-lettered): that run is closed FAILED, so it never shows as QUEUED or RUNNING forever.
+ */
+const closeAbandonedRun = async (tenantId: string, now: string) => {
+  const lock = await readLock(tenantId);
+  if (!lock?.active || lock.activeUntil >= now) return;
+  const abandoned = await readRun(tenantId, lock.scanRunId);
+  if (abandoned) await finishRun({ ...abandoned, status: 'FAILED', completedAt: now, error: 'The scanner stopped before finishing this run' }, []);
+};
+
+/**
  * Creates a QUEUED run under the tenant's scan lock, then queues it. If queueing fails, the run
  * ends FAILED at once (releasing the lock) rather than waiting as QUEUED for a message that
  * never comes.
@@ -47,6 +58,7 @@ const urlsToScan = async (tenantId: string): Promise<string[]> => {
 export const startScan = async (tenantId: string, trigger: ScanTrigger): Promise<{ scanRunId: string; status: 'QUEUED' }> => {
   const urls = await urlsToScan(tenantId);
   const createdAt = nowIso();
+  await closeAbandonedRun(tenantId, createdAt);
   const run: ScanRun = {
     tenantId,
     scanRunId: newTimeOrderedId(new Date(createdAt)),

@@ -6,7 +6,7 @@ import type { TransactItem } from '../db/transact';
 import { scanKeys } from './keys';
 import { ScanAlreadyRunningError, ScanRateLimitError, type Finding, type ScanRun } from './run';
 
-interface ScanLock {
+export interface ScanLock {
   scanRunId: string;
   active: boolean;
   /** When the lock's run was created: the next run may start 10 minutes (minGapSeconds) later. */
@@ -15,7 +15,7 @@ interface ScanLock {
   activeUntil: string;
 }
 
-const readLock = async (tenantId: string): Promise<ScanLock | undefined> => {
+export const readLock = async (tenantId: string): Promise<ScanLock | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: scanKeys.lock(tenantId), ConsistentRead: true }));
   return Item ? entityOf<ScanLock>(Item) : undefined;
 };

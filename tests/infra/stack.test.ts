@@ -212,7 +212,7 @@ describe('tracker scanner', () => {
   });
 
   it('takes one message at a time from a queue hidden longer than its timeout, with a dead-letter queue after 2 receives', () => {
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionName: { Ref: scannerId() }, BatchSize: 1 });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionName: { Ref: scannerId() }, BatchSize: 1, ScalingConfig: { MaximumConcurrency: 2 } });
     template.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: scanBudget.lambdaTimeoutSeconds + 60,
       RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: 2 },

@@ -28,9 +28,9 @@ describe('the Open Cookie Database', () => {
   it('honours wildcard rows (the longest prefix) and prefers exact names', () => {
     expect(classify(cookie('_ga_ABC123XYZ'), [], database)).toMatchObject({ category: 'ANALYTICS', classifiedBy: 'OPEN_COOKIE_DATABASE' });
     const custom = cookieDatabaseOf([
-      { name: 'ab', domain: '', vendor: 'Short', category: 'MARKETING', wildcard: true },
-      { name: 'abc', domain: '', vendor: 'Long', category: 'ANALYTICS', wildcard: true },
-      { name: 'abcd', domain: '', vendor: 'Exact', category: 'FUNCTIONAL', wildcard: false },
+      { name: 'ab', domains: [], vendor: 'Short', category: 'MARKETING', wildcard: true },
+      { name: 'abc', domains: [], vendor: 'Long', category: 'ANALYTICS', wildcard: true },
+      { name: 'abcd', domains: [], vendor: 'Exact', category: 'FUNCTIONAL', wildcard: false },
     ]);
     expect(custom.lookup('abcx', 'a.example')?.vendor).toBe('Long');
     expect(custom.lookup('abx', 'a.example')?.vendor).toBe('Short');
@@ -39,11 +39,12 @@ describe('the Open Cookie Database', () => {
 
   it("uses a row's domain only to choose between rows of the same name", () => {
     const custom = cookieDatabaseOf([
-      { name: 'sid', domain: 'vendor-a.example', vendor: 'A', category: 'MARKETING', wildcard: false },
-      { name: 'sid', domain: '', vendor: 'Generic', category: 'NECESSARY', wildcard: false },
-      { name: 'only', domain: 'vendor-b.example', vendor: 'B', category: 'ANALYTICS', wildcard: false },
+      { name: 'sid', domains: ['vendor-a.example', 'vendor-a2.example'], vendor: 'A', category: 'MARKETING', wildcard: false },
+      { name: 'sid', domains: [], vendor: 'Generic', category: 'NECESSARY', wildcard: false },
+      { name: 'only', domains: ['vendor-b.example'], vendor: 'B', category: 'ANALYTICS', wildcard: false },
     ]);
     expect(custom.lookup('sid', 'x.vendor-a.example')?.vendor).toBe('A');
+    expect(custom.lookup('sid', 'vendor-a2.example')?.vendor).toBe('A');
     expect(custom.lookup('sid', 'shop.example.in')?.vendor).toBe('Generic');
     // The only row of a name matches wherever the cookie was set.
     expect(custom.lookup('only', 'shop.example.in')?.vendor).toBe('B');
@@ -53,7 +54,8 @@ describe('the Open Cookie Database', () => {
     const csv = ['ID,Platform,Category,Cookie / Data Key name,Domain,Wildcard match', ...['Functional', 'Security', 'Necessary', 'Personalization', 'Analytics', 'Marketing'].map((category, index) => `${index},P,${category},c${index},x.example (3rd party),0`)].join('\n');
     const rows = rowsOf(csv);
     expect(rows.map((row) => row.category)).toEqual(['NECESSARY', 'NECESSARY', 'NECESSARY', 'FUNCTIONAL', 'ANALYTICS', 'MARKETING']);
-    expect(rows[0]?.domain).toBe('x.example');
+    expect(rows[0]?.domains).toEqual(['x.example']);
+    expect(rowsOf('ID,Platform,Category,Cookie / Data Key name,Domain,Wildcard match\n1,Bing,Marketing,_uetsid,.bing.com (3rd party) or .microsoft.com (3rd party),0\n')[0]?.domains).toEqual(['bing.com', 'microsoft.com']);
   });
 });
 

@@ -10,8 +10,8 @@ import type { CookieCategory } from '../cmp/banner';
 
 export interface CookieRow {
   name: string;
-  /** Lower-case host the row describes ('' when the database names none), without "(3rd party)". */
-  domain: string;
+  /** Lower-case hosts the row describes (none when the database names none), without "(3rd party)". */
+  domains: string[];
   vendor: string;
   category: CookieCategory;
   /** The name is a prefix (e.g. `_ga_` matches `_ga_ABC123`). */
@@ -61,12 +61,18 @@ export const parseCsv = (text: string): string[][] => {
   return records;
 };
 
-const cleanDomain = (domain: string): string =>
+/** "a.com (3rd party) or .b.com (3rd party)" → ['a.com', 'b.com']. */
+const cleanDomains = (domain: string): string[] =>
   domain
-    .replace(/\(3rd party\)/i, '')
-    .trim()
-    .toLowerCase()
-    .replace(/^\*?\./, '');
+    .split(/\s+or\s+|,/i)
+    .map((part) =>
+      part
+        .replace(/\(3rd party\)/gi, '')
+        .trim()
+        .toLowerCase()
+        .replace(/^\*?\./, ''),
+    )
+    .filter((part) => part !== '');
 
 export const rowsOf = (csv: string): CookieRow[] => {
   const [header = [], ...records] = parseCsv(csv);
@@ -77,7 +83,7 @@ export const rowsOf = (csv: string): CookieRow[] => {
     const key = (record[name!] ?? '').trim();
     // A row whose category we cannot map is left out rather than guessed.
     if (!mapped || key === '') return [];
-    return [{ name: key, domain: cleanDomain(record[domain!] ?? ''), vendor: (record[platform!] ?? '').trim(), category: mapped, wildcard: record[wildcard!] === '1' }];
+    return [{ name: key, domains: cleanDomains(record[domain!] ?? ''), vendor: (record[platform!] ?? '').trim(), category: mapped, wildcard: record[wildcard!] === '1' }];
   });
 };
 
@@ -100,8 +106,8 @@ export interface CookieDatabase {
 
 /** Among rows of one name, the row whose domain covers the item's; else a row naming no domain; else the first. */
 const choose = (rows: CookieRow[], domain: string): CookieRow | undefined =>
-  rows.find((row) => row.domain !== '' && (domain === row.domain || domain.endsWith(`.${row.domain}`))) ??
-  rows.find((row) => row.domain === '') ??
+  rows.find((row) => row.domains.some((candidate) => domain === candidate || domain.endsWith(`.${candidate}`))) ??
+  rows.find((row) => row.domains.length === 0) ??
   rows[0];
 
 export const cookieDatabaseOf = (rows: CookieRow[]): CookieDatabase => {

@@ -1,5 +1,9 @@
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { handler as scannerHandler } from '../functions/scanner/handler';
+import { sqsRecord } from '../infra/local/workers';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { sqs } from '../shared/queue/sqs';
 import { startDueScans } from '../shared/scanner/schedule';
 import { markRunning } from '../shared/scanner/store';
 import { runScan } from '../shared/scanner/worker';
@@ -28,6 +32,19 @@ const scanNow = async (tenant: Tenant): Promise<string> => {
   return response.body.data.scanRunId;
 };
 
+/** Receives from the scan queue until this run's message turns up, and removes it (others stay for their own tests). */
+const takeMessage = async (scanRunId: string): Promise<unknown> => {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const { Messages = [] } = await sqs().send(new ReceiveMessageCommand({ QueueUrl: process.env.SCAN_QUEUE_URL, MaxNumberOfMessages: 10, VisibilityTimeout: 1 }));
+    const mine = Messages.find((message) => message.Body?.includes(scanRunId));
+    if (mine) {
+      await sqs().send(new DeleteMessageCommand({ QueueUrl: process.env.SCAN_QUEUE_URL, ReceiptHandle: mine.ReceiptHandle }));
+      return JSON.parse(mine.Body!);
+    }
+  }
+  throw new Error(`no message for ${scanRunId}`);
+};
+
 const report = async (tenant: Tenant, scanRunId: string) => (await call('GET', `/api/v1/cmp/scan-runs/${scanRunId}`, { token: tenant.token })).body.data;
 
 describe('a scan run end to end', () => {
@@ -38,6 +55,8 @@ describe('a scan run end to end', () => {
     expect(declared.status).toBe(200);
 
     const first = await scanNow(tenant);
+    // scan-now queued exactly this run's message.
+    expect(await takeMessage(first)).toEqual({ tenantId: tenant.tenantId, scanRunId: first });
     await runScan({ tenantId: tenant.tenantId, scanRunId: first }, { budget });
     const run = await report(tenant, first);
     expect(run).toMatchObject({ status: 'COMPLETED', trigger: 'MANUAL', pagesScanned: 3, error: null, newUndeclared: 5, violations: 6 });
@@ -60,7 +79,9 @@ describe('a scan run end to end', () => {
     // Ten minutes later the same site has nothing new: the run completes and nobody is mailed.
     setClock(offsetClock(601_000));
     const second = await scanNow(tenant);
-    await runScan({ tenantId: tenant.tenantId, scanRunId: second }, { budget });
+    // This time through the Lambda handler, with the message as SQS delivers it (default budgets).
+    const body = JSON.stringify(await takeMessage(second));
+    await scannerHandler({ Records: [sqsRecord({ MessageId: 'm1', ReceiptHandle: 'r1', Body: body }, String(process.env.SCAN_QUEUE_URL))] });
     expect(await report(tenant, second)).toMatchObject({ status: 'COMPLETED', newUndeclared: 0, violations: 6 });
     expect(await mailsTo(tenant.adminEmail)).toHaveLength(1);
   });

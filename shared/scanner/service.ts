@@ -74,7 +74,9 @@ export const startScan = async (tenantId: string, trigger: ScanTrigger): Promise
     violations: 0,
     error: null,
   };
-  await createRun(run, { minGapSeconds: config.limits.scanNowPerTenant.windowSeconds, activeForSeconds: scanBudget.staleLockSeconds });
+  // N scans per window are spaced evenly (one every window ÷ N): the lock remembers only the last start.
+  const { limit, windowSeconds } = config.limits.scanNowPerTenant;
+  await createRun(run, { minGapSeconds: windowSeconds / Math.max(1, limit), activeForSeconds: scanBudget.staleLockSeconds });
   try {
     await sendToQueue(scanQueueUrl(), { tenantId, scanRunId: run.scanRunId } satisfies ScanMessage);
   } catch (error) {

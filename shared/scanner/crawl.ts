@@ -45,10 +45,7 @@ export interface CrawlResult {
 const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
   new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), Math.max(1, ms));
-    promise.then(
-      (value) => (clearTimeout(timer), resolve(value)),
-      (error: unknown) => (clearTimeout(timer), reject(error)),
-    );
+    promise.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 
 const httpUrl = (value: string): URL | null => {
@@ -82,7 +79,8 @@ const forget = async (page: Page, browserSession: CDPSession, origins: Set<strin
 const visit = async (browser: Browser, session: CDPSession, url: string, consent: boolean, pageMs: number): Promise<Visit> => {
   const started = Date.now();
   const left = () => pageMs - (Date.now() - started);
-  const page = await browser.newPage();
+  // A wedged browser must not hold the run: every step of a visit is bounded.
+  const page = await within(browser.newPage(), 10_000, 'opening a page');
   const pageHost = new URL(url).hostname;
   const origins = new Set([new URL(url).origin]);
   const requestHosts = new Set<string>();
@@ -147,6 +145,7 @@ export const crawl = async (startUrls: readonly string[], options: CrawlOptions)
     browser = await launchChromium({ args: browserArgs(proxy.port), tmpDir });
     const session = await browser.target().createCDPSession();
     const queue = startUrls.flatMap((url) => httpUrl(url)?.href ?? []);
+    const scanUrlCount = queue.length;
     const queued = new Set(queue);
     const withWidget: string[] = [];
     for (let index = 0; index < queue.length && result.pages.length < budget.pagesPerRun; index += 1) {
@@ -161,7 +160,7 @@ export const crawl = async (startUrls: readonly string[], options: CrawlOptions)
       result.observations.push(...observations);
       if (state?.hasCms) withWidget.push(url);
       // Links are followed from the scan URLs only: up to linksPerUrl same-site pages each.
-      if (index < startUrls.length) {
+      if (index < scanUrlCount) {
         const links = (state?.links ?? []).flatMap((link) => httpUrl(link)?.href ?? []);
         const sameSiteLinks = links.filter((link) => !queued.has(link) && sameSite(new URL(link).hostname, new URL(url).hostname));
         for (const link of [...new Set(sameSiteLinks)].slice(0, budget.linksPerUrl)) {

@@ -41,6 +41,10 @@ describe('POST /cmp/scan-now', () => {
     expect(runs.body.data).toEqual([
       expect.objectContaining({ scanRunId: response.body.data.scanRunId, status: 'QUEUED', trigger: 'MANUAL', urls: ['http://127.0.0.1:9/'], startedAt: null, error: null }),
     ]);
+    // Exactly the documented fields, in a stable shape.
+    expect(Object.keys(runs.body.data[0]).sort()).toEqual(
+      ['completedAt', 'createdAt', 'error', 'newUndeclared', 'pagesScanned', 'scanRunId', 'startedAt', 'status', 'trackersFound', 'trigger', 'urls', 'violations'],
+    );
     const report = await call('GET', `/api/v1/cmp/scan-runs/${response.body.data.scanRunId}`, { token: tenant.token });
     expect(report.body.data).toMatchObject({ status: 'QUEUED', findings: [] });
   });

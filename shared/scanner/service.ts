@@ -86,15 +86,18 @@ export const startScan = async (tenantId: string, trigger: ScanTrigger): Promise
   return { scanRunId: run.scanRunId, status: 'QUEUED' };
 };
 
+/** A run as the API shows it: the tenant is the caller's own. */
+const viewOf = ({ tenantId: _tenantId, ...run }: ScanRun) => run;
+
 /** The spec's list: runs newest first (the 50 latest). */
-export const scanRuns = async (tenantId: string): Promise<ScanRun[]> => {
+export const scanRuns = async (tenantId: string) => {
   await requireCmpTenant(tenantId);
-  return listRuns(tenantId, 50);
+  return (await listRuns(tenantId, 50)).map(viewOf);
 };
 
 export const scanRunReport = async (tenantId: string, scanRunId: string) => {
   await requireCmpTenant(tenantId);
   const run = await readRun(tenantId, scanRunId);
   if (!run) throw new NotFoundError(`Scan run ${scanRunId}`);
-  return { ...run, findings: await readReport(tenantId, scanRunId) };
+  return { ...viewOf(run), findings: await readReport(tenantId, scanRunId) };
 };

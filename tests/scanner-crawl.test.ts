@@ -90,6 +90,8 @@ describe('pass 2 (consent given through window.cms)', () => {
     expect(find(findings, 'COOKIE', '_ga')).toMatchObject({ category: 'ANALYTICS', setBeforeConsent: false });
     expect(find(findings, 'LOCAL_STORAGE', '_hjid')).toMatchObject({ setBeforeConsent: false });
     expect(findings.filter(isViolation)).toEqual([]);
+    // The scanner's own "accept all" never reached the service as a visitor's decision.
+    expect(sites().webEvents()).toBe(0);
   });
 });
 

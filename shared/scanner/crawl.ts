@@ -8,6 +8,7 @@
  * alone. (Not a fresh browser context per page: @sparticuz/chromium runs --single-process, where
  * Chromium cannot create one.)
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +68,23 @@ interface Visit {
 }
 
 /**
+ * In pass 2 the banner reports the scanner's "accept all" to the service (POST …/cmp/web-event).
+ * That is no visitor's decision: it must not enter the tenant's consent log or analytics. The
+ * request is answered here as the service would, so the banner carries on as after a real accept.
+ */
+const answerWebEventsLocally = async (page: Page) => {
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    if (request.isInterceptResolutionHandled()) return;
+    const isWebEvent = request.method() === 'POST' && /\/api\/v1\/cmp\/web-event$/.test(httpUrl(request.url())?.pathname ?? '');
+    const answer = isWebEvent
+      ? request.respond({ status: 201, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify({ data: { recorded: true, consentRecordId: randomUUID() } }) })
+      : request.continue();
+    answer.catch(() => undefined);
+  });
+};
+
+/**
  * Forgets the storage of every origin the page touched (through the page's own session: the
  * browser-level one answers "Internal error" for it) and every cookie, so the next page starts clean.
  */
@@ -91,6 +109,7 @@ const visit = async (browser: Browser, session: CDPSession, url: string, consent
       origins.add(target.origin);
       if (!sameSite(target.hostname, pageHost)) requestHosts.add(target.hostname);
     });
+    if (consent) await answerWebEventsLocally(page);
     await page.goto(url, { waitUntil: 'networkidle2', timeout: Math.max(1, left() - 2000) }).catch(() => undefined);
     if (consent) {
       const granted = await within(page.evaluate(grantAllScript), Math.max(1, left() - 1500), 'granting consent').catch(() => false);

@@ -12,6 +12,8 @@ export interface FixtureSites {
   vendor: string;
   canary: string;
   canaryHits: () => number;
+  /** Consent decisions the site's stand-in service received (the scanner's must never arrive). */
+  webEvents: () => number;
 }
 
 const page = (body: string, head = '') => `<!doctype html><html><head><title>Fixture</title>${head}</head><body>${body}</body></html>`;
@@ -23,7 +25,10 @@ const widgetScript = `
   host.setAttribute('data-cms', '');
   const root = host.attachShadow({ mode: 'open' });
   root.innerHTML = '<section role="dialog" aria-labelledby="cms-c-t"><h2 id="cms-c-t">Cookies</h2><div class="r"><button class="p">Accept all</button><button>Reject all</button></div></section>';
-  root.querySelector('button.p').addEventListener('click', () => {
+  root.querySelector('button.p').addEventListener('click', async () => {
+    // As the widget does: the decision goes to the service first.
+    const reply = await fetch('/api/v1/cmp/web-event', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    if (reply.status !== 201) return;
     document.cookie = 'cms_consent=all; path=/';
     document.cookie = '_ga=GA1.1.123.456; path=/';
     localStorage.setItem('_hjid', 'x');
@@ -39,7 +44,7 @@ const serve = (host: string, handler: http.RequestListener) =>
 
 export const useFixtureSites = () => {
   const servers: http.Server[] = [];
-  const state = { site: '', vendor: '', canary: '', hits: 0 };
+  const state = { site: '', vendor: '', canary: '', hits: 0, webEvents: 0 };
   const hanging = new Set<http.ServerResponse>();
   beforeAll(async () => {
     const canary = await serve('127.0.0.2', (_request, response) => {
@@ -68,6 +73,10 @@ export const useFixtureSites = () => {
               `<script>document.cookie = '_ga=GA1.1.1.2; path=/'; document.cookie = '_fbp=fb.1.2.3; path=/'; localStorage.setItem('cart_state', '1'); sessionStorage.setItem('tab_token', '2');</script>`,
             ),
           );
+          return;
+        case '/api/v1/cmp/web-event':
+          state.webEvents += 1;
+          response.writeHead(201, { 'content-type': 'application/json' }).end('{"data":{"recorded":true}}');
           return;
         case '/about':
         case '/contact':
@@ -111,6 +120,6 @@ export const useFixtureSites = () => {
     }
   });
   return {
-    sites: (): FixtureSites => ({ site: state.site, vendor: state.vendor, canary: state.canary, canaryHits: () => state.hits }),
+    sites: (): FixtureSites => ({ site: state.site, vendor: state.vendor, canary: state.canary, canaryHits: () => state.hits, webEvents: () => state.webEvents }),
   };
 };

@@ -51,6 +51,11 @@ describe('the crawl, pass 1 (no consent)', () => {
     expect(find(findings, 'REQUEST', null, 'localhost')).toMatchObject({ firstParty: false, setBeforeConsent: true });
   });
 
+  it('records third-party requests made by service workers, through what the proxy was asked for', async () => {
+    const { findings } = await scan(['/service-worker']);
+    expect(find(findings, 'REQUEST', null, 'localhost')).toMatchObject({ firstParty: false, setBeforeConsent: true });
+  });
+
   it('records a page that never finishes loading as far as it got, within the page budget', async () => {
     const started = Date.now();
     const { findings, pages } = await scan(['/hang'], { budget: { pageMs: 4000 } });

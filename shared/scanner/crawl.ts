@@ -18,7 +18,7 @@ import { scanBudget } from './budget';
 import type { FindingKind } from './classify';
 import { sameSite } from './classify';
 import { grantAllScript, pageStateScript, type PageState } from './page-scripts';
-import { startFilteringProxy } from './proxy';
+import { startFilteringProxy, type FilteringProxy } from './proxy';
 
 export interface Observation {
   kind: FindingKind;
@@ -94,7 +94,12 @@ const forget = async (page: Page, browserSession: CDPSession, origins: Set<strin
   await browserSession.send('Storage.clearCookies', {});
 };
 
-const visit = async (browser: Browser, session: CDPSession, url: string, consent: boolean, pageMs: number): Promise<Visit> => {
+/**
+ * Pages are visited one at a time, so every host the proxy is asked for during a visit is that
+ * page's: requests of workers and service workers, which the page's own request events miss, count too.
+ */
+const visit = async (browser: Browser, session: CDPSession, proxy: FilteringProxy, url: string, consent: boolean, pageMs: number): Promise<Visit> => {
+  const requestedBefore = proxy.requested.length;
   const started = Date.now();
   const left = () => pageMs - (Date.now() - started);
   // A wedged browser must not hold the run: every step of a visit is bounded.
@@ -115,6 +120,7 @@ const visit = async (browser: Browser, session: CDPSession, url: string, consent
       const granted = await within(page.evaluate(grantAllScript), Math.max(1, left() - 1500), 'granting consent').catch(() => false);
       if (granted) await settle(page, Math.min(5000, left() - 1500));
     }
+    for (const host of proxy.requested.slice(requestedBefore)) if (!sameSite(host, pageHost)) requestHosts.add(host);
     const state = await within(page.evaluate(pageStateScript) as Promise<PageState>, Math.max(1, left() - 1000), 'reading the page').catch(() => null);
     // Storage.getCookies: every domain's cookies, HttpOnly included.
     const { cookies } = await within(session.send('Storage.getCookies', {}), 5000, 'reading cookies').catch(() => ({ cookies: [] }));
@@ -174,7 +180,7 @@ export const crawl = async (startUrls: readonly string[], options: CrawlOptions)
         break;
       }
       const url = queue[index]!;
-      const { observations, state } = await visit(browser, session, url, false, pageMs);
+      const { observations, state } = await visit(browser, session, proxy, url, false, pageMs);
       result.pages.push(url);
       result.observations.push(...observations);
       if (state?.hasCms) withWidget.push(url);
@@ -194,7 +200,7 @@ export const crawl = async (startUrls: readonly string[], options: CrawlOptions)
         result.overBudget = overBudget(budget.runMs, result.pages.length);
         break;
       }
-      result.observations.push(...(await visit(browser, session, url, true, pageMs)).observations);
+      result.observations.push(...(await visit(browser, session, proxy, url, true, pageMs)).observations);
     }
   } finally {
     if (browser) await closeBrowser(browser);

@@ -21,6 +21,8 @@ export interface FilteringProxy {
   port: number;
   /** host:port of every refused connection, in order. */
   refused: string[];
+  /** Host of every request or tunnel asked for, allowed or not, in order: what workers and service workers ask for too. */
+  requested: string[];
   close: () => Promise<void>;
 }
 
@@ -44,6 +46,7 @@ const splitHostPort = (authority: string, defaultPort: number): { host: string; 
 
 export const startFilteringProxy = async (policy: ProxyPolicy): Promise<FilteringProxy> => {
   const refused: string[] = [];
+  const requested: string[] = [];
   // Everything open, so close() ends it all: a tenant's server that never finishes a response must
   // not keep a socket alive in a reused Lambda container.
   const sockets = new Set<net.Socket>();
@@ -60,6 +63,7 @@ export const startFilteringProxy = async (policy: ProxyPolicy): Promise<Filterin
       return;
     }
     const port = Number(target.port || 80);
+    requested.push(bareHost(target.hostname));
     void allowedAddress(target.hostname, policy).then((address) => {
       if (address === null) {
         refused.push(`${target.hostname}:${port}`);
@@ -89,6 +93,7 @@ export const startFilteringProxy = async (policy: ProxyPolicy): Promise<Filterin
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
     const { host, port } = splitHostPort(request.url ?? '', 443);
+    requested.push(bareHost(host));
     void allowedAddress(host, policy).then((address) => {
       if (address === null) {
         refused.push(`${host}:${port}`);
@@ -115,6 +120,7 @@ export const startFilteringProxy = async (policy: ProxyPolicy): Promise<Filterin
   return {
     port: (server.address() as net.AddressInfo).port,
     refused,
+    requested,
     close: async () => {
       for (const upstream of upstreams) upstream.destroy();
       for (const socket of sockets) socket.destroy();

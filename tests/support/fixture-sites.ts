@@ -85,6 +85,14 @@ export const useFixtureSites = () => {
         case '/third-party':
           response.end(page('<p>vendor</p>', `<script src="${vendorOrigin}/tag.js"></script>`));
           return;
+        case '/service-worker':
+          // The only third-party request comes from a service worker, a target of its own that the page's request events miss.
+          response.end(page('<p>sw</p>', `<script>navigator.serviceWorker.register('/sw.js');</script>`));
+          return;
+        case '/sw.js':
+          response.setHeader('content-type', 'text/javascript');
+          response.end(`self.addEventListener('install', (event) => event.waitUntil(fetch('${vendorOrigin}/from-sw.gif').catch(() => {})));`);
+          return;
         case '/widget':
           response.end(page('<p>shop</p>', `<script>document.addEventListener('DOMContentLoaded', () => {${widgetScript}});</script>`));
           return;

@@ -43,6 +43,7 @@ export const startBenchStack = async (): Promise<BenchStack> => {
       SES_ENDPOINT: engines.sesEndpoint,
       TABLE_NAME: tableName,
       WEBHOOK_QUEUE_URL: queues[queueDefinitions.webhookDeliveries.name],
+      SCAN_QUEUE_URL: queues[queueDefinitions.trackerScans.name],
       AWS_REGION: 'ap-south-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',

@@ -4,12 +4,13 @@
  * each bundle actually imports, and tests/infra/grants.test.ts holds the two together, so a
  * function that starts calling SES or SQS fails a test until its grant is written down here.
  */
-export type Access = 'webhookQueueSend' | 'sesSend' | 'translate';
+export type Access = 'webhookQueueSend' | 'scanQueueSend' | 'sesSend' | 'translate';
 
 export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // Notice auto-translate and cookie-banner label drafts call Amazon Translate.
   notices: ['translate'],
-  cmp: ['translate'],
+  // scan-now queues the run for the scanner.
+  cmp: ['translate', 'scanQueueSend'],
   // The test delivery of a webhook is queued like any other.
   webhooks: ['webhookQueueSend'],
   // Mails and events leave only through the outbox: every other writer just writes an outbox item.
@@ -17,6 +18,8 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // A retry goes back on the queue with a delay; the sweeper re-queues lost attempts.
   'webhook-worker': ['webhookQueueSend'],
   'webhook-sweeper': ['webhookQueueSend'],
+  // Due scheduled scans are queued like scan-now's.
+  'scan-scheduler': ['scanQueueSend'],
 };
 
 /** Every access the rules give `name`, each once, in a stable order. */

@@ -3,6 +3,8 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
+import { queueDefinitions } from '../shared/queues';
+import { scanBudget } from '../shared/scanner/budget';
 
 /** Every key attribute of the single table holds a string. */
 const stringKey = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
@@ -50,6 +52,31 @@ export class WebhookQueues extends Construct {
     this.queue = new sqs.Queue(this, 'WebhookDeliveries', {
       visibilityTimeout: Duration.seconds(60),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+  }
+}
+
+/**
+ * `tracker-scans`: one message per scan-now or scheduled run. Hidden for longer than the scanner's
+ * timeout, so a message is never handed to a second scanner while the first still runs; after
+ * two receives (the second one closes a run whose scanner died) it goes to the DLQ.
+ */
+export class ScanQueues extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.deadLetterQueue = new sqs.Queue(this, 'TrackerScansDlq', {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new sqs.Queue(this, 'TrackerScans', {
+      visibilityTimeout: Duration.seconds(scanBudget.lambdaTimeoutSeconds + 60),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: queueDefinitions.trackerScans.maxReceiveCount },
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });

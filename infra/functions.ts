@@ -32,6 +32,7 @@ const pascal = (group: string): string =>
 export interface GroupFunctionsProps {
   table: dynamodb.ITable;
   webhookQueue: sqs.IQueue;
+  scanQueue: sqs.IQueue;
   /** Sender of the service's mails (MAIL_FROM); SES rights are limited to its identities. */
   mailFrom: string;
 }
@@ -80,6 +81,7 @@ export class GroupFunctions extends Construct {
       CMS_STAGE: 'aws',
       NODE_OPTIONS: '--enable-source-maps',
       WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl,
+      SCAN_QUEUE_URL: props.scanQueue.queueUrl,
       MAIL_FROM: props.mailFrom,
       // This resolves the secret into the function configuration at deploy time, so anyone with
       // lambda:GetFunctionConfiguration can read it. Production hardening: pass only the secret
@@ -97,6 +99,9 @@ export class GroupFunctions extends Construct {
           new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.webhookQueue.queueArn] }),
         );
         // The queue uses SQS-managed SSE, so no KMS grant is needed.
+      },
+      scanQueueSend: (fn) => {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.scanQueue.queueArn] }));
       },
       sesSend: (fn) => {
         // Only the sender's own identities: the address, or its domain when the domain is what SES verified.

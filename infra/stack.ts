@@ -4,7 +4,8 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
-import { ConsentTable, WebhookQueues } from './data';
+import { ConsentTable, ScanQueues, WebhookQueues } from './data';
+import { TrackerScanner } from './scanner';
 import { GroupFunctions, repoRoot } from './functions';
 import { WebAssets } from './web';
 import { join } from 'node:path';
@@ -24,6 +25,8 @@ const mailFromOf = (value: unknown): string => {
 export class ConsentServiceStack extends Stack {
   readonly data: ConsentTable;
   readonly queues: WebhookQueues;
+  readonly scanQueues: ScanQueues;
+  readonly scanner: TrackerScanner;
   readonly functions: GroupFunctions;
   readonly api: ConsentApi;
   readonly web: WebAssets;
@@ -33,9 +36,11 @@ export class ConsentServiceStack extends Stack {
 
     this.data = new ConsentTable(this, 'Data');
     this.queues = new WebhookQueues(this, 'Webhooks');
+    this.scanQueues = new ScanQueues(this, 'TrackerScans');
     this.functions = new GroupFunctions(this, 'Functions', {
       table: this.data.table,
       webhookQueue: this.queues.queue,
+      scanQueue: this.scanQueues.queue,
       // A verified SES identity of the deployer's: `cdk deploy -c mailFrom=no-reply@example.in`.
       mailFrom: mailFromOf(this.node.tryGetContext('mailFrom')),
     });
@@ -66,6 +71,9 @@ export class ConsentServiceStack extends Stack {
       schedule: events.Schedule.rate(Duration.minutes(5)),
       targets: [new targets.LambdaFunction(sweeper)],
     });
+
+    // The tracker scanner (a container image with Chromium) fed by the scan queue, and its scheduler.
+    this.scanner = new TrackerScanner(this, 'Scanner', { table: this.data.table, queue: this.scanQueues.queue, functions: this.functions });
 
     // The widget, the withdrawal pages and the API under one CloudFront domain.
     this.web = new WebAssets(this, 'Web', { httpApi: this.api.httpApi });

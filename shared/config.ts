@@ -93,6 +93,10 @@ export const config = {
   get webhookQueueUrl(): string | undefined {
     return env('WEBHOOK_QUEUE_URL');
   },
+  /** The tracker-scan queue scan-now writes to (the scanner worker consumes it). */
+  get scanQueueUrl(): string | undefined {
+    return env('SCAN_QUEUE_URL');
+  },
   /** Base of the retry schedule: attempt n+1 waits base × 2^(n-1) (the spec's 5 s, 10 s, 20 s, 40 s). */
   get webhookRetryBaseMs(): number {
     return intFromEnv('WEBHOOK_RETRY_BASE_MS', 5000);

@@ -4,4 +4,6 @@
  */
 export const queueDefinitions = {
   webhookDeliveries: { name: 'webhook-deliveries', deadLetterName: 'webhook-deliveries-dlq', maxReceiveCount: 5 },
+  /** A redelivered scan message ends its run FAILED (the first attempt died), so two receives suffice. */
+  trackerScans: { name: 'tracker-scans', deadLetterName: 'tracker-scans-dlq', maxReceiveCount: 2 },
 } as const;

@@ -20,6 +20,7 @@ const absent: Record<string, string> = {
   lang: 'HI',
   language: 'HI',
   revision: '999999',
+  scanRunId: '00000000-0000-4000-8000-000000000003',
 };
 const concretePath = (path: string) =>
   path.replace(/:([A-Za-z0-9]+)/g, (_match, name: string) => {

@@ -2,6 +2,7 @@ import { cmpAnalytics } from '../../shared/cmp/analytics';
 import type { BannerLabels } from '../../shared/cmp/labels';
 import { configRevision, deleteTracker, listTrackers, saveConfig, upsertTrackers } from '../../shared/cmp/service';
 import { draftAllLabelSets, draftLabelSet, listLabelSets, saveLabelSet } from '../../shared/cmp/translations';
+import { scanRunReport, scanRuns, startScan } from '../../shared/scanner/service';
 import { createGroupHandler } from '../../shared/http/handler';
 import { cmpRoutes } from '../../shared/http/routes/cmp';
 import { ok } from '../../shared/http/operation';
@@ -18,4 +19,7 @@ export const handler = createGroupHandler('cmp', cmpRoutes, {
   draftAllCmpTranslations: async ({ caller }) => ok(await draftAllLabelSets(caller.tenantId)),
   saveCmpTranslation: async ({ caller, params, body }) =>
     ok(await saveLabelSet(caller.tenantId, params.language, body.labels as Partial<BannerLabels>)),
+  startCmpScan: async ({ caller }) => ok(await startScan(caller.tenantId, 'MANUAL'), 202),
+  listCmpScanRuns: async ({ caller }) => ok(await scanRuns(caller.tenantId)),
+  getCmpScanRun: async ({ caller, params }) => ok(await scanRunReport(caller.tenantId, params.scanRunId)),
 });

@@ -44,6 +44,7 @@ const main = async () => {
   await ensureTable(engines.dynamodbEndpoint, config.tableName);
   const queues = await ensureQueues(engines.sqsEndpoint);
   process.env.WEBHOOK_QUEUE_URL = queues[queueDefinitions.webhookDeliveries.name];
+  process.env.SCAN_QUEUE_URL = queues[queueDefinitions.trackerScans.name];
   const { startApiServer } = await import('./server');
   const { server, url } = await startApiServer(port);
   // Links the service emits (portalUrl, and the demo notice's withdrawal route) carry the port

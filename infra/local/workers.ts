@@ -1,5 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { handler as scanner } from '../../functions/scanner/handler';
 import { handler as webhookWorker } from '../../functions/webhook-worker/handler';
 import { clock } from '../../shared/clock';
 import { config } from '../../shared/config';
@@ -7,6 +8,8 @@ import { completePendingWithdrawals } from '../../shared/consent/withdrawal-appl
 import { drainOutbox } from '../../shared/events/drain';
 import { describeError, log } from '../../shared/log';
 import { sqs } from '../../shared/queue/sqs';
+import { scanBudget } from '../../shared/scanner/budget';
+import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 
 /**
@@ -26,13 +29,18 @@ export const sqsRecord = (message: { MessageId?: string; ReceiptHandle?: string;
   awsRegion: config.region,
 });
 
-const pollQueue = async (queueUrl: string): Promise<number> => {
+/** Hands what the queue holds to `handle` as Lambda's event source mapping would (batch size, visibility). */
+const pollQueue = async (
+  queueUrl: string,
+  handle: (event: SQSEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] } | void>,
+  options: { batchSize: number; visibilitySeconds: number },
+): Promise<number> => {
   const { Messages = [] } = await sqs().send(
-    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 30 }),
+    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: options.batchSize, WaitTimeSeconds: 1, VisibilityTimeout: options.visibilitySeconds }),
   );
   if (Messages.length === 0) return 0;
   const event: SQSEvent = { Records: Messages.map((message) => sqsRecord(message, queueUrl)) };
-  const { batchItemFailures } = await webhookWorker(event);
+  const { batchItemFailures } = (await handle(event)) ?? { batchItemFailures: [] };
   const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
   const done = Messages.filter((message) => !failed.has(message.MessageId ?? ''));
   if (done.length > 0) {
@@ -85,10 +93,17 @@ export const startWorkers = (idleMs = 200) => {
   ];
   const queueUrl = config.webhookQueueUrl;
   if (queueUrl) {
-    stops.push(loop('webhook queue', () => pollQueue(queueUrl), idleMs));
+    stops.push(loop('webhook queue', () => pollQueue(queueUrl, webhookWorker, { batchSize: 10, visibilitySeconds: 30 }), idleMs));
     // The scheduled sweeper's job in AWS; here it also recovers retries lost when the in-memory
     // SQS emulator was restarted with the stack.
     stops.push(loop('webhook sweeper', () => sweepOverdueDeliveries(), Math.max(idleMs, 30_000)));
+  }
+  const scanQueueUrl = config.scanQueueUrl;
+  if (scanQueueUrl) {
+    // The scanner Lambda's job: one scan at a time, hidden from other receivers for the run budget.
+    stops.push(loop('tracker scans', () => pollQueue(scanQueueUrl, scanner, { batchSize: 1, visibilitySeconds: scanBudget.lambdaTimeoutSeconds + 60 }), idleMs));
+    // The scheduled Lambda's job: tenants whose 30-day scan is due get a SCHEDULED run.
+    stops.push(loop('scan scheduler', () => startDueScans(), Math.max(idleMs, 60_000)));
   }
   return { stop: async () => void (await Promise.all(stops.map((stop) => stop()))) };
 };

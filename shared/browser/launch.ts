@@ -19,10 +19,15 @@ export const chromiumArgs = (extra: readonly string[] = []): string[] => [
   ...extra,
 ];
 
-export const launchChromium = async (options: { args?: readonly string[] } = {}): Promise<Browser> =>
+/**
+ * tmpDir: a directory the caller owns and removes afterwards. The profile and every temporary file
+ * Chromium makes (it honours TMPDIR) go there, so one removal cleans up after the browser.
+ */
+export const launchChromium = async (options: { args?: readonly string[]; tmpDir?: string } = {}): Promise<Browser> =>
   puppeteer.launch({
     executablePath: await chromium.executablePath(),
     args: chromiumArgs(options.args),
     headless: true,
     defaultViewport: { width: 1280, height: 800 },
+    ...(options.tmpDir ? { userDataDir: `${options.tmpDir}/profile`, env: { ...process.env, TMPDIR: options.tmpDir } } : {}),
   });

@@ -1,8 +1,10 @@
 import * as z from 'zod';
+import { config } from '../config';
 import { languageCodes, scheduledLanguageCodes } from '../i18n/languages';
 import { bannerPositions, cookieCategories } from './banner';
 import { trackerKey } from './document';
 import { bannerLabelKeys, labelStatuses } from './labels';
+import { scanUrlProblem } from '../scanner/targets';
 import { cookieEvents } from './visitor';
 
 const lowerCodes = languageCodes.map((code) => code.toLowerCase()) as [string, ...string[]];
@@ -64,7 +66,15 @@ export const configBody = z.strictObject({
   reconsentDays: z.number().int().min(30).max(730).optional(),
   scanEnabled: z.boolean().optional(),
   scanUrls: z
-    .array(z.url({ protocol: /^https$/, error: 'an absolute https URL' }).max(2000))
+    .array(
+      z
+        .url({ protocol: /^https?$/, error: 'an absolute https URL' })
+        .max(2000)
+        .superRefine((url, context) => {
+          const problem = scanUrlProblem(url, config.isLocal);
+          if (problem) context.addIssue({ code: 'custom', message: problem });
+        }),
+    )
     .max(5)
     .refine(unique, 'scanUrls must not repeat')
     .optional(),

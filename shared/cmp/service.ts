@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { nowIso } from '../clock';
 import { ContentionError } from '../db/errors';
 import { AppError, NotFoundError, ValidationError } from '../errors';
+import { readSchedule, writeSchedule } from '../scanner/store';
 import { requireTenant } from '../tenants/store';
 import type { Tenant } from '../tenants/tenant';
 import { assertChildDirectedRule, mergeBannerConfig } from './banner';
@@ -61,6 +62,16 @@ export const changeDocument = async (
 
 const configOf = ({ trackers: _trackers, labelSets: _labelSets, configured: _configured, ...config }: CmpDocument) => config;
 
+/**
+ * With scanEnabled a tenant has a schedule item (due at once, then every 30 days after each
+ * scheduled run); without it, none. Written after the document, and only when it changes.
+ */
+const syncScanSchedule = async (tenantId: string, scanEnabled: boolean) => {
+  const scheduled = (await readSchedule(tenantId)) !== undefined;
+  if (scanEnabled && !scheduled) await writeSchedule(tenantId, nowIso());
+  if (!scanEnabled && scheduled) await writeSchedule(tenantId, null);
+};
+
 export const saveConfig = async (tenantId: string, input: z.output<typeof configBody>) => {
   const saved = await changeDocument(
     tenantId,
@@ -72,6 +83,7 @@ export const saveConfig = async (tenantId: string, input: z.output<typeof config
     },
     'body',
   );
+  await syncScanSchedule(tenantId, saved.scanEnabled);
   // The banner stays readable either way (the widget falls back to its default colours); saying so here lets the DPO fix the theme.
   return { ...configOf(saved), themeContrast: { minimum: minimumContrast, failures: themeContrastFailures(saved.bannerTheme) } };
 };
@@ -143,4 +155,28 @@ export const deleteTracker = async (tenantId: string, key: z.output<typeof track
     'trackers',
   );
   return removed!;
+};
+
+/**
+ * Adds trackers the scanner found to the registry, as declaredByAdmin false. A tracker whose key
+ * is already there (a person's declaration, or an earlier scan's find) is left exactly as it is:
+ * the scanner never overwrites. Past the registry's limit the rest are left out. Returns how many were added.
+ */
+export const addFoundTrackers = async (tenantId: string, found: Tracker[]): Promise<number> => {
+  let added = 0;
+  await changeDocument(
+    tenantId,
+    (current) => {
+      const registry = new Map(current.trackers.map((tracker) => [trackerKey(tracker), tracker]));
+      added = 0;
+      for (const tracker of found) {
+        if (registry.has(trackerKey(tracker)) || registry.size >= maxTrackers) continue;
+        registry.set(trackerKey(tracker), { ...tracker, declaredByAdmin: false });
+        added += 1;
+      }
+      return added === 0 ? current : { ...current, trackers: sortTrackers([...registry.values()]) };
+    },
+    'trackers',
+  );
+  return added;
 };

@@ -9,6 +9,7 @@ import { immutableCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack } from '../../infra/stack';
 import { tableDefinition } from '../../shared/db/table';
+import { scanBudget } from '../../shared/scanner/budget';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
 import { awsClientsIn } from '../support/bundle-clients';
@@ -47,6 +48,15 @@ beforeAll(() => {
   app.synth();
   template = Template.fromStack(stack);
 }, 120_000);
+
+/** Every IAM action granted to `fn`'s role, by any policy attached to it. */
+const actionsOf = (fn: { role?: unknown }): string[] => {
+  const roleId = stack.getLogicalId((fn.role as { node: { defaultChild: CfnResource } }).node.defaultChild);
+  const statements = Object.values(resourcesOf('AWS::IAM::Policy'))
+    .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
+    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement);
+  return statements.flatMap((statement) => [statement.Action].flat());
+};
 
 describe('HTTP API', () => {
   it('has one route per entry of the route table, each to its group function', () => {
@@ -100,10 +110,10 @@ describe('functions', () => {
     });
   });
 
-  it('has one nodejs22.x arm64 function per group, plus the outbox drainer, the delivery worker and the sweeper', () => {
-    // And the CDK's own bucket-deployment handler, which runs only at deploy time.
-    expect(stack.functions.byName.size).toBe(functionGroups.length + 3);
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 3 + 1);
+  it('has one nodejs22.x arm64 function per group, plus the outbox drainer, the delivery worker, the sweeper and the scan scheduler', () => {
+    // And the tracker scanner (a container image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
+    expect(stack.functions.byName.size).toBe(functionGroups.length + 4);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 4 + 2);
     // The sweeper runs on a schedule, every 5 minutes.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     for (const group of functionGroups) {
@@ -131,22 +141,13 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    // One per function, the API's access log and the bucket-deployment handler's.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 3 + 2);
+    // One per function (the scanner's too), the API's access log and the bucket-deployment handler's.
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 5 + 2);
     for (const fn of stack.functions.byName.values()) {
       const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
       expect(logGroup?.Properties.RetentionInDays).toBe(30);
     }
   });
-
-  /** Every IAM action granted to `fn`'s role, by any policy attached to it. */
-  const actionsOf = (fn: { role?: unknown }): string[] => {
-    const roleId = stack.getLogicalId((fn.role as { node: { defaultChild: CfnResource } }).node.defaultChild);
-    const statements = Object.values(resourcesOf('AWS::IAM::Policy'))
-      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
-      .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement);
-    return statements.flatMap((statement) => [statement.Action].flat());
-  };
 
   // What each AWS client in a bundle needs; a client missing here fails the test until it is mapped.
   const actionsForClient: Record<string, string[]> = {
@@ -159,7 +160,7 @@ describe('functions', () => {
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
 
   it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
-    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'outbox', 'webhook-worker', 'webhook-sweeper'].sort());
+    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'outbox', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler'].sort());
     for (const [name, fn] of stack.functions.byName) {
       const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
       for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
@@ -196,6 +197,35 @@ describe('table', () => {
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
     });
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('tracker scanner', () => {
+  const scannerId = () => stack.getLogicalId(stack.scanner.scanner.node.defaultChild as CfnResource);
+
+  it('is a container image function with about 2 GB, a timeout covering the run budget and reserved concurrency', () => {
+    const fn = resourcesOf('AWS::Lambda::Function')[scannerId()]!;
+    expect(fn.Properties).toMatchObject({ PackageType: 'Image', MemorySize: 2048, Timeout: scanBudget.lambdaTimeoutSeconds, ReservedConcurrentExecutions: 2, Architectures: ['x86_64'] });
+    expect(scanBudget.lambdaTimeoutSeconds * 1000).toBeGreaterThan(scanBudget.runMs);
+    // Synth stages the build context and records the image asset; Docker only runs at publish time.
+    expect(JSON.stringify(fn.Properties.Code)).toContain('ImageUri');
+  });
+
+  it('takes one message at a time from a queue hidden longer than its timeout, with a dead-letter queue after 2 receives', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionName: { Ref: scannerId() }, BatchSize: 1, ScalingConfig: { MaximumConcurrency: 2 } });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: scanBudget.lambdaTimeoutSeconds + 60,
+      RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: 2 },
+    });
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)' });
+  });
+
+  it('may read and write the table (no Scan) and consume its queue, nothing else: all its bundle calls', async () => {
+    expect(await awsClientsIn(join(repoRoot, 'functions', 'scanner', 'handler.ts'))).toEqual(['client-dynamodb']);
+    const granted = [...new Set(actionsOf(stack.scanner.scanner))].sort();
+    expect(granted).toEqual(
+      [...tableActions.map((action) => `dynamodb:${action}`), 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].sort(),
+    );
   });
 });
 

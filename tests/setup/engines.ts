@@ -5,7 +5,7 @@ import { queueDefinitions } from '../../shared/queues';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    engines: { webhookQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; tableName: string };
+    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; tableName: string };
   }
 }
 
@@ -23,6 +23,7 @@ export default async function setup(project: TestProject) {
   const queues = await ensureQueues(engines.sqsEndpoint);
   project.provide('engines', {
     webhookQueueUrl: queues[queueDefinitions.webhookDeliveries.name]!,
+    scanQueueUrl: queues[queueDefinitions.trackerScans.name]!,
     dynamodbEndpoint: engines.dynamodbEndpoint,
     sqsEndpoint: engines.sqsEndpoint,
     sesEndpoint: engines.sesEndpoint,

@@ -18,6 +18,7 @@ Object.assign(process.env, {
   SES_ENDPOINT: engines.sesEndpoint,
   TABLE_NAME: engines.tableName,
   WEBHOOK_QUEUE_URL: engines.webhookQueueUrl,
+  SCAN_QUEUE_URL: engines.scanQueueUrl,
   AWS_REGION: 'ap-south-1',
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',

@@ -23,6 +23,7 @@ import {
   webEventBody,
   webEventResult,
 } from '../../cmp/schemas';
+import { scanNowResult, scanReportView, scanRunParams, scanRunView } from '../../scanner/schemas';
 import type { RouteDefinition } from '../route';
 
 const tags = ['Cookie consent'];
@@ -222,5 +223,39 @@ export const cmpRoutes = {
     request: { params: languageParams, body: labelsBody },
     response: { status: 200, description: 'The saved label set', data: labelSetView },
     errors: ['CMP_NOT_CONFIGURED', 'CONFLICT'],
+  },
+  startCmpScan: {
+    method: 'POST',
+    path: '/api/v1/cmp/scan-now',
+    group: 'cmp',
+    auth: { kind: 'bearer', access: 'write' },
+    summary: "Scan the tenant's site for trackers",
+    description: `Queues a headless-browser crawl of scanUrls (or, when empty, the tenant's website): each URL and up to 10 same-site links, at most 30 pages, 30 s per page, 10 minutes per run. Pass 1 loads pages without consent and records cookies (HttpOnly included), localStorage and sessionStorage keys and third-party requests; anything found there that is not NECESSARY is a violation. Pass 2 grants every category through the banner (window.cms) where the page runs it. Found trackers are classified (the registry, the Open Cookie Database, third-party-web, else UNCLASSIFIED) and those the registry lacks are added with declaredByAdmin false; one email goes to the DPO when, and only when, a run finds trackers that were not in the registry. 400 NO_SCAN_URLS without scanUrls and website; 409 SCAN_ALREADY_RUNNING while a run is QUEUED or RUNNING; 429 SCAN_RATE_LIMIT with Retry-After when the last run was started less than 10 minutes ago. Of simultaneous calls exactly one starts a run. ${gated}`,
+    tags,
+    response: { status: 202, description: 'Queued; poll GET /cmp/scan-runs', data: scanNowResult },
+    errors: ['NO_SCAN_URLS', 'SCAN_ALREADY_RUNNING', 'SCAN_RATE_LIMIT', 'CMP_NOT_CONFIGURED'],
+  },
+  listCmpScanRuns: {
+    method: 'GET',
+    path: '/api/v1/cmp/scan-runs',
+    group: 'cmp',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: 'Tracker scan runs, newest first',
+    description: `The 50 latest runs. A run is QUEUED, then RUNNING, then COMPLETED or FAILED (with error: over its time budget, or the scanner stopped); never RUNNING forever. ${gated}`,
+    tags,
+    response: { status: 200, description: 'Runs', data: z.array(scanRunView) },
+    errors: ['CMP_NOT_CONFIGURED'],
+  },
+  getCmpScanRun: {
+    method: 'GET',
+    path: '/api/v1/cmp/scan-runs/:scanRunId',
+    group: 'cmp',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: "One scan run's full report",
+    description: `Extension. The run and one finding per tracker: kind, name, domain, category, vendor, firstParty, the pages where it was seen, setBeforeConsent (seen before consent), declared (in the registry before this run) and classifiedBy. Empty findings until the run ends. ${gated}`,
+    tags,
+    request: { params: scanRunParams },
+    response: { status: 200, description: 'The report', data: scanReportView },
+    errors: ['NOT_FOUND', 'CMP_NOT_CONFIGURED'],
   },
 } as const satisfies Record<string, RouteDefinition>;

@@ -1,0 +1,60 @@
+import { nowIso } from '../clock';
+import { addFoundTrackers, listTrackers } from '../cmp/service';
+import { config } from '../config';
+import { describeError, log } from '../log';
+import { named } from '../db/transact';
+import { mailPut } from '../mail/outbox';
+import { requireTenant } from '../tenants/store';
+import { newTrackersMail } from './alert';
+import { openCookieDatabase } from './cookie-database';
+import { crawl, type CrawlOptions } from './crawl';
+import { buildFindings, trackerOf, undeclared } from './report';
+import { isViolation, type Finding, type ScanRun } from './run';
+import type { ScanMessage } from './service';
+import { finishRun, markRunning, readRun } from './store';
+
+const failed = (run: ScanRun, error: string, findings: Finding[] = []) =>
+  finishRun({ ...run, status: 'FAILED', completedAt: nowIso(), error }, findings);
+
+/**
+ * Runs one queued scan to its end. A run found already RUNNING was started by a delivery that
+ * died (out of memory, timeout): it ends FAILED rather than running twice or staying RUNNING.
+ * The registry as it stood before the crawl decides what is new; the run, its report and the DPO's
+ * alert are written together, once.
+ */
+export const runScan = async (message: ScanMessage, options: Pick<CrawlOptions, 'budget'> = {}): Promise<void> => {
+  const queued = await readRun(message.tenantId, message.scanRunId);
+  if (!queued || queued.status === 'COMPLETED' || queued.status === 'FAILED') return;
+  if (queued.status === 'RUNNING' || !(await markRunning(queued.tenantId, queued.scanRunId, nowIso()))) {
+    await failed(queued, 'The scanner stopped before finishing this run');
+    return;
+  }
+  const run: ScanRun = { ...queued, status: 'RUNNING', startedAt: nowIso() };
+  try {
+    const registry = await listTrackers(run.tenantId);
+    const result = await crawl(run.urls, { allowLocal: config.isLocal, ...options });
+    const findings = buildFindings(result.observations, registry, openCookieDatabase());
+    const counted: ScanRun = {
+      ...run,
+      pagesScanned: result.pages.length,
+      trackersFound: findings.length,
+      newUndeclared: undeclared(findings).length,
+      violations: findings.filter(isViolation).length,
+      completedAt: nowIso(),
+    };
+    if (result.overBudget) {
+      await failed(counted, result.overBudget, findings);
+      return;
+    }
+    const fresh = undeclared(findings);
+    if (fresh.length > 0) await addFoundTrackers(run.tenantId, fresh.map(trackerOf));
+    const { dpoEmail } = await requireTenant(run.tenantId);
+    const alert = fresh.length > 0 && dpoEmail ? [named('DPO alert', mailPut(run.tenantId, newTrackersMail(dpoEmail, counted, fresh)))] : [];
+    const completed: ScanRun = { ...counted, status: 'COMPLETED' };
+    await finishRun(completed, findings, alert);
+    log.info('tracker scan completed', { tenantId: run.tenantId, scanRunId: run.scanRunId, pages: result.pages.length, findings: findings.length, refused: result.refused.length });
+  } catch (error) {
+    log.error('tracker scan failed', { scanRunId: run.scanRunId, ...describeError(error) });
+    await failed(run, 'The scanner failed');
+  }
+};

@@ -9,6 +9,7 @@ import { getDomain } from 'tldts';
 import type { CookieCategory } from '../cmp/banner';
 import type { Tracker } from '../cmp/document';
 import type { CookieDatabase } from './cookie-database';
+import { isWidgetStorageName } from '../cmp/widget-storage';
 
 export const findingKinds = ['COOKIE', 'LOCAL_STORAGE', 'SESSION_STORAGE', 'REQUEST'] as const;
 export type FindingKind = (typeof findingKinds)[number];
@@ -61,6 +62,8 @@ const fromRegistry = (item: FoundItem, registry: readonly Tracker[]): Tracker | 
 const fromEntityList = (host: string) => thirdPartyWeb.getEntity(host) ?? thirdPartyWeb.getEntity(siteOf(host));
 
 export const classify = (item: FoundItem, registry: readonly Tracker[], database: CookieDatabase): Classification => {
+  // This service's own widget declares its storage: the visitor's choices, strictly necessary.
+  if (item.kind !== 'REQUEST' && item.name !== null && isWidgetStorageName(item.name)) return { category: 'NECESSARY', vendor: 'Consent banner (this service)', classifiedBy: 'REGISTRY' };
   const declared = fromRegistry(item, registry);
   if (declared) return { category: declared.category, vendor: declared.vendor ?? null, classifiedBy: 'REGISTRY' };
   const row = item.name === null ? undefined : database.lookup(item.name, item.domain);

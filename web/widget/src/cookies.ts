@@ -1,3 +1,4 @@
+import { widgetStorage } from '../../../shared/cmp/widget-storage';
 import { activate, deleteCookie } from './blocking';
 import { consentUpdate } from './consent-mode';
 import { call, emit, load, save, type Embed } from './env';
@@ -26,12 +27,12 @@ interface Stored {
   k: string;
 }
 
-const cookieName = 'cms_consent';
+const cookieName = widgetStorage.consentCookie;
 export const categoryOrder = ['NECESSARY', 'FUNCTIONAL', 'ANALYTICS', 'MARKETING', 'UNCLASSIFIED'];
 
 /** The public config, revalidated with its ETag: an unchanged config costs a 304 and no body. */
 export const fetchCmp = async (embed: Embed): Promise<CmpConfig | undefined> => {
-  const cacheKey = `cms_cmp_${embed.tenantId}`;
+  const cacheKey = widgetStorage.configCache(embed.tenantId);
   const cached = load<{ etag: string; data: CmpConfig }>(cacheKey);
   const reply = await call<CmpConfig>(`${embed.apiBase}/cmp/config/${encodeURIComponent(embed.tenantId)}`, undefined, cached ? { 'If-None-Match': cached.etag } : {});
   if (reply.status === 304 && cached) return cached.data;
@@ -41,7 +42,7 @@ export const fetchCmp = async (embed: Embed): Promise<CmpConfig | undefined> => 
 };
 
 const readCookie = (): Stored | undefined => {
-  const match = document.cookie.match(/(?:^|;\s*)cms_consent=([^;]*)/);
+  const match = document.cookie.match(new RegExp(`(?:^|;\\s*)${cookieName}=([^;]*)`));
   try {
     return match ? (JSON.parse(decodeURIComponent(match[1]!)) as Stored) : undefined;
   } catch {

@@ -1,3 +1,4 @@
+import { widgetStorage } from '../../../shared/cmp/widget-storage';
 import { load, save } from './env';
 
 /** Native names for the switcher: a visitor looks for their language in their own script. */
@@ -11,7 +12,7 @@ export const languageName = (code: string): string => (Object.prototype.hasOwnPr
 const rtl = ['UR', 'KS', 'SD'];
 export const directionOf = (code: string): 'rtl' | 'ltr' => (rtl.indexOf(code) >= 0 ? 'rtl' : 'ltr');
 
-const savedKey = 'cms_lang';
+const savedKey = widgetStorage.language;
 export const saveLanguage = (code: string): void => save(savedKey, code);
 
 /**

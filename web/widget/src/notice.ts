@@ -1,3 +1,4 @@
+import { widgetStorage } from '../../../shared/cmp/widget-storage';
 import { button, dialog, h, toggle } from './dom';
 import { call, emit, load, save, type Embed } from './env';
 import { direction, languageSwitcher, type Context } from './context';
@@ -52,7 +53,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
   const { embed, ui } = context;
   const baseline = notice.materialNoticeId ?? notice.id;
   // Per tenant: one browser may visit several tenants' sites on one origin (a shared host, a test).
-  const storageKey = `cms_notice_${embed.tenantId || embed.apiKey.split('_')[1]}`;
+  const storageKey = widgetStorage.noticeDecision(embed.tenantId || embed.apiKey.split('_')[1]!);
   let decision = load<Decision>(storageKey);
   /** No decision on file, or one given before the notice's last material change. */
   const stale = () => !decision || decision.materialNoticeId !== baseline;

@@ -1,0 +1,55 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crawl } from '../shared/scanner/crawl';
+import { openCookieDatabase } from '../shared/scanner/cookie-database';
+import { buildFindings } from '../shared/scanner/report';
+import { isViolation } from '../shared/scanner/run';
+import { newTenant, useApi } from './support/api';
+import { configureCookies, embedPage } from './support/widget';
+
+/**
+ * Pass 2 against this project's real widget (cms.js from the local server), on a loopback site
+ * whose analytics tag waits for consent the widget's way: the scanner's "accept all" releases it,
+ * so the tracker is found, correctly gated, and the scanner's decision never reaches the tenant.
+ */
+const { call, state } = useApi();
+let site: Server;
+let html = '';
+let siteUrl = '';
+
+beforeAll(async () => {
+  site = createServer((_, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(html);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+});
+afterAll(async () => {
+  site.closeAllConnections();
+  await new Promise<void>((resolve) => site.close(() => resolve()));
+});
+
+describe('pass 2 with the real widget', () => {
+  it("grants through the widget's banner: the gated analytics cookie is found after consent only, and no decision is recorded", async () => {
+    const tenant = await newTenant(call);
+    const apiKey = await tenant.apiKey();
+    await configureCookies(call, tenant.token, {});
+    const gated = `<script type="text/plain" data-category="ANALYTICS">document.cookie = '_ga=GA1.1.42.42; path=/'; localStorage.setItem('_hjid', 'x');</script>`;
+    html = embedPage({ apiBaseUrl: state.baseUrl, apiKey, tenantId: tenant.tenantId, attributes: { 'data-notice': 'off' }, body: gated });
+
+    const result = await crawl([siteUrl], { allowLocal: true, budget: { pageMs: 10_000 } });
+    const findings = buildFindings(result.observations, [], openCookieDatabase());
+
+    const ga = findings.find((finding) => finding.kind === 'COOKIE' && finding.name === '_ga');
+    expect(ga).toMatchObject({ category: 'ANALYTICS', setBeforeConsent: false });
+    expect(findings.find((finding) => finding.name === '_hjid')).toMatchObject({ setBeforeConsent: false });
+    // The widget's own consent cookie is necessary; nothing the page set before consent is a violation.
+    expect(findings.filter(isViolation)).toEqual([]);
+    // The scanner answered the widget's web-event itself: the tenant's analytics saw no decision.
+    const analytics = await call('GET', '/api/v1/cmp/analytics', { token: tenant.token });
+    expect(analytics.status).toBe(200);
+    expect(analytics.body.data.totals.decisions).toBe(0);
+  });
+});

@@ -9,25 +9,8 @@ import { getDomain } from 'tldts';
 import type { CookieCategory } from '../cmp/banner';
 import type { Tracker } from '../cmp/document';
 import type { CookieDatabase } from './cookie-database';
+import type { Classification, FoundItem } from './finding';
 import { isWidgetStorageName } from '../cmp/widget-storage';
-
-export const findingKinds = ['COOKIE', 'LOCAL_STORAGE', 'SESSION_STORAGE', 'REQUEST'] as const;
-export type FindingKind = (typeof findingKinds)[number];
-export const classifiers = ['REGISTRY', 'OPEN_COOKIE_DATABASE', 'THIRD_PARTY_WEB', 'NONE'] as const;
-
-export interface FoundItem {
-  kind: FindingKind;
-  /** Cookie name or storage key; null for a request. */
-  name: string | null;
-  /** Lower-case host: the cookie's domain, the storage's page host or the request's host. */
-  domain: string;
-}
-
-export interface Classification {
-  category: CookieCategory;
-  vendor: string | null;
-  classifiedBy: (typeof classifiers)[number];
-}
 
 /** The registrable domain (example.co.uk for a.b.example.co.uk); an IP address or localhost is its own site. */
 export const siteOf = (host: string): string => getDomain(host) ?? host;

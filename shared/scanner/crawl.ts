@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { launchChromium } from '../browser/launch';
 import { scanBudget } from './budget';
-import type { FindingKind } from './classify';
+import type { FindingKind } from './finding';
 import { sameSite } from './classify';
 import { grantAllScript, pageStateScript, type PageState } from './page-scripts';
 import { startFilteringProxy, type FilteringProxy } from './proxy';

@@ -1,6 +1,6 @@
 import { AppError, RateLimitError } from '../errors';
 import type { CookieCategory } from '../cmp/banner';
-import type { classifiers, FindingKind } from './classify';
+import type { classifiers, FindingKind } from './finding';
 
 export const scanStatuses = ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
 export type ScanStatus = (typeof scanStatuses)[number];

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { cookieCategory } from '../cmp/schemas';
-import { classifiers, findingKinds } from './classify';
+import { classifiers, findingKinds } from './finding';
 import { scanStatuses, scanTriggers } from './run';
 
 export const scanNowResult = z.object({ scanRunId: z.uuid(), status: z.literal('QUEUED') });

@@ -12,7 +12,7 @@ import { tableDefinition } from '../../shared/db/table';
 import { scanBudget } from '../../shared/scanner/budget';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
-import { awsClientsIn } from '../support/bundle-clients';
+import { awsClientsIn, packagesIn } from '../support/bundle-clients';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -168,6 +168,14 @@ describe('functions', () => {
       const granted = [...new Set(actionsOf(fn).filter((action) => !platformActions.has(action) || expected.includes(action)))].sort();
       expect(granted, name).toEqual([...new Set(expected)].sort());
       expect(actionsOf(fn), name).not.toContain('dynamodb:Scan');
+    }
+  }, 60_000);
+
+  it("keeps the scanner's classification data (third-party-web, the public-suffix trie, Chromium) out of every other bundle", async () => {
+    const scannerOnly = ['third-party-web', 'tldts', 'puppeteer-core', '@sparticuz/chromium'];
+    for (const name of stack.functions.byName.keys()) {
+      const packages = await packagesIn(join(repoRoot, 'functions', name, 'handler.ts'));
+      expect(packages.filter((found) => scannerOnly.includes(found)), name).toEqual([]);
     }
   }, 60_000);
 });

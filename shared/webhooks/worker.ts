@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import { decryptSecret } from '../crypto/secret-box';
 import { db, tableName } from '../db/client';
@@ -44,7 +44,8 @@ const recordOutcome = async (message: DeliveryMessage, delivery: Delivery, chang
 };
 
 /**
- * Takes attempt n of a delivery for this worker before sending it. The same message can arrive
+ * Takes attempt n of a delivery for this worker before sending it, with a small claim item of its
+ * own (rewriting the delivery would rewrite its due-index entry too). The same message can arrive
  * twice at once (SQS delivers at least once, the sweeper may re-queue it, a batch can hold both);
  * without the claim both copies would send, and only the outcome would be deduplicated. The claim
  * lapses after the send's timeout and a margin, so a worker that dies mid-send does not hold the
@@ -54,12 +55,16 @@ const claimAttempt = async (message: DeliveryMessage): Promise<boolean> => {
   const now = Date.now();
   try {
     await db().send(
-      new UpdateCommand({
+      new PutCommand({
         TableName: tableName(),
-        Key: message.key,
-        UpdateExpression: 'SET claimedAttempt = :attempt, claimedUntil = :until',
-        ConditionExpression: 'attempts = :previous AND (attribute_not_exists(claimedAttempt) OR claimedAttempt <> :attempt OR claimedUntil < :now)',
-        ExpressionAttributeValues: { ':attempt': message.attempt, ':previous': message.attempt - 1, ':until': now + config.webhookTimeoutMs + claimMarginMs, ':now': now },
+        Item: {
+          ...webhookKeys.attemptClaim(message.key, message.attempt),
+          type: 'DeliveryClaim',
+          claimedUntil: now + config.webhookTimeoutMs + claimMarginMs,
+          expiresAt: Math.floor(now / 1000) + 86_400,
+        },
+        ConditionExpression: 'attribute_not_exists(PK) OR claimedUntil < :now',
+        ExpressionAttributeValues: { ':now': now },
       }),
     );
     return true;

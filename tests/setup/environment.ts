@@ -23,3 +23,10 @@ Object.assign(process.env, {
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',
 });
+
+// A tracker-scan queue of this test file's own: other files start local workers, and a worker
+// polling a shared queue would run (and take away) the scans this file queues and inspects.
+const { CreateQueueCommand } = await import('@aws-sdk/client-sqs');
+const { sqs } = await import('../../shared/queue/sqs');
+const { QueueUrl } = await sqs().send(new CreateQueueCommand({ QueueName: `tracker-scans-${Math.random().toString(36).slice(2)}` }));
+process.env.SCAN_QUEUE_URL = QueueUrl;

@@ -40,7 +40,10 @@ describe('notice banner over time', () => {
     const { page, close } = await freshPage(browser());
     try {
       await openPage(page, url);
+      // The decision is kept once sdk-record answers: reloading before that would rightly ask again.
+      const decided = await nextEvent(page, 'consent');
       await clickButton(page, 'Accept all');
+      await decided();
       const reworded = await revise(tenant.token, notice!.noticeId, { title: 'Privacy notice, in plainer words' });
       await openPage(page, url);
       expect(await dialogTitles(page)).toEqual([]);

@@ -37,48 +37,42 @@ export class ConsentTable extends Construct {
   }
 }
 
-/** `webhook-deliveries`: one message per delivery attempt; poison messages land in the DLQ after 5 receives. */
-export class WebhookQueues extends Construct {
+/**
+ * A work queue with its dead-letter queue, as `queueDefinitions` (shared with the local stack)
+ * declares it: SQS-managed encryption, TLS only, the DLQ keeping messages 14 days.
+ */
+export class WorkQueue extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: { definition: { maxReceiveCount: number }; queueId: string; visibilityTimeout: Duration }) {
     super(scope, id);
-    this.deadLetterQueue = new sqs.Queue(this, 'WebhookDeliveriesDlq', {
+    this.deadLetterQueue = new sqs.Queue(this, `${props.queueId}Dlq`, {
       retentionPeriod: Duration.days(14),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    this.queue = new sqs.Queue(this, 'WebhookDeliveries', {
-      visibilityTimeout: Duration.seconds(60),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+    this.queue = new sqs.Queue(this, props.queueId, {
+      visibilityTimeout: props.visibilityTimeout,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.definition.maxReceiveCount },
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
   }
 }
+
+/** `webhook-deliveries`: one message per delivery attempt; poison messages land in the DLQ after 5 receives. */
+export const webhookQueues = (scope: Construct) =>
+  new WorkQueue(scope, 'Webhooks', { definition: queueDefinitions.webhookDeliveries, queueId: 'WebhookDeliveries', visibilityTimeout: Duration.seconds(60) });
 
 /**
  * `tracker-scans`: one message per scan-now or scheduled run. Hidden for longer than the scanner's
  * timeout, so a message is never handed to a second scanner while the first still runs; after
  * two receives (the second one closes a run whose scanner died) it goes to the DLQ.
  */
-export class ScanQueues extends Construct {
-  readonly queue: sqs.Queue;
-  readonly deadLetterQueue: sqs.Queue;
-
-  constructor(scope: Construct, id: string) {
-    super(scope, id);
-    this.deadLetterQueue = new sqs.Queue(this, 'TrackerScansDlq', {
-      retentionPeriod: Duration.days(14),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new sqs.Queue(this, 'TrackerScans', {
-      visibilityTimeout: Duration.seconds(scanBudget.lambdaTimeoutSeconds + 60),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: queueDefinitions.trackerScans.maxReceiveCount },
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-  }
-}
+export const scanQueues = (scope: Construct) =>
+  new WorkQueue(scope, 'TrackerScans', {
+    definition: queueDefinitions.trackerScans,
+    queueId: 'TrackerScans',
+    visibilityTimeout: Duration.seconds(scanBudget.lambdaTimeoutSeconds + 60),
+  });

@@ -26,6 +26,30 @@ export const tableActions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'Upd
 /** Key id of the signing key the stack creates; a rotation puts a new `kid:secret` in front of it. */
 export const signingKeyId = 'aws-1';
 
+/**
+ * What every function of the stack stands on: a month of logs in its own log group, and its own
+ * role instead of the managed AWSLambdaBasicExecutionRole (whose logs rights cover every log group
+ * in the account). The role writes that log group and reads and writes table items, never Scan;
+ * the two wildcards this needs are acknowledged to cdk-nag here, once.
+ */
+export const functionIdentity = (scope: Construct, id: string, description: string, table: dynamodb.ITable) => {
+  const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+  const role = new iam.Role(scope, `${id}Role`, { description, assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${logGroup.logGroupArn}:*`] }));
+  role.addToPolicy(
+    new iam.PolicyStatement({ actions: tableActions.map((action) => `dynamodb:${action}`), resources: [table.tableArn, `${table.tableArn}/index/*`] }),
+  );
+  Validations.of(role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${Stack.of(scope).getLogicalId(logGroup.node.defaultChild as CfnResource)}.Arn>:*]`,
+    reason: "Lambda names its own log streams inside the function's log group; the grant stops at that group.",
+  });
+  Validations.of(role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${Stack.of(scope).getLogicalId(table.node.defaultChild as CfnResource)}.Arn>/index/*]`,
+    reason: "Queries use the single table's global secondary indexes (shared/db/table.ts), all of them by design of the single-table model.",
+  });
+  return { logGroup, role };
+};
+
 const pascal = (group: string): string =>
   group.replace(/(^|-)([a-z0-9])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
 
@@ -125,16 +149,7 @@ export class GroupFunctions extends Construct {
     this.build = (name, entry, description, access) => {
       if (!existsSync(entry)) throw new Error(`function "${name}" has no entry at ${entry}`);
       const id = pascal(name);
-      const logGroup = new logs.LogGroup(this, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
-      // Its own role instead of the managed AWSLambdaBasicExecutionRole, whose logs rights cover
-      // every log group in the account: this one writes its own log group and nothing else.
-      const role = new iam.Role(this, `${id}Role`, {
-        description: `consent-service ${name}`,
-        assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      });
-      role.addToPolicy(
-        new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${logGroup.logGroupArn}:*`] }),
-      );
+      const { logGroup, role } = functionIdentity(this, id, `consent-service ${name}`, props.table);
       const fn = new NodejsFunction(this, `${id}Function`, {
         role,
         description,
@@ -150,25 +165,10 @@ export class GroupFunctions extends Construct {
         environment,
         bundling: lambdaBundling,
       });
-      // Item reads and writes on the table and its indexes, and no Scan: no request path may scan.
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: tableActions.map((action) => `dynamodb:${action}`),
-          resources: [props.table.tableArn, `${props.table.tableArn}/index/*`],
-        }),
-      );
       for (const grant of access) grants[grant](fn);
       Validations.of(fn).acknowledge({
         id: 'AwsSolutions-L1',
         reason: 'The runtime is pinned to the Node.js major the bundles target (infra/bundling.ts) and the tests run; it moves deliberately, with both.',
-      });
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(logGroup.node.defaultChild as CfnResource)}.Arn>:*]`,
-        reason: 'Lambda names its own log streams inside the function\'s log group; the grant stops at that group.',
-      });
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(props.table.node.defaultChild as CfnResource)}.Arn>/index/*]`,
-        reason: 'Queries use the single table\'s global secondary indexes (shared/db/table.ts), all of them by design of the single-table model.',
       });
       this.byName.set(name, fn);
       return fn;

@@ -1,18 +1,16 @@
-import { Duration, Size, Stack, Validations, type CfnResource } from 'aws-cdk-lib';
+import { Duration, Size } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { scanBudget } from '../shared/scanner/budget';
 import { accessOf } from './access';
-import { repoRoot, tableActions, type GroupFunctions } from './functions';
+import { functionIdentity, repoRoot, type GroupFunctions } from './functions';
 
 export interface TrackerScannerProps {
   table: dynamodb.ITable;
@@ -35,9 +33,8 @@ export class TrackerScanner extends Construct {
 
   constructor(scope: Construct, id: string, props: TrackerScannerProps) {
     super(scope, id);
-    const logGroup = new logs.LogGroup(this, 'ScannerLogs', { retention: logs.RetentionDays.ONE_MONTH });
-    const role = new iam.Role(this, 'ScannerRole', { description: 'consent-service tracker scanner', assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-    role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${logGroup.logGroupArn}:*`] }));
+    // Registry, runs and the outbox mail are table items: the same identity as every function.
+    const { logGroup, role } = functionIdentity(this, 'Scanner', 'consent-service tracker scanner', props.table);
     this.scanner = new lambda.DockerImageFunction(this, 'ScannerFunction', {
       description: 'consent-service tracker scanner (headless Chromium)',
       code: lambda.DockerImageCode.fromImageAsset(repoRoot, {
@@ -54,21 +51,9 @@ export class TrackerScanner extends Construct {
       logGroup,
       environment: { TABLE_NAME: props.table.tableName, CMS_STAGE: 'aws', NODE_OPTIONS: '--enable-source-maps' },
     });
-    // Item reads and writes on the table and its indexes (the registry, runs, the outbox mail); no Scan.
-    this.scanner.addToRolePolicy(
-      new iam.PolicyStatement({ actions: tableActions.map((action) => `dynamodb:${action}`), resources: [props.table.tableArn, `${props.table.tableArn}/index/*`] }),
-    );
     // The poller never invokes more than the reserved concurrency allows: a throttled invocation would
     // count as a receive and push waiting scans into the DLQ.
     this.scanner.addEventSource(new SqsEventSource(props.queue, { batchSize: 1, maxConcurrency: scanBudget.concurrency }));
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(logGroup.node.defaultChild as CfnResource)}.Arn>:*]`,
-      reason: "Lambda names its own log streams inside the function's log group; the grant stops at that group.",
-    });
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(props.table.node.defaultChild as CfnResource)}.Arn>/index/*]`,
-      reason: "Queries use the single table's global secondary indexes (shared/db/table.ts), all of them by design of the single-table model.",
-    });
 
     const scheduler = props.functions.build('scan-scheduler', join(repoRoot, 'functions', 'scan-scheduler', 'handler.ts'), 'consent-service scheduled tracker scans', accessOf('scan-scheduler'));
     new events.Rule(this, 'ScanSchedule', {

@@ -4,7 +4,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
-import { ConsentTable, ScanQueues, WebhookQueues } from './data';
+import { ConsentTable, scanQueues, webhookQueues, type WorkQueue } from './data';
 import { TrackerScanner } from './scanner';
 import { GroupFunctions, repoRoot } from './functions';
 import { WebAssets } from './web';
@@ -24,8 +24,8 @@ const mailFromOf = (value: unknown): string => {
 /** Everything the service runs on: the table, the webhook queue, one Lambda per group, the HTTP API. */
 export class ConsentServiceStack extends Stack {
   readonly data: ConsentTable;
-  readonly queues: WebhookQueues;
-  readonly scanQueues: ScanQueues;
+  readonly queues: WorkQueue;
+  readonly scanQueues: WorkQueue;
   readonly scanner: TrackerScanner;
   readonly functions: GroupFunctions;
   readonly api: ConsentApi;
@@ -35,8 +35,8 @@ export class ConsentServiceStack extends Stack {
     super(scope, id, props);
 
     this.data = new ConsentTable(this, 'Data');
-    this.queues = new WebhookQueues(this, 'Webhooks');
-    this.scanQueues = new ScanQueues(this, 'TrackerScans');
+    this.queues = webhookQueues(this);
+    this.scanQueues = scanQueues(this);
     this.functions = new GroupFunctions(this, 'Functions', {
       table: this.data.table,
       webhookQueue: this.queues.queue,

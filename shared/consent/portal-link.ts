@@ -5,7 +5,7 @@ import { getTenantBySlug } from '../tenants/store';
 import { principalHash } from './principal';
 import { principalRecords } from './store';
 import { waitUntil } from './withdraw-public';
-import { createWithdrawalToken } from './withdrawal-routes';
+import { issueWithdrawalToken } from './withdrawal-routes';
 
 /**
  * The public withdrawal page's request: mail a single-use withdrawal link to an address that has
@@ -25,7 +25,8 @@ export const requestPortalLink = async (input: { tenantSlug: string; email: stri
     // Newest first: the link is for the notice of the principal's latest consent still in force.
     const active = (await principalRecords(tenant.tenantId, hash)).find((record) => !record.isWithdrawn);
     if (active) {
-      await createWithdrawalToken(tenant.tenantId, { dataPrincipalIdentifier: email, noticeId: active.noticeId }, ({ portalUrl, expiresAt }) => ({
+      // The records were just read: the link is issued for them without reading them again.
+      await issueWithdrawalToken({ tenantId: tenant.tenantId, dataPrincipalHash: hash, noticeId: active.noticeId, principalEmail: email }, ({ portalUrl, expiresAt }) => ({
         to: email,
         subject: `${tenant.name}: your link to withdraw consent`,
         text: `Someone, hopefully you, asked to withdraw consent given to ${tenant.name}.\nOpen this link to see your consent and choose what to withdraw (it works once, until ${expiresAt}):\n${portalUrl}\nIf you did not ask for this, ignore this mail: nothing changes until the link is used.`,

@@ -45,32 +45,31 @@ export const withdrawForPrincipal = async (
 
 const tokenLifetimeSeconds = 7 * 86_400;
 
-/**
- * A single-use link: 256 random bits, stored only as SHA-256, valid 7 days (then removed by TTL).
- * `mailOf`, when given, writes the mail that carries the link in the same transaction as the
- * token, so a link is stored exactly when it is sent.
- */
-export const createWithdrawalToken = async (
-  tenantId: string,
-  input: { dataPrincipalIdentifier: string; noticeId: string },
-  mailOf?: (link: { portalUrl: string; expiresAt: string }) => Mail,
-) => {
+/** Dashboard route: a withdrawal link for a principal who has consent under this notice (else 404). */
+export const createWithdrawalToken = async (tenantId: string, input: { dataPrincipalIdentifier: string; noticeId: string }) => {
   const hash = principalHash(input.dataPrincipalIdentifier);
   const records = await principalRecords(tenantId, hash);
   if (!records.some((record) => record.noticeId === input.noticeId)) throw new NotFoundError('Consent of this principal for this notice');
+  const email = isEmail(input.dataPrincipalIdentifier) ? input.dataPrincipalIdentifier.trim().toLowerCase() : null;
+  return issueWithdrawalToken({ tenantId, dataPrincipalHash: hash, noticeId: input.noticeId, principalEmail: email });
+};
+
+/**
+ * A single-use link: 256 random bits, stored only as SHA-256, valid 7 days (then removed by TTL),
+ * for a principal the caller has already found consent for. `mailOf`, when given, writes the mail
+ * that carries the link in the same transaction as the token, so a link is stored exactly when it
+ * is sent.
+ */
+export const issueWithdrawalToken = async (
+  principal: Pick<TokenItem, 'tenantId' | 'dataPrincipalHash' | 'noticeId' | 'principalEmail'>,
+  mailOf?: (link: { portalUrl: string; expiresAt: string }) => Mail,
+) => {
   const token = randomToken(32);
   const now = clock.now();
   const expiresAt = Math.floor(now.getTime() / 1000) + tokenLifetimeSeconds;
-  const item: TokenItem = {
-    tenantId,
-    dataPrincipalHash: hash,
-    noticeId: input.noticeId,
-    principalEmail: isEmail(input.dataPrincipalIdentifier) ? input.dataPrincipalIdentifier.trim().toLowerCase() : null,
-    createdAt: now.toISOString(),
-    expiresAt,
-  };
+  const item: TokenItem = { ...principal, createdAt: now.toISOString(), expiresAt };
   const link = { token, portalUrl: portalLinkUrl(token), expiresAt: new Date(expiresAt * 1000).toISOString() };
-  await insertWithdrawalToken(sha256Hex(token), item, mailOf ? [{ name: 'link mail', item: mailPut(tenantId, mailOf(link)) }] : []);
+  await insertWithdrawalToken(sha256Hex(token), item, mailOf ? [{ name: 'link mail', item: mailPut(principal.tenantId, mailOf(link)) }] : []);
   return link;
 };
 

@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { describeError, log } from '../log';
@@ -16,12 +16,49 @@ export interface OutboxItem {
   event?: EventEnvelope;
 }
 
+const leaseMs = 60_000;
+
 /**
- * Hands one outbox item on: a mail to SES, an event to one delivery per subscribed webhook. The
- * item leaves the pending index only after that succeeded.
+ * Takes a mail for this drainer before sending it: two drainers (the stream retrying, or several
+ * local loops) may hold the same pending item, and unlike a webhook delivery (keyed by event, so
+ * fanned out once) a mail sent twice arrives twice. The lease is a small item of its own; once it
+ * is held, the mail is sent only if it is still pending, so a drainer that read it before another
+ * finished sends nothing. A drainer dying mid-send leaves the mail to the next one after the lease.
+ */
+const leaseMail = async (item: OutboxItem): Promise<boolean> => {
+  const now = Date.now();
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...outboxKeys.lease(item), type: 'OutboxLease', leaseUntil: now + leaseMs, expiresAt: Math.floor(now / 1000) + 86_400 },
+        ConditionExpression: 'attribute_not_exists(PK) OR leaseUntil < :now',
+        ExpressionAttributeValues: { ':now': now },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK }, ConsistentRead: true }));
+  return Item?.GSI1PK !== undefined;
+};
+
+/**
+ * Hands one outbox item on: a mail to SES (once, under a lease), an event to one delivery per
+ * subscribed webhook. The item leaves the pending index only after that succeeded.
  */
 export const dispatchOutboxItem = async (item: OutboxItem): Promise<void> => {
-  if (item.type === 'OutboxMail' && item.mail) await sendMail(item.mail);
+  if (item.type === 'OutboxMail' && item.mail) {
+    if (!(await leaseMail(item))) return;
+    try {
+      await sendMail(item.mail);
+    } catch (error) {
+      // Not sent: free the lease at once, so the retry that follows this failure may send it.
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: outboxKeys.lease(item) }));
+      throw error;
+    }
+  }
   if (item.type === 'OutboxEvent' && item.event) await fanOutEvent(item.event);
   try {
     await db().send(

@@ -6,6 +6,7 @@
  * Access patterns:
  * - pending items of a kind, oldest first .. Query GSI1 GSI1PK=OUTBOX#<EVENT|MAIL>
  *   (the drainer removes the GSI1 keys once the item is handed on)
+ * - a mail's send lease ...................... Put PK=<item PK> SK=LEASE#<item SK> (conditional; TTL a day)
  */
 export type OutboxKind = 'EVENT' | 'MAIL';
 
@@ -13,4 +14,5 @@ export const outboxKeys = {
   event: (tenantId: string, itemId: string) => ({ PK: `TENANT#${tenantId}`, SK: `OUTBOX#${itemId}` }),
   pending: (kind: OutboxKind, timestamp: string, itemId: string) => ({ GSI1PK: outboxKeys.pendingPartition(kind), GSI1SK: `${timestamp}#${itemId}` }),
   pendingPartition: (kind: OutboxKind) => `OUTBOX#${kind}`,
+  lease: (item: { PK: string; SK: string }) => ({ PK: item.PK, SK: `LEASE#${item.SK}` }),
 };

@@ -1,0 +1,161 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign as signWith, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { config } from '../config';
+
+/** A public JWK as served in the JWKS: the kid names the key in receipts and checkpoint notes. */
+export type PublicJwk = JsonWebKey & { kid: string; alg: string; use: string };
+
+export interface Signer {
+  keyId: string;
+  alg: 'EdDSA' | 'ES256';
+  /** public JWK with kid, alg, use: 'sig' */
+  publicJwk: PublicJwk;
+  /** Ed25519: the 64-byte signature; ES256: raw r||s (64 bytes, the JWS form), never DER. */
+  sign(data: Uint8Array): Promise<Uint8Array>;
+}
+
+const sha256 = (data: Uint8Array): Buffer => createHash('sha256').update(data).digest();
+
+/** The kid: a hash of the public key, so every process holding the same key names it the same. */
+const keyIdOf = (name: string, publicKeyBytes: Uint8Array): string => `${name}-${sha256(publicKeyBytes).subarray(0, 8).toString('hex')}`;
+
+const publicJwkOf = (publicKey: KeyObject, kid: string, alg: Signer['alg']): PublicJwk => ({ ...publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' });
+
+/** The key object of a JWKS entry (its kid/alg/use are ignored by node:crypto). Throws on a malformed key. */
+export const publicKeyOf = (jwk: JsonWebKey): KeyObject => {
+  const { kty, crv, x, y } = jwk;
+  return createPublicKey({ key: { kty, crv, x, ...(y === undefined ? {} : { y }) } as JsonWebKey, format: 'jwk' });
+};
+
+const ed25519Signer = (privateKey: KeyObject, name: string): Signer => {
+  const publicKey = createPublicKey(privateKey);
+  const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
+  const keyId = keyIdOf(name, raw);
+  return {
+    keyId,
+    alg: 'EdDSA',
+    publicJwk: publicJwkOf(publicKey, keyId, 'EdDSA'),
+    sign: async (data) => new Uint8Array(signWith(null, data, privateKey)),
+  };
+};
+
+const isCode = (error: unknown, code: string): boolean => (error as { code?: unknown } | null)?.code === code;
+
+/**
+ * An Ed25519 key in a PKCS8 PEM file, created on first use. Several processes (the API, the log
+ * workers) may start together: the key is written to a private temporary file and hard-linked into
+ * place, so the file appears complete or not at all and exactly one process's key wins (EEXIST:
+ * the others read the winner's).
+ */
+export const localSigner = async (pemPath: string, name: string): Promise<Signer> => {
+  const read = async () => ed25519Signer(createPrivateKey(await readFile(pemPath, 'utf8')), name);
+  try {
+    return await read();
+  } catch (error) {
+    if (!isCode(error, 'ENOENT')) throw error;
+  }
+  await mkdir(dirname(pemPath), { recursive: true });
+  const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' });
+  const temporary = `${pemPath}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, pem, { mode: 0o600, flag: 'wx' });
+  try {
+    await link(temporary, pemPath);
+  } catch (error) {
+    if (!isCode(error, 'EEXIST')) throw error;
+  } finally {
+    await unlink(temporary).catch(() => undefined);
+  }
+  return read();
+};
+
+/** PKCS8 DER of an Ed25519 private key before its 32-byte seed (RFC 8410). */
+const ed25519Pkcs8Prefix = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** Ed25519 from a secret: the seed is SHA-256(secret), so every Lambda holding the secret has the same key. */
+export const seedSigner = async (secret: string, name: string): Promise<Signer> =>
+  ed25519Signer(createPrivateKey({ key: Buffer.concat([ed25519Pkcs8Prefix, sha256(Buffer.from(secret, 'utf8'))]), format: 'der', type: 'pkcs8' }), name);
+
+/** DER length octets at `at`: [length, offset of the content]; short and one- or two-byte long forms. */
+const derLength = (der: Uint8Array, at: number): [number, number] => {
+  const first = der[at];
+  if (first === undefined) throw new Error('truncated DER');
+  if (first < 0x80) return [first, at + 1];
+  const octets = first & 0x7f;
+  if (octets < 1 || octets > 2 || at + octets >= der.length) throw new Error('unsupported DER length');
+  let length = 0;
+  for (let index = 1; index <= octets; index += 1) length = length * 256 + der[at + index]!;
+  return [length, at + 1 + octets];
+};
+
+/** ECDSA-Sig-Value (SEQUENCE { r INTEGER, s INTEGER }), as KMS returns it, to the raw r||s of JWS. */
+export const ecdsaDerToRaw = (der: Uint8Array, size = 32): Uint8Array => {
+  if (der[0] !== 0x30) throw new Error('not a DER ECDSA signature');
+  const [sequenceLength, start] = derLength(der, 1);
+  if (start + sequenceLength !== der.length) throw new Error('DER ECDSA signature has trailing or missing bytes');
+  const raw = new Uint8Array(size * 2);
+  let at = start;
+  for (const half of [0, 1]) {
+    if (der[at] !== 0x02) throw new Error('DER ECDSA signature: INTEGER expected');
+    const [length, content] = derLength(der, at + 1);
+    let value = der.subarray(content, content + length);
+    if (value.length !== length || length === 0) throw new Error('truncated DER ECDSA signature');
+    while (value.length > 1 && value[0] === 0) value = value.subarray(1);
+    if (value.length > size) throw new Error('DER ECDSA integer too large for the curve');
+    raw.set(value, half * size + size - value.length);
+    at = content + length;
+  }
+  if (at !== der.length) throw new Error('DER ECDSA signature has trailing bytes');
+  return raw;
+};
+
+/** Raw r||s back to DER (the signed-note ECDSA type carries DER, checkpoint.ts). */
+export const ecdsaRawToDer = (raw: Uint8Array): Uint8Array => {
+  const integer = (bytes: Uint8Array): Buffer => {
+    let start = 0;
+    while (start < bytes.length - 1 && bytes[start] === 0) start += 1;
+    const trimmed = Buffer.from(bytes.subarray(start));
+    // A set high bit would read as negative: INTEGER needs a leading zero then.
+    const value = trimmed[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : trimmed;
+    return Buffer.concat([Buffer.from([0x02, value.length]), value]);
+  };
+  if (raw.length === 0 || raw.length % 2 !== 0 || raw.length > 132) throw new Error('raw ECDSA signature has an odd length');
+  const half = raw.length / 2;
+  const body = Buffer.concat([integer(raw.subarray(0, half)), integer(raw.subarray(half))]);
+  const length = body.length < 0x80 ? Buffer.from([body.length]) : Buffer.from([0x81, body.length]);
+  return new Uint8Array(Buffer.concat([Buffer.from([0x30]), length, body]));
+};
+
+/** KMS signs RAW messages only up to 4 KiB; longer ones are hashed here and sent as a digest. */
+const kmsRawLimit = 4096;
+
+/**
+ * An AWS KMS asymmetric key (KeySpec ECC_NIST_P256) signing ES256: the private key never leaves
+ * KMS. Its public key is read once; signatures come back DER-encoded and are returned as r||s.
+ */
+export const kmsSigner = async (keyArn: string, name: string): Promise<Signer> => {
+  const client = new KMSClient({ region: config.region });
+  const { PublicKey, KeySpec } = await client.send(new GetPublicKeyCommand({ KeyId: keyArn }));
+  if (!PublicKey || KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyArn} must be an ECC_NIST_P256 signing key, got ${KeySpec ?? 'none'}`);
+  const publicKey = createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' });
+  const keyId = keyIdOf(name, publicKey.export({ format: 'der', type: 'spki' }));
+  return {
+    keyId,
+    alg: 'ES256',
+    publicJwk: publicJwkOf(publicKey, keyId, 'ES256'),
+    sign: async (data) => {
+      const digest = data.length > kmsRawLimit;
+      const { Signature } = await client.send(
+        new SignCommand({ KeyId: keyArn, Message: digest ? sha256(data) : data, MessageType: digest ? 'DIGEST' : 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }),
+      );
+      if (!Signature) throw new Error('KMS returned no signature');
+      return ecdsaDerToRaw(Signature);
+    },
+  };
+};
+
+/** The public halves as a JWKS (RFC 7517), one entry per kid. */
+export const jwks = (signers: Signer[]): { keys: PublicJwk[] } => ({
+  keys: [...new Map(signers.map((signer) => [signer.keyId, signer.publicJwk])).values()],
+});

@@ -4,7 +4,7 @@
  * each bundle actually imports, and tests/infra/grants.test.ts holds the two together, so a
  * function that starts calling SES or SQS fails a test until its grant is written down here.
  */
-export type Access = 'webhookQueueSend' | 'scanQueueSend' | 'sesSend' | 'translate';
+export type Access = 'webhookQueueSend' | 'scanQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'checkpointArchive' | 'receiptKey';
 
 export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // Notice auto-translate and cookie-banner label drafts call Amazon Translate.
@@ -13,8 +13,15 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   cmp: ['translate', 'scanQueueSend'],
   // The test delivery of a webhook is queued like any other.
   webhooks: ['webhookQueueSend'],
-  // Mails and events leave only through the outbox: every other writer just writes an outbox item.
-  outbox: ['sesSend', 'webhookQueueSend'],
+  // Recording issues signed receipts; the log's verification reads archived checkpoints and the public keys.
+  consent: ['receiptKey', 'logSigningKey', 'checkpointArchive'],
+  // sdk-record issues receipts; the public key set names both keys.
+  'consent-public': ['receiptKey', 'logSigningKey'],
+  // The table's stream: mails and events leave only through the outbox (every other writer just
+  // writes an outbox item), and new records are appended to the evidence log, which is then signed and archived.
+  stream: ['sesSend', 'webhookQueueSend', 'logSigningKey', 'checkpointArchive'],
+  // Signs and archives the checkpoints that are due.
+  checkpointer: ['logSigningKey', 'checkpointArchive'],
   // A retry goes back on the queue with a delay; the sweeper re-queues lost attempts.
   'webhook-worker': ['webhookQueueSend'],
   'webhook-sweeper': ['webhookQueueSend'],

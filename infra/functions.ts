@@ -13,6 +13,7 @@ import { Construct } from 'constructs';
 import { functionGroups, type FunctionGroup } from '../shared/http/route';
 import { accessOf, type Access } from './access';
 import { lambdaBundling } from './bundling';
+import type { EvidenceKeys } from './evidence';
 
 /** The repository root: entries, the lock file and tsconfig are found from here, whatever the cwd. */
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -59,6 +60,8 @@ export interface GroupFunctionsProps {
   scanQueue: sqs.IQueue;
   /** Sender of the service's mails (MAIL_FROM); SES rights are limited to its identities. */
   mailFrom: string;
+  /** The evidence log's signing key, checkpoint archive and receipt key secret. */
+  evidence: EvidenceKeys;
 }
 
 /** One esbuild-bundled Lambda per function group, with its log group and least-privilege grants. */
@@ -117,7 +120,7 @@ export class GroupFunctions extends Construct {
       CURSOR_SECRET: this.cursorSecret.secretValue.unsafeUnwrap(),
     };
 
-    const grants: Record<Access, (fn: lambda.IFunction) => void> = {
+    const grants: Record<Access, (fn: lambda.Function) => void> = {
       webhookQueueSend: (fn) => {
         fn.addToRolePolicy(
           new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.webhookQueue.queueArn] }),
@@ -138,6 +141,28 @@ export class GroupFunctions extends Construct {
             ),
           }),
         );
+      },
+      // Each evidence grant also tells the function where the resource is, so no function that may
+      // sign or archive falls back to the local stack's key files or bucket name.
+      logSigningKey: (fn) => {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [props.evidence.logSigningKey.keyArn] }));
+        fn.addEnvironment('LOG_SIGNING_KEY_ARN', props.evidence.logSigningKey.keyArn);
+      },
+      checkpointArchive: (fn) => {
+        const bucket = props.evidence.checkpointBucket;
+        // Write notes with their retention date (PutObjectRetention; compliance mode only lets a
+        // lock grow) and read them; never delete. ListBucket makes a missing note a 404 instead of a 403.
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject'], resources: [bucket.arnForObjects('*')] }));
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+        fn.addEnvironment('CHECKPOINT_BUCKET', bucket.bucketName);
+        Validations.of(fn.role!).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnResource)}.Arn>/*]`,
+          reason: 'Checkpoint notes are named per tenant and tree size as they are signed; the grant covers the objects of the one archive bucket, which Object Lock keeps from being overwritten.',
+        });
+      },
+      receiptKey: (fn) => {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [props.evidence.receiptKeySecret.secretArn] }));
+        fn.addEnvironment('RECEIPT_KEY_SECRET_ARN', props.evidence.receiptKeySecret.secretArn);
       },
       translate: (fn) => {
         // TranslateText has no resource-level permissions.

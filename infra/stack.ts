@@ -5,6 +5,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
 import { ConsentTable, scanQueues, webhookQueues, type WorkQueue } from './data';
+import { EvidenceKeys } from './evidence';
 import { TrackerScanner } from './scanner';
 import { GroupFunctions, repoRoot } from './functions';
 import { WebAssets } from './web';
@@ -13,6 +14,9 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 
 export const stackName = 'ConsentServiceStack';
+
+/** The item types whose inserts the stream function receives: every type a stream consumer takes. */
+export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord'] as const;
 
 const defaultMailFrom = 'no-reply@consent-service.example';
 const mailFromOf = (value: unknown): string => {
@@ -24,6 +28,7 @@ const mailFromOf = (value: unknown): string => {
 /** Everything the service runs on: the table, the webhook queue, one Lambda per group, the HTTP API. */
 export class ConsentServiceStack extends Stack {
   readonly data: ConsentTable;
+  readonly evidence: EvidenceKeys;
   readonly queues: WorkQueue;
   readonly scanQueues: WorkQueue;
   readonly scanner: TrackerScanner;
@@ -37,28 +42,48 @@ export class ConsentServiceStack extends Stack {
     this.data = new ConsentTable(this, 'Data');
     this.queues = webhookQueues(this);
     this.scanQueues = scanQueues(this);
+    this.evidence = new EvidenceKeys(this, 'Evidence');
     this.functions = new GroupFunctions(this, 'Functions', {
       table: this.data.table,
       webhookQueue: this.queues.queue,
       scanQueue: this.scanQueues.queue,
       // A verified SES identity of the deployer's: `cdk deploy -c mailFrom=no-reply@example.in`.
       mailFrom: mailFromOf(this.node.tryGetContext('mailFrom')),
+      evidence: this.evidence,
     });
     this.api = new ConsentApi(this, 'Api', { functions: this.functions });
 
-    // The outbox drainer: new outbox items on the table's stream are handed on (mails to SES, events to webhook deliveries).
-    const outbox = this.functions.build('outbox', join(repoRoot, 'functions', 'outbox', 'handler.ts'), 'consent-service outbox drainer', accessOf('outbox'));
+    // The table's stream, handed to its consumers (shared/stream/consumers.ts): outbox mail and
+    // events, withdrawals to finish, new records and withdrawals for the evidence log and
+    // consent.recorded. Only the inserts of those item types reach the function.
+    const stream = this.functions.build('stream', join(repoRoot, 'functions', 'stream', 'handler.ts'), 'consent-service table stream consumers', accessOf('stream'));
     // Reading the stream needs dynamodb:ListStreams, which has no resource-level permissions.
-    Validations.of(outbox.role!).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'dynamodb:ListStreams, granted with the stream event source, has no resource-level permissions.' });
-    outbox.addEventSource(
+    Validations.of(stream.role!).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'dynamodb:ListStreams, granted with the stream event source, has no resource-level permissions.' });
+    stream.addEventSource(
       new DynamoEventSource(this.data.table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
         batchSize: 25,
-        retryAttempts: 10,
+        // No retry limit: the evidence log must not skip a record. A batch that keeps failing holds
+        // its shard (its IteratorAge grows, which is what to alarm on) instead of being dropped.
+        retryAttempts: -1,
+        // A failed batch is reported from its first record, so the whole batch comes again.
         reportBatchItemFailures: true,
-        filters: [lambda.FilterCriteria.filter({ eventName: lambda.FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: lambda.FilterRule.or('OutboxMail', 'OutboxEvent', 'WithdrawalRecord') } } } })],
+        filters: [
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamItemTypes) } } },
+          }),
+        ],
       }),
     );
+
+    // Signs (and archives) the checkpoints of the logs that grew, at most every CHECKPOINT_INTERVAL_SECONDS per tenant.
+    const checkpointer = this.functions.build('checkpointer', join(repoRoot, 'functions', 'checkpointer', 'handler.ts'), 'consent-service evidence log checkpointer', accessOf('checkpointer'));
+    new events.Rule(this, 'CheckpointSchedule', {
+      description: 'Sign the evidence log checkpoints that are due',
+      schedule: events.Schedule.rate(Duration.minutes(1)),
+      targets: [new targets.LambdaFunction(checkpointer)],
+    });
 
     // The webhook delivery worker: one attempt per message; retries come back through the queue.
     const deliveryWorker = this.functions.build('webhook-worker', join(repoRoot, 'functions', 'webhook-worker', 'handler.ts'), 'consent-service webhook delivery worker', accessOf('webhook-worker'));

@@ -21,6 +21,9 @@ const indexSpec = (index: (typeof tableDefinition.indexes)[number]): GlobalSecon
   Projection: { ProjectionType: 'ALL' },
 });
 
+/** As in AWS (infra/data.ts): the stream the local stream reader feeds the stream consumers from. */
+const streamSpecification = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
+
 /** A table kept in .data from an older version gets the indexes added since, one at a time. */
 const addMissingIndexes = async (client: DynamoDBClient, tableName: string, present: string[]) => {
   for (const index of tableDefinition.indexes.filter((candidate) => !present.includes(candidate.name))) {
@@ -47,6 +50,10 @@ export const ensureTable = async (endpoint: string, tableName: string): Promise<
     });
     if (existing) {
       await addMissingIndexes(client, tableName, existing.Table?.GlobalSecondaryIndexes?.map((index) => String(index.IndexName)) ?? []);
+      // A table kept from before the stream reader (infra/local/stream-reader.ts) gets its stream.
+      if (!existing.Table?.StreamSpecification?.StreamEnabled) {
+        await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: streamSpecification }));
+      }
       return false;
     }
     const keyAttributes = [
@@ -65,6 +72,7 @@ export const ensureTable = async (endpoint: string, tableName: string): Promise<
           { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
         ],
         GlobalSecondaryIndexes: indexes,
+        StreamSpecification: streamSpecification,
       }),
     );
     await client.send(

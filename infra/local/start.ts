@@ -37,12 +37,16 @@ const main = async () => {
     DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
     SQS_ENDPOINT: engines.sqsEndpoint,
     SES_ENDPOINT: engines.sesEndpoint,
+    // fauxqs serves S3 beside SQS: the checkpoint archive.
+    S3_ENDPOINT: engines.sqsEndpoint,
     TABLE_NAME: process.env.TABLE_NAME ?? 'consent-service',
     AWS_REGION: process.env.AWS_REGION ?? 'ap-south-1',
   });
   const { config } = await import('../../shared/config');
   await ensureTable(engines.dynamodbEndpoint, config.tableName);
   const queues = await ensureQueues(engines.sqsEndpoint);
+  const { ensureCheckpointBucket } = await import('../../shared/evidence/archive');
+  await ensureCheckpointBucket();
   process.env.WEBHOOK_QUEUE_URL = queues[queueDefinitions.webhookDeliveries.name];
   process.env.SCAN_QUEUE_URL = queues[queueDefinitions.trackerScans.name];
   const { startApiServer } = await import('./server');
@@ -58,7 +62,8 @@ const main = async () => {
   const { tenantPortalPageUrl } = await import('../../shared/consent/portal-urls');
   const withdrawalPage = tenantPortalPageUrl((await requireTenant(demo.tenantId)).slug);
   const { startWorkers } = await import('./workers');
-  const workers = startWorkers();
+  // The whole retained stream: what was written while the stack was down is handed on now (consumers are idempotent).
+  const workers = startWorkers(200, { streamSince: 'trim-horizon' });
 
   console.log(`
 Consent service running (local stack${inMemory ? ', in memory' : `, data in ${dataDir}`})

@@ -6,16 +6,20 @@ import { clock } from '../../shared/clock';
 import { config } from '../../shared/config';
 import { completePendingWithdrawals } from '../../shared/consent/withdrawal-apply';
 import { drainOutbox } from '../../shared/events/drain';
+import { signDueCheckpoints } from '../../shared/evidence/checkpointer';
 import { describeError, log } from '../../shared/log';
 import { sqs } from '../../shared/queue/sqs';
 import { scanBudget } from '../../shared/scanner/budget';
 import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
+import type { StreamChange } from '../../shared/stream/change';
+import { startStreamReader, type StreamPosition } from './stream-reader';
 
 /**
- * The local stand-ins for Lambda's triggers: a loop that drains the outbox (DynamoDB Streams in
- * AWS) and one that polls the webhook queue and hands batches to the worker's handler as an SQS
- * event source mapping would, deleting what it did not report as failed.
+ * The local stand-ins for Lambda's triggers: the stream reader, which feeds DynamoDB Local's stream
+ * of the table to the same consumers as the stream function in AWS; a loop that polls the webhook
+ * queue and hands batches to the worker's handler as an SQS event source mapping would, deleting
+ * what it did not report as failed; and the scheduled functions' loops.
  */
 export const sqsRecord = (message: { MessageId?: string; ReceiptHandle?: string; Body?: string }, queueArn: string): SQSRecord => ({
   messageId: message.MessageId ?? '',
@@ -84,8 +88,39 @@ const loop = (name: string, step: () => Promise<unknown>, idleMs: number) => {
   };
 };
 
-export const startWorkers = (idleMs = 200) => {
+export interface WorkerOptions {
+  /**
+   * Where the stream reader starts dispatching: records made from this moment on, or every record
+   * the stream retains (24 hours; `npm start`, so nothing written while the stack was down is
+   * missed). By default 10 seconds before the workers start: test files share one table and each
+   * starts its own workers, which need not replay the others' day of records.
+   */
+  streamSince?: Date | 'trim-horizon';
+  /** Which stream changes the workers' reader hands on (all by default; see StreamReaderOptions.accept). */
+  streamAccept?: (change: StreamChange) => boolean;
+}
+
+/**
+ * How far this process's stream readers got, per shard: workers started again (a test that stops
+ * them to simulate a crash) resume where the last ones stopped, as Lambda's event source mapping
+ * would, instead of replaying the stream from `streamSince`.
+ */
+const streamPosition: StreamPosition = new Map();
+
+export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
+  const since = options.streamSince ?? new Date(Date.now() - 10_000);
+  const stream = startStreamReader({
+    idleMs,
+    position: streamPosition,
+    ...(since === 'trim-horizon' ? {} : { since }),
+    ...(options.streamAccept ? { accept: options.streamAccept } : {}),
+  });
   const stops = [
+    stream.stop,
+    // Checkpoints are signed at most every CHECKPOINT_INTERVAL_SECONDS per tenant (the checkpointer function's schedule in AWS).
+    loop('checkpointer', async () => void (await signDueCheckpoints()), Math.max(idleMs, 500)),
+    // Safety nets beside the stream reader (which hands new outbox items and withdrawals on as they
+    // are written): items or withdrawals left pending by a failure are picked up here.
     loop('mail drain', () => drainOutbox('MAIL'), idleMs),
     loop('event drain', () => drainOutbox('EVENT'), idleMs),
     // The stream trigger's job in AWS: withdrawals a crash left half-applied are finished.

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { nowIso } from '../clock';
 import { tableName } from '../db/client';
 import type { TransactItem } from '../db/transact';
@@ -15,10 +15,28 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
-export const newEvent = (tenantId: string, type: EventType, data: Record<string, unknown>): EventEnvelope => ({
-  id: `evt_${randomBytes(16).toString('hex')}`,
+/**
+ * The id of the event `type` reports about `sourceId` (a record id, say), the same every time: an
+ * event derived from a stream record that is delivered again gets the same id, so deliveries
+ * (keyed by event id) are not doubled.
+ */
+export const eventIdFor = (type: EventType, sourceId: string): string =>
+  `evt_${createHash('sha256').update(`${type}:${sourceId}`).digest('hex').slice(0, 32)}`;
+
+/**
+ * An event envelope. `id` and `timestamp` default to a random id and now (events written with
+ * their change need no other); an event derived from a stream record passes both, so that a
+ * replayed record yields the identical envelope, and so the identical delivery keys.
+ */
+export const newEvent = (
+  tenantId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  origin: { id?: string; timestamp?: string } = {},
+): EventEnvelope => ({
+  id: origin.id ?? `evt_${randomBytes(16).toString('hex')}`,
   type,
-  timestamp: nowIso(),
+  timestamp: origin.timestamp ?? nowIso(),
   tenantId,
   data,
 });

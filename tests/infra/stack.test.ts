@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addComplianceChecks } from '../../infra/compliance';
 import { immutableCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
-import { ConsentServiceStack } from '../../infra/stack';
+import { ConsentServiceStack, streamItemTypes } from '../../infra/stack';
+import { streamConsumers } from '../../shared/stream/consumers';
 import { tableDefinition } from '../../shared/db/table';
 import { scanBudget } from '../../shared/scanner/budget';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
@@ -102,20 +103,28 @@ describe('functions', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: Match.anyValue() });
   });
 
-  it('drains new outbox mail and events from the table stream, reporting failures per record', () => {
+  it('feeds the stream function the inserts of outbox items, withdrawals and consent records, reporting failures per record', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: stack.getLogicalId(stack.functions.byName.get('stream')!.node.defaultChild as CfnResource) },
       StartingPosition: 'TRIM_HORIZON',
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord'] } } } }) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord'] } } } }) }] },
     });
+    // Exactly what the consumers take: none is starved by the filter, and no other insert invokes the function.
+    expect(new Set(streamItemTypes)).toEqual(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes)));
+    expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT']));
   });
 
-  it('has one nodejs22.x arm64 function per group, plus the outbox drainer, the delivery worker, the sweeper and the scan scheduler', () => {
+  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler and the checkpointer', () => {
     // And the tracker scanner (a container image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
-    expect(stack.functions.byName.size).toBe(functionGroups.length + 4);
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 4 + 2);
-    // The sweeper runs on a schedule, every 5 minutes.
+    expect(stack.functions.byName.size).toBe(functionGroups.length + 5);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 5 + 2);
+    // The sweeper runs on a schedule, every 5 minutes; the checkpointer every minute.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get('checkpointer')!.node.defaultChild as CfnResource), 'Arn'] } })],
+    });
     for (const group of functionGroups) {
       const fn = resourcesOf('AWS::Lambda::Function')[functionIdOf(group)];
       expect(fn, group).toBeDefined();
@@ -142,7 +151,7 @@ describe('functions', () => {
 
   it('keeps a month of logs per function', () => {
     // One per function (the scanner's too), the API's access log and the bucket-deployment handler's.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 5 + 2);
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 6 + 2);
     for (const fn of stack.functions.byName.values()) {
       const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
       expect(logGroup?.Properties.RetentionInDays).toBe(30);
@@ -155,12 +164,16 @@ describe('functions', () => {
     'client-sqs': ['sqs:SendMessage'],
     'client-ses': ['ses:SendEmail', 'ses:SendRawEmail'],
     'client-translate': ['translate:TranslateText'],
+    'client-kms': ['kms:Sign', 'kms:GetPublicKey'],
+    // Notes are put with an Object Lock retention date; ListBucket turns a missing note into 404.
+    'client-s3': ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject', 's3:ListBucket'],
+    'client-secrets-manager': ['secretsmanager:GetSecretValue'],
   };
   // Rights the platform needs whatever the code imports: logging, and the stream the outbox is fed from.
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
 
   it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
-    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'outbox', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler'].sort());
+    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer'].sort());
     for (const [name, fn] of stack.functions.byName) {
       const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
       for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
@@ -205,6 +218,45 @@ describe('table', () => {
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
     });
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('evidence keys', () => {
+  it('signs checkpoints with a retained ECC P-256 KMS key', () => {
+    template.resourceCountIs('AWS::KMS::Key', 1);
+    template.hasResource('AWS::KMS::Key', { Properties: { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }, DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('archives checkpoints in a private, versioned bucket under a 10-year compliance-mode Object Lock', () => {
+    template.hasResource('AWS::S3::Bucket', {
+      Properties: {
+        ObjectLockEnabled: true,
+        ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 3650 } } },
+        VersioningConfiguration: { Status: 'Enabled' },
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      },
+      DeletionPolicy: 'Retain',
+    });
+    const bucketId = stack.getLogicalId(stack.evidence.checkpointBucket.node.defaultChild as CfnResource);
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucketId },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('tells every function granted a key or the archive where it is', () => {
+    const variableOf: Record<string, string> = { 'kms:Sign': 'LOG_SIGNING_KEY_ARN', 's3:PutObject': 'CHECKPOINT_BUCKET', 'secretsmanager:GetSecretValue': 'RECEIPT_KEY_SECRET_ARN' };
+    const holders = new Set<string>();
+    for (const [name, built] of stack.functions.byName) {
+      const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const actions = actionsOf(built);
+      for (const [action, variable] of Object.entries(variableOf)) {
+        expect(variable in variables, `${name}: ${variable}`).toBe(actions.includes(action));
+        if (actions.includes(action)) holders.add(name);
+      }
+    }
+    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'stream']);
   });
 });
 

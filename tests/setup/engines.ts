@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEngines, type Engines } from '../../infra/local/engines';
 import { ensureQueues, ensureTable } from '../../infra/local/provision';
@@ -5,7 +8,7 @@ import { queueDefinitions } from '../../shared/queues';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; tableName: string };
+    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; tableName: string; keyDir: string };
   }
 }
 
@@ -21,6 +24,16 @@ export default async function setup(project: TestProject) {
   const tableName = 'consent-service-test';
   await ensureTable(engines.dynamodbEndpoint, tableName);
   const queues = await ensureQueues(engines.sqsEndpoint);
+  // The checkpoint archive, in fauxqs' S3 (archive.ts reads the endpoint from the config, as the
+  // test files do through tests/setup/environment.ts; this process only needs it for this call).
+  const previousS3Endpoint = process.env.S3_ENDPOINT;
+  process.env.S3_ENDPOINT = engines.sqsEndpoint;
+  const { ensureCheckpointBucket } = await import('../../shared/evidence/archive');
+  await ensureCheckpointBucket();
+  if (previousS3Endpoint === undefined) delete process.env.S3_ENDPOINT;
+  else process.env.S3_ENDPOINT = previousS3Endpoint;
+  // One directory of signing keys for every test worker: a key file made by one is the key of all.
+  const keyDir = mkdtempSync(join(tmpdir(), 'cms-test-keys-'));
   project.provide('engines', {
     webhookQueueUrl: queues[queueDefinitions.webhookDeliveries.name]!,
     scanQueueUrl: queues[queueDefinitions.trackerScans.name]!,
@@ -28,8 +41,10 @@ export default async function setup(project: TestProject) {
     sqsEndpoint: engines.sqsEndpoint,
     sesEndpoint: engines.sesEndpoint,
     tableName,
+    keyDir,
   });
   return async () => {
     await engines?.stop();
+    rmSync(keyDir, { recursive: true, force: true });
   };
 }

@@ -16,6 +16,10 @@ Object.assign(process.env, {
   DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
   SQS_ENDPOINT: engines.sqsEndpoint,
   SES_ENDPOINT: engines.sesEndpoint,
+  // fauxqs serves S3 beside SQS: the checkpoint archive.
+  S3_ENDPOINT: engines.sqsEndpoint,
+  CMS_KEY_DIR: engines.keyDir,
+  CHECKPOINT_INTERVAL_SECONDS: '1',
   TABLE_NAME: engines.tableName,
   WEBHOOK_QUEUE_URL: engines.webhookQueueUrl,
   SCAN_QUEUE_URL: engines.scanQueueUrl,

@@ -1,0 +1,222 @@
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamsRecord,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { config } from '../../shared/config';
+import { describeError, log } from '../../shared/log';
+import { changeOf, type StreamChange } from '../../shared/stream/change';
+import { dispatchChanges, streamConsumers, type StreamConsumer } from '../../shared/stream/consumers';
+
+/**
+ * The local stand-in for the stream function's event source mapping: reads DynamoDB Local's own
+ * stream of the table (the DynamoDB Streams API on its endpoint) and hands every GetRecords batch
+ * to the same consumers as functions/stream does in AWS. Every shard is followed from its trim
+ * horizon, a child shard only once its parent is read to its end; a batch whose dispatch fails is
+ * dispatched again after `idleMs` until it succeeds, so nothing is skipped (consumers are idempotent).
+ */
+export interface StreamReaderOptions {
+  /** Wait between empty polls, and before retrying a failed batch. */
+  idleMs: number;
+  /**
+   * Records the stream made before this are read but not dispatched (the stream keeps 24 h). The
+   * stream's timestamps are coarse (DynamoDB Local's are whole minutes), so records up to a
+   * minute older may still be dispatched; consumers are idempotent.
+   */
+  since?: Date;
+  /** The consumers batches go to; the registry by default. */
+  consumers?: StreamConsumer[];
+  /**
+   * Which changes this reader hands on (all by default). Test files share one table and each runs
+   * its own reader: each hands on only its own tenants' changes, so a test that stages a crash is
+   * not finished behind its back by another file's workers.
+   */
+  accept?: (change: StreamChange) => boolean;
+  /**
+   * Where readers left off, as an event source mapping keeps it: the last record handled per shard.
+   * A reader given the position of a stopped one resumes right after it (`since` then applies
+   * only to shards it has no position for), and records its own progress there.
+   */
+  position?: StreamPosition;
+}
+
+/** The last sequence number handled, by `<stream ARN>/<shard id>`. */
+export type StreamPosition = Map<string, string>;
+
+const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/** The same endpoint, region and credentials as the table's client (shared/db/client.ts). */
+const clientOptions = () => {
+  const endpoint = config.dynamodbEndpoint;
+  return { region: config.region, ...(endpoint ? { endpoint, credentials: localCredentials } : {}) };
+};
+
+const errorName = (error: unknown): string | undefined => (error as { name?: string } | null)?.name;
+
+/**
+ * GetRecords' record as Lambda's event carries it (creation time in epoch seconds). Binary
+ * attributes stay bytes here; changeOf takes them either way.
+ */
+const lambdaRecordOf = (record: StreamsRecord): DynamoDBRecord =>
+  ({
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventSource: record.eventSource,
+    eventVersion: record.eventVersion,
+    awsRegion: record.awsRegion,
+    dynamodb: {
+      ...record.dynamodb,
+      ApproximateCreationDateTime: record.dynamodb?.ApproximateCreationDateTime && record.dynamodb.ApproximateCreationDateTime.getTime() / 1000,
+    },
+  }) as DynamoDBRecord;
+
+export const startStreamReader = (options: StreamReaderOptions): { stop(): Promise<void> } => {
+  const { idleMs, since, consumers = streamConsumers, position = new Map<string, string>(), accept = () => true } = options;
+  const tables = new DynamoDBClient(clientOptions());
+  const streams = new DynamoDBStreamsClient(clientOptions());
+  // DynamoDB Local stamps records down to the minute (AWS to the second): every record of the
+  // minute `since` falls in is kept, so none made after `since` is skipped.
+  const sinceMs = since === undefined ? undefined : Math.floor(since.getTime() / 60_000) * 60_000;
+  let running = true;
+  const wakers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
+  const wakeAll = () => [...wakers].forEach((wake) => wake());
+
+  const wanted = (record: StreamsRecord): boolean => {
+    const created = record.dynamodb?.ApproximateCreationDateTime;
+    return sinceMs === undefined || created === undefined || created.getTime() >= sinceMs;
+  };
+
+  /** Dispatches one batch until it succeeds or the reader stops; returns whether it was handled. */
+  const handleBatch = async (records: StreamsRecord[], resumed: boolean): Promise<boolean> => {
+    const kept = resumed ? records : records.filter(wanted);
+    if (kept.length === 0) return true;
+    while (running) {
+      try {
+        await dispatchChanges(kept.map((record) => changeOf(lambdaRecordOf(record))).filter(accept), consumers);
+        return true;
+      } catch (error) {
+        log.error('stream batch failed; retrying it', { records: kept.length, first: kept[0]!.dynamodb?.SequenceNumber, ...describeError(error) });
+        await sleep(idleMs);
+      }
+    }
+    return false;
+  };
+
+  /** Reads one shard to its end (a closed shard's last NextShardIterator is null) or until stopped. */
+  const follow = async (streamArn: string, shardId: string): Promise<void> => {
+    const key = `${streamArn}/${shardId}`;
+    const resumed = position.has(key);
+    let lastSequence = position.get(key);
+    // After an expired iterator (or a restart of this shard's follower) reading resumes right after the last handled record.
+    const acquire = async (): Promise<string | undefined> => {
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shardId,
+          ...(lastSequence ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: lastSequence } : { ShardIteratorType: 'TRIM_HORIZON' }),
+        }),
+      );
+      return ShardIterator;
+    };
+    let iterator: string | undefined;
+    while (running) {
+      try {
+        iterator ??= await acquire();
+        if (!iterator) return;
+        const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+        if (Records.length > 0) {
+          if (!(await handleBatch(Records, resumed))) return;
+          lastSequence = Records.at(-1)!.dynamodb?.SequenceNumber ?? lastSequence;
+          if (lastSequence) position.set(key, lastSequence);
+        }
+        if (!NextShardIterator) return;
+        iterator = NextShardIterator;
+        if (Records.length === 0) await sleep(idleMs);
+      } catch (error) {
+        if (errorName(error) === 'ResourceNotFoundException') return;
+        if (errorName(error) !== 'ExpiredIteratorException') {
+          log.error('stream shard read failed; retrying', { shardId, ...describeError(error) });
+          await sleep(idleMs);
+        }
+        iterator = undefined;
+      }
+    }
+  };
+
+  const shardsOf = async (streamArn: string): Promise<Shard[]> => {
+    const shards: Shard[] = [];
+    let ExclusiveStartShardId: string | undefined;
+    do {
+      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId }));
+      shards.push(...(StreamDescription?.Shards ?? []));
+      ExclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
+    } while (ExclusiveStartShardId);
+    return shards;
+  };
+
+  const followers = new Map<string, Promise<void>>();
+  const done = new Set<string>();
+
+  /** Finds the table's stream and starts a follower for each shard that may be read now. */
+  const discover = async () => {
+    const { Table } = await tables.send(new DescribeTableCommand({ TableName: config.tableName }));
+    const streamArn = Table?.LatestStreamArn;
+    if (!streamArn) return;
+    const shards = await shardsOf(streamArn);
+    const known = new Set(shards.map((shard) => shard.ShardId));
+    for (const shard of shards) {
+      const key = `${streamArn}/${shard.ShardId}`;
+      if (!shard.ShardId || done.has(key) || followers.has(key)) continue;
+      // A parent trimmed from the stream is gone; one still listed is read first.
+      const parent = shard.ParentShardId;
+      if (parent && known.has(parent) && !done.has(`${streamArn}/${parent}`)) continue;
+      followers.set(
+        key,
+        follow(streamArn, shard.ShardId).finally(() => {
+          followers.delete(key);
+          if (running) {
+            done.add(key);
+            wakeAll();
+          }
+        }),
+      );
+    }
+  };
+
+  const coordinator = (async () => {
+    while (running) {
+      try {
+        await discover();
+      } catch (error) {
+        log.error('stream discovery failed; retrying', describeError(error));
+      }
+      if (running) await sleep(Math.max(idleMs, 1000));
+    }
+  })();
+
+  return {
+    stop: async () => {
+      running = false;
+      wakeAll();
+      await coordinator;
+      await Promise.all(followers.values());
+      tables.destroy();
+      streams.destroy();
+    },
+  };
+};

@@ -1,0 +1,17 @@
+import type { StreamConsumer } from '../stream/consumers';
+import { completeWithdrawal } from './withdrawal-apply';
+
+/**
+ * A new withdrawal is applied to all its records even if the request that committed it died
+ * halfway. Applying is idempotent, so racing that request is harmless.
+ */
+export const withdrawalConsumer: StreamConsumer = {
+  name: 'withdrawal completion',
+  itemTypes: ['WithdrawalRecord'],
+  eventNames: ['INSERT'],
+  handle: async (changes) => {
+    for (const change of changes) {
+      if (change.newImage) await completeWithdrawal(String(change.newImage.tenantId), String(change.newImage.withdrawalId));
+    }
+  },
+};

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startStreamReader, type StreamPosition } from '../infra/local/stream-reader';
+import { db, tableName } from '../shared/db/client';
+import type { StreamChange } from '../shared/stream/change';
+import type { StreamConsumer } from '../shared/stream/consumers';
+
+/**
+ * The local stream reader against DynamoDB Local's own stream of the test table. Other test files
+ * write to the same table (and run their own readers), so each test uses an item type of its own.
+ */
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(stops.splice(0).map((stop) => stop()));
+});
+
+const putProbes = async (type: string, count: number): Promise<string[]> => {
+  const partition = `STREAMTEST#${randomUUID()}`;
+  const keys: string[] = [];
+  // One partition, so the records share a shard and the stream's order is the order written.
+  for (let index = 0; index < count; index += 1) {
+    const SK = `ITEM#${String(index).padStart(3, '0')}`;
+    await db().send(new PutCommand({ TableName: tableName(), Item: { PK: partition, SK, type, payload: new Uint8Array([index, 255]) } }));
+    keys.push(SK);
+  }
+  return keys;
+};
+
+const until = async (condition: () => boolean, timeoutMs = 20_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the stream reader');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+const probeConsumer = (type: string, handle: (changes: StreamChange[]) => Promise<void>): StreamConsumer => ({ name: `probe ${type}`, itemTypes: [type], eventNames: ['INSERT'], handle });
+
+describe('stream reader', () => {
+  it('hands every new item to its consumer exactly once, in the order written, images unmarshalled', async () => {
+    const type = `StreamProbe-${randomUUID()}`;
+    const delivered: StreamChange[] = [];
+    const reader = startStreamReader({ idleMs: 50, since: new Date(), consumers: [probeConsumer(type, async (changes) => void delivered.push(...changes))] });
+    stops.push(reader.stop);
+    const keys = await putProbes(type, 5);
+    await until(() => delivered.length >= keys.length);
+    // A little longer: nothing may arrive twice.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(delivered.map((change) => change.newImage?.SK)).toEqual(keys);
+    expect(delivered.every((change) => change.eventName === 'INSERT' && change.oldImage === undefined)).toBe(true);
+    expect(delivered.map((change) => change.keys.SK)).toEqual(keys);
+    const sequences = delivered.map((change) => BigInt(change.sequenceNumber));
+    expect([...sequences].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(sequences);
+    expect(delivered[3]!.newImage?.payload).toEqual(new Uint8Array([3, 255]));
+  });
+
+  it('gives a consumer that failed the same batch again, so nothing is lost', async () => {
+    const type = `StreamProbe-${randomUUID()}`;
+    const calls: string[][] = [];
+    const handled: string[] = [];
+    const consumer = probeConsumer(type, async (changes) => {
+      calls.push(changes.map((change) => String(change.newImage?.SK)));
+      if (calls.length === 1) throw new Error('the first delivery fails');
+      handled.push(...changes.map((change) => String(change.newImage?.SK)));
+    });
+    // Another consumer in the same dispatch is unaffected by the failure (it finishes, and sees the retry too).
+    const bystander: string[] = [];
+    const reader = startStreamReader({ idleMs: 50, since: new Date(), consumers: [consumer, probeConsumer(type, async (changes) => void bystander.push(...changes.map((change) => String(change.newImage?.SK))))] });
+    stops.push(reader.stop);
+    const keys = await putProbes(type, 4);
+    await until(() => handled.length >= keys.length);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls[1]).toEqual(calls[0]);
+    expect(handled).toEqual(keys);
+    expect([...new Set(bystander)]).toEqual(keys);
+  });
+
+  it('resumes right after the last record a stopped reader handled, when given its position', async () => {
+    const type = `StreamProbe-${randomUUID()}`;
+    const position: StreamPosition = new Map();
+    const first: string[] = [];
+    const second: string[] = [];
+    const reader = startStreamReader({ idleMs: 50, since: new Date(), position, consumers: [probeConsumer(type, async (changes) => void first.push(...changes.map((change) => String(change.newImage?.SK))))] });
+    const before = await putProbes(type, 2);
+    await until(() => first.length >= before.length);
+    await reader.stop();
+    expect(position.size).toBeGreaterThan(0);
+    // Written while no reader runs; the next one's `since` lies in the future, so only its position finds them.
+    const after = await putProbes(type, 3);
+    const next = startStreamReader({ idleMs: 50, since: new Date(Date.now() + 120_000), position, consumers: [probeConsumer(type, async (changes) => void second.push(...changes.map((change) => String(change.newImage?.SK))))] });
+    stops.push(next.stop);
+    await until(() => second.length >= after.length);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(first).toEqual(before);
+    expect(second).toEqual(after);
+  });
+
+  it('reads but does not dispatch records made before `since`', async () => {
+    const type = `StreamProbe-${randomUUID()}`;
+    const delivered: StreamChange[] = [];
+    const reader = startStreamReader({ idleMs: 50, since: new Date(Date.now() + 120_000), consumers: [probeConsumer(type, async (changes) => void delivered.push(...changes))] });
+    stops.push(reader.stop);
+    await putProbes(type, 2);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(delivered).toEqual([]);
+  });
+});

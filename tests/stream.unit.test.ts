@@ -1,0 +1,95 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { eventIdFor, newEvent } from '../shared/events/outbox';
+import { changeOf, type StreamChange } from '../shared/stream/change';
+import { dispatchChanges, streamConsumers, type StreamConsumer } from '../shared/stream/consumers';
+
+describe('eventIdFor', () => {
+  it('derives the same event id from the same type and source, and different ids otherwise', () => {
+    const id = eventIdFor('consent.recorded', 'rec-1');
+    expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
+    expect(eventIdFor('consent.recorded', 'rec-1')).toBe(id);
+    expect(eventIdFor('consent.recorded', 'rec-2')).not.toBe(id);
+    expect(eventIdFor('consent.withdrawn', 'rec-1')).not.toBe(id);
+    expect(newEvent('t1', 'consent.recorded', {}, { id, timestamp: '2026-01-01T00:00:00.000Z' })).toMatchObject({ id, timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(newEvent('t1', 'consent.recorded', {}).id).not.toBe(newEvent('t1', 'consent.recorded', {}).id);
+  });
+});
+
+describe('changeOf', () => {
+  it("unmarshalls a Lambda event's record, base64 binary attributes included, into bytes", () => {
+    const record: DynamoDBRecord = {
+      eventName: 'MODIFY',
+      dynamodb: {
+        SequenceNumber: '42',
+        Keys: { PK: { S: 'A' }, SK: { S: 'B' } },
+        NewImage: { PK: { S: 'A' }, SK: { S: 'B' }, n: { N: '3' }, bin: { B: Buffer.from([1, 2]).toString('base64') }, nested: { M: { list: { L: [{ B: Buffer.from([9]).toString('base64') }] } } } },
+        OldImage: { PK: { S: 'A' }, SK: { S: 'B' }, n: { N: '2' } },
+      },
+    };
+    const change = changeOf(record);
+    expect(change).toMatchObject({ eventName: 'MODIFY', sequenceNumber: '42', keys: { PK: 'A', SK: 'B' }, oldImage: { n: 2 } });
+    expect(change.newImage?.n).toBe(3);
+    expect(change.newImage?.bin).toEqual(new Uint8Array([1, 2]));
+    expect((change.newImage?.nested as { list: unknown[] }).list[0]).toEqual(new Uint8Array([9]));
+  });
+
+  it('keeps binary attributes that already are bytes (GetRecords)', () => {
+    const image = marshall({ PK: 'A', SK: 'B', bin: new Uint8Array([7]) });
+    const change = changeOf({ eventName: 'INSERT', dynamodb: { SequenceNumber: '1', Keys: image, NewImage: image } } as unknown as DynamoDBRecord);
+    expect(change.newImage?.bin).toEqual(new Uint8Array([7]));
+    expect(change.oldImage).toBeUndefined();
+  });
+
+  it("reads DynamoDB Local's bare {} (an empty map) as an empty map", () => {
+    const image = { PK: { S: 'A' }, SK: { S: 'B' }, translations: {}, nested: { M: { inner: {} } } };
+    const change = changeOf({ eventName: 'INSERT', dynamodb: { SequenceNumber: '1', Keys: {}, NewImage: image } } as unknown as DynamoDBRecord);
+    expect(change.newImage).toEqual({ PK: 'A', SK: 'B', translations: {}, nested: { inner: {} } });
+  });
+});
+
+describe('dispatchChanges', () => {
+  const change = (sequenceNumber: string, type: string, eventName: StreamChange['eventName'] = 'INSERT'): StreamChange => ({
+    eventName,
+    sequenceNumber,
+    keys: {},
+    ...(eventName === 'REMOVE' ? { oldImage: { type } } : { newImage: { type } }),
+  });
+  const recorder = (itemTypes: string[], eventNames: StreamChange['eventName'][], seen: string[][], fail?: Error): StreamConsumer => ({
+    name: itemTypes.join('+'),
+    itemTypes,
+    eventNames,
+    handle: async (changes) => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      seen.push(changes.map((item) => item.sequenceNumber));
+      if (fail) throw fail;
+    },
+  });
+
+  it('gives each consumer the changes of its item types and event names, in order', async () => {
+    const a: string[][] = [];
+    const b: string[][] = [];
+    const none: string[][] = [];
+    await dispatchChanges(
+      [change('1', 'A'), change('2', 'B'), change('3', 'A', 'MODIFY'), change('4', 'A'), change('5', 'B', 'REMOVE')],
+      [recorder(['A'], ['INSERT'], a), recorder(['B'], ['INSERT', 'REMOVE'], b), recorder(['C'], ['INSERT'], none)],
+    );
+    expect(a).toEqual([['1', '4']]);
+    expect(b).toEqual([['2', '5']]);
+    expect(none).toEqual([]);
+  });
+
+  it('rejects when a consumer throws, after the others finished', async () => {
+    const failing: string[][] = [];
+    const others: string[][] = [];
+    const failure = new Error('boom');
+    await expect(dispatchChanges([change('1', 'A')], [recorder(['A'], ['INSERT'], failing, failure), recorder(['A'], ['INSERT'], others)])).rejects.toMatchObject({ cause: failure });
+    expect(others).toEqual([['1']]);
+  });
+
+  it('registers the evidence log, consent.recorded, outbox and withdrawal consumers', () => {
+    expect(streamConsumers.map((consumer) => consumer.name)).toEqual(['evidence log', 'consent.recorded events', 'outbox', 'withdrawal completion']);
+    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'OutboxMail', 'OutboxEvent']));
+  });
+});

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock';
-import type { RateLimitRule } from '../config';
+import { config, type RateLimitRule } from '../config';
 import { db, tableName } from '../db/client';
 import { RateLimitError } from '../errors';
 import { rateLimitKeys } from './keys';
@@ -32,6 +32,54 @@ const hitsOf = async (rule: RateLimitRule, subject: string, windowStart: number)
 };
 
 /**
+ * Hits of a fixed-window rule are reserved a chunk at a time per warm instance (one ADD of the
+ * chunk instead of one per request) and handed out from memory; a refusal is remembered until
+ * the window ends, so a client hammering past its limit costs no writes. The counter never admits
+ * more than the limit: a chunk that crosses it is granted only up to it. An instance holding
+ * unused hits can make the limit bite early by at most chunk − 1 requests, never late; the chunk
+ * is a tenth of the limit (at most `RATE_LIMIT_CHUNK`, 10), so small limits stay exact.
+ */
+interface Reservation {
+  windowStart: number;
+  tokens: number;
+  refused: boolean;
+  refill?: Promise<void>;
+}
+
+const reservations = new Map<string, Reservation>();
+
+export const chunkOf = (rule: RateLimitRule): number => Math.max(1, Math.min(config.rateLimitChunk, Math.floor(rule.limit / 10)));
+
+const takeReserved = async (rule: RateLimitRule, subject: string, windowStart: number): Promise<boolean> => {
+  const key = `${rule.name}#${subject}`;
+  let reservation = reservations.get(key);
+  if (!reservation || reservation.windowStart !== windowStart) {
+    reservation = { windowStart, tokens: 0, refused: false };
+    reservations.set(key, reservation);
+    // Keep memory bounded on a long-lived process (the local server): old windows go.
+    if (reservations.size > 10_000) for (const [name, held] of reservations) if (held.windowStart < windowStart) reservations.delete(name);
+  }
+  const held = reservation;
+  for (;;) {
+    if (held.tokens > 0) {
+      held.tokens -= 1;
+      return true;
+    }
+    if (held.refused) return false;
+    held.refill ??= (async () => {
+      const chunk = chunkOf(rule);
+      const total = await addHits(rule, subject, windowStart, chunk);
+      const granted = Math.max(0, Math.min(chunk, rule.limit - (total - chunk)));
+      held.tokens += granted;
+      if (granted === 0) held.refused = true;
+    })().finally(() => {
+      held.refill = undefined;
+    });
+    await held.refill;
+  }
+};
+
+/**
  * Seconds until a sliding estimate (current + previous × overlap left) has room for one more:
  * first while the previous window fades out, else after this window ends and fades in turn.
  */
@@ -44,7 +92,8 @@ const slidingRetryAfter = (rule: RateLimitRule, current: number, previous: numbe
 /**
  * The one rate limiter: an atomic ADD on one item per (rule, subject, window), which expires by
  * TTL. Two modes, chosen per rule:
- * - fixed (default): the window's count alone decides; one write per check. Kept for the spec's
+ * - fixed (default): the window's count alone decides; one write per reserved chunk of hits
+ *   (takeReserved above), so on average well under one per check. Kept for the spec's
  *   per-minute quotas and for calendar quotas ("3 per UTC day"), where a reset at the window edge
  *   is the stated meaning.
  * - sliding (`rule.sliding`, used by login): the estimate is this window's count plus the previous
@@ -63,7 +112,7 @@ export const consumeRateLimit = async (rule: RateLimitRule, subject: string, cod
   const refused = (retryAfterSeconds: number) =>
     new RateLimitError(code, retryAfterSeconds, `Rate limit of ${rule.limit} per ${rule.windowSeconds} s exceeded`);
   if (!rule.sliding) {
-    if ((await addHits(rule, subject, windowStart, 1)) > rule.limit) throw refused(rule.windowSeconds - elapsed);
+    if (!(await takeReserved(rule, subject, windowStart))) throw refused(rule.windowSeconds - elapsed);
     return { release };
   }
   const [current, previous] = await Promise.all([

@@ -21,7 +21,7 @@ export interface DeployedFunction {
 const nameOf = (constructId: string) =>
   constructId.replace(/Function$/, '').replace(/[A-Z]/g, (letter, index: number) => `${index ? '-' : ''}${letter.toLowerCase()}`);
 
-/** Every function of the stack by name (groups, outbox, webhook-worker); synthesised without bundling. */
+/** Every function of the stack by name (groups, stream, webhook-worker, …); synthesised without bundling. */
 export const deployedFunctions = (): Map<string, DeployedFunction> => {
   const { context } = JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });

@@ -63,3 +63,21 @@ export const runLoad = async (request: () => Promise<string | undefined>, option
     ...(firstFailure === undefined ? {} : { firstFailure }),
   };
 };
+
+/**
+ * An open-loop load: `count` requests started at even intervals over `overMs`, whether or not the
+ * earlier ones have answered (as independent visitors arrive); resolves with each one's outcome
+ * and latency, in start order.
+ */
+export const openLoop = async <T>(count: number, overMs: number, request: (index: number) => Promise<T>): Promise<{ result: T; ms: number }[]> => {
+  const started = performance.now();
+  const pending: Promise<{ result: T; ms: number }>[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const due = started + (index * overMs) / count;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const sent = performance.now();
+    pending.push(request(index).then((result) => ({ result, ms: performance.now() - sent })));
+  }
+  return Promise.all(pending);
+};

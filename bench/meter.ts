@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { transactionUnits } from './capacity';
 
 /**
  * Counts the AWS work done inside a measured scope, by middleware on the service's own clients:
@@ -14,9 +15,14 @@ export interface Work {
   calls: Record<string, number>;
   /** Items per command: written or requested for batches and transactions, returned for Query and Scan. */
   items: Record<string, number>;
-  /** Read and write request units, as DynamoDB Local reports them (on-demand units = capacity units). */
+  /**
+   * Read and write request units (on-demand units = capacity units) as AWS bills them: what
+   * DynamoDB Local reports, except for transactions, whose write units are computed (capacity.ts).
+   */
   rru: number;
   wru: number;
+  /** Write units exactly as DynamoDB Local reported them, to show where it differs from `wru`. */
+  wruLocal: number;
   /** The same units by where they were spent: `table` or an index name. */
   rruBy: Record<string, number>;
   wruBy: Record<string, number>;
@@ -33,12 +39,16 @@ export interface Work {
   accessUnits: Record<string, number>;
 }
 
-export const emptyWork = (): Work => ({ calls: {}, items: {}, rru: 0, wru: 0, rruBy: {}, wruBy: {}, failed: {}, sqs: {}, accesses: {}, accessUnits: {} });
+export const emptyWork = (): Work => ({ calls: {}, items: {}, rru: 0, wru: 0, wruLocal: 0, rruBy: {}, wruBy: {}, failed: {}, sqs: {}, accesses: {}, accessUnits: {} });
 
 const scope = new AsyncLocalStorage<Work>();
 
 const bump = (counts: Record<string, number>, key: string, by = 1) => {
   counts[key] = (counts[key] ?? 0) + by;
+};
+
+const addCounts = (into: Record<string, number>, from: Record<string, number>, factor: number) => {
+  for (const [key, value] of Object.entries(from)) bump(into, key, value * factor);
 };
 
 const readCommands = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
@@ -147,9 +157,22 @@ export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): vo
         const output = result.output as { ConsumedCapacity?: Capacity | Capacity[]; Count?: number };
         if (command === 'Query' || command === 'Scan') bump(work.items, command, output.Count ?? 0);
         const isRead = readCommands.has(command);
-        const units = addCapacity(output.ConsumedCapacity, isRead ? work.rruBy : work.wruBy);
-        if (isRead) work.rru += units;
-        else work.wru += units;
+        let units: number;
+        if (isRead) {
+          units = addCapacity(output.ConsumedCapacity, work.rruBy);
+          work.rru += units;
+        } else if (command === 'TransactWriteItems') {
+          work.wruLocal += addCapacity(output.ConsumedCapacity, {});
+          // Its read-backs are not the service's work: outside the scope.
+          const billed = await scope.exit(() => transactionUnits(dynamo, input.TransactItems as Parameters<typeof transactionUnits>[1]));
+          units = Object.values(billed).reduce((sum, value) => sum + value, 0);
+          addCounts(work.wruBy, billed, 1);
+          work.wru += units;
+        } else {
+          units = addCapacity(output.ConsumedCapacity, work.wruBy);
+          work.wru += units;
+          work.wruLocal += units;
+        }
         bump(work.accessUnits, access, units);
         return result;
       } catch (error) {
@@ -177,10 +200,6 @@ export const measure = async <T>(task: () => Promise<T>): Promise<{ result: T; w
   return { result, work, ms: performance.now() - started };
 };
 
-const addCounts = (into: Record<string, number>, from: Record<string, number>, factor: number) => {
-  for (const [key, value] of Object.entries(from)) bump(into, key, value * factor);
-};
-
 /** Σ factor × work, e.g. a mean over n requests with factor 1/n. */
 export const combine = (parts: readonly Work[], factor = 1): Work => {
   const total = emptyWork();
@@ -195,6 +214,7 @@ export const combine = (parts: readonly Work[], factor = 1): Work => {
     addCounts(total.wruBy, part.wruBy, factor);
     total.rru += part.rru * factor;
     total.wru += part.wru * factor;
+    total.wruLocal += part.wruLocal * factor;
   }
   return total;
 };

@@ -52,6 +52,8 @@ const main = async () => {
     const { measureWork } = await import('./sections/work');
     const { measurePrice } = await import('./sections/price');
     const { measureWebhookLatency } = await import('./sections/webhooks');
+    const { measureLogLatency } = await import('./sections/log-latency');
+    const { measureBurst } = await import('./sections/burst');
     const { rawOperations } = await import('./sections/storage');
     const { measureThroughput, warmUp } = await import('./sections/throughput');
     const { measureGrowth } = await import('./sections/growth');
@@ -61,6 +63,10 @@ const main = async () => {
     // Separate tenants, so that one section's records and webhook do not change another's numbers.
     const mainTenant = await createBenchTenant('main');
     const pricingTenant = await createBenchTenant('price');
+    const plainPricingTenant = await createBenchTenant('price-plain');
+    // Fresh tenants: the log latency and the burst each start from an empty log and unreserved chunks.
+    const logTenant = await createBenchTenant('log');
+    const burstTenant = await createBenchTenant('burst');
     const growthTenant = await createBenchTenant('growth');
     // Its own tenant: the throughput runs leave the main tenant's cookie-banner limits spent.
     const widgetTenant = await createBenchTenant('widget');
@@ -71,11 +77,13 @@ const main = async () => {
       const raw = await rawOperations();
       await warmUp(raw, endpoints, settings.engineWarmupMs);
       await section('work', () => measureWork(endpoints, settings));
-      // Before the throughput runs: their thousands of outbox events would otherwise sit in front of these.
-      await section('price', () => measurePrice(pricingTenant, receiver, functions, settings));
+      await section('price', () => measurePrice({ plain: plainPricingTenant, withWebhook: pricingTenant }, receiver, functions, settings));
+      // Before the throughput runs: the local stream reader would otherwise have their thousands of records to work through first.
       await section('webhooks', () => measureWebhookLatency(pricingTenant, receiver, settings));
+      await section('logLatency', () => measureLogLatency(logTenant, settings));
       await section('widget', () => measureWidget(widgetTenant, settings));
       await section('throughput', () => measureThroughput(raw, endpoints, settings));
+      await section('burst', () => measureBurst(burstTenant, settings));
       await section('growth', () => measureGrowth(growthTenant, settings));
     } finally {
       await receiver.close();

@@ -9,8 +9,12 @@ export interface Settings {
   warmupMs: number;
   /** Sequential requests per endpoint whose work is counted. */
   workSamples: number;
-  /** Consents recorded, fanned out and delivered for the price. */
-  priceConsents: number;
+  /** Consents recorded for the price: sustained (stream batches of 100; at least 100) and sparse (one per stream batch), each with and without a webhook. */
+  priceConsents: { sustained: number; sparse: number };
+  /** sdk-record requests sent to one tenant, spread evenly over `overMs`. */
+  burst: { requests: number; overMs: number };
+  /** Consents recorded at a steady rate while the local workers integrate them into the log. */
+  logLatency: { perSecond: number; durationMs: number };
   /** Consents whose time to first webhook delivery is measured. */
   webhookConsents: number;
   /** Records in the tenant for the small and the large measurement, and the deep page of the records list. */
@@ -30,7 +34,9 @@ export const settingsFor = (quick: boolean): Settings =>
         durationMs: 500,
         warmupMs: 150,
         workSamples: 5,
-        priceConsents: 20,
+        priceConsents: { sustained: 100, sparse: 5 },
+        burst: { requests: 200, overMs: 1_000 },
+        logLatency: { perSecond: 20, durationMs: 2_000 },
         webhookConsents: 3,
         growth: { small: 50, large: 250, deepPage: 10, samples: 5 },
         importRuns: 2,
@@ -43,7 +49,9 @@ export const settingsFor = (quick: boolean): Settings =>
         durationMs: 2_000,
         warmupMs: 500,
         workSamples: 20,
-        priceConsents: 100,
+        priceConsents: { sustained: 200, sparse: 20 },
+        burst: { requests: 1_000, overMs: 1_000 },
+        logLatency: { perSecond: 40, durationMs: 15_000 },
         webhookConsents: 20,
         growth: { small: 100, large: 10_000, deepPage: 50, samples: 30 },
         importRuns: 15,

@@ -41,6 +41,8 @@ export const startBenchStack = async (): Promise<BenchStack> => {
       DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
       SQS_ENDPOINT: engines.sqsEndpoint,
       SES_ENDPOINT: engines.sesEndpoint,
+      // fauxqs serves S3 beside SQS: the archive the stream's checkpoint signing writes to.
+      S3_ENDPOINT: engines.sqsEndpoint,
       TABLE_NAME: tableName,
       WEBHOOK_QUEUE_URL: queues[queueDefinitions.webhookDeliveries.name],
       SCAN_QUEUE_URL: queues[queueDefinitions.trackerScans.name],
@@ -49,6 +51,8 @@ export const startBenchStack = async (): Promise<BenchStack> => {
       AWS_SECRET_ACCESS_KEY: 'local',
       ...Object.fromEntries(rateLimitVariables.map((name) => [name, unthrottled])),
     });
+    const { ensureCheckpointBucket } = await import('../shared/evidence/archive');
+    await ensureCheckpointBucket();
     return { engines, stop };
   } catch (error) {
     await stop();

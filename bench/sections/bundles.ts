@@ -76,7 +76,7 @@ const timeImport = (file: string, nodeOptions: string) => {
  */
 export const measureBundles = async (functions: Map<string, DeployedFunction>, settings: Settings): Promise<BundlesResult> => {
   const entries: [string, string][] = [
-    ...[...functionGroups, 'outbox', 'webhook-worker'].map((name): [string, string] => [name, join(repoRoot, 'functions', name, 'handler.ts')]),
+    ...[...functionGroups, 'stream', 'webhook-worker'].map((name): [string, string] => [name, join(repoRoot, 'functions', name, 'handler.ts')]),
     [baselineName, fileURLToPath(new URL('../baseline/dynamodb-only.ts', import.meta.url))],
   ];
   // The baseline loads the way the service's functions do.

@@ -1,234 +1,218 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
-import { handler as outboxHandler } from '../../functions/outbox/handler';
+import { handler as streamHandler } from '../../functions/stream/handler';
 import { handler as webhookWorker } from '../../functions/webhook-worker/handler';
 import { sqsRecord } from '../../infra/local/workers';
 import { config } from '../../shared/config';
+import { consentKeys } from '../../shared/consent/keys';
 import { db, tableName } from '../../shared/db/client';
-import { drainOutbox } from '../../shared/events/drain';
-import { outboxKeys } from '../../shared/events/keys';
 import { sqs } from '../../shared/queue/sqs';
 import type { DeployedFunction } from '../deployment';
 import type { BenchTenant, Receiver } from '../fixtures';
 import { invoke, requireRoute } from '../invoke';
-import { combine, describeCalls, describeSqs, describeUnits, measure, totalCalls, type Work } from '../meter';
+import { describeCalls, describeSqs, describeUnits, measure } from '../meter';
+import { billed, floorOf, perConsentStage, priceOf, rates, tally, unitBreakdown, type Price, type Stage, type Tally } from '../pricing';
 import { printTable } from '../report';
 import type { Settings } from '../settings';
 import { accessHeaders, accessRows } from './work';
 
-/** Prices in USD (the brief's list prices): per million requests or units, and per GB-second. */
-export const rates = {
-  apiGatewayPerMillion: 1.0,
-  lambdaRequestPerMillion: 0.2,
-  lambdaGbSecond: 0.0000166667,
-  writeUnitPerMillion: 0.625,
-  readUnitPerMillion: 0.125,
-  sqsRequestPerMillion: 0.4,
-};
-
-/** One Lambda's share of a consent: invocations, billed milliseconds (each invocation rounded up to 1 ms) and work. */
-interface Stage {
-  invocations: number;
-  billedMs: number;
-  memoryMb: number;
-  work: Work;
+/** A way consents arrive: how many, how many records each stream invocation gets, and whether the tenant has a webhook. */
+interface Scenario {
+  name: string;
+  tenant: BenchTenant;
+  consents: number;
+  streamBatch: number;
+  webhook: boolean;
 }
 
-const pendingEvents = async (tenantId: string) => {
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': outboxKeys.pendingPartition('EVENT') },
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return items.filter((item) => item.PK === `TENANT#${tenantId}`);
+export interface ScenarioPrice extends Scenario {
+  stages: Record<string, Stage>;
+  price: Price;
+  /** WRU per consent by what they write (pricing.ts unitBreakdown). */
+  units: Record<string, number>;
+}
+
+export interface PriceResult {
+  rates: typeof rates;
+  scenarios: (Omit<ScenarioPrice, 'tenant'> & { tenant: string })[];
+  floorUsdPerMillion: ReturnType<typeof floorOf>;
+}
+
+/** The new items themselves, as the stream carries them (read outside any measured scope). */
+const itemsOf = async (tenantId: string, recordIds: readonly string[]): Promise<Record<string, unknown>[]> => {
+  const byId = new Map<string, Record<string, unknown>>();
+  for (let at = 0; at < recordIds.length; at += 100) {
+    const keys = recordIds.slice(at, at + 100).map((id) => consentKeys.record(tenantId, id));
+    const { Responses } = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }));
+    for (const item of Responses?.[tableName()] ?? []) byId.set(String(item.SK), item);
+  }
+  const items = recordIds.map((id) => byId.get(consentKeys.record(tenantId, id).SK));
+  if (items.some((item) => !item)) throw new Error(`only ${byId.size} of ${recordIds.length} records were found`);
+  return items as Record<string, unknown>[];
 };
 
-/** What DynamoDB Streams hands the outbox Lambda for new items (INSERT, NEW_IMAGE). */
+/** What DynamoDB Streams hands the stream Lambda for new items (INSERT, NEW_AND_OLD_IMAGES as the table streams). */
 const streamEventOf = (items: Record<string, unknown>[]): DynamoDBStreamEvent => ({
-  Records: items.map(
-    (item, index): DynamoDBRecord => ({
+  Records: items.map((item, index): DynamoDBRecord => {
+    const image = marshall(item, { removeUndefinedValues: true }) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'];
+    return {
       eventID: String(index),
       eventName: 'INSERT',
       eventSource: 'aws:dynamodb',
-      dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'], SequenceNumber: String(index), StreamViewType: 'NEW_IMAGE' },
-    }),
-  ),
+      dynamodb: { Keys: marshall({ PK: item.PK, SK: item.SK }) as NonNullable<DynamoDBRecord['dynamodb']>['Keys'], NewImage: image, SequenceNumber: String(index), StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    };
+  }),
 });
 
-interface Tally {
-  invocations: number;
-  billedMs: number;
-  works: Work[];
-}
-
-const tally = (): Tally => ({ invocations: 0, billedMs: 0, works: [] });
-
-const billed = (stage: Tally, ms: number, work: Work) => {
-  stage.invocations += 1;
-  stage.billedMs += Math.ceil(ms);
-  stage.works.push(work);
+/** The SQS event source mapping, until `expected` deliveries arrived: receive a batch, invoke the worker, delete what it did not fail. */
+const deliver = async (receiver: Receiver, expected: number, batchSize: number, worker: Tally, polling: Tally) => {
+  const queueUrl = config.webhookQueueUrl!;
+  const before = receiver.deliveries();
+  const deadline = Date.now() + 60_000;
+  while (receiver.deliveries() - before < expected) {
+    if (Date.now() > deadline) throw new Error(`only ${receiver.deliveries() - before} of ${expected} webhook deliveries arrived`);
+    const received = await measure(() => sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: batchSize, WaitTimeSeconds: 1 })));
+    const messages = received.result.Messages ?? [];
+    if (messages.length === 0) continue;
+    polling.works.push(received.work);
+    const event: SQSEvent = { Records: messages.map((message) => sqsRecord(message, queueUrl)) };
+    const { result, work, ms } = await measure(() => webhookWorker(event));
+    billed(worker, ms, work);
+    const failed = new Set(result.batchItemFailures.map((failure) => failure.itemIdentifier));
+    const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
+    if (done.length === 0) continue;
+    const deleted = await measure(() =>
+      sqs().send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle ?? '' })) })),
+    );
+    polling.works.push(deleted.work);
+  }
 };
 
-export interface PriceResult {
-  consents: number;
-  rates: typeof rates;
-  stages: Record<'sdkRecord' | 'outbox' | 'webhookWorker' | 'sqsPolling', Stage>;
-  perConsent: { lambdaInvocations: number; gbSeconds: number; rru: number; wru: number; sqsRequests: number; dynamodbCalls: number };
-  usdPerMillion: { apiGateway: number; lambdaRequests: number; lambdaCompute: number; dynamodbWrites: number; dynamodbReads: number; sqs: number; total: number };
-  floorUsdPerMillion: { apiGateway: number; lambdaRequests: number; lambdaCompute: number; dynamodbWrites: number; total: number };
-}
-
 /**
- * Price per million consents recorded through sdk-record, including the outbox drainer and one
- * webhook delivery each: every Lambda is invoked here as AWS would invoke it (the outbox handler
- * with stream batches, the worker with SQS batches) and its DynamoDB and SQS work is counted.
+ * Price per million consents recorded through sdk-record, with everything the table's stream then
+ * does for them: the real functions/stream handler is invoked with stream events built from the
+ * new record items (as full as the scenario's batches), which sequences them into the evidence
+ * log, integrates the tree, signs checkpoints when due and fans consent.recorded out; with a
+ * webhook, the real worker then delivers each from SQS batches. Every call is counted.
  */
-export const measurePrice = async (tenant: BenchTenant, receiver: Receiver, functions: Map<string, DeployedFunction>, settings: Settings): Promise<PriceResult> => {
+export const measurePrice = async (
+  tenants: { plain: BenchTenant; withWebhook: BenchTenant },
+  receiver: Receiver,
+  functions: Map<string, DeployedFunction>,
+  settings: Settings,
+): Promise<PriceResult> => {
   const deployed = (name: string) => {
     const found = functions.get(name);
     if (!found) throw new Error(`the CDK stack has no function "${name}"`);
     return found;
   };
-  // Batches as the stack's event source mappings deliver them when records pile up (their defaults
-  // are 100 and 10); one ReceiveMessage returns at most 10 messages.
-  const streamBatchSize = deployed('outbox').batchSize ?? 100;
+  // Sustained traffic as the issue prices it: 100 records of a tenant per stream invocation; the
+  // stack's own event source mapping (its batch size, when smaller) is priced beside it. One
+  // ReceiveMessage returns at most 10 messages.
+  const sustainedBatch = 100;
+  const stackBatch = deployed('stream').batchSize ?? sustainedBatch;
   const sqsBatchSize = Math.min(10, deployed('webhook-worker').batchSize ?? 10);
-  // Events of the set-up so far are handed on first, so that only this section's are counted.
-  while ((await drainOutbox('EVENT')) > 0);
-
   const sdkRecord = requireRoute('POST', '/api/v1/consent/sdk-record');
-  const [required, optional] = tenant.purposeIds as [string, string];
-  const stages = { sdkRecord: tally(), outbox: tally(), webhookWorker: tally(), sqsPolling: tally() };
-  const deliveredBefore = receiver.deliveries();
-  for (let index = 0; index < settings.priceConsents; index += 1) {
-    const { result, work, ms } = await measure(() =>
-      invoke(sdkRecord, { body: { apiKey: tenant.apiKey, status: 'PARTIAL', purposes: { [required]: true, [optional]: false } } }),
-    );
-    if (result.status !== 201) throw new Error(`sdk-record answered ${result.status}: ${JSON.stringify(result.body)}`);
-    billed(stages.sdkRecord, ms, work);
-  }
+  const memory: Record<string, number> = { sdkRecord: deployed(sdkRecord.group).memoryMb, stream: deployed('stream').memoryMb, webhookWorker: deployed('webhook-worker').memoryMb, sqsPolling: 0 };
+  const { sustained, sparse } = settings.priceConsents;
+  const scenarios: Scenario[] = [
+    { name: 'sustained', tenant: tenants.plain, consents: sustained, streamBatch: sustainedBatch, webhook: false },
+    { name: 'sustained + webhook', tenant: tenants.withWebhook, consents: sustained, streamBatch: sustainedBatch, webhook: true },
+    ...(stackBatch < sustainedBatch ? [{ name: `stack batch ${stackBatch}`, tenant: tenants.plain, consents: sustained, streamBatch: stackBatch, webhook: false }] : []),
+    { name: 'sparse', tenant: tenants.plain, consents: sparse, streamBatch: 1, webhook: false },
+    { name: 'sparse + webhook', tenant: tenants.withWebhook, consents: sparse, streamBatch: 1, webhook: true },
+  ];
 
-  const events = await pendingEvents(tenant.tenantId);
-  if (events.length !== settings.priceConsents) throw new Error(`expected ${settings.priceConsents} outbox events, found ${events.length}`);
-  for (let start = 0; start < events.length; start += streamBatchSize) {
-    const { result, work, ms } = await measure(() => outboxHandler(streamEventOf(events.slice(start, start + streamBatchSize))));
-    if (result.batchItemFailures.length > 0) throw new Error('the outbox handler reported failures');
-    billed(stages.outbox, ms, work);
-  }
-
-  // The SQS event source mapping: receive a batch, invoke the worker, delete what it did not report as failed.
-  const queueUrl = config.webhookQueueUrl!;
-  const deadline = Date.now() + 60_000;
-  while (receiver.deliveries() - deliveredBefore < settings.priceConsents) {
-    if (Date.now() > deadline) throw new Error(`only ${receiver.deliveries() - deliveredBefore} of ${settings.priceConsents} webhook deliveries arrived`);
-    const received = await measure(() => sqs().send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: sqsBatchSize, WaitTimeSeconds: 1 })));
-    const messages = received.result.Messages ?? [];
-    if (messages.length === 0) continue;
-    stages.sqsPolling.works.push(received.work);
-    const event: SQSEvent = {
-      Records: messages.map((message) => sqsRecord(message, queueUrl)),
-    };
-    const { result, work, ms } = await measure(() => webhookWorker(event));
-    billed(stages.webhookWorker, ms, work);
-    const failed = new Set(result.batchItemFailures.map((failure) => failure.itemIdentifier));
-    const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
-    if (done.length > 0) {
-      const deleted = await measure(() =>
-        sqs().send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle ?? '' })) })),
+  const run = async (scenario: Scenario): Promise<ScenarioPrice> => {
+    const stages = { sdkRecord: tally(), stream: tally(), webhookWorker: tally(), sqsPolling: tally() };
+    const [required, optional] = scenario.tenant.purposeIds as [string, string];
+    const ids: string[] = [];
+    for (let index = 0; index < scenario.consents; index += 1) {
+      // A new visitor address each time, as the widget's consents come (the per key-and-address limit starts anew).
+      const { result, work, ms } = await measure(() =>
+        invoke<{ data: { consentRecordId: string } }>(sdkRecord, { body: { apiKey: scenario.tenant.apiKey, status: 'PARTIAL', purposes: { [required]: true, [optional]: false } } }),
       );
-      stages.sqsPolling.works.push(deleted.work);
+      if (result.status !== 201) throw new Error(`sdk-record answered ${result.status}: ${JSON.stringify(result.body)}`);
+      billed(stages.sdkRecord, ms, work);
+      ids.push(result.body.data.consentRecordId);
     }
-  }
+    const items = await itemsOf(scenario.tenant.tenantId, ids);
+    for (let start = 0; start < items.length; start += scenario.streamBatch) {
+      const { result, work, ms } = await measure(() => streamHandler(streamEventOf(items.slice(start, start + scenario.streamBatch))));
+      if (result.batchItemFailures.length > 0) throw new Error('the stream handler reported failures');
+      billed(stages.stream, ms, work);
+    }
+    if (scenario.webhook) await deliver(receiver, scenario.consents, Math.min(sqsBatchSize, scenario.streamBatch), stages.webhookWorker, stages.sqsPolling);
+    const perConsent = Object.fromEntries(Object.entries(stages).map(([name, stage]) => [name, perConsentStage(stage, scenario.consents, memory[name]!)]));
+    return { ...scenario, stages: perConsent, price: priceOf(perConsent), units: unitBreakdown(perConsent) };
+  };
+  const results: ScenarioPrice[] = [];
+  for (const scenario of scenarios) results.push(await run(scenario));
+  const floor = floorOf(memory.sdkRecord!);
+  printPrice(results, floor, functions.get(sdkRecord.group)?.architecture);
+  return { rates, scenarios: results.map((result) => ({ ...result, tenant: result.tenant.tenantId })), floorUsdPerMillion: floor };
+};
 
-  const consents = settings.priceConsents;
-  const memory = { sdkRecord: deployed(sdkRecord.group).memoryMb, outbox: deployed('outbox').memoryMb, webhookWorker: deployed('webhook-worker').memoryMb, sqsPolling: 0 };
-  const perConsent = Object.fromEntries(
-    (Object.keys(stages) as (keyof typeof stages)[]).map((name) => {
-      const stage = stages[name];
-      return [name, { invocations: stage.invocations / consents, billedMs: stage.billedMs / consents, memoryMb: memory[name], work: combine(stage.works, 1 / consents) }];
-    }),
-  ) as PriceResult['stages'];
-  const all = Object.values(perConsent);
-  const allWork = combine(all.map((stage) => stage.work));
-  const lambdaInvocations = perConsent.sdkRecord.invocations + perConsent.outbox.invocations + perConsent.webhookWorker.invocations;
-  const gbSeconds = all.reduce((sum, stage) => sum + (stage.memoryMb / 1024) * (stage.billedMs / 1000), 0);
-  const sqsRequests = totalCalls(allWork.sqs);
-  const usd = {
-    apiGateway: rates.apiGatewayPerMillion,
-    lambdaRequests: lambdaInvocations * rates.lambdaRequestPerMillion,
-    lambdaCompute: gbSeconds * 1e6 * rates.lambdaGbSecond,
-    dynamodbWrites: allWork.wru * rates.writeUnitPerMillion,
-    dynamodbReads: allWork.rru * rates.readUnitPerMillion,
-    sqs: sqsRequests * rates.sqsRequestPerMillion,
-  };
-  const floor = {
-    apiGateway: rates.apiGatewayPerMillion,
-    lambdaRequests: rates.lambdaRequestPerMillion,
-    // Lambda's smallest bill: 1 ms at the function's memory.
-    lambdaCompute: (memory.sdkRecord / 1024) * 0.001 * 1e6 * rates.lambdaGbSecond,
-    dynamodbWrites: rates.writeUnitPerMillion,
-  };
-  const result: PriceResult = {
-    consents,
-    rates,
-    stages: perConsent,
-    perConsent: { lambdaInvocations, gbSeconds, rru: allWork.rru, wru: allWork.wru, sqsRequests, dynamodbCalls: totalCalls(allWork.calls) },
-    usdPerMillion: { ...usd, total: Object.values(usd).reduce((sum, value) => sum + value, 0) },
-    floorUsdPerMillion: { ...floor, total: Object.values(floor).reduce((sum, value) => sum + value, 0) },
-  };
+const usd = (value: number) => `$${value.toFixed(value < 0.1 ? 4 : 2)}`;
 
+const printPrice = (results: ScenarioPrice[], floor: ReturnType<typeof floorOf>, architecture: string | undefined) => {
   printTable(
-    `5a. Work per consent, by Lambda (${consents} consents through sdk-record, each fanned out to one webhook and delivered; all figures per consent)`,
-    ['stage', 'invocations', 'billed ms', 'MB', 'DynamoDB calls', 'RRU', 'WRU', 'SQS'],
-    (Object.entries(perConsent) as [string, Stage][]).map(([name, stage]) => [
-      name,
-      name === 'sqsPolling' ? undefined : stage.invocations,
-      name === 'sqsPolling' ? undefined : stage.billedMs,
-      name === 'sqsPolling' ? undefined : stage.memoryMb,
-      describeCalls(stage.work),
-      describeUnits(stage.work.rru, stage.work.rruBy),
-      describeUnits(stage.work.wru, stage.work.wruBy),
-      describeSqs(stage.work),
-    ]),
+    '5a. Work per consent, by Lambda (all figures per consent)',
+    ['scenario', 'stage', 'invocations', 'billed ms', 'DynamoDB calls', 'RRU', 'WRU', 'SQS'],
+    results.flatMap((result) =>
+      Object.entries(result.stages)
+        .filter(([, stage]) => stage.work.wru + stage.work.rru + stage.invocations > 0 || Object.keys(stage.work.sqs).length > 0)
+        .map(([name, stage]) => [
+          result.name,
+          name,
+          name === 'sqsPolling' ? undefined : stage.invocations,
+          name === 'sqsPolling' ? undefined : stage.billedMs,
+          describeCalls(stage.work),
+          describeUnits(stage.work.rru, stage.work.rruBy),
+          describeUnits(stage.work.wru, stage.work.wruBy),
+          describeSqs(stage.work),
+        ]),
+    ),
     [
-      `Batches as full as the stack allows (${streamBatchSize} stream records, ${sqsBatchSize} messages); with sparse traffic they are smaller, up to one outbox and one worker invocation per consent.`,
-      'sqsPolling: the SQS event source mapping\'s receive and delete calls that carried messages (its empty long polls are a fixed cost, not per consent).',
+      `Consents: ${results.map((result) => `${result.name} ${result.consents} (stream batches of ${result.streamBatch})`).join(', ')}. Each from a new visitor address (the widget's case).`,
+      'sqsPolling: the SQS event source mapping\'s receive and delete calls that carried messages (its empty long polls are a fixed cost, not per consent). Lambda\'s own stream polling is free.',
     ],
   );
-  const row = (label: string, quantity: string, actual: number, floorValue?: number) => [label, quantity, `$${actual.toFixed(4)}`, floorValue === undefined ? '–' : `$${floorValue.toFixed(4)}`];
+  const names = [...new Set(results.flatMap((result) => Object.keys(result.units)))];
   printTable(
-    '5b. Price per million consents (USD)',
-    ['item', 'per consent', 'measured', 'floor'],
+    '5b. Write units per consent by what they write (AWS accounting)',
+    ['WRU', ...results.map((result) => result.name)],
+    [...names.map((name) => [name, ...results.map((result) => result.units[name] ?? 0)]), ['total', ...results.map((result) => result.price.wru)], ['as DynamoDB Local reported', ...results.map((result) => result.price.wruLocal)]],
     [
-      row('API Gateway HTTP API', '1 request', usd.apiGateway, floor.apiGateway),
-      row('Lambda requests', `${lambdaInvocations.toFixed(3)} invocations`, usd.lambdaRequests, floor.lambdaRequests),
-      row('Lambda compute', `${(gbSeconds * 1000).toFixed(3)} GB-ms`, usd.lambdaCompute, floor.lambdaCompute),
-      row('DynamoDB writes', `${allWork.wru.toFixed(2)} WRU`, usd.dynamodbWrites, floor.dynamodbWrites),
-      row('DynamoDB reads', `${allWork.rru.toFixed(2)} RRU`, usd.dynamodbReads),
-      row('SQS', `${sqsRequests.toFixed(2)} requests`, usd.sqs),
-      row('total', '', result.usdPerMillion.total, result.floorUsdPerMillion.total),
+      'Transactions: AWS bills 2 WRU per KB of each item (rounded up per item), on the table and on each index it is in. DynamoDB Local doubles them too but rounds',
+      '  the items of a transaction up to 1 KB together, so the bench computes transactional units itself from the items (bench/capacity.ts); other writes are taken',
+      '  as Local reports them (they match AWS: 1 WRU per KB per item, index writes included, the larger of before and after for an update).',
+      'Not counted by Local, billed by AWS: writes whose condition failed (the bench shows them as failed calls). Not priced: S3 PUTs of archived checkpoints.',
+    ],
+  );
+  const line = (label: string, pick: (price: Price) => number, quantity: (price: Price) => string) => [label, ...results.map((result) => `${usd(pick(result.price))} (${quantity(result.price)})`)];
+  printTable(
+    '5c. Price per million consents (USD)',
+    ['item', ...results.map((result) => result.name), 'floor'],
+    [
+      [...line('API Gateway HTTP API', (price) => price.usd.apiGateway, () => '1 request'), usd(floor.apiGateway)],
+      [...line('Lambda requests', (price) => price.usd.lambdaRequests, (price) => `${price.lambdaInvocations.toFixed(3)} inv.`), usd(floor.lambdaRequests)],
+      [...line('Lambda compute', (price) => price.usd.lambdaCompute, (price) => `${(price.gbSeconds * 1000).toFixed(2)} GB-ms`), usd(floor.lambdaCompute)],
+      [...line('DynamoDB writes', (price) => price.usd.dynamodbWrites, (price) => `${price.wru.toFixed(2)} WRU`), usd(floor.dynamodbWrites)],
+      [...line('DynamoDB reads', (price) => price.usd.dynamodbReads, (price) => `${price.rru.toFixed(2)} RRU`), '–'],
+      [...line('SQS', (price) => price.usd.sqs, (price) => `${price.sqsRequests.toFixed(2)} requests`), '–'],
+      ['total', ...results.map((result) => usd(result.price.usd.total)), usd(floor.total)],
     ],
     [
-      `Floor: one API request, one Lambda invocation billed 1 ms, one 1 KB write. Lambda compute at $${rates.lambdaGbSecond} per GB-s, the x86 list price; the stack deploys ${functions.get(sdkRecord.group)?.architecture}.`,
+      `Targets: sustained ≤ $3.00 without webhooks, ≤ $4.00 with one. Lambda compute at $${rates.lambdaGbSecond} per GB-s, the x86 list price; the stack deploys ${architecture}.`,
       'Handler time is measured against DynamoDB Local on loopback; in AWS each sequential DynamoDB call adds its network round trip.',
     ],
   );
   printTable(
-    '5c. Where the units of a consent go (mean per consent)',
-    accessHeaders('stage'),
-    (Object.entries(perConsent) as [string, Stage][]).flatMap(([name, stage]) => accessRows(name, stage.work)),
+    '5d. Where the units of a consent go (mean per consent)',
+    accessHeaders('scenario / stage'),
+    results.flatMap((result) => Object.entries(result.stages).flatMap(([name, stage]) => accessRows(`${result.name} / ${name}`, stage.work))),
   );
-  return result;
 };

@@ -19,7 +19,7 @@ export interface WebhookLatency {
 
 /**
  * Time from a consent to its first webhook delivery attempt, through the local stack's worker
- * loops (outbox drain, then the SQS queue and the worker), one consent at a time.
+ * loops (the stream reader's fan-out, then the SQS queue and the worker), one consent at a time.
  */
 export const measureWebhookLatency = async (tenant: BenchTenant, receiver: Receiver, settings: Settings): Promise<WebhookLatency> => {
   const sdkRecord = requireRoute('POST', '/api/v1/consent/sdk-record');
@@ -52,7 +52,7 @@ export const measureWebhookLatency = async (tenant: BenchTenant, receiver: Recei
     '8. Webhooks: consent recorded → first delivery attempt at a local receiver',
     ['consents', 'p50 ms', 'p90 ms', 'max ms', 'of which sdk-record p50 ms'],
     [[result.consents, result.toFirstAttemptMs.p50, result.toFirstAttemptMs.p90, result.toFirstAttemptMs.max, result.recordMs.p50]],
-    [`Local worker loops (infra/local/workers.ts) polling every ${idleMs} ms when idle; in AWS the outbox Lambda is fed by DynamoDB Streams instead.`],
+    [`Local worker loops (infra/local/workers.ts) polling every ${idleMs} ms when idle; the stream reader stands in for the stream function's event source mapping (consent.recorded is fanned out from the table's stream).`],
   );
   return result;
 };

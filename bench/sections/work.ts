@@ -1,3 +1,4 @@
+import { config } from '../../shared/config';
 import { send, type Endpoint } from '../endpoints';
 import { percentile } from '../load';
 import { accessesOf, combine, describeCalls, describeSqs, describeUnits, measure, type Work } from '../meter';
@@ -33,17 +34,21 @@ export const measureRequests = async (name: string, route: Route, call: () => Ca
   return { name, built: true, samples, failures, work: combine(works, 1 / samples), p50Ms: percentile(msEach, 50), p99Ms: percentile(msEach, 99) };
 };
 
+/** Rate-limit writes per request: chunk reservations (shared/rate-limit/limiter.ts), so a mean over the samples. */
+export const rateLimitWru = (work: Work): number =>
+  accessesOf(work).reduce((sum, { access, units }) => (access.startsWith('UpdateItem RATE/') ? sum + units : sum), 0);
+
 export const workRow = (result: RequestWork) =>
   result.work
-    ? [result.name, describeCalls(result.work), describeUnits(result.work.rru, result.work.rruBy), describeUnits(result.work.wru, result.work.wruBy), describeSqs(result.work), result.p50Ms, result.failures]
-    : [result.name, 'not built', undefined, undefined, undefined, undefined, undefined];
+    ? [result.name, describeCalls(result.work), describeUnits(result.work.rru, result.work.rruBy), describeUnits(result.work.wru, result.work.wruBy), rateLimitWru(result.work), describeSqs(result.work), result.p50Ms, result.failures]
+    : [result.name, 'not built', undefined, undefined, undefined, undefined, undefined, undefined];
 
 /** One row per access of `work`: which items it reads and writes and what each costs. */
 export const accessRows = (name: string, work: Work) => accessesOf(work).map(({ access, calls, units, unit }) => [name, access, calls, units, unit]);
 
 export const accessHeaders = (who: string) => [who, 'access (command, PK/SK prefix)', 'calls', 'units', ''];
 
-export const workHeaders = ['endpoint', 'DynamoDB calls per request', 'RRU', 'WRU', 'SQS', 'p50 ms', 'failures'];
+export const workHeaders = ['endpoint', 'DynamoDB calls per request', 'RRU', 'WRU', 'of which rate limit', 'SQS', 'p50 ms', 'failures'];
 
 export const measureWork = async (endpoints: readonly Endpoint[], settings: Settings): Promise<RequestWork[]> => {
   const results: RequestWork[] = [];
@@ -51,9 +56,13 @@ export const measureWork = async (endpoints: readonly Endpoint[], settings: Sett
     results.push(endpoint.route ? await measureRequests(endpoint.name, endpoint.route, endpoint.call, settings.workSamples) : { name: endpoint.name, built: false });
   }
   printTable(
-    `4. Work per request (mean of ${settings.workSamples} sequential requests; units as DynamoDB Local reports them, index writes included)`,
+    `4. Work per request (mean of ${settings.workSamples} sequential requests; units as AWS bills them, index writes included: bench/capacity.ts)`,
     workHeaders,
     results.map(workRow),
+    [
+      `Rate limits: fixed-window rules reserve up to ${config.rateLimitChunk} hits per write (RATE_LIMIT_CHUNK) per warm instance, so their writes are amortized, a mean over the samples.`,
+      'Per-address rules (sdk per key and IP, cmp web-event per tenant and IP) start anew for each visitor address: the bench sends each request from a new one, so each pays a reservation.',
+    ],
   );
   printTable('4b. Where the units of each request go (mean per request)', accessHeaders('endpoint'), results.flatMap((result) => (result.work ? accessRows(result.name, result.work) : [])));
   return results;

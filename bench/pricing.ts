@@ -1,0 +1,117 @@
+import { accessesOf, combine, totalCalls, type Work } from './meter';
+
+/** Prices in USD (the brief's list prices): per million requests or units, and per GB-second. */
+export const rates = {
+  apiGatewayPerMillion: 1.0,
+  lambdaRequestPerMillion: 0.2,
+  lambdaGbSecond: 0.0000166667,
+  writeUnitPerMillion: 0.625,
+  readUnitPerMillion: 0.125,
+  sqsRequestPerMillion: 0.4,
+};
+
+/** One Lambda's (or the SQS poller's) share of a consent: invocations, billed milliseconds and work. */
+export interface Stage {
+  invocations: number;
+  billedMs: number;
+  memoryMb: number;
+  work: Work;
+}
+
+/** What a stage added up to over a run, before it is divided by the consents. */
+export interface Tally {
+  invocations: number;
+  billedMs: number;
+  works: Work[];
+}
+
+export const tally = (): Tally => ({ invocations: 0, billedMs: 0, works: [] });
+
+/** One invocation, billed as Lambda bills it: each rounded up to a whole millisecond. */
+export const billed = (stage: Tally, ms: number, work: Work): void => {
+  stage.invocations += 1;
+  stage.billedMs += Math.ceil(ms);
+  stage.works.push(work);
+};
+
+export const perConsentStage = (stage: Tally, consents: number, memoryMb: number): Stage => ({
+  invocations: stage.invocations / consents,
+  billedMs: stage.billedMs / consents,
+  memoryMb,
+  work: combine(stage.works, 1 / consents),
+});
+
+export interface Price {
+  lambdaInvocations: number;
+  gbSeconds: number;
+  rru: number;
+  wru: number;
+  /** Write units as DynamoDB Local reported them (it undercounts multi-item transactions). */
+  wruLocal: number;
+  sqsRequests: number;
+  usd: { apiGateway: number; lambdaRequests: number; lambdaCompute: number; dynamodbWrites: number; dynamodbReads: number; sqs: number; total: number };
+}
+
+/** USD per million consents of per-consent stages; the SQS poller's calls count as requests, not invocations. */
+export const priceOf = (stages: Record<string, Stage>): Price => {
+  const all = Object.values(stages);
+  const work = combine(all.map((stage) => stage.work));
+  const lambdaInvocations = Object.entries(stages).reduce((sum, [name, stage]) => (name === 'sqsPolling' ? sum : sum + stage.invocations), 0);
+  const gbSeconds = all.reduce((sum, stage) => sum + (stage.memoryMb / 1024) * (stage.billedMs / 1000), 0);
+  const sqsRequests = totalCalls(work.sqs);
+  const usd = {
+    apiGateway: rates.apiGatewayPerMillion,
+    lambdaRequests: lambdaInvocations * rates.lambdaRequestPerMillion,
+    lambdaCompute: gbSeconds * 1e6 * rates.lambdaGbSecond,
+    dynamodbWrites: work.wru * rates.writeUnitPerMillion,
+    dynamodbReads: work.rru * rates.readUnitPerMillion,
+    sqs: sqsRequests * rates.sqsRequestPerMillion,
+  };
+  const total = Object.values(usd).reduce((sum, value) => sum + value, 0);
+  return { lambdaInvocations, gbSeconds, rru: work.rru, wru: work.wru, wruLocal: work.wruLocal, sqsRequests, usd: { ...usd, total } };
+};
+
+/** Floor: one API request, one Lambda invocation billed 1 ms, one 1 KB write. */
+export const floorOf = (memoryMb: number) => {
+  const usd = {
+    apiGateway: rates.apiGatewayPerMillion,
+    lambdaRequests: rates.lambdaRequestPerMillion,
+    lambdaCompute: (memoryMb / 1024) * 0.001 * 1e6 * rates.lambdaGbSecond,
+    dynamodbWrites: rates.writeUnitPerMillion,
+  };
+  return { ...usd, total: Object.values(usd).reduce((sum, value) => sum + value, 0) };
+};
+
+/** Where a consent's write units go, by what the access writes (its command and key shapes, meter.ts). */
+const categories: [string, RegExp][] = [
+  ['rate limit', /^UpdateItem RATE\//],
+  ['monthly volume', /^UpdateItem TENANT\/VOLUME/],
+  ['sequencer transaction', /^TransactWriteItems \[Update LOG\/HEAD/],
+  ['tiles', /^PutItem LOG\/TILE/],
+  ['head', /^UpdateItem LOG\/HEAD/],
+  ['checkpoint', /^PutItem LOG\/CKPT/],
+  ['webhook delivery', /DELIVERY|CLAIM/],
+];
+
+/**
+ * Write units per consent by category. The record's Put is split into the table and the indexes
+ * it is written to: only the record carries index keys among sdk-record's writes, so the
+ * request's index units are the record's.
+ */
+export const unitBreakdown = (stages: Record<string, Stage>): Record<string, number> => {
+  const breakdown: Record<string, number> = {};
+  const add = (name: string, units: number) => (breakdown[name] = (breakdown[name] ?? 0) + units);
+  for (const [name, stage] of Object.entries(stages)) {
+    for (const { access, units, unit } of accessesOf(stage.work)) {
+      if (unit !== 'WRU' || units === 0) continue;
+      if (name === 'sdkRecord' && access.startsWith('PutItem TENANT/RECORD')) {
+        const indexUnits = Object.entries(stage.work.wruBy).filter(([target]) => target !== 'table');
+        for (const [index, value] of indexUnits) add(`record ${index}`, value);
+        add('record', units - indexUnits.reduce((sum, [, value]) => sum + value, 0));
+        continue;
+      }
+      add(categories.find(([, pattern]) => pattern.test(access))?.[0] ?? `other: ${access}`, units);
+    }
+  }
+  return breakdown;
+};

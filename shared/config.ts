@@ -90,6 +90,50 @@ export const config = {
     if (raw.length < 32) throw new Error('CURSOR_SECRET must be at least 32 characters');
     return raw;
   },
+  /** S3 endpoint of the local stack (fauxqs serves S3 beside SQS); unset in AWS. */
+  get s3Endpoint(): string | undefined {
+    return env('S3_ENDPOINT');
+  },
+  /**
+   * Where signed checkpoints are archived: an S3 bucket with Object Lock in compliance mode in
+   * AWS (infra/data.ts), the emulator's bucket of the same name locally.
+   */
+  get checkpointBucket(): string {
+    return env('CHECKPOINT_BUCKET') ?? 'consent-service-checkpoints';
+  },
+  /** Days an archived checkpoint is locked (compliance mode: nobody, root included, can shorten it). */
+  get checkpointRetentionDays(): number {
+    return intFromEnv('CHECKPOINT_RETENTION_DAYS', 3650);
+  },
+  /** The AWS KMS asymmetric key (ECC_NIST_P256) that signs checkpoints; unset locally (a key file signs). */
+  get logSigningKeyArn(): string | undefined {
+    return env('LOG_SIGNING_KEY_ARN');
+  },
+  /** The Secrets Manager secret the receipt key (Ed25519) is derived from; unset locally (a key file signs). */
+  get receiptKeySecretArn(): string | undefined {
+    return env('RECEIPT_KEY_SECRET_ARN');
+  },
+  /** The local stack's signing key files, created on first use (0600). */
+  get localKeyDir(): string {
+    return env('CMS_KEY_DIR') ?? `${process.cwd()}/.data/keys`;
+  },
+  /** A tenant's log is signed at most this often while it grows (the issue's 10 s). */
+  get checkpointIntervalSeconds(): number {
+    return intFromEnv('CHECKPOINT_INTERVAL_SECONDS', 10);
+  },
+  /**
+   * Monthly consent volume is taken from tokens each warm instance reserves this many at a time
+   * (one conditional write per chunk instead of one per consent). The volume is never exceeded;
+   * an instance that stops leaves at most this many unused, so the limit can bite that much early
+   * per instance that held a chunk (README, Limits).
+   */
+  /** Most hits of a fixed-window rate limit one warm instance reserves at once (shared/rate-limit/limiter.ts). */
+  get rateLimitChunk(): number {
+    return Math.max(1, intFromEnv('RATE_LIMIT_CHUNK', 10));
+  },
+  get monthlyVolumeChunk(): number {
+    return intFromEnv('MONTHLY_VOLUME_CHUNK', 20);
+  },
   get webhookQueueUrl(): string | undefined {
     return env('WEBHOOK_QUEUE_URL');
   },

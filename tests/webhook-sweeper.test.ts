@@ -1,7 +1,7 @@
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../infra/local/workers';
+import { startTestWorkers } from './support/workers';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { sqs } from '../shared/queue/sqs';
 import { newTenant, useApi } from './support/api';
@@ -30,7 +30,7 @@ describe('webhook sweeper', () => {
     // The retry waits a minute, so it is still queued when the stack "stops".
     process.env.WEBHOOK_RETRY_BASE_MS = '60000';
     process.env.WEBHOOK_QUEUE_URL = await freshQueue();
-    let workers = startWorkers(50);
+    let workers = startTestWorkers();
     try {
       const hook = await call('POST', '/api/v1/webhooks', {
         token: tenant.token,
@@ -46,7 +46,7 @@ describe('webhook sweeper', () => {
       process.env.WEBHOOK_QUEUE_URL = await freshQueue();
       // Four minutes on: the retry (due a minute after the first attempt) is overdue by more than the sweeper's margin.
       setClock(offsetClock(4 * 60_000));
-      workers = startWorkers(50);
+      workers = startTestWorkers();
       // Well before the sweeper loop's second round (30 s): the first sweep, at start, finds it.
       const done = await waitFor(async () => {
         const [delivery] = (await deliveries()).body.data;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../infra/local/workers';
+import { startTestWorkers } from './support/workers';
 import { verifyWebhookSignature } from '../shared/webhooks/signature';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
@@ -7,13 +7,13 @@ import { startReceiver, waitFor } from './support/receiver';
 
 const { call } = useApi();
 const secret = 'whsec_test_secret_0123456789';
-let workers: ReturnType<typeof startWorkers>;
+let workers: ReturnType<typeof startTestWorkers>;
 
 beforeAll(() => {
   // The spec's schedule scaled down: 100, 200, 400, 800 ms between attempts.
   process.env.WEBHOOK_RETRY_BASE_MS = '100';
   process.env.WEBHOOK_TIMEOUT_MS = '500';
-  workers = startWorkers(50);
+  workers = startTestWorkers();
 });
 afterAll(async () => {
   await workers.stop();
@@ -233,7 +233,7 @@ describe('crash safety', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.received.filter((entry) => entry.headers['x-service-event'] === 'consent.recorded')).toHaveLength(0);
       // A fresh drainer (the stream Lambda in AWS) picks the pending event up.
-      workers = startWorkers(50);
+      workers = startTestWorkers();
       await settled(tenant, webhookId);
       const delivered = receiver.received.map((entry) => JSON.parse(entry.rawBody.toString()));
       expect(delivered.some((envelope) => envelope.data.consentRecordId === recorded.body.data.consentRecordId)).toBe(true);

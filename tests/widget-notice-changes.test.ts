@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../infra/local/workers';
+import { startTestWorkers } from './support/workers';
 import { newTenant, useApi } from './support/api';
 import { useBrowser } from './support/browser';
 import { publishedNotice } from './support/consent';
@@ -10,9 +10,9 @@ import { chooseLanguage, clickButton, dialogLanguage, dialogTitles, embedPage, f
 const { call, state } = useApi();
 const { browser } = useBrowser();
 const { serve, freshPage } = useFixtureSite();
-let workers: ReturnType<typeof startWorkers>;
+let workers: ReturnType<typeof startTestWorkers>;
 beforeAll(() => {
-  workers = startWorkers(50);
+  workers = startTestWorkers();
 });
 afterAll(async () => {
   await workers.stop();

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorkers } from '../infra/local/workers';
+import { startTestWorkers } from './support/workers';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice } from './support/consent';
 import { startReceiver, waitFor } from './support/receiver';
 
 const { call } = useApi();
-let workers: ReturnType<typeof startWorkers>;
+let workers: ReturnType<typeof startTestWorkers>;
 beforeAll(() => {
-  workers = startWorkers(50);
+  workers = startTestWorkers();
 });
 afterAll(async () => {
   await workers.stop();

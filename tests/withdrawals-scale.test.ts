@@ -5,6 +5,7 @@ import { completePendingWithdrawals } from '../shared/consent/withdrawal-apply';
 import { db, tableName } from '../shared/db/client';
 import { newTenant, useApi, type Call } from './support/api';
 import { publishedNotice, sha256 } from './support/consent';
+import { sequenced } from './support/workers';
 import { failWrites } from './support/storage';
 
 /**
@@ -34,6 +35,8 @@ const manyRecords = async (count: number) => {
     );
     for (const response of await Promise.all(batch)) expect(response.status).toBe(201);
   }
+  // Counted when the log sequences them; the withdrawals under test then move the counts.
+  await sequenced(tenant.tenantId, count);
   return { tenant, ...notice, apiKey, email };
 };
 

@@ -2,9 +2,13 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent, sha256 } from './support/consent';
+import { waitForLog } from './support/evidence';
+import { useEvidenceLog } from './support/workers';
 import { mailsTo } from './support/mail';
 
 const { call } = useApi();
+// Counters count a record when the log sequences it: in either order with its withdrawal, they converge.
+useEvidenceLog();
 afterEach(() => resetClock());
 
 const setup = async () => {
@@ -40,6 +44,7 @@ describe('dashboard withdrawal', () => {
     const unknown = await call('POST', '/api/v1/consent/withdraw', { token: tenant.token, body: { dataPrincipalIdentifier: 'nobody@example.com', noticeId } });
     expect(unknown.status).toBe(404);
 
+    await waitForLog(tenant.tenantId, 2, { signed: false });
     const analytics = (await call('GET', '/api/v1/consent/analytics', { token: tenant.token })).body.data;
     expect(analytics).toMatchObject({ totalConsents: 1, consentGiven: 0, consentWithdrawn: 1, withdrawalRate: 100 });
     expect(analytics.byPurpose.every((purpose: { withdrawn: number }) => purpose.withdrawn === 1)).toBe(true);
@@ -187,6 +192,8 @@ describe('listing by status', () => {
     const list = async (query: string) => (await call('GET', `/api/v1/consent/records?${query}`, { token: tenant.token })).body.data;
     const hashes = (page: { items: { dataPrincipalHash: string }[] }) => page.items.map((item) => emails.findIndex((email) => sha256(email) === item.dataPrincipalHash));
 
+    // Five records and three withdrawals, each a leaf of the log.
+    await waitForLog(tenant.tenantId, 8, { signed: false });
     expect((await list('status=active')).total).toBe(2);
     expect((await list('status=partial')).total).toBe(1);
     expect((await list('status=withdrawn')).total).toBe(2);

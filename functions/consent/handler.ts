@@ -1,5 +1,6 @@
 import { consentAnalytics } from '../../shared/consent/analytics';
-import { verifyChain } from '../../shared/consent/chain';
+import { consistencyBetween, latestCheckpoint } from '../../shared/evidence/proofs';
+import { verifyLog } from '../../shared/evidence/verify';
 import { listRecords } from '../../shared/consent/listing';
 import { proofOf, recordsByExternalId, statusByHash } from '../../shared/consent/lookups';
 import { principalHash } from '../../shared/consent/principal';
@@ -37,5 +38,7 @@ export const handler = createGroupHandler('consent', { ...consentRoutes, ...with
   createWithdrawalToken: async ({ caller, body }) => created(await createWithdrawalToken(caller.tenantId, body)),
   listComplianceTasks: async ({ caller, query }) => ok(await listComplianceTasks(caller.tenantId, query.status)),
   completeComplianceTask: async ({ caller, params }) => ok(await completeComplianceTask(caller.tenantId, params.id, caller.userId)),
-  verifyProofChain: async ({ caller, query }) => ok(await verifyChain(caller.tenantId, query.from, query.to)),
+  verifyProofChain: async ({ caller, query }) => ok(await verifyLog(caller.tenantId, query.from, query.to)),
+  logCheckpoint: async ({ caller }) => ok(await latestCheckpoint(caller.tenantId)),
+  logConsistency: async ({ caller, query }) => ok(await consistencyBetween(caller.tenantId, query.from, query.to)),
 });

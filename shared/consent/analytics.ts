@@ -29,6 +29,7 @@ export const consentAnalytics = async (tenantId: string) => {
   const given = stats.active + stats.partial;
   return {
     totalConsents: stats.total,
+    countsAsOf: stats.asOf,
     consentGiven: given,
     consentWithdrawn: stats.withdrawn,
     withdrawalRate: stats.total === 0 ? 0 : Math.round((stats.withdrawn / stats.total) * 10_000) / 100,

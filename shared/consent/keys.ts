@@ -6,20 +6,24 @@ const padded = (seq: number) => String(seq).padStart(12, '0');
 
 /**
  * Consent-record keys. Record ids are UUIDv7, so the base-table range `RECORD#…` is in creation
- * order. Each record also sits in the indexes below; a withdrawal moves it between status
- * partitions by rewriting GSI2 (and sets GSI4 on full withdrawal).
+ * order. A new record carries only the keys its reads need (one index entry, GSI1, plus GSI3 when
+ * it has an external id); the status and withdrawal indexes are sparse and written by the
+ * withdrawal that moves a record into them.
  *
  * Access patterns:
  * - record by id ................. GetItem PK=TENANT#<tid> SK=RECORD#<id>                  (1 read)
  * - all records by creation ...... Query   PK=TENANT#<tid> SK begins_with RECORD#          (page by page)
+ * - active records ............... the same range, filtered to records without a withdrawal  (reads what
+ *                                  it skips: cheap while most records are active, which they are)
  * - a principal's records ........ Query   GSI1 PRINCIPAL#<tid>#<hash>, newest first       (search, status/:hash, externalId fill)
- * - records in one status ........ Query   GSI2 RECORDS#<tid>#<active|partial|withdrawn>    (by creation time)
+ * - partially withdrawn records .. Query   GSI2 RECORDS#<tid>#partial (sparse)              (by creation time)
+ * - fully withdrawn records ...... Query   GSI2 RECORDS#<tid>#withdrawn (sparse)            (by creation time)
  * - records by external id ....... Query   GSI3 EXTERNAL#<tid>#<externalId>
  * - withdrawn records by time .... Query   GSI4 WITHDRAWN#<tid>                            (sortBy=withdrawnAt)
- * - records in chain order ....... Query   GSI5 CHAIN#<tid>, by sequence number            (proof-chain verification)
- * - chain head + monthly usage ... GetItem PK=TENANT#<tid> SK=CHAINHEAD                     (1 read; every append is conditional on it)
+ * - hash-chain era records ....... Query   GSI5 CHAIN#<tid>, by sequence number            (only to migrate them into the log)
  * - counters (totals, per status,
- *   per purpose, per notice) ..... GetItem PK=TENANT#<tid> SK=CONSENTSTATS                  (1 read)
+ *   per purpose, per notice) ..... GetItem PK=TENANT#<tid> SK=CONSENTSTATS                  (1 read; new records counted by the log's sequencer)
+ * - monthly sdk volume .......... UpdateItem PK=TENANT#<tid> SK=VOLUME#<YYYYMM>            (1 write per reserved chunk, monthly-volume.ts)
  * - consents per day ............. Query   PK=TENANT#<tid> SK between DAILY#<from> and DAILY#<to>
  * - withdrawal by id ............. GetItem PK=TENANT#<tid> SK=WITHDRAWAL#<id>              (immutable once written)
  * - compliance task by id ........ GetItem PK=TENANT#<tid> SK=TASK#<id>
@@ -56,6 +60,7 @@ export const consentKeys = {
   chainPosition: padded,
   chainHead: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CHAINHEAD' }),
   stats: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CONSENTSTATS' }),
+  monthlyVolume: (tenantId: string, month: string) => ({ PK: tenantPartition(tenantId), SK: `VOLUME#${month}` }),
   daily: (tenantId: string, day: string) => ({ PK: tenantPartition(tenantId), SK: `DAILY#${day}` }),
   withdrawal: (tenantId: string, withdrawalId: string) => ({ PK: tenantPartition(tenantId), SK: `WITHDRAWAL#${withdrawalId}` }),
   task: (tenantId: string, taskId: string) => ({ PK: tenantPartition(tenantId), SK: `TASK#${taskId}` }),

@@ -6,7 +6,7 @@ import { consentKeys, type DerivedStatus } from './keys';
 import { currentVersions, listItemView } from './lookups';
 import { principalHash } from './principal';
 import { derivedStatus, type ConsentRecord } from './record';
-import { principalRecords, queryRecords, readStats } from './store';
+import { principalRecords, queryRecords, readStats, type ConsentStats } from './store';
 
 export interface ListQuery {
   page: number;
@@ -24,22 +24,45 @@ interface Segment {
   count: number;
 }
 
-const rangeOf = (tenantId: string, status: DerivedStatus, ascending: boolean): Omit<Segment, 'count'> => ({
-  query: {
-    IndexName: 'GSI2',
-    KeyConditionExpression: 'GSI2PK = :pk',
-    ExpressionAttributeValues: { ':pk': consentKeys.statusPartition(tenantId, status) },
-    ScanIndexForward: ascending,
-  },
+const allRecords = (tenantId: string, ascending: boolean): Segment['query'] => ({
+  KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+  ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': consentKeys.recordPrefix },
+  ScanIndexForward: ascending,
 });
+
+/**
+ * Withdrawn and partially withdrawn records are in the sparse status index; active ones are the
+ * creation-order range without a withdrawal (a new record carries no status key, so that
+ * recording a consent writes one index entry fewer).
+ */
+const rangeOf = (tenantId: string, status: DerivedStatus, ascending: boolean): Omit<Segment, 'count'> => {
+  if (status === 'active') {
+    const all = allRecords(tenantId, ascending);
+    // Hash-chain era records carry an explicit active status key; they are active too.
+    return {
+      query: {
+        ...all,
+        FilterExpression: 'attribute_not_exists(GSI2PK) OR GSI2PK = :active',
+        ExpressionAttributeValues: { ...all.ExpressionAttributeValues, ':active': consentKeys.statusPartition(tenantId, 'active') },
+      },
+    };
+  }
+  return {
+    query: {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': consentKeys.statusPartition(tenantId, status) },
+      ScanIndexForward: ascending,
+    },
+  };
+};
 
 /**
  * The key ranges a listing reads, in order. Sorting by withdrawnAt: only fully withdrawn records
  * have one (GSI4); the others follow them (descending) or precede them (ascending), partially
  * withdrawn before active, each by creation time.
  */
-const segmentsOf = async (tenantId: string, query: ListQuery): Promise<Segment[]> => {
-  const stats = await readStats(tenantId);
+const segmentsOf = (tenantId: string, query: ListQuery, stats: ConsentStats): Segment[] => {
   const ascending = query.sortOrder === 'asc';
   const byStatus = (status: DerivedStatus): Segment => ({ ...rangeOf(tenantId, status, ascending), count: stats[status] });
   const withdrawnByTime: Segment = {
@@ -58,16 +81,7 @@ const segmentsOf = async (tenantId: string, query: ListQuery): Promise<Segment[]
     return ascending ? segments.reverse() : segments;
   }
   if (query.status) return [byStatus(query.status)];
-  return [
-    {
-      query: {
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': consentKeys.recordPrefix },
-        ScanIndexForward: ascending,
-      },
-      count: stats.total,
-    },
-  ];
+  return [{ query: allRecords(tenantId, ascending), count: stats.total }];
 };
 
 interface Cursor {
@@ -88,8 +102,8 @@ const decodeCursor = (tenantId: string, query: ListQuery & { cursor: string }, s
 };
 
 /**
- * Reads `limit` records starting `skip` records into the segments. Whole segments are skipped
- * by their counters at no cost; within a segment, skipping reads the skipped records (DynamoDB
+ * Reads `limit` records starting `skip` records into the segments. Whole segments before the
+ * page are skipped by their counters at no cost; within a segment, skipping reads the skipped records (DynamoDB
  * has no offset), so page N costs about N × limit reads; the cursor avoids that.
  */
 const readSegments = async (segments: Segment[], start: Cursor, skip: number, limit: number) => {
@@ -98,7 +112,9 @@ const readSegments = async (segments: Segment[], start: Cursor, skip: number, li
   let toSkip = skip;
   while (position && position.segment < segments.length && records.length < limit) {
     const segment = segments[position.segment]!;
-    if (!position.key && toSkip >= segment.count) {
+    // Counters count a record seconds after it is written, so a segment is skipped by its count
+    // only to reach a later page: page 1 and cursors read what is there, however new.
+    if (!position.key && toSkip > 0 && toSkip >= segment.count) {
       toSkip -= segment.count;
       position = { segment: position.segment + 1 };
       continue;
@@ -127,16 +143,17 @@ const searchPrincipal = async (tenantId: string, query: ListQuery & { search: st
 };
 
 export const listRecords = async (tenantId: string, query: ListQuery) => {
-  let found: { records: ConsentRecord[]; total: number; nextCursor: string | null };
+  let found: { records: ConsentRecord[]; total: number; nextCursor: string | null; countsAsOf: string | null };
   if (query.search) {
-    found = await searchPrincipal(tenantId, { ...query, search: query.search });
+    found = { ...(await searchPrincipal(tenantId, { ...query, search: query.search })), countsAsOf: null };
   } else {
-    const segments = await segmentsOf(tenantId, query);
+    const stats = await readStats(tenantId);
+    const segments = segmentsOf(tenantId, query, stats);
     const total = segments.reduce((sum, segment) => sum + segment.count, 0);
     const start = query.cursor ? decodeCursor(tenantId, { ...query, cursor: query.cursor }, segments) : { segment: 0 };
     const skip = query.cursor ? 0 : (query.page - 1) * query.limit;
     const { records, next } = await readSegments(segments, start, skip, query.limit);
-    found = { records, total, nextCursor: next ? sealCursor(cursorContext(tenantId, query), next) : null };
+    found = { records, total, nextCursor: next ? sealCursor(cursorContext(tenantId, query), next) : null, countsAsOf: stats.asOf };
   }
   const versions = await currentVersions(tenantId, found.records);
   return {
@@ -145,5 +162,6 @@ export const listRecords = async (tenantId: string, query: ListQuery) => {
     page: query.page,
     limit: query.limit,
     nextCursor: found.nextCursor,
+    countsAsOf: found.countsAsOf,
   };
 };

@@ -2,6 +2,7 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { NotFoundError } from '../errors';
 import { noticeKeys } from '../notices/keys';
+import { logProofOf } from '../evidence/proofs';
 import { consentKeys } from './keys';
 import { canonicalEvidence, evidenceOf, proofAlgorithm, proofHashOf } from './proof';
 import type { ConsentRecord } from './record';
@@ -79,12 +80,13 @@ export const proofOf = async (tenantId: string, recordId: string) => {
   const recomputedHash = proofHashOf(record);
   return {
     recordId,
+    proofVersion: record.proofVersion,
     algorithm: proofAlgorithm,
     canonicalPayload: canonicalEvidence(record),
     payload: evidenceOf(record),
     proofHash: record.proofHash,
     recomputedHash,
     matches: recomputedHash === record.proofHash,
-    chain: { seq: record.chainSeq, prevProofHash: record.prevProofHash, prevRecordId: record.prevRecordId },
+    log: await logProofOf(tenantId, recordId),
   };
 };

@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import { sha256Hex } from '../crypto/hash';
-import type { ConsentEvidence } from './record';
+import type { ConsentEvidence, ProofVersion } from './record';
 
 /**
  * The proof: SHA-256 (hex) of the RFC 8785 (JSON Canonicalization Scheme) form of the evidence.
@@ -8,7 +8,8 @@ import type { ConsentEvidence } from './record';
  */
 export const proofAlgorithm = 'SHA-256 over the RFC 8785 (JCS) canonical JSON of the evidence';
 
-export const evidenceOf = (record: ConsentEvidence): ConsentEvidence => ({
+/** The evidence a proof hash covers, in the record's proof format (record.ts). */
+export const evidenceOf = (record: ConsentEvidence & { proofVersion?: ProofVersion }): ConsentEvidence => ({
   tenantId: record.tenantId,
   recordId: record.recordId,
   noticeId: record.noticeId,
@@ -22,14 +23,15 @@ export const evidenceOf = (record: ConsentEvidence): ConsentEvidence => ({
   createdAt: record.createdAt,
   ipAddress: record.ipAddress,
   userAgent: record.userAgent,
-  chainSeq: record.chainSeq,
-  prevProofHash: record.prevProofHash,
+  ...(record.proofVersion === 1 ? { chainSeq: record.chainSeq, prevProofHash: record.prevProofHash } : {}),
 });
 
-export const canonicalEvidence = (record: ConsentEvidence): string => {
-  const canonical = canonicalize(evidenceOf(record));
+export const canonicalJson = (value: unknown): string => {
+  const canonical = canonicalize(value);
   if (canonical === undefined) throw new Error('evidence cannot be canonicalised');
   return canonical;
 };
 
-export const proofHashOf = (record: ConsentEvidence): string => sha256Hex(canonicalEvidence(record));
+export const canonicalEvidence = (record: ConsentEvidence & { proofVersion?: ProofVersion }): string => canonicalJson(evidenceOf(record));
+
+export const proofHashOf = (record: ConsentEvidence & { proofVersion?: ProofVersion }): string => sha256Hex(canonicalEvidence(record));

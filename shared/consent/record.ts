@@ -2,7 +2,14 @@ import type { DerivedStatus } from './keys';
 
 export type RecordChannel = 'DASHBOARD' | 'SDK';
 
-/** What the proof hash covers. Written once, never changed. */
+/**
+ * What the proof hash covers. Written once, never changed.
+ *
+ * Proof format 2 (every record since the evidence log): the evidence alone; the log, not a link
+ * to a predecessor, orders and commits to records. Format 1 (records written while consents
+ * were a hash chain) also covered `chainSeq` and `prevProofHash`; those records keep verifying
+ * with them, and the log's first leaves are that chain, in chain order.
+ */
 export interface ConsentEvidence {
   tenantId: string;
   recordId: string;
@@ -18,11 +25,16 @@ export interface ConsentEvidence {
   createdAt: string;
   ipAddress: string;
   userAgent: string | null;
-  chainSeq: number;
-  prevProofHash: string;
+  /** Format 1 only. */
+  chainSeq?: number;
+  /** Format 1 only. */
+  prevProofHash?: string;
 }
 
+export type ProofVersion = 1 | 2;
+
 export interface ConsentRecord extends ConsentEvidence {
+  proofVersion: ProofVersion;
   proofHash: string;
   noticeTitle: string;
   /** The notice lineage, whose latest version number tells whether this consent is stale. */
@@ -32,7 +44,6 @@ export interface ConsentRecord extends ConsentEvidence {
   decision: string | null;
   /** Required purposes the principal declined: recorded as decided, flagged for the tenant. */
   requiredPurposesDeclined: string[];
-  prevRecordId: string | null;
   /** The only fields that ever change, by conditional updates on withdrawal. */
   withdrawnPurposes: string[];
   withdrawnAt: string | null;
@@ -40,10 +51,12 @@ export interface ConsentRecord extends ConsentEvidence {
   isPartiallyWithdrawn: boolean;
   /** Bumped by each withdrawal; withdrawals are conditional on the version read. */
   withdrawalVersion: number;
+  /** The withdrawal that changed the record last (absent until one does). */
+  lastWithdrawalId?: string;
 }
 
 export const derivedStatus = (record: Pick<ConsentRecord, 'isWithdrawn' | 'withdrawnPurposes'>): DerivedStatus =>
   record.isWithdrawn ? 'withdrawn' : record.withdrawnPurposes.length > 0 ? 'partial' : 'active';
 
-/** The previous link of a tenant's first record. */
+/** The previous link of a tenant's first record in proof format 1. */
 export const genesisHash = '0'.repeat(64);

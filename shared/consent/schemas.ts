@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { languageCode } from '../notices/schemas';
+import { logView } from '../evidence/schemas';
 import { slugSchema } from '../tenants/tenant';
 
 export const principalHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)');
@@ -37,6 +38,9 @@ export const recordResult = z.object({
   consentRecordId: z.uuid(),
   proofHash: z.string(),
   status: z.literal('recorded'),
+  receipt: z
+    .string()
+    .describe('Extension: a compact JWS (EdDSA) over rid (record id), ph (proofHash), tid, nid, nv (notice version), iat, verifiable with GET /consent/log/keys; keep it to check the record against the log later'),
 });
 
 export const hashParams = z.strictObject({ hash: principalHashSchema });
@@ -52,13 +56,6 @@ export const listRecordsQuery = z.object({
   sortOrder: z.enum(['asc', 'desc']).default('desc'),
   cursor: z.string().max(2000).optional().describe('Extension: the nextCursor of the previous page; cheap at any depth. page is ignored when given.'),
 });
-
-export const chainVerifyQuery = z
-  .object({
-    from: z.coerce.number().int().min(1).default(1),
-    to: z.coerce.number().int().min(1).optional(),
-  })
-  .refine((query) => query.to === undefined || query.from <= query.to, { message: 'from must not exceed to', path: ['from'] });
 
 const statusFields = {
   isWithdrawn: z.boolean(),
@@ -101,31 +98,27 @@ export const recordPage = z.object({
   page: z.number().int(),
   limit: z.number().int(),
   nextCursor: z.string().nullable(),
+  countsAsOf: z.iso
+    .datetime()
+    .nullable()
+    .describe('Extension: total comes from counters that count a new record when the evidence log sequences it, seconds after it is written; this is when they last counted (null for a search, which counts the records themselves)'),
 });
 
 export const proofView = z.object({
   recordId: z.uuid(),
+  proofVersion: z.union([z.literal(1), z.literal(2)]).describe('2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
   algorithm: z.string(),
   canonicalPayload: z.string().describe('The RFC 8785 canonical JSON that was hashed'),
   payload: z.record(z.string(), z.unknown()),
   proofHash: z.string(),
   recomputedHash: z.string(),
   matches: z.boolean(),
-  chain: z.object({ seq: z.number().int(), prevProofHash: z.string(), prevRecordId: z.uuid().nullable() }),
-});
-
-export const chainVerification = z.object({
-  from: z.number().int(),
-  to: z.number().int(),
-  checked: z.number().int(),
-  intact: z.boolean(),
-  firstBrokenLink: z
-    .object({ seq: z.number().int(), recordId: z.string().nullable(), reason: z.string() })
-    .nullable(),
+  log: logView,
 });
 
 export const analyticsView = z.object({
   totalConsents: z.number().int().describe('Consent records ever written'),
+  countsAsOf: z.iso.datetime().nullable().describe('Extension: when the counters last counted; a new record is counted when the evidence log sequences it, seconds after it is written'),
   consentGiven: z.number().int().describe('Records not fully withdrawn (active or partially withdrawn)'),
   consentWithdrawn: z.number().int().describe('Records fully withdrawn'),
   withdrawalRate: z.number().describe('consentWithdrawn / totalConsents × 100, two decimals; 0 when there are no records'),

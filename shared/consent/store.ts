@@ -1,39 +1,34 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type PutCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
-import { entityOf } from '../db/item';
+import { isConditionFailure } from '../db/errors';
 import { queryAll } from '../db/query';
 import type { NamedItem } from '../db/transact';
 import { ConflictError } from '../errors';
 import { consentKeys } from './keys';
 import type { ConsentRecord } from './record';
+import { recordItem, recordOf } from './record-item';
 
-export interface ChainHead {
-  seq: number;
-  headHash: string | null;
-  headRecordId: string | null;
-  /** Records appended in that month, as `mc_<YYYYMM>` attributes. */
-  monthly: Record<string, number>;
-}
+/** The new record, once: a retry with the same id (or an id collision) cannot overwrite evidence. */
+export const recordPut = (record: ConsentRecord): PutCommandInput => ({
+  TableName: tableName(),
+  Item: recordItem(record),
+  ConditionExpression: 'attribute_not_exists(PK)',
+});
 
-const strip = (item: Record<string, unknown>) => entityOf<ConsentRecord>(item);
-
-export const monthAttribute = (at: Date): string => `mc_${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
-
-export const readChainHead = async (tenantId: string): Promise<ChainHead> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.chainHead(tenantId), ConsistentRead: true }));
-  return {
-    seq: Number(Item?.seq ?? 0),
-    headHash: (Item?.headHash as string | undefined) ?? null,
-    headRecordId: (Item?.headRecordId as string | undefined) ?? null,
-    monthly: Object.fromEntries(Object.entries(Item ?? {}).filter(([name]) => name.startsWith('mc_')).map(([name, value]) => [name, Number(value)])),
-  };
+export const putRecord = async (record: ConsentRecord): Promise<void> => {
+  try {
+    await db().send(new PutCommand(recordPut(record)));
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ConflictError(`Consent record ${record.recordId} already exists`);
+    throw error;
+  }
 };
 
 export const getRecord = async (tenantId: string, recordId: string, consistent = false): Promise<ConsentRecord | undefined> => {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: consentKeys.record(tenantId, recordId), ConsistentRead: consistent }),
   );
-  return Item ? strip(Item) : undefined;
+  return Item ? recordOf(Item) : undefined;
 };
 
 export interface Page {
@@ -44,7 +39,7 @@ export interface Page {
 /** One page of an index or base-table range of records. */
 export const queryRecords = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Page> => {
   const { Items = [], LastEvaluatedKey } = await db().send(new QueryCommand({ ...input, TableName: tableName() }));
-  return { records: Items.map(strip), lastKey: LastEvaluatedKey };
+  return { records: Items.map(recordOf), lastKey: LastEvaluatedKey };
 };
 
 /** Every record of one principal (a small set: one per notice they were shown), newest first. */
@@ -72,12 +67,17 @@ export interface ConsentStats {
   partial: number;
   withdrawn: number;
   counters: Record<string, number>;
+  /**
+   * New records are counted when the log sequences them (shared/evidence/sequencer.ts), seconds
+   * after they were written: the time of the last count, so a reader knows how current they are.
+   */
+  asOf: string | null;
 }
 
 export const readStats = async (tenantId: string): Promise<ConsentStats> => {
   const { Item = {} } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.stats(tenantId) }));
   const counters = Object.fromEntries(Object.entries(Item).filter(([, value]) => typeof value === 'number')) as Record<string, number>;
-  return { total: counters.total ?? 0, active: counters.active ?? 0, partial: counters.partial ?? 0, withdrawn: counters.withdrawn ?? 0, counters };
+  return { total: counters.total ?? 0, active: counters.active ?? 0, partial: counters.partial ?? 0, withdrawn: counters.withdrawn ?? 0, counters, asOf: typeof Item.asOf === 'string' ? Item.asOf : null };
 };
 
 /** Counter attribute names on the stats item. */

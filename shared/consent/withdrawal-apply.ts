@@ -56,11 +56,12 @@ export const recordUpdate = (record: ConsentRecord, next: ReturnType<typeof afte
       Key: consentKeys.record(record.tenantId, record.recordId),
       UpdateExpression: [
         'SET withdrawnPurposes = :purposes, isWithdrawn = :full, isPartiallyWithdrawn = :partial, withdrawnAt = :at,',
-        'GSI2PK = :statusPk, GSI2SK = :statusSk, lastWithdrawalId = :withdrawal, withdrawalVersion = withdrawalVersion + :one',
+        'GSI2PK = :statusPk, GSI2SK = :statusSk, lastWithdrawalId = :withdrawal, withdrawalVersion = if_not_exists(withdrawalVersion, :zero) + :one',
         withdrawnKeys ? ', GSI4PK = :withdrawnPk, GSI4SK = :withdrawnSk' : '',
       ].join(' '),
-      // Evidence never changes; only these fields do, and only from the state that was read.
-      ConditionExpression: 'withdrawalVersion = :version',
+      // Evidence never changes; only these fields do, and only from the state that was read (a
+      // record never withdrawn from has no withdrawal fields at all).
+      ConditionExpression: record.withdrawalVersion === 0 ? 'attribute_not_exists(withdrawalVersion) OR withdrawalVersion = :version' : 'withdrawalVersion = :version',
       ExpressionAttributeValues: {
         ':purposes': next.withdrawnPurposes,
         ':full': next.isWithdrawn,
@@ -70,6 +71,7 @@ export const recordUpdate = (record: ConsentRecord, next: ReturnType<typeof afte
         ':statusSk': statusKeys.GSI2SK,
         ':withdrawal': withdrawalId,
         ':one': 1,
+        ':zero': 0,
         ':version': record.withdrawalVersion,
         ...(withdrawnKeys ? { ':withdrawnPk': withdrawnKeys.GSI4PK, ':withdrawnSk': withdrawnKeys.GSI4SK } : {}),
       },
@@ -78,7 +80,7 @@ export const recordUpdate = (record: ConsentRecord, next: ReturnType<typeof afte
 };
 
 /** Already carries this withdrawal: applied by an earlier run that crashed before finishing. */
-const appliedBy = (record: ConsentRecord, withdrawalId: string) => (record as { lastWithdrawalId?: string }).lastWithdrawalId === withdrawalId;
+const appliedBy = (record: ConsentRecord, withdrawalId: string) => record.lastWithdrawalId === withdrawalId;
 
 /**
  * One chunk as one transaction: each record's withdrawal fields (conditional on the version

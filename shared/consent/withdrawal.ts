@@ -1,6 +1,6 @@
 import { clock, dayMs } from '../clock';
 import { ValidationError } from '../errors';
-import { newId } from '../ids';
+import { newId, newTimeOrderedId } from '../ids';
 import { mailPut } from '../mail/outbox';
 import { getPurposes } from '../purposes/store';
 import { writeTransaction, type NamedItem } from '../db/transact';
@@ -82,7 +82,8 @@ export const withdraw = async (request: WithdrawalRequest) => {
   const now = clock.now();
   const at = now.toISOString();
   const dueAt = new Date(now.getTime() + complianceDays * dayMs).toISOString();
-  const withdrawalId = newId();
+  // Time-ordered, like record ids: the log's id-to-leaf map groups entries by creation time.
+  const withdrawalId = newTimeOrderedId(now);
   const taskId = newId();
   const tenantId = request.tenant.tenantId;
   // A withdrawal of this tenant left half-applied by a crash is finished first, so the records

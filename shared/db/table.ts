@@ -17,7 +17,7 @@ export const tableDefinition = {
     { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
     /** Fully withdrawn consent records by withdrawal time. */
     { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK' },
-    /** Consent records in proof-chain order. */
+    /** Consent records of the hash-chain era in chain order (read only to migrate them into the evidence log). */
     { name: 'GSI5', partitionKey: 'GSI5PK', sortKey: 'GSI5SK' },
   ],
 } as const;

@@ -5,6 +5,7 @@ import { startApiServer } from '../../infra/local/server';
 import { createApiKey } from '../../shared/api-keys/service';
 import { addUser, createTenant } from '../../shared/tenants/service';
 import type { Role } from '../../shared/roles';
+import { ownTenants } from './workers';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -69,6 +70,7 @@ export const newTenant = async (call: Call, options: { plan?: 'standard' | 'coll
     adminEmail,
     adminPassword: password,
   });
+  ownTenants.add(tenant.tenantId);
   const token = await loginAs(call, adminEmail);
   const userToken = async (role: Role) => {
     const email = uniqueEmail(role.toLowerCase());

@@ -1,8 +1,6 @@
 import * as z from 'zod';
 import {
   analyticsView,
-  chainVerification,
-  chainVerifyQuery,
   externalIdItem,
   externalIdParams,
   hashParams,
@@ -14,6 +12,7 @@ import {
   recordResult,
   statusItem,
 } from '../../consent/schemas';
+import { consistencyQuery, consistencyView, checkpointSchema, logVerification, logVerifyQuery } from '../../evidence/schemas';
 import type { RouteDefinition } from '../route';
 
 const tags = ['Consent records'];
@@ -85,9 +84,9 @@ export const consentRoutes = {
     path: '/api/v1/consent/records/:id/proof',
     group: 'consent',
     auth: { kind: 'bearer', access: 'read' },
-    summary: "A record's proof: canonical payload, hash and chain link",
+    summary: "A record's proof: canonical payload, hash and its place in the signed log",
     description:
-      'Extension. proofHash is the SHA-256 hex of canonicalPayload, the RFC 8785 (JCS) form of the evidence: tenant, record id, notice id and version, the hash of the exact notice text shown in the language shown, principal hash, externalId, consentGiven, createdAt, IP, user agent, language, position, chain position and the previous record\'s proof hash. Anyone can recompute it with any JCS library.',
+      "Extension. proofHash is the SHA-256 hex of canonicalPayload, the RFC 8785 (JCS) form of the evidence: tenant, record id, notice id and version, the hash of the exact notice text shown in the language shown, principal hash, externalId, consentGiven, createdAt, IP, user agent, language and position (records of the hash-chain era, proofVersion 1, also hold their chain position and the previous record's proof hash). Anyone can recompute it with any JCS library. log places the record in the tenant's RFC 9162 Merkle log: its leaf index, an inclusion proof and the signed checkpoint it verifies against (PENDING for the few seconds before a checkpoint covers it). `node scripts/verify-receipt.mjs` checks a receipt against this response offline.",
     tags,
     request: { params: recordIdParams },
     response: { status: 200, description: 'The proof', data: proofView },
@@ -98,11 +97,33 @@ export const consentRoutes = {
     path: '/api/v1/consent/proof-chain/verify',
     group: 'consent',
     auth: { kind: 'bearer', access: 'audit' },
-    summary: "Re-walk the tenant's proof chain",
+    summary: "Verify the tenant's evidence log against its latest signed checkpoint",
     description:
-      'Extension. from and to are chain positions (1 = the first record; to defaults to the latest). Every record must hash to its proof hash and link to its predecessor; the first link that does not hold is reported.',
+      "Extension. Checks the latest checkpoint's signature and its archived copy, recomputes the root from every logged entry, and for the entries at leaf positions from..to re-reads each record and withdrawal: it must exist, hash to its proof hash and to the hash the log committed to, and every logged withdrawal must still show on its records. A rewritten record (even with a recomputed hash), an erased withdrawal or a forged tail is reported with its position. Costs one read per checked entry; page with from and to.",
     tags,
-    request: { query: chainVerifyQuery },
-    response: { status: 200, description: 'The verification', data: chainVerification },
+    request: { query: logVerifyQuery },
+    response: { status: 200, description: 'The verification', data: logVerification },
+  },
+  logCheckpoint: {
+    method: 'GET',
+    path: '/api/v1/consent/log/checkpoint',
+    group: 'consent',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: "The latest signed checkpoint of the tenant's log",
+    description: 'Extension. Signed at most every 10 seconds while the log grows, and archived under S3 Object Lock (compliance mode) before it is served. 404 until the first consent is logged.',
+    tags,
+    response: { status: 200, description: 'The checkpoint', data: checkpointSchema },
+    errors: ['NOT_FOUND'],
+  },
+  logConsistency: {
+    method: 'GET',
+    path: '/api/v1/consent/log/consistency',
+    group: 'consent',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: 'A consistency proof between two sizes of the log',
+    description: 'Extension. Proves the tree of size `to` extends the tree of size `from` (RFC 9162 §2.1.4): nothing logged was changed or removed. `to` must not exceed the latest signed checkpoint.',
+    tags,
+    request: { query: consistencyQuery },
+    response: { status: 200, description: 'The proof', data: consistencyView },
   },
 } as const satisfies Record<string, RouteDefinition>;

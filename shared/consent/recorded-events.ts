@@ -1,0 +1,38 @@
+import { eventIdFor, newEvent } from '../events/outbox';
+import type { StreamConsumer } from '../stream/consumers';
+import { fanOutEvent } from '../webhooks/fanout';
+import { recordItemType, recordOf } from './record-item';
+
+/**
+ * consent.recorded comes from the table's stream rather than from an outbox item written with
+ * the record, so recording a consent stays one write. The event id is derived from the record
+ * id and its time from the record's: a redelivered stream batch produces the identical event,
+ * and deliveries (keyed by event id and time) are not doubled.
+ */
+export const recordedEventsConsumer: StreamConsumer = {
+  name: 'consent.recorded events',
+  itemTypes: [recordItemType],
+  eventNames: ['INSERT'],
+  handle: async (changes) => {
+    for (const change of changes) {
+      if (!change.newImage) continue;
+      const record = recordOf(change.newImage);
+      await fanOutEvent(
+        newEvent(
+          record.tenantId,
+          'consent.recorded',
+          {
+            consentRecordId: record.recordId,
+            dataPrincipalHash: record.dataPrincipalHash,
+            consents: record.consentGiven,
+            noticeId: record.noticeId,
+            noticeVersionId: `${record.noticeId}:${record.noticeVersionNumber}`,
+            noticeVersionNumber: record.noticeVersionNumber,
+            recordedAt: record.createdAt,
+          },
+          { id: eventIdFor('consent.recorded', record.recordId), timestamp: record.createdAt },
+        ),
+      );
+    }
+  },
+};

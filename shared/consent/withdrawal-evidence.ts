@@ -1,0 +1,39 @@
+import { sha256Hex } from '../crypto/hash';
+import { canonicalJson } from './proof';
+
+/**
+ * What a withdrawal's log entry commits to: who withdrew what, from which records, how and when.
+ * Its hash is the leaf of the withdrawal in the tenant's log, so erasing or rewriting a
+ * withdrawal (or the withdrawal fields of the records it covers) is found by log verification.
+ * The principal's email, kept on the item only to send the confirmation, is contact data, not
+ * part of the decision, and stays out.
+ */
+export interface WithdrawalEvidence {
+  tenantId: string;
+  withdrawalId: string;
+  dataPrincipalHash: string;
+  recordIds: string[];
+  requestedPurposeIds: string[];
+  purposeIds: string[];
+  isFullWithdrawal: boolean;
+  method: string;
+  reason: string | null;
+  actor: string;
+  withdrawnAt: string;
+}
+
+export const withdrawalEvidenceOf = (item: Record<string, unknown>): WithdrawalEvidence => ({
+  tenantId: String(item.tenantId),
+  withdrawalId: String(item.withdrawalId),
+  dataPrincipalHash: String(item.dataPrincipalHash),
+  recordIds: (item.recordIds as string[] | undefined) ?? [],
+  requestedPurposeIds: (item.requestedPurposeIds as string[] | undefined) ?? [],
+  purposeIds: (item.purposeIds as string[] | undefined) ?? [],
+  isFullWithdrawal: item.isFullWithdrawal === true,
+  method: String(item.method),
+  reason: (item.reason as string | null | undefined) ?? null,
+  actor: String(item.actor),
+  withdrawnAt: String(item.withdrawnAt),
+});
+
+export const withdrawalHashOf = (item: Record<string, unknown>): string => sha256Hex(canonicalJson({ kind: 'withdrawal', ...withdrawalEvidenceOf(item) }));

@@ -1,0 +1,42 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { nowIso } from '../clock';
+import { consentKeys } from '../consent/keys';
+import { queryRecords } from '../consent/store';
+import { db, tableName } from '../db/client';
+import { tryTransaction } from '../db/transact';
+import { readHead, sequenceItems } from './log-store';
+
+const chunk = 90;
+
+/**
+ * Takes the hash-chain era into the log before anything else: the records written while consents
+ * were a chain become the first leaves, in chain order, so the log also commits to the old chain
+ * (and each of them keeps verifying by its own format-1 proof). They were counted when they were
+ * written, so they add no counts. A tenant without a chain is just marked migrated. Conditional
+ * on the head like any sequencing, so it is safe to run from any number of places at once.
+ */
+export const migrateChain = async (tenantId: string): Promise<void> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.chainHead(tenantId), ConsistentRead: true }));
+  const chainLength = Number(Item?.seq ?? 0);
+  for (;;) {
+    const head = await readHead(tenantId);
+    if (head.migrated) return;
+    const from = head.sequenced + 1;
+    const { records } =
+      from <= chainLength
+        ? await queryRecords({
+            IndexName: 'GSI5',
+            KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK BETWEEN :from AND :to',
+            ExpressionAttributeValues: {
+              ':pk': consentKeys.chainPartition(tenantId),
+              ':from': consentKeys.chainPosition(from),
+              ':to': consentKeys.chainPosition(Math.min(chainLength, from + chunk - 1)),
+            },
+          })
+        : { records: [] };
+    const entries = records.map((record) => ({ tenantId, kind: 'record' as const, id: record.recordId, hash: record.proofHash }));
+    // A gap in the chain (a record deleted by hand) ends the migration; verification reports the gap.
+    const last = entries.length === 0 || head.sequenced + entries.length >= chainLength;
+    await tryTransaction(sequenceItems({ tenantId, start: head.sequenced, entries, at: nowIso(), migrated: last }));
+  }
+};

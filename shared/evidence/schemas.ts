@@ -1,0 +1,66 @@
+import * as z from 'zod';
+
+const hex32 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const checkpointSchema = z
+  .object({
+    treeSize: z.number().int().describe('Entries (records and withdrawals) the signed tree holds'),
+    rootHash: hex32.describe('RFC 9162 Merkle tree hash of those entries, hex'),
+    signedAt: z.iso.datetime(),
+    keyId: z.string().describe('kid of the signing key in GET /consent/log/keys'),
+    note: z.string().describe('The signed text itself: a C2SP tlog-checkpoint (origin, size, base64 root) in a C2SP signed note'),
+  })
+  .describe('A signed checkpoint of the tenant\'s log');
+
+export const logView = z
+  .object({
+    status: z.enum(['INTEGRATED', 'PENDING']).describe('PENDING until a signed checkpoint covers the entry (seconds after the write)'),
+    leafIndex: z.number().int().nullable().describe('Position in the tenant\'s log; null before sequencing'),
+    treeSize: z.number().int(),
+    inclusionProof: z.array(hex32).describe('RFC 9162 §2.1.3 audit path, leaf to root'),
+    rootHash: hex32.nullable(),
+    checkpoint: checkpointSchema.nullable(),
+  })
+  .describe('Where the record sits in the tenant\'s Merkle log. Leaf data is the 32 raw bytes of proofHash; leaf hash SHA-256(0x00 || data), node hash SHA-256(0x01 || left || right)');
+
+export const consistencyQuery = z.strictObject({
+  from: z.coerce.number().int().min(1).describe('The smaller tree size'),
+  to: z.coerce.number().int().min(1).describe('The larger tree size, at most the latest signed one'),
+});
+
+export const consistencyView = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  proof: z.array(hex32).describe('RFC 9162 §2.1.4 consistency proof'),
+});
+
+export const jwksView = z
+  .object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string() })) })
+  .describe('JWKS of the keys that sign checkpoints and receipts');
+
+export const logVerifyQuery = z
+  .object({
+    from: z.coerce.number().int().min(0).default(0).describe('First leaf index to check'),
+    to: z.coerce.number().int().min(0).optional().describe('Last leaf index to check (default: the last one the latest checkpoint covers)'),
+  })
+  .refine((query) => query.to === undefined || query.from <= query.to, { message: 'from must not exceed to', path: ['from'] });
+
+export const logVerification = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  treeSize: z.number().int().describe('Size of the latest signed checkpoint, which everything is checked against'),
+  checked: z.number().int().describe('Entries whose record or withdrawal was re-read and re-hashed'),
+  pendingEntries: z.number().int().describe('Entries sequenced after the latest checkpoint (checked once one covers them)'),
+  intact: z.boolean(),
+  checkpoint: checkpointSchema.omit({ note: true }).nullable(),
+  problems: z
+    .array(
+      z.object({
+        position: z.number().int().nullable(),
+        kind: z.enum(['record', 'withdrawal', 'checkpoint', 'log']),
+        id: z.string().nullable(),
+        reason: z.string(),
+      }),
+    )
+    .describe('Every problem found, by position (at most 100)'),
+});

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { config } from '../config';
+import { jwks, kmsSigner, localSigner, seedSigner, type Signer } from './signer';
+
+/**
+ * The service's two keys. Checkpoints are signed by an AWS KMS asymmetric key (a few signatures
+ * per tenant per minute; the private key never leaves KMS). Receipts are signed once per consent,
+ * where a KMS call each would cost more than the rest of the consent together, so their Ed25519
+ * key is derived from a Secrets Manager secret read once per warm Lambda. Locally both are key
+ * files under `localKeyDir`, created on first use.
+ */
+let checkpointKey: Promise<Signer> | undefined;
+let receiptKey: Promise<Signer> | undefined;
+
+export const checkpointSigner = (): Promise<Signer> =>
+  (checkpointKey ??= config.logSigningKeyArn
+    ? kmsSigner(config.logSigningKeyArn, 'consent-service-log')
+    : localSigner(join(config.localKeyDir, 'log-signing.pem'), 'consent-service-log'));
+
+const secretValue = async (arn: string): Promise<string> => {
+  const { SecretString } = await new SecretsManagerClient({ region: config.region }).send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!SecretString) throw new Error('the receipt key secret is empty');
+  return SecretString;
+};
+
+export const receiptSigner = (): Promise<Signer> =>
+  (receiptKey ??= config.receiptKeySecretArn
+    ? secretValue(config.receiptKeySecretArn).then((secret) => seedSigner(secret, 'consent-service-receipts'))
+    : localSigner(join(config.localKeyDir, 'receipt-signing.pem'), 'consent-service-receipts'));
+
+/** The public halves, as `GET /consent/log/keys` serves them. */
+export const verificationKeys = async () => jwks([await checkpointSigner(), await receiptSigner()]);

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll } from 'vitest';
+import { startStreamReader } from '../../infra/local/stream-reader';
+import { startWorkers } from '../../infra/local/workers';
+import { evidenceLogConsumer } from '../../shared/evidence/log-consumer';
+import type { StreamChange } from '../../shared/stream/change';
+import { waitForLog } from './evidence';
+
+/**
+ * Test files share one table, and each runs its own local workers, whose stream reader sees every
+ * file's writes. Each file's workers hand on only the changes of the tenants this file created
+ * (newTenant records them), so that a test staging a crash (a withdrawal half applied, say) is not
+ * finished behind its back by another file's workers.
+ */
+export const ownTenants = new Set<string>();
+
+const tenantOf = (change: StreamChange): string | undefined => /^TENANT#([^#]+)$/.exec(String((change.newImage ?? change.oldImage ?? change.keys).PK))?.[1];
+
+export const isOwnChange = (change: StreamChange): boolean => ownTenants.has(tenantOf(change) ?? '');
+
+/** The local workers (stream reader, checkpoints, drains, queues), for this file's tenants. */
+export const startTestWorkers = (idleMs = 50) => startWorkers(idleMs, { streamAccept: isOwnChange });
+
+const evidenceLogReader = () => startStreamReader({ idleMs: 50, since: new Date(Date.now() - 10_000), consumers: [evidenceLogConsumer], accept: isOwnChange });
+
+/**
+ * The part of the workers that counts records, for the whole file: a stream reader feeding only
+ * the evidence log (which adds the counters as it sequences), for files whose other assertions
+ * must not race the rest of the workers (the withdrawal completer, the webhook queue).
+ */
+export const useEvidenceLog = () => {
+  let reader: ReturnType<typeof startStreamReader> | undefined;
+  beforeAll(() => {
+    reader = evidenceLogReader();
+  });
+  afterAll(async () => {
+    await reader?.stop();
+  });
+};
+
+/**
+ * Sequences (and so counts) the tenant's first `entries` log entries with a reader of its own,
+ * stopped before returning: for tests that then inject storage failures, which that reader's
+ * writes must not use up.
+ */
+export const sequenced = async (tenantId: string, entries: number): Promise<void> => {
+  const reader = evidenceLogReader();
+  try {
+    await waitForLog(tenantId, entries, { signed: false });
+  } finally {
+    await reader.stop();
+  }
+};

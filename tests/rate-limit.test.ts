@@ -52,6 +52,17 @@ describe('rate limits', () => {
     expect((await verify('203.0.113.2')).status).toBe(200);
   });
 
+  it('admits exactly the limit of simultaneous calls though hits are reserved in chunks', async () => {
+    // A limit of 25 reserves 2 hits at a time (a tenth); 40 calls at once from many addresses.
+    override('RATE_LIMIT_SDK_PER_KEY_PER_MINUTE', 25);
+    setClock(offsetClock(60_000 - (Date.now() % 60_000) + 1_000));
+    const tenant = await newTenant(call);
+    const apiKey = await tenant.apiKey();
+    const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => call('GET', `/api/v1/sdk/verify?apiKey=${apiKey}`, { ip: `198.51.100.${i}` })));
+    expect(statuses.filter((response) => response.status === 200)).toHaveLength(25);
+    expect(statuses.filter((response) => response.status === 429)).toHaveLength(15);
+  });
+
   it('limits SDK calls per key across IPs, the stricter of the two spec limits', async () => {
     override('RATE_LIMIT_SDK_PER_KEY_PER_MINUTE', 3);
     setClock(offsetClock(60_000 - (Date.now() % 60_000) + 1_000));

@@ -2,8 +2,9 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { asyncApiDocument } from '../shared/events/asyncapi';
-import { newEvent, type EventType } from '../shared/events/outbox';
-import { anyEventEnvelope, deliveryHeaders, emittedEvents, eventDataSchemas, eventEnvelope, subscribableEvents } from '../shared/events/schemas';
+import { emittedEvents, eventCatalogue, eventDataSchema, notYetEmittedEvents, subscribableEvents, type EmittedEventType, type EventData } from '../shared/events/catalogue';
+import { newEvent } from '../shared/events/outbox';
+import { anyEventEnvelope, deliveryHeaders, eventEnvelope } from '../shared/events/schemas';
 
 // Structural checks only: no AsyncAPI validator is installed (see the report for one to add).
 const doc = asyncApiDocument() as any;
@@ -12,7 +13,7 @@ const purposeB = '9b2d7c1a-4e3f-4a6b-8c5d-1e2f3a4b5c6d';
 const noticeId = '5d6e7f80-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
 
 /** Shaped like what recording.ts, withdrawal.ts, publish.ts and the test endpoint emit. */
-const samples: Record<EventType, Record<string, unknown>> = {
+const samples: { [T in EmittedEventType]: EventData<T> } = {
   'consent.recorded': {
     consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
     dataPrincipalHash: 'a'.repeat(64),
@@ -111,7 +112,7 @@ describe('AsyncAPI document', () => {
       expect(payload.required).toEqual(expect.arrayContaining(['id', 'type', 'timestamp', 'tenantId', 'data']));
       expect(payload.properties.type.const).toBe(message.name);
       const data = deref(payload.properties.data);
-      const required = Object.keys(eventDataSchemas[message.name as EventType].shape);
+      const required = Object.keys(eventDataSchema(message.name as EmittedEventType).shape);
       expect(data.required).toEqual(expect.arrayContaining(required));
     }
   });
@@ -134,13 +135,13 @@ describe('AsyncAPI document', () => {
 
 describe('event schemas', () => {
   it.each(emittedEvents)('%s data parses a realistic payload', (type) => {
-    expect(eventDataSchemas[type].safeParse(samples[type]).error).toBeUndefined();
+    expect(eventDataSchema(type).safeParse(samples[type]).error).toBeUndefined();
   });
 
   it.each(emittedEvents)('%s data rejects a payload missing any one required field', (type) => {
-    for (const field of Object.keys(eventDataSchemas[type].shape)) {
-      const { [field]: _dropped, ...missing } = samples[type];
-      expect(eventDataSchemas[type].safeParse(missing).success, field).toBe(false);
+    for (const field of Object.keys(eventDataSchema(type).shape)) {
+      const { [field]: _dropped, ...missing } = samples[type] as Record<string, unknown>;
+      expect(eventDataSchema(type).safeParse(missing).success, field).toBe(false);
     }
   });
 
@@ -165,5 +166,34 @@ describe('event schemas', () => {
     expect(subscribableEvents).toHaveLength(8);
     for (const type of emittedEvents) expect(subscribable.parse(type)).toBe(type);
     expect(subscribable.safeParse('consent.deleted').success).toBe(false);
+  });
+
+  it('derives the subscribable and emitted lists from the catalogue, and marks the ones not emitted yet', () => {
+    expect(subscribableEvents).toEqual(Object.keys(eventCatalogue));
+    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'notice.published', 'webhook.test']);
+    expect(notYetEmittedEvents).toEqual(['rights.submitted', 'rights.resolved', 'breach.reported', 'breach.created']);
+    for (const type of notYetEmittedEvents) {
+      expect(eventCatalogue[type]).not.toHaveProperty('data');
+      expect(doc.info.description).toContain(type);
+      expect(messages.map((message) => message.name)).not.toContain(type);
+    }
+    for (const type of subscribableEvents) expect(eventCatalogue[type].description.length, type).toBeGreaterThan(10);
+  });
+
+  it('types every emitter by the catalogue: a missing, wrongly typed or undocumented field does not compile', () => {
+    const tenantId = '6f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f';
+    const { publishedAt: _dropped, ...withoutPublishedAt } = samples['notice.published'];
+    // Each call is checked by tsc (tests are type-checked); at run time newEvent does not validate.
+    // @ts-expect-error publishedAt is required
+    newEvent(tenantId, 'notice.published', withoutPublishedAt);
+    // @ts-expect-error versionNumber is a number
+    newEvent(tenantId, 'notice.published', { ...samples['notice.published'], versionNumber: '2' });
+    // @ts-expect-error the catalogue does not document `extra`
+    newEvent(tenantId, 'webhook.test', { message: 'hi', timestamp: '2025-06-04T09:30:00.000Z', extra: 1 });
+    // @ts-expect-error a withdrawal's payload is not a notice's
+    newEvent(tenantId, 'consent.withdrawn', samples['notice.published']);
+    // @ts-expect-error rights.submitted is subscribable but not emitted: it has no payload yet
+    newEvent(tenantId, 'rights.submitted', {});
+    expect(newEvent(tenantId, 'webhook.test', samples['webhook.test']).data).toBe(samples['webhook.test']);
   });
 });

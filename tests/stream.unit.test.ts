@@ -12,8 +12,17 @@ describe('eventIdFor', () => {
     expect(eventIdFor('consent.recorded', 'rec-1')).toBe(id);
     expect(eventIdFor('consent.recorded', 'rec-2')).not.toBe(id);
     expect(eventIdFor('consent.withdrawn', 'rec-1')).not.toBe(id);
-    expect(newEvent('t1', 'consent.recorded', {}, { id, timestamp: '2026-01-01T00:00:00.000Z' })).toMatchObject({ id, timestamp: '2026-01-01T00:00:00.000Z' });
-    expect(newEvent('t1', 'consent.recorded', {}).id).not.toBe(newEvent('t1', 'consent.recorded', {}).id);
+    const data = {
+      consentRecordId: 'rec-1',
+      dataPrincipalHash: 'a'.repeat(64),
+      consents: {},
+      noticeId: 'n1',
+      noticeVersionId: 'n1:1',
+      noticeVersionNumber: 1,
+      recordedAt: '2026-01-01T00:00:00.000Z',
+    };
+    expect(newEvent('t1', 'consent.recorded', data, { id, timestamp: '2026-01-01T00:00:00.000Z' })).toMatchObject({ id, timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(newEvent('t1', 'consent.recorded', data).id).not.toBe(newEvent('t1', 'consent.recorded', data).id);
   });
 });
 

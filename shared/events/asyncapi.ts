@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { EventType } from './outbox';
-import { deliveryHeaders, emittedEvents, eventDataSchemas, eventEnvelope } from './schemas';
+import { emittedEvents, eventCatalogue, notYetEmittedEvents, type EmittedEventType } from './catalogue';
+import { deliveryHeaders, eventEnvelope } from './schemas';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ const jsonSchema = (schema: z.ZodType): JsonSchema => {
 };
 
 /** `consent.recorded` -> `consentRecorded`: ids that read well in generated code. */
-const idOf = (type: EventType) => type.replace(/\.(\w)/g, (_match, letter: string) => letter.toUpperCase());
+const idOf = (type: EmittedEventType) => type.replace(/\.(\w)/g, (_match, letter: string) => letter.toUpperCase());
 
 const delivery = [
   'Every event is an HTTP POST of a JSON envelope `{ id, type, timestamp, tenantId, data }` to the HTTPS url of each active webhook subscribed to its type.',
@@ -26,6 +26,9 @@ const delivery = [
   '- Unordered: order by the timestamps in `data`, not by arrival.',
   '- Success is any 2xx within 10 s; do slow work asynchronously. Redirects are not followed: a 3xx counts as a failure.',
   '- 5 attempts in total; non-2xx responses and timeouts are retried after 5, 10, 20 and 40 s (about 75 s in all). Then the delivery is FAILED and appears so in GET /api/v1/webhooks/:id/deliveries.',
+  '',
+  // Subscriptions to these are accepted, so a receiver should know they exist but has no payload to expect yet.
+  `Not emitted yet, though a webhook may subscribe to them: ${notYetEmittedEvents.join(', ')}. Each gets its message here when the service starts sending it.`,
 ].join('\n');
 
 const build = (): Record<string, unknown> => {
@@ -34,7 +37,7 @@ const build = (): Record<string, unknown> => {
   const operations: Record<string, unknown> = {};
   for (const type of emittedEvents) {
     const id = idOf(type);
-    const summary = eventDataSchemas[type].description;
+    const summary = eventCatalogue[type].description;
     messages[id] = {
       name: type,
       title: type,
@@ -83,5 +86,5 @@ const build = (): Record<string, unknown> => {
 
 let cached: Record<string, unknown> | undefined;
 
-/** AsyncAPI 3.0 for the webhooks, generated from the zod schemas in ./schemas. */
+/** AsyncAPI 3.0 for the webhooks, generated from the event catalogue (./catalogue, ./schemas). */
 export const asyncApiDocument = (): Record<string, unknown> => (cached ??= build());

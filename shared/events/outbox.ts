@@ -2,17 +2,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { nowIso } from '../clock';
 import { tableName } from '../db/client';
 import type { TransactItem } from '../db/transact';
+import type { EmittedEventType, EventData } from './catalogue';
 import { outboxKeys } from './keys';
 
-export type EventType = 'consent.recorded' | 'consent.withdrawn' | 'notice.published' | 'webhook.test';
+/** The types an outbox event can carry: the catalogue's emitted ones. */
+export type EventType = EmittedEventType;
 
-/** The spec's webhook envelope. */
-export interface EventEnvelope {
+/** The spec's webhook envelope; its `data` is the catalogue's payload for its type. */
+export interface EventEnvelope<T extends EmittedEventType = EmittedEventType> {
   id: string;
-  type: EventType;
+  type: T;
   timestamp: string;
   tenantId: string;
-  data: Record<string, unknown>;
+  data: EventData<T>;
 }
 
 /**
@@ -24,16 +26,17 @@ export const eventIdFor = (type: EventType, sourceId: string): string =>
   `evt_${createHash('sha256').update(`${type}:${sourceId}`).digest('hex').slice(0, 32)}`;
 
 /**
- * An event envelope. `id` and `timestamp` default to a random id and now (events written with
- * their change need no other); an event derived from a stream record passes both, so that a
- * replayed record yields the identical envelope, and so the identical delivery keys.
+ * An event envelope, its `data` typed by the catalogue for `type`. `id` and `timestamp` default to
+ * a random id and now (events written with their change need no other); an event derived from a
+ * stream record passes both, so that a replayed record yields the identical envelope, and so the
+ * identical delivery keys.
  */
-export const newEvent = (
+export const newEvent = <T extends EmittedEventType>(
   tenantId: string,
-  type: EventType,
-  data: Record<string, unknown>,
+  type: T,
+  data: EventData<T>,
   origin: { id?: string; timestamp?: string } = {},
-): EventEnvelope => ({
+): EventEnvelope<T> => ({
   id: origin.id ?? `evt_${randomBytes(16).toString('hex')}`,
   type,
   timestamp: origin.timestamp ?? nowIso(),

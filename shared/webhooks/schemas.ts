@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { subscribableEvents } from '../events/schemas';
+import { notYetEmittedEvents, subscribableEvents } from '../events/catalogue';
 
 const label = z.string().trim().min(1).max(100);
 const url = z.url({ protocol: /^https?$/ }).max(2000);
@@ -9,7 +9,11 @@ const secret = z
   .max(256)
   .refine((value) => value === value.trim(), 'secret must not start or end with whitespace')
   .refine((value) => value.replace(/\s/g, '').length >= 16, 'secret needs at least 16 non-whitespace characters');
-const events = z.array(z.enum(subscribableEvents)).min(1).max(subscribableEvents.length);
+const events = z
+  .array(z.enum(subscribableEvents))
+  .min(1)
+  .max(subscribableEvents.length)
+  .describe(`Event types to deliver. Accepted but not emitted yet: ${notYetEmittedEvents.join(', ')}`);
 
 export const createWebhookBody = z.strictObject({ label, url, secret, events });
 export const updateWebhookBody = z

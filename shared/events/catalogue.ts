@@ -1,0 +1,115 @@
+import * as z from 'zod';
+import { principalHashSchema } from '../consent/schemas';
+
+/**
+ * The one event catalogue: every type a webhook may subscribe to, what it means, whether the
+ * service emits it today and, if it does, the zod schema of its `data`. The emitters' types
+ * (`newEvent`), the envelope schemas, the AsyncAPI document and the webhook subscription check
+ * are all derived from it, so a type is added or changed here and nowhere else.
+ *
+ * Payload objects are loose on purpose: receivers should ignore fields they do not know, so adding
+ * a field never breaks them. Emitters are held to the exact fields by `EventData`.
+ */
+
+export const isoTime = (what: string) => z.iso.datetime().describe(`${what} (ISO 8601, UTC)`);
+const principalHash = principalHashSchema.describe(
+  'SHA-256 hex of the principal identifier, trimmed, emails lower-cased: hash your own identifier the same way to match it',
+);
+
+interface EmittedEntry {
+  description: string;
+  emitted: true;
+  data: z.ZodObject;
+}
+
+/** Subscribable already (the spec lists it), but nothing produces it yet, so it has no payload. */
+interface NotYetEmittedEntry {
+  description: string;
+  emitted: false;
+}
+
+/** In the order of the spec's two lists (A, then what B adds), then webhook.test. */
+export const eventCatalogue = {
+  'consent.recorded': {
+    description: 'A principal gave consent for the first time or updated their preferences',
+    emitted: true,
+    data: z.looseObject({
+      consentRecordId: z.uuid().describe('A new id for every record: each update of preferences is a new record'),
+      dataPrincipalHash: principalHash,
+      consents: z.record(z.uuid(), z.boolean()).describe('The decisions of this record by purposeId: true granted, false declined'),
+      noticeId: z.uuid().describe('The notice shown when consent was given'),
+      noticeVersionId: z.string().regex(/^[^:]+:\d+$/).describe('`<noticeId>:<noticeVersionNumber>`'),
+      noticeVersionNumber: z.number().int().min(1),
+      recordedAt: isoTime('When the consent was recorded; events arrive unordered, so order by this, not by arrival'),
+    }),
+  },
+  'consent.withdrawn': {
+    description:
+      "A principal withdrew consent. The receiver must cease processing that principal's personal data without delay (on a partial withdrawal: for the purposes in purposeIds). It may arrive before the consent.recorded event of the same record",
+    emitted: true,
+    data: z.looseObject({
+      withdrawalId: z.uuid().describe('Shared by all events of one withdrawal: one event is sent per affected consent record'),
+      consentRecordId: z.uuid().describe('The consent record this withdrawal applies to'),
+      dataPrincipalHash: principalHash,
+      dataPrincipalEmail: z.string().nullable().describe('Known only when the principal was identified by email; otherwise null'),
+      isFullWithdrawal: z.boolean().describe('true: every purpose of the record is withdrawn'),
+      purposeIds: z.array(z.uuid()).describe('The purposes withdrawn now; empty for a full withdrawal'),
+      withdrawalMethod: z.enum(['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDGET']).describe('Where the withdrawal was made; WIDGET (extension): from the embedded widget'),
+      withdrawalReason: z.string().nullable().describe("The principal's reason, if given"),
+      withdrawnAt: isoTime('When the withdrawal took effect'),
+    }),
+  },
+  'rights.submitted': { description: 'A data principal submitted a rights request', emitted: false },
+  'rights.resolved': { description: 'A rights request was resolved', emitted: false },
+  'breach.reported': { description: 'A personal data breach was reported', emitted: false },
+  'notice.published': {
+    description: 'A new notice version was published; the previous published notice is archived',
+    emitted: true,
+    data: z.looseObject({
+      noticeId: z.uuid().describe('The notice now published; a revision gets a new noticeId'),
+      lineageId: z.uuid().describe('Shared by every version of one notice'),
+      versionNumber: z.number().int().min(1).describe('Counts per lineage from 1'),
+      materialChangeDetected: z
+        .boolean()
+        .describe('true when purposes, data categories or legal basis changed from the previous published version: principals should be asked to consent again. false for a first version'),
+      publishedAt: isoTime('When the notice was published'),
+    }),
+  },
+  'breach.created': { description: 'A personal data breach was recorded', emitted: false },
+  'webhook.test': {
+    description: 'Sent by POST /api/v1/webhooks/:id/test or the dashboard Test button, to check the endpoint and its signature check',
+    emitted: true,
+    data: z.looseObject({
+      message: z.string().describe('Human-readable text; carries no meaning'),
+      timestamp: isoTime('When the test was requested'),
+    }),
+  },
+} as const satisfies Record<string, EmittedEntry | NotYetEmittedEntry>;
+
+type Catalogue = typeof eventCatalogue;
+
+/** What a webhook may subscribe to: every type in the catalogue. */
+export type SubscribableEvent = keyof Catalogue;
+
+/** What the service emits today. */
+export type EmittedEventType = { [T in SubscribableEvent]: Catalogue[T] extends EmittedEntry ? T : never }[SubscribableEvent];
+
+/**
+ * The `data` an emitter passes for `type`: the schema's input without the loose schema's index
+ * signature, so a missing, wrongly typed or undocumented field is a compile error at the emitter.
+ * Distributive, so a union of types takes the union of their payloads.
+ */
+export type EventData<T extends EmittedEventType> = T extends EmittedEventType ? z.input<z.ZodObject<Catalogue[T]['data']['shape']>> : never;
+
+/** The catalogue's keys as a non-empty tuple, in its order, ready for `z.enum`. */
+export const subscribableEvents = Object.keys(eventCatalogue) as [SubscribableEvent, ...SubscribableEvent[]];
+
+const isEmitted = (type: SubscribableEvent): type is EmittedEventType => eventCatalogue[type].emitted;
+
+export const emittedEvents: EmittedEventType[] = subscribableEvents.filter(isEmitted);
+
+/** Accepted in subscriptions so they can be made ahead, but never delivered yet. */
+export const notYetEmittedEvents = subscribableEvents.filter((type) => !isEmitted(type));
+
+/** The `data` schema of an emitted type. */
+export const eventDataSchema = <T extends EmittedEventType>(type: T): Catalogue[T]['data'] => eventCatalogue[type].data;

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emittedEvents, eventDataSchema, subscribableEvents, type EmittedEventType } from '../shared/events/catalogue';
+import { deliveryHeaders, eventEnvelope } from '../shared/events/schemas';
+import { verifyWebhookSignature } from '../shared/webhooks/signature';
+import { newTenant, useApi } from './support/api';
+import { publishedNotice, recordConsent } from './support/consent';
+import { startReceiver, waitFor, type Received } from './support/receiver';
+import { startTestWorkers } from './support/workers';
+
+/**
+ * The catalogue checked against what the service really sends: every emitted type is produced
+ * through its real code path (the API, the table stream, the outbox, the webhook queue) and every
+ * delivery a loopback receiver gets must parse with the catalogue's envelope for its type. The
+ * samples in asyncapi.test.ts check the schemas; this checks the emitters against them.
+ */
+
+const { call } = useApi();
+const secret = 'whsec_catalogue_0123456789';
+let workers: ReturnType<typeof startTestWorkers>;
+
+beforeAll(() => {
+  workers = startTestWorkers();
+});
+afterAll(async () => {
+  await workers.stop();
+});
+
+const envelopeFields = ['id', 'type', 'timestamp', 'tenantId', 'data'];
+
+/** A value of another JSON type than `value`, which no field of the catalogue accepts in its place. */
+const wrongTyped = (value: unknown): unknown => (typeof value === 'string' || value === null ? 42 : `not a ${typeof value}`);
+
+/** Parses one real delivery by its type's schemas; returns the envelope. */
+const parseDelivery = (request: Received) => {
+  const type = request.headers['x-service-event'] as EmittedEventType;
+  expect(emittedEvents).toContain(type);
+  expect(verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, secret)).toBe(true);
+  const headers = {
+    'X-Service-Signature': request.headers['x-service-signature'],
+    'X-Service-Timestamp': request.headers['x-service-timestamp'],
+    'X-Service-Event': request.headers['x-service-event'],
+  };
+  expect(deliveryHeaders(type).safeParse(headers).error).toBeUndefined();
+  const body = JSON.parse(request.rawBody.toString('utf8')) as Record<string, unknown>;
+  const parsed = eventEnvelope(type).safeParse(body);
+  expect(parsed.error, type).toBeUndefined();
+  // Exactly the documented fields: a field the emitter adds would be missing from the AsyncAPI document.
+  expect(Object.keys(body).sort(), type).toEqual([...envelopeFields].sort());
+  const data = body.data as Record<string, unknown>;
+  const documented = Object.keys(eventDataSchema(type).shape);
+  expect(Object.keys(data).sort(), type).toEqual([...documented].sort());
+  // And the schema is strict enough to matter: this very payload fails without any one field or with it mistyped.
+  for (const field of envelopeFields) {
+    const { [field]: _dropped, ...missing } = body;
+    expect(eventEnvelope(type).safeParse(missing).success, `${type} without ${field}`).toBe(false);
+    expect(eventEnvelope(type).safeParse({ ...body, [field]: wrongTyped(body[field]) }).success, `${type} with ${field} mistyped`).toBe(false);
+  }
+  for (const field of documented) {
+    const { [field]: _dropped, ...missing } = data;
+    expect(eventEnvelope(type).safeParse({ ...body, data: missing }).success, `${type} without data.${field}`).toBe(false);
+    expect(eventEnvelope(type).safeParse({ ...body, data: { ...data, [field]: wrongTyped(data[field]) } }).success, `${type} with data.${field} mistyped`).toBe(false);
+  }
+  return parsed.data!;
+};
+
+describe('emitted events against the catalogue', () => {
+  it('delivers every emitted type, from its real code path, in the shape the catalogue documents', async () => {
+    const tenant = await newTenant(call);
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    try {
+      const created = await call('POST', '/api/v1/webhooks', { token: tenant.token, body: { label: 'Catalogue', url: receiver.url, secret, events: subscribableEvents } });
+      expect(created.status).toBe(201);
+      const webhookId = created.body.data.id as string;
+
+      // notice.published: the publish transaction's outbox item.
+      const { noticeId, required, optional } = await publishedNotice(call, tenant.token);
+      // consent.recorded: from the table's stream, after the single PutItem of the record.
+      const email = `catalogue-${Math.random().toString(36).slice(2)}@example.com`;
+      const recorded = await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: email, consentGiven: { [required]: true, [optional]: true } });
+      expect(recorded.status).toBe(201);
+      const recordId = recorded.body.data.consentRecordId as string;
+      // consent.withdrawn twice: a partial one through the portal, then the rest from the dashboard.
+      const link = await call('POST', '/api/v1/consent/withdrawal-token', { token: tenant.token, body: { dataPrincipalIdentifier: email, noticeId } });
+      expect(link.status).toBe(201);
+      const partial = await call('POST', `/api/v1/consent/portal/${link.body.data.token}/withdraw`, { body: { withdrawAll: false, purposeIds: [optional], reason: 'No more marketing' } });
+      expect(partial.status).toBe(200);
+      const full = await call('POST', '/api/v1/consent/withdraw', { token: tenant.token, body: { dataPrincipalIdentifier: email, noticeId } });
+      expect(full.status).toBe(200);
+      // webhook.test: the test endpoint's direct enqueue.
+      expect((await call('POST', `/api/v1/webhooks/${webhookId}/test`, { token: tenant.token })).status).toBe(200);
+
+      const expected: Record<EmittedEventType, number> = { 'notice.published': 1, 'consent.recorded': 1, 'consent.withdrawn': 2, 'webhook.test': 1 };
+      // Deliveries are at least once: count distinct event ids.
+      const byType = await waitFor(() => {
+        const ids = new Map<string, Set<string>>();
+        for (const entry of receiver.received) {
+          const { id, type } = JSON.parse(entry.rawBody.toString('utf8'));
+          ids.set(type, (ids.get(type) ?? new Set()).add(id));
+        }
+        return emittedEvents.every((type) => (ids.get(type)?.size ?? 0) >= expected[type]) ? ids : undefined;
+      }, 60_000);
+      expect([...byType.keys()].sort()).toEqual([...emittedEvents].sort());
+
+      const envelopes = receiver.received.map(parseDelivery);
+      for (const envelope of envelopes) expect(envelope.tenantId).toBe(tenant.tenantId);
+      const dataOf = (type: EmittedEventType) => envelopes.filter((envelope) => envelope.type === type).map((envelope) => envelope.data);
+      expect(dataOf('notice.published')).toContainEqual(expect.objectContaining({ noticeId, versionNumber: 1, materialChangeDetected: false }));
+      expect(dataOf('consent.recorded')).toContainEqual(
+        expect.objectContaining({ consentRecordId: recordId, consents: { [required]: true, [optional]: true }, noticeId, noticeVersionId: `${noticeId}:1`, noticeVersionNumber: 1 }),
+      );
+      expect(dataOf('consent.withdrawn')).toContainEqual(
+        expect.objectContaining({ withdrawalId: partial.body.data.withdrawalId, consentRecordId: recordId, isFullWithdrawal: false, purposeIds: [optional], withdrawalMethod: 'WEB_PORTAL', withdrawalReason: 'No more marketing' }),
+      );
+      expect(dataOf('consent.withdrawn')).toContainEqual(
+        expect.objectContaining({ withdrawalId: full.body.data.withdrawalId, consentRecordId: recordId, isFullWithdrawal: true, purposeIds: [], withdrawalMethod: 'DASHBOARD' }),
+      );
+      expect(dataOf('webhook.test')).toContainEqual(expect.objectContaining({ message: expect.stringContaining('Catalogue') }));
+    } finally {
+      await receiver.close();
+    }
+  });
+});

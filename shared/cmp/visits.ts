@@ -58,28 +58,8 @@ export const recordWebEvent = async (input: z.output<typeof webEventBody>, meta:
   return { recorded: true as const, consentRecordId: visitorId };
 };
 
-/**
- * consent-status is the tenant's servers' hot path (600 a minute per key): the settings it needs
- * (reconsentDays) are kept per warm instance for a minute, so a status costs the visitor's state
- * alone. A saved change applies within that minute; an unconfigured tenant is never cached, so a
- * first save applies at once. Web events read the settings every time: the live revision they
- * record is evidence.
- */
-const settingsCacheMs = 60_000;
-const cachedSettings = new Map<string, { settings: CmpSettings; until: number }>();
-
-const settingsForStatus = async (tenantId: string): Promise<CmpSettings> => {
-  const now = Date.now();
-  const cached = cachedSettings.get(tenantId);
-  if (cached && cached.until > now) return cached.settings;
-  const settings = await requireSettings(tenantId);
-  if (cachedSettings.size > 10_000) cachedSettings.clear();
-  cachedSettings.set(tenantId, { settings, until: now + settingsCacheMs });
-  return settings;
-};
-
 export const visitorConsentStatus = async (tenantId: string, visitorId: string): Promise<ConsentStatus> => {
-  const [settings, state] = await Promise.all([settingsForStatus(tenantId), readVisitorState(tenantId, visitorId)]);
+  const [settings, state] = await Promise.all([requireSettings(tenantId), readVisitorState(tenantId, visitorId)]);
   return consentStatusOf(visitorId, state, settings.reconsentDays, clock.now());
 };
 

@@ -103,10 +103,14 @@ describe('functions', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: Match.anyValue() });
   });
 
-  it('feeds the stream function the inserts of outbox items, withdrawals and consent records, reporting failures per record', () => {
+  it('feeds the stream function the inserts of outbox items, withdrawals and consent records, reporting failures per record and never dropping a batch', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: stack.getLogicalId(stack.functions.byName.get('stream')!.node.defaultChild as CfnResource) },
       StartingPosition: 'TRIM_HORIZON',
+      // Never drops a batch (the log must not skip a record); batches of up to 100 within a second.
+      MaximumRetryAttempts: -1,
+      BatchSize: 100,
+      MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord'] } } } }) }] },
     });

@@ -1,9 +1,6 @@
 import { clock, dayMs } from '../clock';
-import { queryAll } from '../db/query';
 import { listPurposes } from '../purposes/store';
-import { tenantPartition } from '../tenants/keys';
-import { consentKeys } from './keys';
-import { counterNames, readStats } from './store';
+import { counterNames, dailyBuckets, readStats } from './store';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -17,14 +14,7 @@ export const consentAnalytics = async (tenantId: string) => {
   const [stats, purposes, days] = await Promise.all([
     readStats(tenantId),
     listPurposes(tenantId),
-    queryAll({
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: {
-        ':pk': tenantPartition(tenantId),
-        ':from': consentKeys.daily(tenantId, day(weekAgo)).SK,
-        ':to': consentKeys.daily(tenantId, day(now)).SK,
-      },
-    }),
+    dailyBuckets(tenantId, day(weekAgo), day(now)),
   ]);
   const given = stats.active + stats.partial;
   return {

@@ -1,12 +1,10 @@
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { openCursor, sealCursor } from '../crypto/cursor';
 import { ValidationError } from '../errors';
-import { tenantPartition } from '../tenants/keys';
-import { consentKeys, type DerivedStatus } from './keys';
+import type { DerivedStatus } from './keys';
 import { currentVersions, listItemView } from './lookups';
 import { principalHash } from './principal';
 import { derivedStatus, type ConsentRecord } from './record';
-import { principalRecords, queryRecords, readStats, type ConsentStats } from './store';
+import { principalRecords, queryRecords, readStats, recordRanges, type ConsentStats, type RecordRange } from './store';
 
 export interface ListQuery {
   page: number;
@@ -20,42 +18,9 @@ export interface ListQuery {
 
 /** One key range of records with its exact size, from the counters. */
 interface Segment {
-  query: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>;
+  query: RecordRange;
   count: number;
 }
-
-const allRecords = (tenantId: string, ascending: boolean): Segment['query'] => ({
-  KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-  ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': consentKeys.recordPrefix },
-  ScanIndexForward: ascending,
-});
-
-/**
- * Withdrawn and partially withdrawn records are in the sparse status index; active ones are the
- * creation-order range without a withdrawal (a new record carries no status key, so that
- * recording a consent writes one index entry fewer).
- */
-const rangeOf = (tenantId: string, status: DerivedStatus, ascending: boolean): Omit<Segment, 'count'> => {
-  if (status === 'active') {
-    const all = allRecords(tenantId, ascending);
-    // Hash-chain era records carry an explicit active status key; they are active too.
-    return {
-      query: {
-        ...all,
-        FilterExpression: 'attribute_not_exists(GSI2PK) OR GSI2PK = :active',
-        ExpressionAttributeValues: { ...all.ExpressionAttributeValues, ':active': consentKeys.statusPartition(tenantId, 'active') },
-      },
-    };
-  }
-  return {
-    query: {
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': consentKeys.statusPartition(tenantId, status) },
-      ScanIndexForward: ascending,
-    },
-  };
-};
 
 /**
  * The key ranges a listing reads, in order. Sorting by withdrawnAt: only fully withdrawn records
@@ -64,16 +29,8 @@ const rangeOf = (tenantId: string, status: DerivedStatus, ascending: boolean): O
  */
 const segmentsOf = (tenantId: string, query: ListQuery, stats: ConsentStats): Segment[] => {
   const ascending = query.sortOrder === 'asc';
-  const byStatus = (status: DerivedStatus): Segment => ({ ...rangeOf(tenantId, status, ascending), count: stats[status] });
-  const withdrawnByTime: Segment = {
-    query: {
-      IndexName: 'GSI4',
-      KeyConditionExpression: 'GSI4PK = :pk',
-      ExpressionAttributeValues: { ':pk': consentKeys.withdrawnPartition(tenantId) },
-      ScanIndexForward: ascending,
-    },
-    count: stats.withdrawn,
-  };
+  const byStatus = (status: DerivedStatus): Segment => ({ query: recordRanges.byStatus(tenantId, status, ascending), count: stats[status] });
+  const withdrawnByTime: Segment = { query: recordRanges.byWithdrawal(tenantId, ascending), count: stats.withdrawn };
   if (query.sortBy === 'withdrawnAt') {
     if (query.status === 'withdrawn') return [withdrawnByTime];
     if (query.status) return [byStatus(query.status)];
@@ -81,7 +38,7 @@ const segmentsOf = (tenantId: string, query: ListQuery, stats: ConsentStats): Se
     return ascending ? segments.reverse() : segments;
   }
   if (query.status) return [byStatus(query.status)];
-  return [{ query: allRecords(tenantId, ascending), count: stats.total }];
+  return [{ query: recordRanges.byCreation(tenantId, ascending), count: stats.total }];
 };
 
 interface Cursor {
@@ -120,7 +77,7 @@ const readSegments = async (segments: Segment[], start: Cursor, skip: number, li
       continue;
     }
     const want = toSkip > 0 ? Math.min(toSkip, 500) : limit - records.length;
-    const page = await queryRecords({ ...segment.query, Limit: want, ExclusiveStartKey: position.key });
+    const page = await queryRecords(segment.query, want, position.key);
     if (toSkip > 0) toSkip -= page.records.length;
     else records.push(...page.records);
     position = page.lastKey ? { segment: position.segment, key: page.lastKey } : { segment: position.segment + 1 };

@@ -1,12 +1,9 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client';
 import { NotFoundError } from '../errors';
-import { noticeKeys } from '../notices/keys';
+import { lastVersionNumbers } from '../notices/store';
 import { logProofOf } from '../evidence/proofs';
-import { consentKeys } from './keys';
 import { canonicalEvidence, evidenceOf, proofAlgorithm, proofHashOf } from './proof';
 import type { ConsentRecord } from './record';
-import { getRecord, principalRecords, queryRecords } from './store';
+import { externalIdRecords, getRecord, principalRecords } from './store';
 
 const statusFields = (record: ConsentRecord) => ({
   isWithdrawn: record.isWithdrawn,
@@ -19,14 +16,8 @@ const statusFields = (record: ConsentRecord) => ({
 });
 
 /** Latest version number of each lineage the records refer to, in one BatchGet. */
-export const currentVersions = async (tenantId: string, records: readonly ConsentRecord[]): Promise<Map<string, number>> => {
-  const lineages = [...new Set(records.map((record) => record.lineageId))];
-  if (lineages.length === 0) return new Map();
-  const { Responses } = await db().send(
-    new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: lineages.map((lineageId) => noticeKeys.lineage(tenantId, lineageId)) } } }),
-  );
-  return new Map((Responses?.[tableName()] ?? []).map((item) => [String(item.SK).slice('LINEAGE#'.length), Number(item.lastVersion)]));
-};
+export const currentVersions = (tenantId: string, records: readonly ConsentRecord[]): Promise<Map<string, number>> =>
+  lastVersionNumbers(tenantId, records.map((record) => record.lineageId));
 
 const recordView = (record: ConsentRecord, versions: Map<string, number>) => ({
   id: record.recordId,
@@ -57,19 +48,7 @@ export const statusByHash = async (tenantId: string, hash: string) =>
   }));
 
 export const recordsByExternalId = async (tenantId: string, externalId: string) => {
-  const records: ConsentRecord[] = [];
-  let lastKey: Record<string, unknown> | undefined;
-  do {
-    const page = await queryRecords({
-      IndexName: 'GSI3',
-      KeyConditionExpression: 'GSI3PK = :pk',
-      ExpressionAttributeValues: { ':pk': consentKeys.externalPartition(tenantId, externalId) },
-      ScanIndexForward: false,
-      ExclusiveStartKey: lastKey,
-    });
-    records.push(...page.records);
-    lastKey = page.lastKey;
-  } while (lastKey);
+  const records = await externalIdRecords(tenantId, externalId);
   const versions = await currentVersions(tenantId, records);
   return records.map((record) => recordView(record, versions));
 };

@@ -1,9 +1,6 @@
-import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { db, tableName } from '../db/client';
-import { isConditionFailure } from '../db/errors';
 import { RateLimitError } from '../errors';
-import { consentKeys } from './keys';
+import { reserveVolume } from './store';
 
 /**
  * The tenant's monthly consent volume (sdk-record), taken from tokens that each warm instance
@@ -16,16 +13,6 @@ import { consentKeys } from './keys';
 export const monthOf = (at: Date): string => `${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
 const nextMonthStart = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
 
-/** Reserves `tokens` more of the month, only while the reserved total stays within `limit`. */
-export const reservationUpdate = (tenantId: string, month: string, tokens: number, limit: number): UpdateCommandInput => ({
-  TableName: tableName(),
-  Key: consentKeys.monthlyVolume(tenantId, month),
-  UpdateExpression: 'ADD reserved :tokens',
-  ConditionExpression: 'attribute_not_exists(reserved) OR reserved <= :most',
-  ExpressionAttributeValues: { ':tokens': tokens, ':most': limit - tokens },
-  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-});
-
 interface Pool {
   tokens: number;
   /** A refusal is remembered (no write per refused request), but only briefly: a raised limit applies soon. */
@@ -36,32 +23,19 @@ interface Pool {
 const pools = new Map<string, Pool>();
 const refusalMemoryMs = 60_000;
 
-/** The reserved total the failed condition saw (the SDK hands it back unmarshalled or not, by version). */
-const reservedOf = (item: Record<string, unknown> | undefined): number => {
-  const value = item?.reserved;
-  if (value && typeof value === 'object' && 'N' in value) return Number((value as { N: string }).N);
-  return value === undefined ? Number.POSITIVE_INFINITY : Number(value);
-};
-
 /** Reserves the next chunk, or what is left of the month when less than a chunk is; 0 when nothing is. */
 const reserve = async (tenantId: string, month: string, limit: number): Promise<number> => {
   let tokens = Math.min(config.monthlyVolumeChunk, limit);
   while (tokens > 0) {
-    try {
-      await db().send(new UpdateCommand(reservationUpdate(tenantId, month, tokens, limit)));
-      return tokens;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const reserved = reservedOf((error as { Item?: Record<string, unknown> }).Item);
-      const left = limit - reserved;
-      // Another instance reserved meanwhile: try for what is left, fewer each time, never past the limit.
-      tokens = Math.min(tokens - 1, left);
-    }
+    const outcome = await reserveVolume(tenantId, month, tokens, limit);
+    if (outcome === 'reserved') return tokens;
+    // Another instance reserved meanwhile: try for what is left, fewer each time, never past the limit.
+    tokens = Math.min(tokens - 1, limit - outcome.reservedBefore);
   }
   return 0;
 };
 
-export const takeMonthlyConsent = async (tenantId: string, limit: number, now: Date): Promise<void> => {
+export const takeMonthlyConsent = async (tenantId: string, limitOf: () => Promise<number>, now: Date): Promise<void> => {
   const month = monthOf(now);
   const key = `${tenantId}#${month}`;
   const pool = pools.get(key) ?? { tokens: 0, refusedUntil: 0 };
@@ -73,7 +47,8 @@ export const takeMonthlyConsent = async (tenantId: string, limit: number, now: D
     }
     if (pool.refusedUntil > now.getTime()) break;
     // One refill at a time per instance; requests waiting on it share its chunk.
-    pool.refill ??= reserve(tenantId, month, limit)
+    pool.refill ??= limitOf()
+      .then((limit) => reserve(tenantId, month, limit))
       .then((tokens) => {
         pool.tokens += tokens;
         if (tokens === 0) pool.refusedUntil = Math.min(now.getTime() + refusalMemoryMs, nextMonthStart(now).getTime());

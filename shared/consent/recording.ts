@@ -64,7 +64,8 @@ export const recordConsent = async (input: RecordInput) => {
   const externalId = input.externalId ?? (await principalRecords(input.tenantId, input.dataPrincipalHash, 1))[0]?.externalId ?? null;
   const now = clock.now();
   if (input.countsAgainstMonthlyLimit) {
-    await takeMonthlyConsent(input.tenantId, (await requireTenant(input.tenantId)).limits.monthlyConsentLimit, now);
+    // The tenant (for its plan's limit) is read only when this instance reserves its next chunk.
+    await takeMonthlyConsent(input.tenantId, async () => (await requireTenant(input.tenantId)).limits.monthlyConsentLimit, now);
   }
   const record = buildRecord(input, pointer, externalId, now);
   await putRecord(record);

@@ -1,10 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, type PutCommandInput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type PutCommandInput, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { queryAll } from '../db/query';
-import type { NamedItem } from '../db/transact';
 import { ConflictError } from '../errors';
-import { consentKeys } from './keys';
+import { tenantPartition } from '../tenants/keys';
+import { consentKeys, type DerivedStatus } from './keys';
 import type { ConsentRecord } from './record';
 import { recordItem, recordOf } from './record-item';
 
@@ -36,30 +36,92 @@ export interface Page {
   lastKey: Record<string, unknown> | undefined;
 }
 
-/** One page of an index or base-table range of records. */
-export const queryRecords = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Page> => {
-  const { Items = [], LastEvaluatedKey } = await db().send(new QueryCommand({ ...input, TableName: tableName() }));
+/** A key range of records, in an index or the base table; pages of it are read by `queryRecords`. */
+export type RecordRange = Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>;
+
+/** The ranges the records listing reads. */
+export const recordRanges = {
+  /** Every record by creation (UUIDv7 ids sort by time). */
+  byCreation: (tenantId: string, ascending: boolean): RecordRange => ({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': consentKeys.recordPrefix },
+    ScanIndexForward: ascending,
+  }),
+  /**
+   * Withdrawn and partially withdrawn records are in the sparse status index; active ones are the
+   * creation-order range without a withdrawal (a new record carries no status key, so that
+   * recording a consent writes one index entry fewer).
+   */
+  byStatus: (tenantId: string, status: DerivedStatus, ascending: boolean): RecordRange => {
+    if (status === 'active') {
+      const all = recordRanges.byCreation(tenantId, ascending);
+      // Hash-chain era records carry an explicit active status key; they are active too.
+      return {
+        ...all,
+        FilterExpression: 'attribute_not_exists(GSI2PK) OR GSI2PK = :active',
+        ExpressionAttributeValues: { ...all.ExpressionAttributeValues, ':active': consentKeys.statusPartition(tenantId, 'active') },
+      };
+    }
+    return {
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': consentKeys.statusPartition(tenantId, status) },
+      ScanIndexForward: ascending,
+    };
+  },
+  /** Fully withdrawn records by withdrawal time. */
+  byWithdrawal: (tenantId: string, ascending: boolean): RecordRange => ({
+    IndexName: 'GSI4',
+    KeyConditionExpression: 'GSI4PK = :pk',
+    ExpressionAttributeValues: { ':pk': consentKeys.withdrawnPartition(tenantId) },
+    ScanIndexForward: ascending,
+  }),
+  /** Hash-chain era records at chain positions [from, to]. */
+  byChainPosition: (tenantId: string, from: number, to: number): RecordRange => ({
+    IndexName: 'GSI5',
+    KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': consentKeys.chainPartition(tenantId), ':from': consentKeys.chainPosition(from), ':to': consentKeys.chainPosition(to) },
+  }),
+};
+
+/** One page of a range of records: at most `limit`, from where the previous page stopped. */
+export const queryRecords = async (range: RecordRange, limit?: number, startKey?: Record<string, unknown>): Promise<Page> => {
+  const { Items = [], LastEvaluatedKey } = await db().send(
+    new QueryCommand({ ...range, TableName: tableName(), ...(limit ? { Limit: limit } : {}), ExclusiveStartKey: startKey }),
+  );
   return { records: Items.map(recordOf), lastKey: LastEvaluatedKey };
 };
 
-/** Every record of one principal (a small set: one per notice they were shown), newest first. */
-export const principalRecords = async (tenantId: string, principalHash: string, limit?: number): Promise<ConsentRecord[]> => {
-  const records: ConsentRecord[] = [];
-  let lastKey: Record<string, unknown> | undefined;
-  do {
-    const page = await queryRecords({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': consentKeys.principalPartition(tenantId, principalHash) },
-      ScanIndexForward: false,
-      ...(limit ? { Limit: limit } : {}),
-      ExclusiveStartKey: lastKey,
-    });
-    records.push(...page.records);
-    lastKey = limit && records.length >= limit ? undefined : page.lastKey;
-  } while (lastKey);
-  return records;
+/** Length of the tenant's hash chain (0 for a tenant that never had one). */
+export const chainLength = async (tenantId: string): Promise<number> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.chainHead(tenantId), ConsistentRead: true }));
+  return Number(Item?.seq ?? 0);
 };
+
+/** Every record of one principal (a small set: one per notice they were shown), newest first. */
+export const principalRecords = async (tenantId: string, principalHash: string, limit?: number): Promise<ConsentRecord[]> =>
+  (
+    await queryAll(
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': consentKeys.principalPartition(tenantId, principalHash) },
+        ScanIndexForward: false,
+      },
+      { limit },
+    )
+  ).map(recordOf);
+
+/** Every record the tenant's system filed under one external id, newest first. */
+export const externalIdRecords = async (tenantId: string, externalId: string): Promise<ConsentRecord[]> =>
+  (
+    await queryAll({
+      IndexName: 'GSI3',
+      KeyConditionExpression: 'GSI3PK = :pk',
+      ExpressionAttributeValues: { ':pk': consentKeys.externalPartition(tenantId, externalId) },
+      ScanIndexForward: false,
+    })
+  ).map(recordOf);
 
 export interface ConsentStats {
   total: number;
@@ -87,50 +149,39 @@ export const counterNames = {
   purposeWithdrawn: (purposeId: string) => `pw_${purposeId}`,
 };
 
-export const consentCountOf = (stats: ConsentStats, noticeId: string): number => stats.counters[counterNames.noticeConsents(noticeId)] ?? 0;
-
-/**
- * Withdrawals committed but not yet applied to all their records (a sparse GSI1 partition: only
- * IN_PROGRESS withdrawals carry the keys), one tenant's or everyone's, oldest first. Normally
- * empty: a withdrawal leaves it within its own request.
- */
-export const queryPendingWithdrawals = (tenantId?: string): Promise<Record<string, unknown>[]> =>
+/** The day buckets (`given`, `withdrawn` counts) of days [from, to], as YYYY-MM-DD. */
+export const dailyBuckets = (tenantId: string, from: string, to: string): Promise<Record<string, unknown>[]> =>
   queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: tenantId ? 'GSI1PK = :pk AND begins_with(GSI1SK, :tenant)' : 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': consentKeys.withdrawalPendingPartition, ...(tenantId ? { ':tenant': `${tenantId}#` } : {}) },
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':from': consentKeys.daily(tenantId, from).SK, ':to': consentKeys.daily(tenantId, to).SK },
   });
 
-/** A fresh id's condition fails only if a concurrent change got there first: worth a retry. */
-const changedWhileWithdrawing = () => new ConflictError('The consent changed while it was being withdrawn; retry');
+export const consentCountOf = (stats: ConsentStats, noticeId: string): number => stats.counters[counterNames.noticeConsents(noticeId)] ?? 0;
 
-/** The WithdrawalRecord, in the sparse pending index until every record carries it (withdrawal-apply.ts). */
-export const withdrawalPut = (withdrawal: { tenantId: string; withdrawalId: string; withdrawnAt: string } & Record<string, unknown>): NamedItem => ({
-  name: 'withdrawal',
-  item: {
-    Put: {
-      TableName: tableName(),
-      Item: {
-        ...consentKeys.withdrawal(withdrawal.tenantId, withdrawal.withdrawalId),
-        ...consentKeys.withdrawalPending(withdrawal.tenantId, withdrawal.withdrawnAt, withdrawal.withdrawalId),
-        type: 'WithdrawalRecord',
-        ...withdrawal,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  },
-  onConditionFailure: changedWhileWithdrawing,
+/** Reserves `tokens` more of the month's consent volume, only while the reserved total stays within `limit`. */
+export const reservationUpdate = (tenantId: string, month: string, tokens: number, limit: number): UpdateCommandInput => ({
+  TableName: tableName(),
+  Key: consentKeys.monthlyVolume(tenantId, month),
+  UpdateExpression: 'ADD reserved :tokens',
+  ConditionExpression: 'attribute_not_exists(reserved) OR reserved <= :most',
+  ExpressionAttributeValues: { ':tokens': tokens, ':most': limit - tokens },
+  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
 });
 
-/** The DPO's compliance task for a withdrawal, OPEN in the task-state index. */
-export const taskPut = (task: { tenantId: string; taskId: string; withdrawalId: string; dueAt: string; createdAt: string; description: string }): NamedItem => ({
-  name: 'compliance task',
-  item: {
-    Put: {
-      TableName: tableName(),
-      Item: { ...consentKeys.task(task.tenantId, task.taskId), ...consentKeys.taskState(task.tenantId, 'OPEN', task.dueAt, task.taskId), type: 'ComplianceTask', ...task, state: 'OPEN' },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  },
-  onConditionFailure: changedWhileWithdrawing,
-});
+/** The reserved total the failed condition saw (the SDK hands it back unmarshalled or not, by version). */
+const reservedOf = (item: Record<string, unknown> | undefined): number => {
+  const value = item?.reserved;
+  if (value && typeof value === 'object' && 'N' in value) return Number((value as { N: string }).N);
+  return value === undefined ? Number.POSITIVE_INFINITY : Number(value);
+};
+
+/** 'reserved', or the total already reserved when `tokens` more would pass the limit. */
+export const reserveVolume = async (tenantId: string, month: string, tokens: number, limit: number): Promise<'reserved' | { reservedBefore: number }> => {
+  try {
+    await db().send(new UpdateCommand(reservationUpdate(tenantId, month, tokens, limit)));
+    return 'reserved';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return { reservedBefore: reservedOf((error as { Item?: Record<string, unknown> }).Item) };
+  }
+};

@@ -1,12 +1,10 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client';
-import { isConditionFailure } from '../db/errors';
-import { addCounters, named, tryTransaction, type NamedItem, type TransactItem } from '../db/transact';
+import { addCounters, named, tryTransaction, type NamedItem } from '../db/transact';
 import { newEvent, outboxPut } from '../events/outbox';
 import { describeError, log } from '../log';
 import { consentKeys } from './keys';
 import { derivedStatus, type ConsentRecord } from './record';
-import { counterNames, getRecord, queryPendingWithdrawals } from './store';
+import { counterNames, getRecord } from './store';
+import { getWithdrawalItem, markWithdrawalComplete, queryPendingWithdrawals, recordWithdrawalUpdate } from './withdrawal-store';
 
 export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API' | 'WIDGET';
 
@@ -46,39 +44,6 @@ export const afterWithdrawal = (record: ConsentRecord, purposeIds: string[], at:
   };
 };
 
-export const recordUpdate = (record: ConsentRecord, next: ReturnType<typeof afterWithdrawal>, withdrawalId: string): TransactItem => {
-  const status = next.isWithdrawn ? 'withdrawn' : next.isPartiallyWithdrawn ? 'partial' : 'active';
-  const statusKeys = consentKeys.status(record.tenantId, status, record.createdAt, record.recordId);
-  const withdrawnKeys = next.withdrawnAt ? consentKeys.withdrawn(record.tenantId, next.withdrawnAt, record.recordId) : undefined;
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: consentKeys.record(record.tenantId, record.recordId),
-      UpdateExpression: [
-        'SET withdrawnPurposes = :purposes, isWithdrawn = :full, isPartiallyWithdrawn = :partial, withdrawnAt = :at,',
-        'GSI2PK = :statusPk, GSI2SK = :statusSk, lastWithdrawalId = :withdrawal, withdrawalVersion = if_not_exists(withdrawalVersion, :zero) + :one',
-        withdrawnKeys ? ', GSI4PK = :withdrawnPk, GSI4SK = :withdrawnSk' : '',
-      ].join(' '),
-      // Evidence never changes; only these fields do, and only from the state that was read (a
-      // record never withdrawn from has no withdrawal fields at all).
-      ConditionExpression: record.withdrawalVersion === 0 ? 'attribute_not_exists(withdrawalVersion) OR withdrawalVersion = :version' : 'withdrawalVersion = :version',
-      ExpressionAttributeValues: {
-        ':purposes': next.withdrawnPurposes,
-        ':full': next.isWithdrawn,
-        ':partial': next.isPartiallyWithdrawn,
-        ':at': next.withdrawnAt,
-        ':statusPk': statusKeys.GSI2PK,
-        ':statusSk': statusKeys.GSI2SK,
-        ':withdrawal': withdrawalId,
-        ':one': 1,
-        ':zero': 0,
-        ':version': record.withdrawalVersion,
-        ...(withdrawnKeys ? { ':withdrawnPk': withdrawnKeys.GSI4PK, ':withdrawnSk': withdrawnKeys.GSI4SK } : {}),
-      },
-    },
-  };
-};
-
 /** Already carries this withdrawal: applied by an earlier run that crashed before finishing. */
 const appliedBy = (record: ConsentRecord, withdrawalId: string) => record.lastWithdrawalId === withdrawalId;
 
@@ -108,7 +73,7 @@ const applyChunk = async (plan: WithdrawalPlan, recordIds: string[]): Promise<nu
     const counters: NamedItem[] = Object.values(statusDeltas).some((delta) => delta !== 0) ? [named('counters', addCounters(consentKeys.stats(plan.tenantId), statusDeltas))] : [];
     // Any failure is a concurrent change to one of these records: the chunk is re-read and retried.
     const items: NamedItem[] = [
-      ...affected.map(({ record, next }) => named(`record ${record.recordId}`, recordUpdate(record, next, plan.withdrawalId))),
+      ...affected.map(({ record, next }) => named(`record ${record.recordId}`, recordWithdrawalUpdate(record, next, plan.withdrawalId))),
       ...counters,
       named('daily counters', addCounters(consentKeys.daily(plan.tenantId, plan.withdrawnAt.slice(0, 10)), { withdrawn: affected.length })),
       ...affected.map(({ record, next }) =>
@@ -142,21 +107,8 @@ export const applyWithdrawal = async (plan: WithdrawalPlan): Promise<{ withdrawn
   for (let start = 0; start < plan.recordIds.length; start += chunkSize) {
     withdrawnCount += await applyChunk(plan, plan.recordIds.slice(start, start + chunkSize));
   }
-  try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: consentKeys.withdrawal(plan.tenantId, plan.withdrawalId),
-        UpdateExpression: 'SET #state = :complete REMOVE GSI1PK, GSI1SK',
-        ConditionExpression: '#state = :inProgress',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':complete': 'COMPLETE', ':inProgress': 'IN_PROGRESS' },
-      }),
-    );
-  } catch (error) {
-    // Another run finished it first: the records are applied either way.
-    if (!isConditionFailure(error)) throw error;
-  }
+  // False when another run finished it first: the records are applied either way.
+  await markWithdrawalComplete(plan.tenantId, plan.withdrawalId);
   return { withdrawnCount };
 };
 
@@ -173,8 +125,8 @@ const planOf = (item: Record<string, unknown>): WithdrawalPlan => ({
 
 /** Finishes one withdrawal by id, if it is still in progress (the stream trigger's entry point). */
 export const completeWithdrawal = async (tenantId: string, withdrawalId: string): Promise<void> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.withdrawal(tenantId, withdrawalId), ConsistentRead: true }));
-  if (Item?.state === 'IN_PROGRESS') await applyWithdrawal(planOf(Item));
+  const item = await getWithdrawalItem(tenantId, withdrawalId);
+  if (item?.state === 'IN_PROGRESS') await applyWithdrawal(planOf(item));
 };
 
 /**

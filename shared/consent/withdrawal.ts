@@ -6,8 +6,10 @@ import { getPurposes } from '../purposes/store';
 import { writeTransaction, type NamedItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
 import type { ConsentRecord } from './record';
-import { getRecord, taskPut, withdrawalPut } from './store';
+import { getRecord } from './store';
+import { taskPut } from './task-store';
 import { afterWithdrawal, applyWithdrawal, completePendingWithdrawals, type WithdrawalMethod, type WithdrawalPlan } from './withdrawal-apply';
+import { withdrawalPut } from './withdrawal-store';
 
 export type { WithdrawalMethod };
 

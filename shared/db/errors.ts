@@ -36,6 +36,17 @@ export const conditional = async <T>(write: () => Promise<T>, onFailure: OnCondi
   }
 };
 
+/** Run one write whose failed condition is an expected race, not an error: false when it failed. */
+export const writtenUnlessRaced = async (write: () => Promise<unknown>): Promise<boolean> => {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
 export const withCause = (domainError: AppError, cause: unknown): AppError =>
   domainError.cause === undefined ? Object.assign(domainError, { cause }) : domainError;
 

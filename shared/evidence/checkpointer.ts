@@ -1,43 +1,12 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock';
 import { config } from '../config';
-import { db, tableName } from '../db/client';
-import { isConditionFailure } from '../db/errors';
-import { queryAll } from '../db/query';
 import { describeError, log } from '../log';
 import { archiveCheckpoint } from './archive';
 import { logOrigin, signCheckpoint } from './checkpoint';
-import { logKeys } from './log-keys';
+import { leaveUnsigned, recordCheckpoint, unsignedTenants } from './checkpoint-store';
 import { readHead, type StoredCheckpoint } from './log-store';
 import { fromHex } from './merkle';
 import { checkpointSigner } from './signers';
-
-const updateQuietly = async (input: ConstructorParameters<typeof UpdateCommand>[0]): Promise<boolean> => {
-  try {
-    await db().send(new UpdateCommand(input));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
-
-/**
- * Records a signed checkpoint on the head. It leaves the unsigned index only if nothing was
- * integrated meanwhile; otherwise the tenant stays due for the next round. A checkpoint never
- * replaces a larger one (two checkpointers racing).
- */
-const recordCheckpoint = async (tenantId: string, checkpoint: StoredCheckpoint) => {
-  await db().send(new PutCommand({ TableName: tableName(), Item: { ...logKeys.checkpoint(tenantId, checkpoint.treeSize), type: 'LogCheckpoint', ...checkpoint } }));
-  const common = {
-    TableName: tableName(),
-    Key: logKeys.head(tenantId),
-    ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': checkpoint.treeSize },
-  };
-  const newer = '(attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)';
-  const cleared = await updateQuietly({ ...common, UpdateExpression: 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK', ConditionExpression: `integrated = :size AND ${newer}` });
-  if (!cleared) await updateQuietly({ ...common, UpdateExpression: 'SET checkpoint = :checkpoint', ConditionExpression: newer });
-};
 
 /**
  * Signs the tenant's tree if it grew since its last checkpoint and that checkpoint is at least
@@ -49,7 +18,7 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
   const head = await readHead(tenantId);
   if (head.integrated === 0 || head.rootHash === null) return undefined;
   if (head.checkpoint && head.checkpoint.treeSize >= head.integrated) {
-    await updateQuietly({ TableName: tableName(), Key: logKeys.head(tenantId), UpdateExpression: 'REMOVE GSI1PK, GSI1SK', ConditionExpression: 'integrated = :size', ExpressionAttributeValues: { ':size': head.checkpoint.treeSize } });
+    await leaveUnsigned(tenantId, head.checkpoint.treeSize);
     return undefined;
   }
   // A checkpoint stamped later than now (a signer whose clock runs ahead) does not hold signing off.
@@ -65,10 +34,8 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
 
 /** Signs every tenant whose tree is due (the sparse unsigned index); returns how many it signed. */
 export const signDueCheckpoints = async (): Promise<number> => {
-  const due = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': logKeys.unsignedPartition } });
   let signed = 0;
-  for (const item of due) {
-    const tenantId = String(item.GSI1SK);
+  for (const tenantId of await unsignedTenants()) {
     try {
       if (await signCheckpointFor(tenantId)) signed += 1;
     } catch (error) {

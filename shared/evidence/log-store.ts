@@ -1,8 +1,10 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type PutCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type PutCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { consentKeys } from '../consent/keys';
 import { counterNames } from '../consent/store';
 import { db, tableName } from '../db/client';
-import { isConditionFailure } from '../db/errors';
+import { batchGetAll } from '../db/batch';
+import { writtenUnlessRaced } from '../db/errors';
+import { queryAll } from '../db/query';
 import type { NamedItem } from '../db/transact';
 import { decodeEntries, encodeEntries, type EntryKind, type LogEntry } from './entries';
 import { logKeys, mapAttributeOf, mapBucketOf } from './log-keys';
@@ -149,18 +151,10 @@ export const fixedItemsPerBatch = 3;
 export const positionsOf = async (tenantId: string, ids: readonly string[]): Promise<Map<string, number>> => {
   const buckets = [...new Set(ids.map(mapBucketOf))];
   const found = new Map<string, number>();
-  for (let at = 0; at < buckets.length; at += 100) {
-    const keys = buckets.slice(at, at + 100).map((bucket) => logKeys.map(tenantId, bucket));
-    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = { [tableName()]: { Keys: keys, ConsistentRead: true } };
-    while (request && Object.keys(request).length > 0) {
-      const { Responses, UnprocessedKeys } = await db().send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of Responses?.[tableName()] ?? []) {
-        for (const id of ids) {
-          const position = item[mapAttributeOf(id)];
-          if (typeof position === 'number') found.set(id, position);
-        }
-      }
-      request = UnprocessedKeys as typeof request;
+  for (const item of await batchGetAll(buckets.map((bucket) => logKeys.map(tenantId, bucket)), { consistent: true })) {
+    for (const id of ids) {
+      const position = item[mapAttributeOf(id)];
+      if (typeof position === 'number') found.set(id, position);
     }
   }
   return found;
@@ -175,8 +169,6 @@ export interface StoredBatch {
 
 /** The sequenced batches holding positions [from, to), in order. */
 export const readBatches = async (tenantId: string, from: number, to: number): Promise<StoredBatch[]> => {
-  const batches: StoredBatch[] = [];
-  let startKey: Record<string, unknown> | undefined;
   // A batch starting before `from` may hold it: start from the batch at or before it.
   const first = await db().send(
     new QueryCommand({
@@ -189,37 +181,18 @@ export const readBatches = async (tenantId: string, from: number, to: number): P
     }),
   );
   const firstStart = first.Items?.[0]?.SK?.toString().startsWith('SEQ#') ? Number(first.Items[0]!.start) : from;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': logKeys.partition(tenantId), ':from': logKeys.batchPosition(firstStart), ':to': logKeys.batchPosition(Math.max(firstStart, to - 1)) },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) batches.push({ start: Number(item.start), entries: decodeEntries(item.entries as Uint8Array) });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return batches;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': logKeys.partition(tenantId), ':from': logKeys.batchPosition(firstStart), ':to': logKeys.batchPosition(Math.max(firstStart, to - 1)) },
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({ start: Number(item.start), entries: decodeEntries(item.entries as Uint8Array) }));
 };
 
 /** Stored tiles by name; missing ones are absent from the map. */
 export const readTiles = async (tenantId: string, names: readonly string[]): Promise<Map<string, Uint8Array>> => {
-  const tiles = new Map<string, Uint8Array>();
-  const unique = [...new Set(names)];
-  for (let at = 0; at < unique.length; at += 100) {
-    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-      [tableName()]: { Keys: unique.slice(at, at + 100).map((name) => logKeys.tile(tenantId, name)), ConsistentRead: true },
-    };
-    while (request && Object.keys(request).length > 0) {
-      const { Responses, UnprocessedKeys } = await db().send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of Responses?.[tableName()] ?? []) tiles.set(String(item.SK).slice('TILE#'.length), new Uint8Array(item.hashes as Uint8Array));
-      request = UnprocessedKeys as typeof request;
-    }
-  }
-  return tiles;
+  const items = await batchGetAll([...new Set(names)].map((name) => logKeys.tile(tenantId, name)), { consistent: true });
+  return new Map(items.map((item) => [String(item.SK).slice('TILE#'.length), new Uint8Array(item.hashes as Uint8Array)]));
 };
 
 /**
@@ -234,11 +207,7 @@ export const tilePut = (tenantId: string, name: string, hashes: Uint8Array): Put
 });
 
 export const putTile = async (tenantId: string, name: string, hashes: Uint8Array): Promise<void> => {
-  try {
-    await db().send(new PutCommand(tilePut(tenantId, name, hashes)));
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  await writtenUnlessRaced(() => db().send(new PutCommand(tilePut(tenantId, name, hashes))));
 };
 
 /** The integrated size moves forward from the size read, and the tenant is marked as having an unsigned tree. */
@@ -258,12 +227,4 @@ export const integratedUpdate = (tenantId: string, from: number, size: number, r
 });
 
 /** False when another integrator moved the head first (it integrated the same batches). */
-export const commitIntegration = async (input: UpdateCommandInput): Promise<boolean> => {
-  try {
-    await db().send(new UpdateCommand(input));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+export const commitIntegration = (input: UpdateCommandInput): Promise<boolean> => writtenUnlessRaced(() => db().send(new UpdateCommand(input)));

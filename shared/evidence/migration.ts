@@ -1,8 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock';
-import { consentKeys } from '../consent/keys';
-import { queryRecords } from '../consent/store';
-import { db, tableName } from '../db/client';
+import { chainLength, queryRecords, recordRanges } from '../consent/store';
 import { tryTransaction } from '../db/transact';
 import { readHead, sequenceItems } from './log-store';
 
@@ -16,27 +13,15 @@ const chunk = 90;
  * on the head like any sequencing, so it is safe to run from any number of places at once.
  */
 export const migrateChain = async (tenantId: string): Promise<void> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.chainHead(tenantId), ConsistentRead: true }));
-  const chainLength = Number(Item?.seq ?? 0);
+  const length = await chainLength(tenantId);
   for (;;) {
     const head = await readHead(tenantId);
     if (head.migrated) return;
     const from = head.sequenced + 1;
-    const { records } =
-      from <= chainLength
-        ? await queryRecords({
-            IndexName: 'GSI5',
-            KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK BETWEEN :from AND :to',
-            ExpressionAttributeValues: {
-              ':pk': consentKeys.chainPartition(tenantId),
-              ':from': consentKeys.chainPosition(from),
-              ':to': consentKeys.chainPosition(Math.min(chainLength, from + chunk - 1)),
-            },
-          })
-        : { records: [] };
+    const { records } = from <= length ? await queryRecords(recordRanges.byChainPosition(tenantId, from, Math.min(length, from + chunk - 1))) : { records: [] };
     const entries = records.map((record) => ({ tenantId, kind: 'record' as const, id: record.recordId, hash: record.proofHash }));
     // A gap in the chain (a record deleted by hand) ends the migration; verification reports the gap.
-    const last = entries.length === 0 || head.sequenced + entries.length >= chainLength;
+    const last = entries.length === 0 || head.sequenced + entries.length >= length;
     await tryTransaction(sequenceItems({ tenantId, start: head.sequenced, entries, at: nowIso(), migrated: last }));
   }
 };

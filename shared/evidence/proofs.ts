@@ -1,7 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client';
 import { NotFoundError, ValidationError } from '../errors';
-import { logKeys } from './log-keys';
+import { readCheckpoints } from './checkpoint-store';
 import { positionOf, readHead, readTiles, type StoredCheckpoint } from './log-store';
 import { consistencyNodes, consistencyProof, inclusionNodes, inclusionProof, toHex, type NodeId } from './merkle';
 import { nodeFromTiles, tileName, tilesForNodes } from './tiles';
@@ -58,14 +56,7 @@ export const latestCheckpoint = async (tenantId: string) => {
 
 /** Every signed checkpoint with a size in [from, to], oldest first (the verifier's and the tests' history). */
 export const checkpointsBetween = async (tenantId: string, from: number, to: number): Promise<StoredCheckpoint[]> => {
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': logKeys.partition(tenantId), ':from': logKeys.checkpointPosition(from), ':to': logKeys.checkpointPosition(to) },
-    }),
-  );
-  return Items.map((item) => checkpointView(item as unknown as StoredCheckpoint));
+  return (await readCheckpoints(tenantId, from, to)).map(checkpointView);
 };
 
 /** RFC 9162 §2.1.4 consistency proof between two tree sizes, both within the latest signed checkpoint. */

@@ -1,11 +1,10 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { consentKeys } from '../consent/keys';
 import { proofHashOf } from '../consent/proof';
 import type { ConsentRecord } from '../consent/record';
 import { recordOf } from '../consent/record-item';
 import { withdrawalEvidenceOf, withdrawalHashOf } from '../consent/withdrawal-evidence';
 import { afterWithdrawal } from '../consent/withdrawal-apply';
-import { db, tableName } from '../db/client';
+import { batchGetAll } from '../db/batch';
 import { readArchivedCheckpoint } from './archive';
 import { logOrigin, openCheckpoint } from './checkpoint';
 import type { EntryKind } from './entries';
@@ -23,18 +22,8 @@ export interface LogProblem {
 
 type Item = Record<string, unknown>;
 
-const readItems = async (keys: Record<string, string>[]): Promise<Map<string, Item>> => {
-  const found = new Map<string, Item>();
-  for (let at = 0; at < keys.length; at += 100) {
-    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = { [tableName()]: { Keys: keys.slice(at, at + 100), ConsistentRead: true } };
-    while (request && Object.keys(request).length > 0) {
-      const { Responses, UnprocessedKeys } = await db().send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of Responses?.[tableName()] ?? []) found.set(`${String(item.PK)}|${String(item.SK)}`, item);
-      request = UnprocessedKeys as typeof request;
-    }
-  }
-  return found;
-};
+const readItems = async (keys: Record<string, string>[]): Promise<Map<string, Item>> =>
+  new Map((await batchGetAll(keys, { consistent: true })).map((item) => [`${String(item.PK)}|${String(item.SK)}`, item]));
 
 /** The signed checkpoint is genuine: signed by our key, the body matching, and the same as its archived copy. */
 const checkpointProblems = async (tenantId: string, checkpoint: { treeSize: number; rootHash: string; note: string }): Promise<LogProblem[]> => {

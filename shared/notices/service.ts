@@ -5,23 +5,10 @@ import { newId } from '../ids';
 import { getPurposes } from '../purposes/store';
 import type { Notice, NoticeTranslations, PurposeConfig } from './notice';
 import type { createNoticeBody, updateNoticeBody } from './schemas';
-import {
-  deleteDraftItems,
-  deletePublicDocumentItem,
-  getActivePointer,
-  insertNotice,
-  listNotices as listStoredNotices,
-  removeActivePointerItem,
-  requireDraft,
-  requireNotice,
-  runNoticeTransaction,
-  writeDraft,
-} from './store';
-import type { TransactItem } from '../db/transact';
+import { archivePublished, deleteDraft } from './change-store';
+import { getActivePointer, insertNotice, listNotices as listStoredNotices, requireDraft, requireNotice, writeDraft } from './store';
 import { noticeDetailView, noticeView } from './views';
-import { tableName } from '../db/client';
 import { consentCountOf, readStats } from '../consent/store';
-import { noticeKeys } from './keys';
 
 /**
  * Checks what a notice may reference: its purposes must be the tenant's own, listed once, and
@@ -118,24 +105,12 @@ export const readActiveNotice = async (tenantId: string) => {
 export const archiveNotice = async (tenantId: string, noticeId: string) => {
   const [notice, stats] = await Promise.all([requireNotice(tenantId, noticeId, true), readStats(tenantId)]);
   const consentCount = consentCountOf(stats, noticeId);
-  const conflict = () => new ConflictError('Notice changed while it was being archived; retry');
   if (notice.status === 'ARCHIVED') throw new ConflictError('Notice is already ARCHIVED');
   if (notice.status === 'DRAFT') {
-    await runNoticeTransaction(deleteDraftItems(notice), conflict);
+    await deleteDraft(notice);
     return { action: 'DELETED' as const, noticeId, consentCount: 0, message: 'Draft notice deleted; it had no consent records.' };
   }
-  const now = nowIso();
-  const archive: TransactItem = {
-    Update: {
-      TableName: tableName(),
-      Key: noticeKeys.notice(tenantId, noticeId),
-      UpdateExpression: 'SET #status = :archived, archivedAt = :now, updatedAt = :now',
-      ConditionExpression: '#status = :published',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':archived': 'ARCHIVED', ':published': 'PUBLISHED', ':now': now },
-    },
-  };
-  await runNoticeTransaction([archive, removeActivePointerItem(tenantId, noticeId), deletePublicDocumentItem(tenantId)], conflict);
+  await archivePublished(tenantId, noticeId, nowIso());
   return {
     action: 'ARCHIVED' as const,
     noticeId,

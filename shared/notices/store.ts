@@ -1,11 +1,12 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { checkedEntityOf, entityOf, soundEntitiesOf, type RequiredShape } from '../db/item';
 import { isConditionFailure } from '../db/errors';
 import { queryPrefix } from '../db/query';
-import { writeTransaction, type TransactItem } from '../db/transact';
+import { writeTransaction } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';
-import { tenantKeys, tenantPartition } from '../tenants/keys';
+import { tenantPartition } from '../tenants/keys';
 import { countAgainstPlan } from '../tenants/plan-limits';
 import { noticeKeys } from './keys';
 import type { Notice, NoticeSnapshot } from './notice';
@@ -160,6 +161,15 @@ export const getLastVersionNumber = async (tenantId: string, lineageId: string):
   return Item ? Number(Item.lastVersion) : 0;
 };
 
+/** The latest version number of each of these lineages, in one batched read; unknown lineages are absent. */
+export const lastVersionNumbers = async (tenantId: string, lineageIds: readonly string[]): Promise<Map<string, number>> =>
+  new Map(
+    (await batchGetAll([...new Set(lineageIds)].map((lineageId) => noticeKeys.lineage(tenantId, lineageId)))).map((item) => [
+      String(item.SK).slice('LINEAGE#'.length),
+      Number(item.lastVersion),
+    ]),
+  );
+
 export const getVersion = async (tenantId: string, lineageId: string, versionNumber: number): Promise<NoticeSnapshot | undefined> => {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: noticeKeys.version(tenantId, lineageId, versionNumber) }),
@@ -176,44 +186,3 @@ export const getPublicDocument = async (tenantId: string): Promise<Record<string
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: noticeKeys.publicDocument(tenantId) }));
   return Item?.document as Record<string, unknown> | undefined;
 };
-
-/**
- * A change of one notice whose items all guard the same thing (the notice as it was read): any
- * failed condition means the notice changed underneath, and `changed` says so.
- */
-export const runNoticeTransaction = (items: readonly TransactItem[], changed: () => AppError) =>
-  writeTransaction(items.map((item, index) => ({ name: `notice change ${index + 1} of ${items.length}`, item, onConditionFailure: changed })));
-
-export const deleteDraftItems = (notice: Notice): TransactItem[] => [
-  {
-    Delete: {
-      TableName: tableName(),
-      Key: noticeKeys.notice(notice.tenantId, notice.noticeId),
-      // Consent is only ever recorded against a published notice, so a draft has no records.
-      ConditionExpression: '#status = :draft',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':draft': 'DRAFT' },
-    },
-  },
-  {
-    Update: {
-      TableName: tableName(),
-      Key: tenantKeys.tenant(notice.tenantId),
-      UpdateExpression: 'ADD noticeCount :minusOne',
-      ExpressionAttributeValues: { ':minusOne': -1 },
-    },
-  },
-];
-
-export const deletePublicDocumentItem = (tenantId: string): TransactItem => ({
-  Delete: { TableName: tableName(), Key: noticeKeys.publicDocument(tenantId) },
-});
-
-export const removeActivePointerItem = (tenantId: string, noticeId: string): TransactItem => ({
-  Delete: {
-    TableName: tableName(),
-    Key: noticeKeys.activePointer(tenantId),
-    ConditionExpression: 'noticeId = :notice',
-    ExpressionAttributeValues: { ':notice': noticeId },
-  },
-});

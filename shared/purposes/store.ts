@@ -1,4 +1,5 @@
-import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { checkedEntityOf, soundEntitiesOf, type RequiredShape } from '../db/item';
 import { conditional, notFound } from '../db/errors';
@@ -28,19 +29,8 @@ export const getPurpose = async (tenantId: string, purposeId: string): Promise<P
 
 /** Purposes of the tenant with these ids; ids that are not the tenant's are simply absent. */
 export const getPurposes = async (tenantId: string, purposeIds: readonly string[]): Promise<Purpose[]> => {
-  const unique = [...new Set(purposeIds)];
-  const found: Purpose[] = [];
-  for (let start = 0; start < unique.length; start += 100) {
-    let keys: Record<string, unknown>[] | undefined = unique.slice(start, start + 100).map((id) => purposeKeys.purpose(tenantId, id));
-    while (keys && keys.length > 0) {
-      const response: BatchGetCommandOutput = await db().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys } } }),
-      );
-      found.push(...(response.Responses?.[tableName()] ?? []).map(strip));
-      keys = response.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
-  return found;
+  const items = await batchGetAll([...new Set(purposeIds)].map((id) => purposeKeys.purpose(tenantId, id)));
+  return items.map(strip);
 };
 
 export const listPurposes = async (tenantId: string): Promise<Purpose[]> =>

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
-import { isConditionFailure } from '../db/errors';
+import { isConditionFailure, writtenUnlessRaced } from '../db/errors';
 import { entityOf } from '../db/item';
 import { named, writeTransaction, type NamedItem } from '../db/transact';
 import { scanKeys } from './keys';
@@ -107,9 +107,9 @@ export const listRuns = async (tenantId: string, limit: number): Promise<ScanRun
 };
 
 /** QUEUED → RUNNING; false when the run is not QUEUED (a redelivered message). */
-export const markRunning = async (tenantId: string, scanRunId: string, startedAt: string): Promise<boolean> => {
-  try {
-    await db().send(
+export const markRunning = (tenantId: string, scanRunId: string, startedAt: string): Promise<boolean> =>
+  writtenUnlessRaced(() =>
+    db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: scanKeys.run(tenantId, scanRunId),
@@ -118,13 +118,8 @@ export const markRunning = async (tenantId: string, scanRunId: string, startedAt
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':running': 'RUNNING', ':queued': 'QUEUED', ':at': startedAt },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-};
+    ),
+  );
 
 /**
  * The run's final state, its report and any mail, all or nothing and only if the run is still

@@ -1,5 +1,5 @@
 import { tableName } from '../db/client';
-import type { NamedItem } from '../db/transact';
+import type { NamedItem, TransactItem } from '../db/transact';
 import { AppError } from '../errors';
 import { tenantKeys } from './keys';
 import type { PlanLimits } from './tenant';
@@ -8,9 +8,11 @@ import type { PlanLimits } from './tenant';
  * The transaction item that counts one more of something against the tenant's plan: it fails
  * its condition (and so the whole transaction) once the count has reached the plan's limit.
  */
+type PlanCounter = 'userCount' | 'noticeCount' | 'webhookCount';
+
 export const countAgainstPlan = (
   tenantId: string,
-  counter: 'userCount' | 'noticeCount' | 'webhookCount',
+  counter: PlanCounter,
   limit: keyof PlanLimits,
   limitReached: string,
 ): NamedItem => ({
@@ -26,4 +28,15 @@ export const countAgainstPlan = (
     },
   },
   onConditionFailure: () => new AppError('PLAN_LIMIT_REACHED', limitReached),
+});
+
+/** The transaction item that frees one place when something counted against the plan is deleted. */
+export const releasePlanCount = (tenantId: string, counter: PlanCounter): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: tenantKeys.tenant(tenantId),
+    UpdateExpression: 'ADD #count :minusOne',
+    ExpressionAttributeNames: { '#count': counter },
+    ExpressionAttributeValues: { ':minusOne': -1 },
+  },
 });

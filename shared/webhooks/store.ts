@@ -2,11 +2,11 @@ import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sd
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
 import { conditional, conflict } from '../db/errors';
-import { writeTransaction } from '../db/transact';
+import { named, writeTransaction } from '../db/transact';
 import { queryPrefix } from '../db/query';
 import { AppError, NotFoundError } from '../errors';
-import { tenantKeys, tenantPartition } from '../tenants/keys';
-import { countAgainstPlan } from '../tenants/plan-limits';
+import { tenantPartition } from '../tenants/keys';
+import { countAgainstPlan, releasePlanCount } from '../tenants/plan-limits';
 import { webhookKeys } from './keys';
 import type { Delivery, Webhook } from './webhook';
 
@@ -67,17 +67,7 @@ export const deleteWebhookAndDeliveries = async (tenantId: string, webhookId: st
       item: { Delete: { TableName: tableName(), Key: webhookKeys.webhook(tenantId, webhookId), ConditionExpression: 'attribute_exists(PK)' } },
       onConditionFailure: () => new NotFoundError('Webhook'),
     },
-    {
-      name: 'plan counter',
-      item: {
-        Update: {
-          TableName: tableName(),
-          Key: tenantKeys.tenant(tenantId),
-          UpdateExpression: 'ADD webhookCount :minusOne',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
-    },
+    named('plan counter', releasePlanCount(tenantId, 'webhookCount')),
   ]);
   // A crash here leaves deliveries of a deleted webhook: unreachable (their webhook is 404) and
   // removed by TTL. The worker drops messages whose webhook is gone.

@@ -1,0 +1,67 @@
+import { PutCommand, UpdateCommand, type PutCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client';
+import { writtenUnlessRaced } from '../db/errors';
+import { queryAll } from '../db/query';
+import { logKeys } from './log-keys';
+import type { StoredCheckpoint } from './log-store';
+
+/** A checkpoint's own item, kept by size for the history of checkpoints. */
+export const checkpointPut = (tenantId: string, checkpoint: StoredCheckpoint): PutCommandInput => ({
+  TableName: tableName(),
+  Item: { ...logKeys.checkpoint(tenantId, checkpoint.treeSize), type: 'LogCheckpoint', ...checkpoint },
+});
+
+/**
+ * The checkpoint on the head, never replacing a larger one (two checkpointers racing). With
+ * `leaveUnsigned`, the head also leaves the unsigned index, only if nothing was integrated since.
+ */
+export const headCheckpointUpdate = (tenantId: string, checkpoint: StoredCheckpoint, leaveUnsigned: boolean): UpdateCommandInput => {
+  const newer = '(attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)';
+  return {
+    TableName: tableName(),
+    Key: logKeys.head(tenantId),
+    UpdateExpression: leaveUnsigned ? 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK' : 'SET checkpoint = :checkpoint',
+    ConditionExpression: leaveUnsigned ? `integrated = :size AND ${newer}` : newer,
+    ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': checkpoint.treeSize },
+  };
+};
+
+/** The head leaves the unsigned index, if its tree is still the size that was signed. */
+export const leaveUnsignedUpdate = (tenantId: string, signedSize: number): UpdateCommandInput => ({
+  TableName: tableName(),
+  Key: logKeys.head(tenantId),
+  UpdateExpression: 'REMOVE GSI1PK, GSI1SK',
+  ConditionExpression: 'integrated = :size',
+  ExpressionAttributeValues: { ':size': signedSize },
+});
+
+/** False when another integrator or checkpointer moved the head first. */
+const updateUnlessRaced = (input: UpdateCommandInput): Promise<boolean> => writtenUnlessRaced(() => db().send(new UpdateCommand(input)));
+
+/**
+ * Records a signed checkpoint: its own item, then the head. The head leaves the unsigned index
+ * only if nothing was integrated meanwhile; otherwise the tenant stays due for the next round.
+ */
+export const recordCheckpoint = async (tenantId: string, checkpoint: StoredCheckpoint): Promise<void> => {
+  await db().send(new PutCommand(checkpointPut(tenantId, checkpoint)));
+  const cleared = await updateUnlessRaced(headCheckpointUpdate(tenantId, checkpoint, true));
+  if (!cleared) await updateUnlessRaced(headCheckpointUpdate(tenantId, checkpoint, false));
+};
+
+/** A tenant whose tree is already signed leaves the unsigned index (unless it grew meanwhile). */
+export const leaveUnsigned = async (tenantId: string, signedSize: number): Promise<void> => {
+  await updateUnlessRaced(leaveUnsignedUpdate(tenantId, signedSize));
+};
+
+/** Tenants whose tree has grown since their last checkpoint (the sparse unsigned index). */
+export const unsignedTenants = async (): Promise<string[]> =>
+  (await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': logKeys.unsignedPartition } })).map((item) =>
+    String(item.GSI1SK),
+  );
+
+/** Every stored checkpoint with a size in [from, to], oldest first. */
+export const readCheckpoints = async (tenantId: string, from: number, to: number): Promise<StoredCheckpoint[]> =>
+  (await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': logKeys.partition(tenantId), ':from': logKeys.checkpointPosition(from), ':to': logKeys.checkpointPosition(to) },
+  })) as unknown as StoredCheckpoint[];

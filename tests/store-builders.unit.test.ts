@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { activePointerDelete, archiveUpdate, draftDelete, publicWithdrawalUrlUpdate, withdrawalUrlUpdate } from '../shared/notices/change-store';
+import { noticeKeys } from '../shared/notices/keys';
+import type { Notice } from '../shared/notices/notice';
+import { consentKeys } from '../shared/consent/keys';
+import type { ConsentRecord } from '../shared/consent/record';
+import { recordRanges, reservationUpdate } from '../shared/consent/store';
+import { taskDoneUpdate, tasksQuery } from '../shared/consent/task-store';
+import { recordWithdrawalUpdate, withdrawalCompleteUpdate } from '../shared/consent/withdrawal-store';
+import { checkpointPut, headCheckpointUpdate, leaveUnsignedUpdate } from '../shared/evidence/checkpoint-store';
+import { logKeys } from '../shared/evidence/log-keys';
+import { releasePlanCount } from '../shared/tenants/plan-limits';
+import { tenantKeys } from '../shared/tenants/keys';
+
+/** The request builders the domain stores send: checked offline, without an engine. */
+describe('releasePlanCount', () => {
+  it('takes one off the named counter of the tenant, unconditionally', () => {
+    expect(releasePlanCount('t1', 'noticeCount').Update).toMatchObject({
+      Key: tenantKeys.tenant('t1'),
+      UpdateExpression: 'ADD #count :minusOne',
+      ExpressionAttributeNames: { '#count': 'noticeCount' },
+      ExpressionAttributeValues: { ':minusOne': -1 },
+    });
+    expect(releasePlanCount('t1', 'noticeCount').Update!.ConditionExpression).toBeUndefined();
+  });
+});
+
+describe('consent withdrawal builders', () => {
+  const record = { tenantId: 't1', recordId: 'r1', createdAt: '2025-01-01T00:00:00.000Z', withdrawalVersion: 0 } as ConsentRecord;
+
+  it('moves a fully withdrawn record into the withdrawn status and withdrawal-time ranges, from a never-withdrawn state', () => {
+    const next = { withdrawnPurposes: ['p1'], isWithdrawn: true, isPartiallyWithdrawn: false, withdrawnAt: '2025-02-01T00:00:00.000Z' };
+    const { Update } = recordWithdrawalUpdate(record, next, 'w1');
+    expect(Update!.Key).toEqual(consentKeys.record('t1', 'r1'));
+    expect(Update!.ConditionExpression).toBe('attribute_not_exists(withdrawalVersion) OR withdrawalVersion = :version');
+    expect(Update!.UpdateExpression).toContain('GSI4PK = :withdrawnPk');
+    expect(Update!.ExpressionAttributeValues).toMatchObject({
+      ':statusPk': consentKeys.statusPartition('t1', 'withdrawn'),
+      ':withdrawnPk': consentKeys.withdrawnPartition('t1'),
+      ':withdrawal': 'w1',
+      ':version': 0,
+      ':full': true,
+    });
+  });
+
+  it('conditions a partial withdrawal on the version read, without a withdrawal-time entry', () => {
+    const next = { withdrawnPurposes: ['p1'], isWithdrawn: false, isPartiallyWithdrawn: true, withdrawnAt: null };
+    const { Update } = recordWithdrawalUpdate({ ...record, withdrawalVersion: 3 }, next, 'w2');
+    expect(Update!.ConditionExpression).toBe('withdrawalVersion = :version');
+    expect(Update!.UpdateExpression).not.toContain('GSI4PK');
+    expect(Update!.ExpressionAttributeValues).toMatchObject({ ':statusPk': consentKeys.statusPartition('t1', 'partial'), ':version': 3 });
+    expect(Update!.ExpressionAttributeValues).not.toHaveProperty(':withdrawnPk');
+  });
+
+  it('completes a withdrawal only from IN_PROGRESS, leaving the pending index', () => {
+    expect(withdrawalCompleteUpdate('t1', 'w1')).toMatchObject({
+      Key: consentKeys.withdrawal('t1', 'w1'),
+      UpdateExpression: 'SET #state = :complete REMOVE GSI1PK, GSI1SK',
+      ConditionExpression: '#state = :inProgress',
+      ExpressionAttributeValues: { ':complete': 'COMPLETE', ':inProgress': 'IN_PROGRESS' },
+    });
+  });
+});
+
+describe('compliance task builders', () => {
+  it('reads OVERDUE as the OPEN range due before now, and OPEN as due from now', () => {
+    expect(tasksQuery('t1', 'OPEN', { before: 'NOW' })).toEqual({
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK < :due',
+      ExpressionAttributeValues: { ':pk': consentKeys.taskStatePartition('t1', 'OPEN'), ':due': 'NOW' },
+    });
+    expect(tasksQuery('t1', 'OPEN', { from: 'NOW' }).KeyConditionExpression).toBe('GSI2PK = :pk AND GSI2SK >= :due');
+    expect(tasksQuery('t1', 'DONE')).toEqual({ IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk', ExpressionAttributeValues: { ':pk': consentKeys.taskStatePartition('t1', 'DONE') } });
+  });
+
+  it('completes only an existing OPEN task and moves it to the DONE range', () => {
+    expect(taskDoneUpdate('t1', 'k1', 'AT', 'u1')).toMatchObject({
+      Key: consentKeys.task('t1', 'k1'),
+      ConditionExpression: 'attribute_exists(PK) AND #state = :open',
+      ExpressionAttributeValues: { ':done': 'DONE', ':open': 'OPEN', ':now': 'AT', ':actor': 'u1', ':pk': consentKeys.taskStatePartition('t1', 'DONE') },
+      ReturnValues: 'ALL_NEW',
+    });
+  });
+});
+
+describe('consent record ranges and volume', () => {
+  it('reads active records as the creation range without a withdrawal status, others from the status index', () => {
+    const active = recordRanges.byStatus('t1', 'active', true);
+    expect(active.IndexName).toBeUndefined();
+    expect(active.FilterExpression).toBe('attribute_not_exists(GSI2PK) OR GSI2PK = :active');
+    expect(active.ExpressionAttributeValues).toMatchObject({ ':prefix': consentKeys.recordPrefix, ':active': consentKeys.statusPartition('t1', 'active') });
+    expect(recordRanges.byStatus('t1', 'partial', false)).toEqual({
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': consentKeys.statusPartition('t1', 'partial') },
+      ScanIndexForward: false,
+    });
+    expect(recordRanges.byWithdrawal('t1', true)).toMatchObject({ IndexName: 'GSI4', ExpressionAttributeValues: { ':pk': consentKeys.withdrawnPartition('t1') } });
+    expect(recordRanges.byChainPosition('t1', 1, 90).ExpressionAttributeValues).toEqual({
+      ':pk': consentKeys.chainPartition('t1'),
+      ':from': consentKeys.chainPosition(1),
+      ':to': consentKeys.chainPosition(90),
+    });
+  });
+
+  it('reserves monthly volume only while the reserved total stays within the limit', () => {
+    expect(reservationUpdate('t1', '202501', 10, 100)).toMatchObject({
+      Key: consentKeys.monthlyVolume('t1', '202501'),
+      UpdateExpression: 'ADD reserved :tokens',
+      ConditionExpression: 'attribute_not_exists(reserved) OR reserved <= :most',
+      ExpressionAttributeValues: { ':tokens': 10, ':most': 90 },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+  });
+});
+
+describe('evidence checkpoint builders', () => {
+  const checkpoint = { treeSize: 7, rootHash: 'ab', signedAt: 'AT', keyId: 'k', note: 'n' };
+
+  it('stores the checkpoint by its size', () => {
+    expect(checkpointPut('t1', checkpoint).Item).toMatchObject({ ...logKeys.checkpoint('t1', 7), type: 'LogCheckpoint', treeSize: 7 });
+  });
+
+  it('never replaces a larger checkpoint, and leaves the unsigned index only at the signed size', () => {
+    const leaving = headCheckpointUpdate('t1', checkpoint, true);
+    expect(leaving).toMatchObject({
+      Key: logKeys.head('t1'),
+      UpdateExpression: 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK',
+      ConditionExpression: 'integrated = :size AND (attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)',
+      ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': 7 },
+    });
+    expect(headCheckpointUpdate('t1', checkpoint, false)).toMatchObject({
+      UpdateExpression: 'SET checkpoint = :checkpoint',
+      ConditionExpression: '(attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)',
+    });
+    expect(leaveUnsignedUpdate('t1', 7)).toMatchObject({ UpdateExpression: 'REMOVE GSI1PK, GSI1SK', ConditionExpression: 'integrated = :size', ExpressionAttributeValues: { ':size': 7 } });
+  });
+});
+
+describe('notice change builders', () => {
+  const notice = { tenantId: 't1', noticeId: 'n1', status: 'PUBLISHED', revision: 4 } as Notice;
+
+  it('deletes a notice only while DRAFT, and archives one only while PUBLISHED', () => {
+    expect(draftDelete(notice).Delete).toMatchObject({ Key: noticeKeys.notice('t1', 'n1'), ConditionExpression: '#status = :draft', ExpressionAttributeValues: { ':draft': 'DRAFT' } });
+    expect(archiveUpdate('t1', 'n1', 'AT').Update).toMatchObject({
+      Key: noticeKeys.notice('t1', 'n1'),
+      ConditionExpression: '#status = :published',
+      ExpressionAttributeValues: { ':archived': 'ARCHIVED', ':published': 'PUBLISHED', ':now': 'AT' },
+    });
+    expect(activePointerDelete('t1', 'n1').Delete).toMatchObject({ Key: noticeKeys.activePointer('t1'), ConditionExpression: 'noticeId = :notice', ExpressionAttributeValues: { ':notice': 'n1' } });
+  });
+
+  it('sets the withdrawal URL only from the status and revision read, and on the public document only while it is this notice', () => {
+    expect(withdrawalUrlUpdate(notice, 'https://x.example/w', 'AT').Update).toMatchObject({
+      ConditionExpression: '#status = :status AND revision = :revision',
+      ExpressionAttributeValues: { ':url': 'https://x.example/w', ':status': 'PUBLISHED', ':revision': 4, ':at': 'AT' },
+    });
+    expect(publicWithdrawalUrlUpdate('t1', 'n1', null).Update).toMatchObject({
+      Key: noticeKeys.publicDocument('t1'),
+      UpdateExpression: 'SET #document.withdrawalUrl = :url',
+      ConditionExpression: 'noticeId = :notice',
+      ExpressionAttributeValues: { ':url': null, ':notice': 'n1' },
+    });
+  });
+});

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkers } from './support/workers';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkers } from './support/workers';
 import { consentKeys } from '../shared/consent/keys';
 import { proofHashOf } from '../shared/consent/proof';
 import { genesisHash } from '../shared/consent/record';
@@ -19,13 +19,7 @@ import { waitForLog } from './support/evidence';
 
 const run = promisify(execFile);
 const { call } = useApi();
-let workers: ReturnType<typeof startTestWorkers>;
-beforeAll(() => {
-  workers = startTestWorkers();
-});
-afterAll(async () => {
-  await workers.stop();
-});
+useTestWorkers();
 
 /** A tenant with `count` records and a full withdrawal of the second, all logged and signed. */
 const loggedTenant = async (count: number) => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkers } from './support/workers';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkers } from './support/workers';
 import { newTenant, useApi } from './support/api';
 import { useBrowser } from './support/browser';
 import { publishedNotice } from './support/consent';
@@ -10,13 +10,7 @@ import { chooseLanguage, clickButton, dialogLanguage, dialogTitles, embedPage, f
 const { call, state } = useApi();
 const { browser } = useBrowser();
 const { serve, freshPage } = useFixtureSite();
-let workers: ReturnType<typeof startTestWorkers>;
-beforeAll(() => {
-  workers = startTestWorkers();
-});
-afterAll(async () => {
-  await workers.stop();
-});
+useTestWorkers();
 
 const site = async (path: string, attributes: Record<string, string> = {}, beforePublish?: (token: string, noticeId: string) => Promise<void>) => {
   const tenant = await newTenant(call);

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorkers } from './support/workers';
+import { describe, expect, it } from 'vitest';
+import { useTestWorkers } from './support/workers';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice } from './support/consent';
 import { startReceiver, waitFor } from './support/receiver';
 
 const { call } = useApi();
-let workers: ReturnType<typeof startTestWorkers>;
-beforeAll(() => {
-  workers = startTestWorkers();
-});
-afterAll(async () => {
-  await workers.stop();
-});
+useTestWorkers();
 
 /** A tenant, its key, a published notice with one required and one optional purpose, and a widget consent to both. */
 const widgetConsent = async () => {

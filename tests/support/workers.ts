@@ -20,6 +20,17 @@ export const isOwnChange = (change: StreamChange): boolean => ownTenants.has(ten
 /** The local workers (stream reader, checkpoints, drains, queues), for this file's tenants. */
 export const startTestWorkers = (idleMs = 50) => startWorkers(idleMs, { streamAccept: isOwnChange });
 
+/** The local workers for the whole file. */
+export const useTestWorkers = () => {
+  let workers: ReturnType<typeof startTestWorkers> | undefined;
+  beforeAll(() => {
+    workers = startTestWorkers();
+  });
+  afterAll(async () => {
+    await workers?.stop();
+  });
+};
+
 const evidenceLogReader = () => startStreamReader({ idleMs: 50, since: new Date(Date.now() - 10_000), consumers: [evidenceLogConsumer], accept: isOwnChange });
 
 /**

@@ -29,6 +29,9 @@ export type ErrorCode =
   | 'WITHDRAWAL_TOKEN_NOT_FOUND'
   | 'WITHDRAWAL_TOKEN_EXPIRED'
   | 'WITHDRAWAL_TOKEN_USED'
+  | 'SET_PASSWORD_TOKEN_NOT_FOUND'
+  | 'SET_PASSWORD_TOKEN_EXPIRED'
+  | 'SET_PASSWORD_TOKEN_USED'
   | 'INTERNAL_ERROR';
 
 /** HTTP status per code: the spec's Errors table, plus the documented extensions. */
@@ -60,6 +63,10 @@ export const statusOfCode: Record<ErrorCode, number> = {
   WITHDRAWAL_TOKEN_EXPIRED: 410,
   /** A link spent by its withdrawal: a state conflict, told apart from others so the portal can say so. */
   WITHDRAWAL_TOKEN_USED: 409,
+  /** Extensions: an invited user's set-password link, in the same style as the withdrawal links. */
+  SET_PASSWORD_TOKEN_NOT_FOUND: 404,
+  SET_PASSWORD_TOKEN_EXPIRED: 410,
+  SET_PASSWORD_TOKEN_USED: 409,
   INTERNAL_ERROR: 500,
 };
 

@@ -10,14 +10,21 @@ export type Role = (typeof roles)[number];
  * history). ANALYST and VIEWER read, analytics and delivery history included.
  * - read: tenant data, analytics, delivery history.
  * - audit: evidence checks and audit trails, reads the spec keeps to DPO and SUPER_ADMIN.
- * - write: any state change (every non-GET bearer route, enforced by RouteDefinition's type).
+ * - write: any state change of tenant data (every non-GET bearer route is write or admin,
+ *   enforced by RouteDefinition's type).
+ * - admin: administer the team (list, invite, remove users): who may sign in as the tenant is
+ *   decided by SUPER_ADMIN alone, not by a DPO (extension; the spec names no user endpoints).
  */
 export const accessPolicy = {
   read: roles,
   audit: ['DPO', 'SUPER_ADMIN'],
   write: ['DPO', 'SUPER_ADMIN'],
+  admin: ['SUPER_ADMIN'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type AccessLevel = keyof typeof accessPolicy;
+
+/** The levels a state-changing (non-GET) bearer route may name: never one that ANALYST or VIEWER holds. */
+export type StateChangingAccess = Extract<AccessLevel, 'write' | 'admin'>;
 
 export const rolesFor = (access: AccessLevel): readonly Role[] => accessPolicy[access];

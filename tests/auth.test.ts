@@ -76,6 +76,34 @@ describe('refresh', () => {
   });
 });
 
+describe('logout', () => {
+  const logout = (refreshToken: string) => call('POST', '/api/v1/auth/logout', { body: { refreshToken } });
+
+  it('revokes the login: neither the presented token nor one rotated from it refreshes again', async () => {
+    const tenant = await newTenant(call);
+    const first = (await login(tenant.adminEmail)).body.data.refreshToken;
+    const second = (await refresh(first)).body.data.refreshToken;
+    const other = (await login(tenant.adminEmail)).body.data.refreshToken;
+    const signedOut = await logout(second);
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.body.data).toEqual({ signedOut: true });
+    expect((await refresh(second)).status).toBe(401);
+    // Another login of the same user is another session, untouched.
+    expect((await refresh(other)).status).toBe(200);
+  });
+
+  it('answers an unknown, a repeated or a malformed sign-out alike, or as a validation error', async () => {
+    const tenant = await newTenant(call);
+    const token = (await login(tenant.adminEmail)).body.data.refreshToken;
+    expect((await logout(token)).body.data).toEqual({ signedOut: true });
+    expect((await logout(token)).body.data).toEqual({ signedOut: true });
+    expect((await logout('rt_not-a-real-token')).body.data).toEqual({ signedOut: true });
+    const malformed = await call('POST', '/api/v1/auth/logout', { body: { refreshToken: '' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.fields).toHaveProperty('refreshToken');
+  });
+});
+
 describe('bearer authentication', () => {
   it('is UNAUTHORIZED without a header or with a malformed one', async () => {
     const missing = await call('GET', '/api/v1/api-keys');

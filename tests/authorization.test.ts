@@ -21,6 +21,7 @@ const absent: Record<string, string> = {
   language: 'HI',
   revision: '999999',
   scanRunId: '00000000-0000-4000-8000-000000000003',
+  userId: '00000000-0000-4000-8000-000000000004',
 };
 const concretePath = (path: string) =>
   path.replace(/:([A-Za-z0-9]+)/g, (_match, name: string) => {
@@ -30,7 +31,7 @@ const concretePath = (path: string) =>
   });
 
 beforeAll(() => {
-  // 56 routes × 4 roles from one tenant: above the 100 a minute the bearer limit allows.
+  // Every bearer route × 4 roles from one tenant: above the 100 a minute the bearer limit allows.
   process.env.RATE_LIMIT_BEARER_PER_MINUTE = '10000';
 });
 afterAll(() => {
@@ -42,18 +43,34 @@ const sample = { path: '/api/v1/x', group: 'meta', summary: 's', tags: [], respo
 export const refusedByType: RouteDefinition[] = [
   // @ts-expect-error a bearer route must declare its access level
   { ...sample, method: 'GET', auth: { kind: 'bearer' } },
-  // @ts-expect-error a non-GET bearer route is write-level
+  // @ts-expect-error a non-GET bearer route is write- or admin-level
   { ...sample, method: 'DELETE', auth: { kind: 'bearer', access: 'read' } },
+  // @ts-expect-error audit is a read level too
+  { ...sample, method: 'POST', auth: { kind: 'bearer', access: 'audit' } },
   { ...sample, method: 'DELETE', auth: { kind: 'bearer', access: 'write' } },
+  { ...sample, method: 'DELETE', auth: { kind: 'bearer', access: 'admin' } },
 ];
 
+/** The team's administration: SUPER_ADMIN only, and nothing else at that level. */
+const teamOperations = ['inviteUser', 'listUsers', 'removeUser'];
+
 describe('function-level authorisation', () => {
-  it('lets only DPO and SUPER_ADMIN change state: no non-GET bearer route is open to VIEWER or ANALYST', () => {
+  it('lets only DPO and SUPER_ADMIN change state (the team: SUPER_ADMIN alone): no non-GET bearer route is open to VIEWER or ANALYST', () => {
     for (const route of bearerRoutes.filter((candidate) => candidate.method !== 'GET')) {
-      expect(allowedRoles(route), `${route.method} ${route.path}`).toEqual(['DPO', 'SUPER_ADMIN']);
+      const expected = teamOperations.includes(route.operationId) ? ['SUPER_ADMIN'] : ['DPO', 'SUPER_ADMIN'];
+      expect(allowedRoles(route), `${route.method} ${route.path}`).toEqual(expected);
     }
     for (const route of bearerRoutes) expect(allowedRoles(route), `${route.method} ${route.path}`).toContain('SUPER_ADMIN');
     for (const route of bearerRoutes) expect(Object.keys(accessPolicy), route.path).toContain(route.auth.kind === 'bearer' && route.auth.access);
+  });
+
+  it('lets only SUPER_ADMIN list, invite and remove users, and keeps that level to those routes', () => {
+    const adminOnly = bearerRoutes.filter((route) => allowedRoles(route).length === 1).map((route) => route.operationId);
+    expect(adminOnly.sort()).toEqual(teamOperations);
+    for (const operationId of teamOperations) {
+      const route = bearerRoutes.find((candidate) => candidate.operationId === operationId);
+      expect(route && allowedRoles(route), operationId).toEqual(['SUPER_ADMIN']);
+    }
   });
 
   it('lets ANALYST and VIEWER read analytics and webhook delivery history', () => {

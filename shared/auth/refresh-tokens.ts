@@ -46,6 +46,17 @@ const revokeFamily = async (session: RefreshTokenItem): Promise<void> => {
   );
 };
 
+/**
+ * Signing out: the presented token's whole family (this login and every token rotated from it)
+ * is revoked, so neither it nor a copy of an earlier one can be refreshed again. An unknown,
+ * expired or already revoked token is a no-op: signing out twice, or with a stale token, is not
+ * an error, and the answer never tells whether a token existed.
+ */
+export const endSession = async (presented: string): Promise<void> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: sessionKeys.refreshToken(sha256Hex(presented)), ConsistentRead: true }));
+  if (Item) await revokeFamily(Item as RefreshTokenItem);
+};
+
 class RefreshTokenReusedError extends UnauthorizedError {
   constructor() {
     super('Refresh token was already used; every session token of this login is now revoked');

@@ -16,3 +16,5 @@ export const loginResponse = z.object({
 });
 
 export const refreshResponse = loginResponse;
+
+export const logoutResponse = z.object({ signedOut: z.literal(true) });

@@ -6,7 +6,7 @@ import { consumeRateLimit } from '../rate-limit/limiter';
 import { normaliseEmail } from '../users/keys';
 import { findLogin, getUser } from '../users/store';
 import { signAccessToken, type AccessClaims } from './jwt';
-import { issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
+import { endSession, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 
 const invalidCredentials = () => new UnauthorizedError('Invalid email or password');
 
@@ -38,4 +38,9 @@ export const refresh = async (refreshToken: string) => {
   const user = await getUser(session.tenantId, session.userId);
   if (!user) throw new UnauthorizedError('The account of this session no longer exists');
   return tokensFor(user, nextToken);
+};
+
+export const logout = async (refreshToken: string) => {
+  await endSession(refreshToken);
+  return { signedOut: true as const };
 };

@@ -121,10 +121,9 @@ const run = async (argv: string[]): Promise<{ result: unknown; line: string }> =
       const tenantId = required(values, 'tenant');
       useLocalStackByDefault();
       const { requireTenant } = await import('../tenants/store');
-      const { listUsers } = await import('../users/store');
-      const { publicUser } = await import('../users/user');
+      const { listTeam } = await import('../users/service');
       await requireTenant(tenantId);
-      const users = (await listUsers(tenantId)).map((user) => ({ ...publicUser(user), createdAt: user.createdAt }));
+      const users = await listTeam(tenantId);
       return { result: users, line: users.map((u) => `${u.userId}  ${u.role.padEnd(11)}  ${u.email}`).join('\n') };
     }
     case 'apikey create': {

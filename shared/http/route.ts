@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { config } from '../config';
 import type { ErrorCode } from '../errors';
-import type { AccessLevel } from '../roles';
+import type { AccessLevel, StateChangingAccess } from '../roles';
 
 /** The Lambda that serves a route. One esbuild bundle and one function per group. */
 export const functionGroups = ['auth', 'api-keys', 'notices', 'consent', 'consent-public', 'portal', 'webhooks', 'cmp', 'cmp-public', 'meta'] as const;
@@ -62,11 +62,11 @@ interface RouteFields {
 
 /**
  * A GET route may name any access level; every other method changes state, so a bearer one must
- * be write-level (a type error otherwise).
+ * be write- or admin-level (a type error otherwise).
  */
 export type RouteDefinition =
   | (RouteFields & { method: 'GET'; auth: RouteAuth })
-  | (RouteFields & { method: Exclude<HttpMethod, 'GET'>; auth: RouteAuth<'write'> });
+  | (RouteFields & { method: Exclude<HttpMethod, 'GET'>; auth: RouteAuth<StateChangingAccess> });
 
 /** `/api/v1/things/:id` → `/api/v1/things/{id}`, the form API Gateway and OpenAPI use. */
 export const bracedPath = (path: string): string => path.replace(/:([A-Za-z][A-Za-z0-9]*)/g, '{$1}');

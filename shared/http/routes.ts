@@ -7,6 +7,7 @@ import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
 import { sdkRoutes } from './routes/sdk';
+import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
 import { withdrawalRoutes } from './routes/withdrawals';
 
@@ -18,6 +19,7 @@ import { withdrawalRoutes } from './routes/withdrawals';
  */
 export const routes = {
   ...authRoutes,
+  ...userRoutes,
   ...apiKeyRoutes,
   ...purposeRoutes,
   ...noticeRoutes,

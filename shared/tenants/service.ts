@@ -1,18 +1,16 @@
 import * as z from 'zod';
 import { nowIso } from '../clock';
 import { config } from '../config';
-import { hashPassword } from '../crypto/password';
 import { newId } from '../ids';
 import { roles } from '../roles';
+import { emailSchema, passwordSchema } from '../users/schemas';
+import { newUser } from '../users/service';
 import { insertUser } from '../users/store';
 import { normaliseEmail } from '../users/keys';
-import { publicUser, type User } from '../users/user';
+import { publicUser } from '../users/user';
 import { parseInput } from '../validation';
 import { insertTenantWithAdmin, requireTenant } from './store';
 import { plans, slugify, slugSchema, type Tenant } from './tenant';
-
-export const passwordSchema = z.string().min(10, 'at least 10 characters').max(200);
-const emailSchema = z.email().max(254);
 
 export const createTenantInput = z.strictObject({
   name: z.string().trim().min(2).max(200),
@@ -42,14 +40,7 @@ export const createTenant = async (raw: CreateTenantInput) => {
     userCount: 1,
     createdAt,
   };
-  const admin: User = {
-    userId: newId(),
-    tenantId: tenant.tenantId,
-    email: normaliseEmail(input.adminEmail),
-    role: 'SUPER_ADMIN',
-    passwordHash: await hashPassword(input.adminPassword),
-    createdAt,
-  };
+  const admin = await newUser(tenant.tenantId, { email: input.adminEmail, role: 'SUPER_ADMIN', password: input.adminPassword });
   await insertTenantWithAdmin(tenant, admin);
   return { tenantId: tenant.tenantId, slug: tenant.slug, plan: tenant.plan, admin: publicUser(admin) };
 };
@@ -65,14 +56,7 @@ export type AddUserInput = z.input<typeof addUserInput>;
 export const addUser = async (raw: AddUserInput) => {
   const input = parseInput(addUserInput, raw);
   await requireTenant(input.tenantId);
-  const user: User = {
-    userId: newId(),
-    tenantId: input.tenantId,
-    email: normaliseEmail(input.email),
-    role: input.role,
-    passwordHash: await hashPassword(input.password),
-    createdAt: nowIso(),
-  };
+  const user = await newUser(input.tenantId, input);
   await insertUser(user);
   return publicUser(user);
 };

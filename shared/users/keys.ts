@@ -9,11 +9,13 @@ import { tenantPartition } from '../tenants/keys';
  * - login by email .............. GetItem PK=LOGIN#<email> SK=LOGIN            (1 RCU), then the user (1 RCU)
  *   The login item is also the guard that keeps an email unique across all tenants, since
  *   login takes no tenant.
+ * - set-password link ........... GetItem PK=PWTOKEN#<sha256 of token> SK=PWTOKEN (TTL after expiry)
  */
 export const userKeys = {
   user: (tenantId: string, userId: string) => ({ PK: tenantPartition(tenantId), SK: `USER#${userId}` }),
   usersPrefix: 'USER#',
   login: (email: string) => ({ PK: `LOGIN#${normaliseEmail(email)}`, SK: 'LOGIN' }),
+  passwordToken: (tokenHash: string) => ({ PK: `PWTOKEN#${tokenHash}`, SK: 'PWTOKEN' }),
 };
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();

@@ -1,4 +1,4 @@
-import { loginBody, loginResponse, refreshBody, refreshResponse } from '../../auth/schemas';
+import { loginBody, loginResponse, logoutResponse, refreshBody, refreshResponse } from '../../auth/schemas';
 import type { RouteDefinition } from '../route';
 
 export const authRoutes = {
@@ -29,5 +29,19 @@ export const authRoutes = {
     request: { body: refreshBody },
     response: { status: 200, description: 'New tokens', data: refreshResponse },
     errors: ['UNAUTHORIZED', 'RATE_LIMIT'],
+  },
+  logout: {
+    method: 'POST',
+    path: '/api/v1/auth/logout',
+    group: 'auth',
+    auth: { kind: 'none' },
+    limits: [{ limit: 'loginPerIp', per: 'ip', code: 'RATE_LIMIT' }],
+    summary: 'Sign out: revoke the refresh token and every token of its login',
+    description:
+      'Extension. Takes the refresh token (the dashboard\'s Sign out): its login\'s whole token family is revoked, so no token of it can be refreshed again. Always 200 with the same body, whether or not the token was known, expired or already revoked. An access token already issued stays valid until it expires (15 minutes).',
+    tags: ['Authentication'],
+    request: { body: refreshBody },
+    response: { status: 200, description: 'Signed out', data: logoutResponse },
+    errors: ['RATE_LIMIT'],
   },
 } as const satisfies Record<string, RouteDefinition>;

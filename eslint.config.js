@@ -13,6 +13,14 @@ export default tseslint.config(
     },
   },
   {
+    // Browser code: its tsconfig lists Node's types only to check the server schemas the API types come from.
+    files: ['web/dashboard/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'global', 'require', '__dirname'],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'Browser code: no Node modules.' }] }],
+    },
+  },
+  {
     files: ['tests/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

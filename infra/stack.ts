@@ -106,11 +106,15 @@ export class ConsentServiceStack extends Stack {
 
     // The widget, the withdrawal pages and the API under one CloudFront domain.
     this.web = new WebAssets(this, 'Web', { httpApi: this.api.httpApi });
-    // Links the service mails (portalUrl) and the public notice's withdrawal route open the pages there.
-    for (const fn of this.functions.byName.values()) fn.addEnvironment('PORTAL_BASE_URL', `${this.web.baseUrl}/portal`);
+    // Links the service mails (portalUrl, set-password) and the public notice's withdrawal route open the pages there.
+    for (const fn of this.functions.byName.values()) {
+      fn.addEnvironment('PORTAL_BASE_URL', `${this.web.baseUrl}/portal`);
+      fn.addEnvironment('DASHBOARD_BASE_URL', `${this.web.baseUrl}/dashboard`);
+    }
 
     new CfnOutput(this, 'WidgetUrl', { description: 'The embed script (cached 5 minutes)', value: `${this.web.baseUrl}/widget/v1/cms.js` });
     new CfnOutput(this, 'PortalBaseUrl', { description: 'Withdrawal pages', value: `${this.web.baseUrl}/portal` });
+    new CfnOutput(this, 'DashboardUrl', { description: 'The DPO dashboard', value: `${this.web.baseUrl}/dashboard/` });
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the HTTP API',
       value: this.api.httpApi.apiEndpoint,

@@ -9,7 +9,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { acknowledgeWildcards } from './compliance';
-import { deployableFiles, portalContentSecurityPolicy, presentWebApps, type DeployedWebFile } from '../web/build';
+import { dashboardContentSecurityPolicy, deployableFiles, portalContentSecurityPolicy, presentWebApps, type DeployedWebFile } from '../web/build';
 
 export interface WebAssetsProps {
   httpApi: apigwv2.HttpApi;
@@ -18,6 +18,8 @@ export interface WebAssetsProps {
 /** How long a stable name (`/widget/v1/cms.js`) may be cached: a release reaches every page within this. */
 export const shortCacheControl = 'public, max-age=300';
 export const immutableCacheControl = 'public, max-age=31536000, immutable';
+/** The dashboard's index.html names the hashed chunks of its release: never stored, so a deploy is live at once. */
+export const noStoreCacheControl = 'no-store';
 
 /** Writes one caching class of the built apps into a fresh folder for a BucketDeployment. */
 const stage = (files: DeployedWebFile[]): string => {
@@ -36,8 +38,15 @@ const portalRoutes = `function handler(event) {
   return request;
 }`;
 
+// Every /dashboard/<screen>/… is a client route of the one page; its scripts and styles have an extension.
+const dashboardRoutes = `function handler(event) {
+  var request = event.request;
+  if (!/\\.[a-z0-9]+$/.test(request.uri)) request.uri = '/dashboard/index.html';
+  return request;
+}`;
+
 /**
- * The browser apps (widget, withdrawal portal) in a private bucket behind CloudFront, with the
+ * The browser apps (widget, withdrawal portal, DPO dashboard) in a private bucket behind CloudFront, with the
  * API behind the same distribution under /api/*, so the portal calls its API on its own origin.
  */
 export class WebAssets extends Construct {
@@ -75,6 +84,18 @@ export class WebAssets extends Construct {
       },
     });
 
+    // The dashboard: its own CSP (no inline script, API on this origin only), never framed or indexed.
+    const dashboardHeaders = new cloudfront.ResponseHeadersPolicy(this, 'DashboardHeaders', {
+      comment: 'DPO dashboard: strict CSP, no framing, noindex',
+      customHeadersBehavior: { customHeaders: [{ header: 'X-Robots-Tag', value: 'noindex', override: true }] },
+      securityHeadersBehavior: {
+        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.SAME_ORIGIN, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: dashboardContentSecurityPolicy, override: true },
+      },
+    });
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'consent-service widget, withdrawal pages and API',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
@@ -96,6 +117,22 @@ export class WebAssets extends Construct {
               eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
               function: new cloudfront.Function(this, 'PortalRoutes', {
                 code: cloudfront.FunctionCode.fromInline(portalRoutes),
+                runtime: cloudfront.FunctionRuntime.JS_2_0,
+              }),
+            },
+          ],
+        },
+        '/dashboard/*': {
+          origin: assets,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          // Honours each object's Cache-Control: index.html no-store, hashed chunks immutable.
+          cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+          responseHeadersPolicy: dashboardHeaders,
+          functionAssociations: [
+            {
+              eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
+              function: new cloudfront.Function(this, 'DashboardRoutes', {
+                code: cloudfront.FunctionCode.fromInline(dashboardRoutes),
                 runtime: cloudfront.FunctionRuntime.JS_2_0,
               }),
             },
@@ -129,6 +166,14 @@ export class WebAssets extends Construct {
       distributionPaths: ['/widget/*', '/portal/*'],
     });
     stable.node.addDependency(immutable);
+    // Pages that name hashed files (the dashboard's index.html): after those files, never cached.
+    const pages = new s3deploy.BucketDeployment(this, 'PageFiles', {
+      sources: [s3deploy.Source.asset(stage(files.filter((file) => file.caching === 'none')))],
+      destinationBucket: bucket,
+      cacheControl: [s3deploy.CacheControl.fromString(noStoreCacheControl)],
+      prune: false,
+    });
+    pages.node.addDependency(immutable);
 
     // The copy handler is a singleton the CDK adds to the stack, with a role and runtime of its choosing.
     for (const handler of Stack.of(this).node.children.filter((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'))) {

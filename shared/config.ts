@@ -67,6 +67,13 @@ export const config = {
     return env('PORTAL_BASE_URL') ?? (this.isLocal ? 'http://127.0.0.1:3000/portal' : undefined);
   },
   /**
+   * Base URL of the dashboard: an invited user's mailed set-password link opens
+   * `<base>/set-password#token=…` there.
+   */
+  get dashboardBaseUrl(): string | undefined {
+    return env('DASHBOARD_BASE_URL') ?? (this.isLocal ? 'http://127.0.0.1:3000/dashboard' : undefined);
+  },
+  /**
    * The key that encrypts webhook signing secrets at rest (they must be readable to sign, so
    * they are encrypted rather than hashed): SHA-256 of WEBHOOK_SECRET_KEY, a secret of at least
    * 32 characters.

@@ -64,6 +64,10 @@ const api = async (method: string, path: string, body?: unknown, token?: string)
 describe('npm start', () => {
   it('prints URLs on the port in use and emits withdrawal links on it', async () => {
     expect(output).toContain(`API            http://127.0.0.1:${port}/api/v1`);
+    expect(output).toContain(`Dashboard      http://127.0.0.1:${port}/dashboard/   (dpo@demo.example / demo-password-1)`);
+    const dashboard = await fetch(`http://127.0.0.1:${port}/dashboard/`);
+    expect(dashboard.headers.get('content-type')).toContain('text/html');
+    expect(await dashboard.text()).toMatch(/<script type="module" src="\/dashboard\/main-[A-Z0-9]+\.js"><\/script>/);
     expect(output).toContain(`http://127.0.0.1:${port}/api/v1/cmp/config/`);
     const withdrawalPage = output.match(/Withdrawal page\s+(\S+)/)?.[1];
     expect(withdrawalPage).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/portal/t/[a-z0-9-]+$`));

@@ -12,6 +12,15 @@ import { buildSync } from 'esbuild';
 export const portalContentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/**
+ * The DPO dashboard: its own scripts, styles and API only (no inline script or style), never
+ * framed. `img-src data:` is not needed; the chart is inline SVG in the DOM. `frame-src 'self'`:
+ * the cookie banner's live preview frames the widget's own preview page (/widget/preview), in a
+ * sandbox without allow-same-origin.
+ */
+export const dashboardContentSecurityPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; font-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 export const webApps = {
   widget: {
     entry: 'src/main.ts',
@@ -36,6 +45,22 @@ export const webApps = {
       'X-Frame-Options': 'DENY',
     },
   },
+  dashboard: {
+    entry: 'src/main.tsx',
+    // index.html is written by the build (it names the content-hashed entry and stylesheet).
+    outFile: 'index.html',
+    // /dashboard/<screen>/… are client routes of one page (paths without a file extension).
+    fallback: 'index.html',
+    // ES modules with code splitting: each screen is a chunk loaded on demand; every script and
+    // stylesheet has a content-hashed name, only index.html keeps its name.
+    split: true,
+    headers: {
+      'Referrer-Policy': 'same-origin',
+      'X-Robots-Tag': 'noindex',
+      'Content-Security-Policy': dashboardContentSecurityPolicy,
+      'X-Frame-Options': 'DENY',
+    },
+  },
 } as const satisfies Record<string, WebAppDefinition>;
 
 export type WebApp = keyof typeof webApps;
@@ -44,8 +69,13 @@ interface WebAppDefinition {
   entry: string;
   outFile: string;
   fallback: string | undefined;
+  /** ESM with code splitting and content-hashed names; the build writes index.html from public/index.html. */
+  split?: boolean;
   headers: Record<string, string>;
 }
+
+/** A built file name that carries its content hash (`main-AB12CD34.js`, `v1/cms.0123456789ab.js`). */
+export const isContentHashed = (path: string): boolean => /[.-][A-Za-z0-9]{8,}\.(js|css)$/.test(path);
 
 export interface WebFile {
   contents: Uint8Array;
@@ -87,8 +117,9 @@ export const presentWebApps = (): WebApp[] =>
  * keyed by URL path below the app. Synchronous, so a CDK construct can call it while it builds.
  */
 export const buildWebApp = (app: WebApp): Map<string, WebFile> => {
-  const definition = webApps[app];
+  const definition: WebAppDefinition = webApps[app];
   const directory = appDirectory(app);
+  if (definition.split) return buildSplitApp(app, directory);
   const result = buildSync({
     entryPoints: [join(directory, definition.entry)],
     bundle: true,
@@ -115,11 +146,88 @@ export const buildWebApp = (app: WebApp): Map<string, WebFile> => {
   return files;
 };
 
+/**
+ * An app of ES modules: the entry and its stylesheet, and one chunk per dynamic import(), all
+ * named by content hash under the app's path; index.html (from public/index.html, with
+ * `<!--entry-->` replaced by the module script and stylesheet tags) is the only stable name.
+ */
+const buildSplitApp = (app: WebApp, directory: string): Map<string, WebFile> => {
+  const outdir = join(directory, 'dist');
+  const result = buildSync({
+    entryPoints: [join(directory, webApps[app].entry)],
+    bundle: true,
+    minify: true,
+    splitting: true,
+    format: 'esm',
+    target: ['es2020', 'chrome87', 'firefox78', 'safari14'],
+    platform: 'browser',
+    tsconfig: join(directory, 'tsconfig.json'),
+    outdir,
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'assets/[name]-[hash]',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    metafile: true,
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  const files = new Map<string, WebFile>();
+  for (const output of result.outputFiles) {
+    const path = relative(outdir, output.path).split('\\').join('/');
+    files.set(path, { contents: output.contents, contentType: contentTypeOf(path) });
+  }
+  // Every chunk of a dynamic import() has an entryPoint too: the app's own is the one built from its entry file.
+  const entryFile = webApps[app].entry;
+  const entry = Object.entries(result.metafile.outputs).find(([path, output]) => path.endsWith('.js') && output.entryPoint?.split('\\').join('/').endsWith(`/${entryFile}`));
+  if (!entry) throw new Error(`${app}: esbuild produced no entry`);
+  const entryPath = relative(outdir, join(process.cwd(), entry[0])).split('\\').join('/');
+  const cssPath = entry[1].cssBundle ? relative(outdir, join(process.cwd(), entry[1].cssBundle)).split('\\').join('/') : undefined;
+  const publicDirectory = join(directory, 'public');
+  for (const path of filesUnder(publicDirectory)) {
+    const key = relative(publicDirectory, path).split('\\').join('/');
+    files.set(key, { contents: readFileSync(path), contentType: contentTypeOf(key) });
+  }
+  const template = files.get('index.html');
+  if (!template) throw new Error(`${app}: public/index.html is missing`);
+  const tags = [
+    ...(cssPath ? [`<link rel="stylesheet" href="/${app}/${cssPath}">`] : []),
+    `<script type="module" src="/${app}/${entryPath}"></script>`,
+  ].join('\n    ');
+  const html = Buffer.from(template.contents).toString('utf8').replace('<!--entry-->', tags);
+  files.set('index.html', { contents: new TextEncoder().encode(html), contentType: contentTypeOf('index.html') });
+  return files;
+};
+
+/** The file names index.html loads before anything else: the initial load of a split app. */
+export const initialFilesOf = (files: Map<string, WebFile>): string[] => {
+  const html = Buffer.from(files.get('index.html')?.contents ?? new Uint8Array()).toString('utf8');
+  const named = [...html.matchAll(/(?:src|href)="\/[^/]+\/([^"]+)"/g)].map((match) => match[1]!);
+  // An entry's static imports (shared chunks) load with it; esbuild writes them as `from"./chunks/…"`.
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    if (seen.has(path) || !files.has(path)) return;
+    seen.add(path);
+    if (!path.endsWith('.js')) return;
+    const source = Buffer.from(files.get(path)!.contents).toString('utf8');
+    const base = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+    for (const match of source.matchAll(/(?:import|export)\s*(?:[\w${}*,\s]+from\s*)?["'](\.{1,2}\/[^"']+)["']/g)) {
+      visit(new URL(match[1]!, `http://x/${base}`).pathname.slice(1));
+    }
+  };
+  named.forEach(visit);
+  return [...seen];
+};
+
 export interface DeployedWebFile extends WebFile {
   /** Object key in the asset bucket: `<app>/<path>`. */
   key: string;
-  /** `immutable` for content-hashed names, `short` for names that stay the same across builds. */
-  caching: 'immutable' | 'short';
+  /**
+   * `immutable` for content-hashed names, `short` for names that stay the same across builds,
+   * `none` for a page that names hashed files (the dashboard's index.html: a release is live at once).
+   */
+  caching: 'immutable' | 'short' | 'none';
 }
 
 const hashedName = (path: string, contents: Uint8Array): string => {
@@ -134,7 +242,10 @@ const hashedName = (path: string, contents: Uint8Array): string => {
  * name (cached for good), for integrators who pin a version with Subresource Integrity.
  */
 export const deployableFiles = (app: WebApp): DeployedWebFile[] =>
-  [...buildWebApp(app)].flatMap(([path, file]) => {
+  [...buildWebApp(app)].flatMap(([path, file]): DeployedWebFile[] => {
+    if ((webApps[app] as WebAppDefinition).split) {
+      return [{ ...file, key: `${app}/${path}`, caching: path === webApps[app].outFile ? 'none' : isContentHashed(path) ? 'immutable' : 'short' }];
+    }
     const stable: DeployedWebFile = { ...file, key: `${app}/${path}`, caching: 'short' };
     if (path !== webApps[app].outFile) return [stable];
     return [stable, { ...file, key: `${app}/${hashedName(path, file.contents)}`, caching: 'immutable' }];

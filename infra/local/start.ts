@@ -51,9 +51,10 @@ const main = async () => {
   process.env.SCAN_QUEUE_URL = queues[queueDefinitions.trackerScans.name];
   const { startApiServer } = await import('./server');
   const { server, url } = await startApiServer(port);
-  // Links the service emits (portalUrl, and the demo notice's withdrawal route) carry the port
+  // Links the service emits (portalUrl, set-password links, and the demo notice's withdrawal route) carry the port
   // actually bound, so the server starts before anything is seeded; config reads this lazily.
   process.env.PORTAL_BASE_URL = process.env.PORTAL_BASE_URL ?? `${url}/portal`;
+  process.env.DASHBOARD_BASE_URL = process.env.DASHBOARD_BASE_URL ?? `${url}/dashboard`;
   const demo = await seedDemo();
   // Lets `npm run cms` find this stack's DynamoDB without any configuration.
   mkdirSync(dataDir, { recursive: true });
@@ -68,6 +69,7 @@ const main = async () => {
   console.log(`
 Consent service running (local stack${inMemory ? ', in memory' : `, data in ${dataDir}`})
   API            ${url}/api/v1   (OpenAPI: ${url}/api/v1/openapi.json)
+  Dashboard      ${url}/dashboard/   (${demo.email} / ${demo.password})
   Mail inbox     ${engines.sesEndpoint}/   (JSON listing: ${engines.sesEndpoint}/store)
   DynamoDB Local ${engines.dynamodbEndpoint}   SQS emulator ${engines.sqsEndpoint}
 

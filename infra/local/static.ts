@@ -1,8 +1,9 @@
-import { buildWebApp, presentWebApps, webApps, type WebApp, type WebFile } from '../../web/build';
+import { buildWebApp, isContentHashed, presentWebApps, webApps, type WebApp, type WebFile } from '../../web/build';
 
 /**
- * The local stand-in for CloudFront in front of the asset bucket: /widget/* and /portal/* are the
- * browser apps, built once per process in memory by the same build the stack deploys.
+ * The local stand-in for CloudFront in front of the asset bucket: /widget/*, /portal/* and
+ * /dashboard/* are the browser apps, built once per process in memory by the same build the stack
+ * deploys.
  */
 const builds = new Map<WebApp, Map<string, WebFile>>();
 const filesOf = (app: WebApp): Map<string, WebFile> => {
@@ -34,17 +35,23 @@ export const staticResponse = async (pathname: string): Promise<StaticResponse |
   const located = appOf(pathname);
   // An app not written yet is no app: its paths fall through to the API's 404.
   if (!located || !presentWebApps().includes(located.app)) return undefined;
-  const definition = webApps[located.app];
+  const definition: { fallback: string | undefined; split?: boolean; headers: Record<string, string> } = webApps[located.app];
   const files = filesOf(located.app);
-  // `/widget/demo` is `demo.html`: printed URLs stay extension-free.
-  const file = files.get(located.path) ?? files.get(`${located.path}.html`) ?? (definition.fallback ? files.get(definition.fallback) : undefined);
+  // `/widget/demo` is `demo.html`: printed URLs stay extension-free. A split app's client routes
+  // have no extension; a missing script or stylesheet is a 404, never the page.
+  const fallback = definition.fallback && !(definition.split && /\.[a-z0-9]+$/i.test(located.path)) ? files.get(definition.fallback) : undefined;
+  const direct = files.get(located.path) ?? files.get(`${located.path}.html`);
+  const file = direct ?? fallback;
   if (!file) return undefined;
+  // Locally every restart may change the build; CloudFront's caching lives in the stack. A split
+  // app's hashed files never change under their name; its page is never stored, so a new build
+  // is live at once.
+  const caching = definition.split ? (direct && isContentHashed(located.path) ? 'public, max-age=31536000, immutable' : 'no-store') : 'no-cache';
   return {
     statusCode: 200,
     headers: {
       'Content-Type': file.contentType,
-      // Locally every restart may change the build; CloudFront's caching lives in the stack.
-      'Cache-Control': 'no-cache',
+      'Cache-Control': caching,
       'X-Content-Type-Options': 'nosniff',
       ...definition.headers,
     },

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors';
 import { lastVersionNumbers } from '../notices/store';
 import { logProofOf } from '../evidence/proofs';
+import { issueReceipt } from '../evidence/receipts';
 import { canonicalEvidence, evidenceOf, proofAlgorithm, proofHashOf } from './proof';
 import type { ConsentRecord } from './record';
 import { externalIdRecords, getRecord, principalRecords } from './store';
@@ -67,5 +68,7 @@ export const proofOf = async (tenantId: string, recordId: string) => {
     recomputedHash,
     matches: recomputedHash === record.proofHash,
     log: await logProofOf(tenantId, recordId),
+    // The same receipt record returned (an Ed25519 signature is deterministic), for the dashboard and auditors.
+    receipt: await issueReceipt(record),
   };
 };

@@ -114,6 +114,7 @@ export const proofView = z.object({
   recomputedHash: z.string(),
   matches: z.boolean(),
   log: logView,
+  receipt: z.string().describe('Extension: the record\'s receipt, the compact JWS record returned (issued again; Ed25519 signatures are deterministic), verifiable with GET /consent/log/keys'),
 });
 
 export const analyticsView = z.object({
@@ -123,6 +124,10 @@ export const analyticsView = z.object({
   consentWithdrawn: z.number().int().describe('Records fully withdrawn'),
   withdrawalRate: z.number().describe('consentWithdrawn / totalConsents × 100, two decimals; 0 when there are no records'),
   recentConsents: z.number().int().describe('Records written in the last 7 days (today and the 6 days before, UTC)'),
+  consentsLast30Days: z.number().int().describe('Extension: records written in the last 30 days (today and the 29 days before, UTC)'),
+  daily: z
+    .array(z.object({ date: z.string().describe('UTC day, YYYY-MM-DD'), consents: z.number().int() }))
+    .describe('Extension: records written per UTC day, the last 30 days, oldest first (days without records are 0)'),
   byPurpose: z.array(z.object({ purposeId: z.uuid(), name: z.string(), given: z.number().int(), withdrawn: z.number().int() })),
 });
 

@@ -5,7 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addComplianceChecks } from '../../infra/compliance';
-import { immutableCacheControl, shortCacheControl } from '../../infra/web';
+import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack, streamItemTypes } from '../../infra/stack';
 import { streamConsumers } from '../../shared/stream/consumers';
@@ -320,6 +320,16 @@ describe('web assets', () => {
     // AWS managed cache policy ids: CachingDisabled.
     expect(byPath.get('/api/*')).toMatchObject({ CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', AllowedMethods: expect.arrayContaining(['POST', 'DELETE']) });
     expect(byPath.get('/portal/*')).toMatchObject({ CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', FunctionAssociations: [expect.objectContaining({ EventType: 'viewer-request' })] });
+    // The dashboard: CachingOptimized (each object's own Cache-Control), client routes mapped to index.html.
+    expect(byPath.get('/dashboard/*')).toMatchObject({ CachePolicyId: '658327ea-f89d-4fab-a63d-7e88639e58f6', FunctionAssociations: [expect.objectContaining({ EventType: 'viewer-request' })] });
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({
+        SecurityHeadersConfig: Match.objectLike({
+          ContentSecurityPolicy: { ContentSecurityPolicy: Match.stringLikeRegexp("script-src 'self'; style-src 'self'; connect-src 'self'"), Override: true },
+          FrameOptions: { FrameOption: 'DENY', Override: true },
+        }),
+      }),
+    });
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: Match.objectLike({
         CustomHeadersConfig: { Items: Match.arrayWith([Match.objectLike({ Header: 'Cache-Control', Value: 'no-store' }), Match.objectLike({ Header: 'X-Robots-Tag', Value: 'noindex' })]) },
@@ -337,6 +347,8 @@ describe('web assets', () => {
       SystemMetadata: { 'cache-control': shortCacheControl },
       DistributionPaths: ['/widget/*', '/portal/*'],
     });
+    // The dashboard's index.html names its release's hashed files: never cached.
+    template.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': noStoreCacheControl }, Prune: false });
     expect(shortCacheControl).toBe('public, max-age=300');
   });
 
@@ -348,5 +360,6 @@ describe('web assets', () => {
     }
     template.hasOutput('WidgetUrl', { Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('/widget/v1/cms.js')])] } });
     template.hasOutput('PortalBaseUrl', {});
+    template.hasOutput('DashboardUrl', { Value: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('/dashboard/')])] } });
   });
 });

@@ -1,0 +1,184 @@
+import type { BodyOf, DataOf, OperationId, ParamsOf, QueryOf, Routes } from '../../../shared/http/api-types';
+
+/**
+ * The typed API client. Request and response types come from the route table's zod schemas
+ * (type-only imports: no zod in the bundle); the method and path of each operation the dashboard
+ * uses are listed here once and checked against the route table by `satisfies`.
+ */
+const endpoints = {
+  login: ['POST', '/api/v1/auth/login'],
+  refresh: ['POST', '/api/v1/auth/refresh'],
+  logout: ['POST', '/api/v1/auth/logout'],
+  consentAnalytics: ['GET', '/api/v1/consent/analytics'],
+  listConsentRecords: ['GET', '/api/v1/consent/records'],
+  consentProof: ['GET', '/api/v1/consent/records/:id/proof'],
+  listComplianceTasks: ['GET', '/api/v1/compliance-tasks'],
+  completeComplianceTask: ['POST', '/api/v1/compliance-tasks/:id/complete'],
+  createWithdrawalToken: ['POST', '/api/v1/consent/withdrawal-token'],
+  listNotices: ['GET', '/api/v1/notices'],
+  getNotice: ['GET', '/api/v1/notices/:id'],
+  getActiveNotice: ['GET', '/api/v1/notices/active'],
+  createNotice: ['POST', '/api/v1/notices'],
+  updateNotice: ['PUT', '/api/v1/notices/:id'],
+  publishNotice: ['POST', '/api/v1/notices/:id/publish'],
+  reviseNotice: ['POST', '/api/v1/notices/:id/revise'],
+  listNoticeVersions: ['GET', '/api/v1/notices/:id/versions'],
+  diffNoticeVersions: ['GET', '/api/v1/notices/:id/versions/diff'],
+  addNoticeTranslation: ['POST', '/api/v1/notices/:id/translations'],
+  updateNoticeTranslation: ['PUT', '/api/v1/notices/:id/translations/:lang'],
+  autoTranslateNotice: ['POST', '/api/v1/notices/:id/auto-translate'],
+  previewNotice: ['GET', '/api/v1/notices/:id/preview'],
+  listPurposes: ['GET', '/api/v1/purposes'],
+  createPurpose: ['POST', '/api/v1/purposes'],
+  updatePurpose: ['PUT', '/api/v1/purposes/:id'],
+  getCmpAnalytics: ['GET', '/api/v1/cmp/analytics'],
+  getCmpPublicConfig: ['GET', '/api/v1/cmp/config/:tenantId'],
+  saveCmpConfig: ['PUT', '/api/v1/cmp/config'],
+  listCmpTrackers: ['GET', '/api/v1/cmp/trackers'],
+  upsertCmpTrackers: ['PUT', '/api/v1/cmp/trackers'],
+  deleteCmpTracker: ['DELETE', '/api/v1/cmp/trackers'],
+  listCmpTranslations: ['GET', '/api/v1/cmp/translations'],
+  draftCmpTranslation: ['POST', '/api/v1/cmp/translations/draft'],
+  draftAllCmpTranslations: ['POST', '/api/v1/cmp/translations/draft-all'],
+  saveCmpTranslation: ['PUT', '/api/v1/cmp/translations/:language'],
+  startCmpScan: ['POST', '/api/v1/cmp/scan-now'],
+  listCmpScanRuns: ['GET', '/api/v1/cmp/scan-runs'],
+  getCmpScanRun: ['GET', '/api/v1/cmp/scan-runs/:scanRunId'],
+  listApiKeys: ['GET', '/api/v1/api-keys'],
+  createApiKey: ['POST', '/api/v1/api-keys'],
+  revokeApiKey: ['DELETE', '/api/v1/api-keys/:keyId'],
+  listDomains: ['GET', '/api/v1/api-keys/:keyId/domains'],
+  addDomain: ['POST', '/api/v1/api-keys/:keyId/domains'],
+  removeDomain: ['DELETE', '/api/v1/api-keys/:keyId/domains/:domainId'],
+  listWebhooks: ['GET', '/api/v1/webhooks'],
+  createWebhook: ['POST', '/api/v1/webhooks'],
+  updateWebhook: ['PUT', '/api/v1/webhooks/:id'],
+  deleteWebhook: ['DELETE', '/api/v1/webhooks/:id'],
+  listWebhookDeliveries: ['GET', '/api/v1/webhooks/:id/deliveries'],
+  testWebhook: ['POST', '/api/v1/webhooks/:id/test'],
+  listUsers: ['GET', '/api/v1/users'],
+  inviteUser: ['POST', '/api/v1/users'],
+  removeUser: ['DELETE', '/api/v1/users/:userId'],
+  setPassword: ['POST', '/api/v1/auth/set-password'],
+} as const satisfies { readonly [Op in OperationId]?: readonly [Routes[Op]['method'], Routes[Op]['path']] };
+
+export type Operation = keyof typeof endpoints;
+export type { DataOf };
+
+type Has<T> = [T] extends [never] ? false : true;
+/** What a call takes: path parameters and body when the route has them, a query when it accepts one. */
+export type Input<Op extends Operation> = (Has<ParamsOf<Op>> extends true ? { params: ParamsOf<Op> } : unknown) &
+  (Has<BodyOf<Op>> extends true ? { body: BodyOf<Op> } : unknown) &
+  (Has<QueryOf<Op>> extends true ? { query?: Partial<QueryOf<Op>> } : unknown);
+
+/** An error answer of the API: its code and message (shown as is), and per-field messages. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface Tokens {
+  token: string;
+  refreshToken: string;
+}
+
+/** What the client needs from the session: the current tokens, and what to do when they change or end. */
+export interface TokenStore {
+  current(): Tokens | undefined;
+  replace(tokens: Tokens): void;
+  expire(): void;
+}
+
+const urlOf = (op: Operation, input: Record<string, unknown>): string => {
+  const params = (input.params ?? {}) as Record<string, string>;
+  const path = endpoints[op][1].replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined && value !== null && value !== '') query.set(name, String(value));
+  }
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+};
+
+const send = async (op: Operation, input: Record<string, unknown>, token: string | undefined): Promise<unknown> => {
+  const [method] = endpoints[op];
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  // Every write sends a JSON body (an empty object when the route takes none); a DELETE only when it names one (DELETE /cmp/trackers).
+  const hasBody = method !== 'GET' && (method !== 'DELETE' || input.body !== undefined);
+  if (hasBody) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  // no-cache: a public document cached for visitors (GET /cmp/config/:tenantId, max-age 300) is revalidated, never shown stale after a save.
+  try {
+    response = await fetch(urlOf(op, input), { method, headers, ...(hasBody ? { body: JSON.stringify(input.body ?? {}) } : {}), credentials: 'omit', cache: 'no-cache' });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'The service could not be reached. Check your connection and try again.');
+  }
+  const text = await response.text();
+  let parsed: { data?: unknown; error?: { code?: string; message?: string; fields?: Record<string, string> } } = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    // Not JSON (a proxy's error page): fall through to the status.
+  }
+  if (!response.ok) {
+    const error = parsed.error;
+    throw new ApiError(response.status, error?.code ?? 'HTTP_ERROR', error?.message ?? `The service answered ${response.status}.`, error?.fields ?? {});
+  }
+  return parsed.data;
+};
+
+export const createClient = (tokens: TokenStore) => {
+  let refreshing: Promise<boolean> | undefined;
+
+  /**
+   * Refresh tokens rotate and a spent one presented again revokes the whole login, so concurrent
+   * 401s share one refresh.
+   */
+  const refresh = (): Promise<boolean> => {
+    refreshing ??= (async () => {
+      const current = tokens.current();
+      if (!current) return false;
+      try {
+        const next = (await send('refresh', { body: { refreshToken: current.refreshToken } }, undefined)) as DataOf<'refresh'>;
+        tokens.replace({ token: next.token, refreshToken: next.refreshToken });
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) tokens.expire();
+        return false;
+      } finally {
+        refreshing = undefined;
+      }
+    })();
+    return refreshing;
+  };
+
+  /** Calls one operation with the access token; on a 401 refreshes once and tries again. */
+  const call = async <Op extends Operation>(op: Op, ...args: keyof Input<Op> extends never ? [input?: Input<Op>] : [input: Input<Op>]): Promise<DataOf<Op>> => {
+    const input = (args[0] ?? {}) as Record<string, unknown>;
+    const token = tokens.current()?.token;
+    try {
+      return (await send(op, input, token)) as DataOf<Op>;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401 || !token) throw error;
+      if (!(await refresh())) {
+        throw new ApiError(401, 'UNAUTHORIZED', 'Your session has ended. Please sign in again.');
+      }
+      return (await send(op, input, tokens.current()?.token)) as DataOf<Op>;
+    }
+  };
+
+  /** Signing in sends no token. */
+  const login = (email: string, password: string) => send('login', { body: { email, password } }, undefined) as Promise<DataOf<'login'>>;
+
+  /** Signing out revokes the refresh token's whole login on the server (sends no access token). */
+  const logout = (refreshToken: string) => send('logout', { body: { refreshToken } }, undefined) as Promise<DataOf<'logout'>>;
+
+  return { call, login, logout, refresh };
+};

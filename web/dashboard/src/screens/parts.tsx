@@ -1,0 +1,103 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { Dialog, ErrorText } from '../ui';
+
+/** What a field's control spreads onto itself: its id and what describes it. */
+export interface ControlProps {
+  id: string;
+  'aria-invalid'?: true;
+  'aria-describedby'?: string;
+}
+
+/**
+ * A labelled control with its hint and, after a failed save, the API's message for that field
+ * beside it (a VALIDATION_ERROR's `fields`), tied to the control by aria-describedby.
+ */
+export const Field = ({ id, label, hint, problem, children }: { id: string; label: string; hint?: string; problem?: string; children: (control: ControlProps) => ComponentChildren }) => {
+  const describedBy = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children({ id, ...(problem ? { 'aria-invalid': true } : {}), ...(describedBy ? { 'aria-describedby': describedBy } : {}) })}
+      {problem ? (
+        <span class="hint error" id={`${id}-problem`}>
+          {problem}
+        </span>
+      ) : null}
+      {hint ? (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+};
+
+/**
+ * A status line saying what just happened (saved, deleted, invited). It takes the focus, since
+ * the control that acted may be gone with its row or card.
+ */
+export const useSaid = () => {
+  const [said, setSaid] = useState<{ text: string }>();
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (said) ref.current?.focus();
+  }, [said]);
+  return {
+    say: (text: string) => setSaid({ text }),
+    line: (
+      <p role="status" ref={ref} tabIndex={-1}>
+        {said?.text}
+      </p>
+    ),
+  };
+};
+
+/** Asks before an action that cannot be undone; a refusal shows the API's message and keeps the dialog open. */
+export const ConfirmDialog = ({
+  title,
+  confirm,
+  children,
+  act,
+  onDone,
+  onClose,
+}: {
+  title: string;
+  confirm: string;
+  children: ComponentChildren;
+  act: () => Promise<unknown>;
+  onDone: () => void;
+  onClose: () => void;
+}) => {
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog title={title} onClose={onClose}>
+      {children}
+      <ErrorText error={error} />
+      <div class="actions">
+        <button
+          type="button"
+          class="danger"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            setError(undefined);
+            try {
+              await act();
+              onDone();
+            } catch (failure) {
+              setError(failure);
+              setBusy(false);
+            }
+          }}
+        >
+          {confirm}
+        </button>
+        <button type="button" class="secondary" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  );
+};

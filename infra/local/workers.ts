@@ -5,7 +5,7 @@ import { handler as webhookWorker } from '../../functions/webhook-worker/handler
 import { clock } from '../../shared/clock';
 import { config } from '../../shared/config';
 import { completePendingWithdrawals } from '../../shared/consent/withdrawal-apply';
-import { drainOutbox } from '../../shared/events/drain';
+import { drainOutbox, type OutboxItem } from '../../shared/events/drain';
 import { signDueCheckpoints } from '../../shared/evidence/checkpointer';
 import { describeError, log } from '../../shared/log';
 import { sqs } from '../../shared/queue/sqs';
@@ -98,6 +98,8 @@ export interface WorkerOptions {
   streamSince?: Date | 'trim-horizon';
   /** Which stream changes the workers' reader hands on (all by default; see StreamReaderOptions.accept). */
   streamAccept?: (change: StreamChange) => boolean;
+  /** Which pending outbox items the safety-net drains hand on (all by default). */
+  outboxAccept?: (item: OutboxItem) => boolean;
 }
 
 /**
@@ -121,8 +123,8 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     loop('checkpointer', async () => void (await signDueCheckpoints()), Math.max(idleMs, 500)),
     // Safety nets beside the stream reader (which hands new outbox items and withdrawals on as they
     // are written): items or withdrawals left pending by a failure are picked up here.
-    loop('mail drain', () => drainOutbox('MAIL'), idleMs),
-    loop('event drain', () => drainOutbox('EVENT'), idleMs),
+    loop('mail drain', () => drainOutbox('MAIL', 25, options.outboxAccept), idleMs),
+    loop('event drain', () => drainOutbox('EVENT', 25, options.outboxAccept), idleMs),
     // The stream trigger's job in AWS: withdrawals a crash left half-applied are finished.
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
   ];

@@ -76,8 +76,11 @@ export const dispatchOutboxItem = async (item: OutboxItem): Promise<void> => {
   }
 };
 
-/** Hands on up to `limit` pending items of a kind, oldest first; returns how many. */
-export const drainOutbox = async (kind: OutboxKind, limit = 25): Promise<number> => {
+/**
+ * Hands on up to `limit` pending items of a kind, oldest first; returns how many. `accept` leaves
+ * items to other drainers (test files sharing one table each drain only their own tenants').
+ */
+export const drainOutbox = async (kind: OutboxKind, limit = 25, accept: (item: OutboxItem) => boolean = () => true): Promise<number> => {
   const { Items = [] } = await db().send(
     new QueryCommand({
       TableName: tableName(),
@@ -88,7 +91,7 @@ export const drainOutbox = async (kind: OutboxKind, limit = 25): Promise<number>
     }),
   );
   let handed = 0;
-  for (const item of Items as OutboxItem[]) {
+  for (const item of (Items as OutboxItem[]).filter(accept)) {
     try {
       await dispatchOutboxItem(item);
       handed += 1;

@@ -13,12 +13,16 @@ import { waitForLog } from './evidence';
  */
 export const ownTenants = new Set<string>();
 
-const tenantOf = (change: StreamChange): string | undefined => /^TENANT#([^#]+)$/.exec(String((change.newImage ?? change.oldImage ?? change.keys).PK))?.[1];
+const isOwnPartition = (pk: unknown): boolean => ownTenants.has(/^TENANT#([^#]+)$/.exec(String(pk))?.[1] ?? '');
 
-export const isOwnChange = (change: StreamChange): boolean => ownTenants.has(tenantOf(change) ?? '');
+export const isOwnChange = (change: StreamChange): boolean => isOwnPartition((change.newImage ?? change.oldImage ?? change.keys).PK);
 
-/** The local workers (stream reader, checkpoints, drains, queues), for this file's tenants. */
-export const startTestWorkers = (idleMs = 50) => startWorkers(idleMs, { streamAccept: isOwnChange });
+/**
+ * The local workers (stream reader, checkpoints, drains, queues), for this file's tenants: its
+ * webhook and scan queues are its own too (tests/setup/environment.ts), so another file's workers,
+ * with their own retry and timeout settings, never take its deliveries.
+ */
+export const startTestWorkers = (idleMs = 50) => startWorkers(idleMs, { streamAccept: isOwnChange, outboxAccept: (item) => isOwnPartition(item.PK) });
 
 /** The local workers for the whole file. */
 export const useTestWorkers = () => {

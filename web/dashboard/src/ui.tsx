@@ -72,6 +72,28 @@ export const useData = <T,>(load: () => Promise<T>, deps: unknown[] = []) => {
   return { ...state, reload: () => setNonce((value) => value + 1) };
 };
 
+/**
+ * One action at a time (a save, a publish): `busy` while it runs, `error` when it failed (the form
+ * keeps what was typed). With `staysBusy` a success leaves it busy: what acted goes with it (a
+ * dialog closing, a navigation).
+ */
+export const useAction = ({ staysBusy = false }: { staysBusy?: boolean } = {}) => {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await work();
+      if (!staysBusy) setBusy(false);
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+};
+
 /** Copies a text and says so (in a live region) next to the button. */
 export const CopyButton = ({ text, label }: { text: string; label: string }) => {
   const [said, setSaid] = useState('');
@@ -116,11 +138,20 @@ export const Dialog = ({ title, onClose, children, opener: given }: { title: str
     // What opened it: named by the caller when that control was busy (disabled) as the dialog opened.
     const opener = given ?? (document.activeElement as HTMLElement | null);
     const dialog = ref.current;
+    // The browser returns focus on close to what was focused at showModal: make that the opener,
+    // which lost focus to the body while it was disabled.
+    if (given && document.activeElement !== given) given.focus({ preventScroll: true });
     dialog?.showModal();
     return () => {
       done.current = true;
       if (dialog?.open) dialog.close();
       opener?.focus();
+      // Escape's native close restores focus a task later, to what was focused when the dialog
+      // opened: the body, when the opener was disabled while busy. Focus that fell to the body
+      // goes back to the opener; focus the user moved elsewhere stays.
+      setTimeout(() => {
+        if (opener?.isConnected && (document.activeElement === document.body || document.activeElement === null)) opener.focus();
+      }, 0);
     };
   }, []);
   return (
@@ -130,6 +161,18 @@ export const Dialog = ({ title, onClose, children, opener: given }: { title: str
     </dialog>
   );
 };
+
+/** A dialog form's buttons: its submit (disabled while busy) and Cancel. */
+export const DialogActions = ({ submit, busy, onCancel }: { submit: string; busy: boolean; onCancel: () => void }) => (
+  <div class="actions">
+    <button type="submit" disabled={busy}>
+      {submit}
+    </button>
+    <button type="button" class="secondary" onClick={onCancel}>
+      Cancel
+    </button>
+  </div>
+);
 
 const dateTime = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 const dateOnly = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'UTC' });

@@ -2,78 +2,49 @@ import { useState } from 'preact/hooks';
 import { api } from '../session';
 import type { DataOf } from '../api';
 import { ErrorText, Loading, formatNumber, useData } from '../ui';
+import { DailyBars } from './chart';
 
 type Day = DataOf<'getCmpAnalytics'>['daily'][number];
 
 const percent = (fraction: number) => `${(fraction * 100).toLocaleString('en-IN', { maximumFractionDigits: 2 })}%`;
 const kinds = ['accept', 'partial', 'reject'] as const;
 
+/** The stacked parts of a day's bar, bottom up. */
+const parts = kinds.map((kind) => ({ key: kind, class: `bar ${kind}`, value: (day: Day) => day[kind] }));
+
+/** The table's numbers, after the day. */
+const columns = [
+  ['Decisions', (day: Day) => day.decisions],
+  ['Accept', (day: Day) => day.accept],
+  ['Partial', (day: Day) => day.partial],
+  ['Reject', (day: Day) => day.reject],
+  ['Withdrawals', (day: Day) => day.withdrawals],
+] as const;
+
 /** Decisions per day as stacked bars (accept, partial, reject), with the numbers in a table for assistive technology. */
-const DailyDecisions = ({ days }: { days: Day[] }) => {
-  const width = 600;
-  const height = 140;
-  const most = Math.max(1, ...days.map((day) => day.decisions));
-  const slot = width / Math.max(1, days.length);
-  return (
-    <figure class="chart">
-      <figcaption id="cookie-daily-caption">Cookie decisions per day (UTC): accept, partial and reject</figcaption>
-      <svg viewBox={`0 0 ${width} ${height + 20}`} role="img" aria-labelledby="cookie-daily-caption" focusable="false">
-        <line x1="0" y1={height} x2={width} y2={height} class="axis" />
-        {days.map((day, index) => {
-          let top = height;
-          return kinds.map((kind) => {
-            const size = (day[kind] / most) * (height - 10);
-            top -= size;
-            return size > 0 ? <rect key={`${day.date}-${kind}`} x={index * slot + 1} y={top} width={Math.max(1, slot - 2)} height={size} class={`bar ${kind}`} /> : null;
-          });
-        })}
-        <text x="0" y={height + 16} class="tick">
-          {days[0]?.date}
-        </text>
-        <text x={width} y={height + 16} class="tick" text-anchor="end">
-          {days[days.length - 1]?.date}
-        </text>
-        <text x={width} y="12" class="tick" text-anchor="end">
-          most: {most}
-        </text>
-      </svg>
-      <p class="legend" aria-hidden="true">
-        {kinds.map((kind) => (
-          <span key={kind} class={`key ${kind}`}>
-            {kind}
-          </span>
-        ))}
-      </p>
-      <details>
-        <summary>The daily numbers as a table</summary>
-        <table class="cookie-daily">
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Decisions</th>
-              <th scope="col">Accept</th>
-              <th scope="col">Partial</th>
-              <th scope="col">Reject</th>
-              <th scope="col">Withdrawals</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.date}>
-                <td>{day.date}</td>
-                <td>{day.decisions}</td>
-                <td>{day.accept}</td>
-                <td>{day.partial}</td>
-                <td>{day.reject}</td>
-                <td>{day.withdrawals}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
-    </figure>
-  );
-};
+const DailyDecisions = ({ days }: { days: Day[] }) => (
+  <DailyBars
+    id="cookie-daily-caption"
+    caption="Cookie decisions per day (UTC): accept, partial and reject"
+    days={days}
+    height={140}
+    gap={1}
+    total={(day) => day.decisions}
+    series={parts}
+    skipEmpty
+    summary="The daily numbers as a table"
+    tableClass="cookie-daily"
+    columns={columns}
+  >
+    <p class="legend" aria-hidden="true">
+      {kinds.map((kind) => (
+        <span key={kind} class={`key ${kind}`}>
+          {kind}
+        </span>
+      ))}
+    </p>
+  </DailyBars>
+);
 
 export const CookieAnalytics = () => {
   const [range, setRange] = useState({ from: '', to: '' });

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { languages } from '../../../../shared/i18n/languages';
 import { api, canWrite } from '../session';
-import { Dialog, ErrorText, fieldErrors, formatDateTime } from '../ui';
+import { Dialog, DialogActions, ErrorText, fieldErrors, formatDateTime, useAction } from '../ui';
 import { FieldError, problemOf, type LabelSet } from './cookie-data';
 
 const nameOf = (code: string) => languages.find((language) => language.iso === code)?.name ?? code;
@@ -15,8 +15,7 @@ const statusText: Record<LabelSet['status'], [string, string]> = {
 /** Every label of one language in a dialog; saving makes the set REVIEWED. */
 const EditLabels = ({ set, english, onClose, onSaved }: { set: LabelSet; english: LabelSet | undefined; onClose: () => void; onSaved: () => void }) => {
   const [labels, setLabels] = useState<Record<string, string>>(set.labels);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction({ staysBusy: true });
   const problems = fieldErrors(error);
   return (
     <Dialog title={`${nameOf(set.language)} labels`} onClose={onClose}>
@@ -24,15 +23,10 @@ const EditLabels = ({ set, english, onClose, onSaved }: { set: LabelSet; english
         class="labels-form"
         onSubmit={async (event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
+          await run(async () => {
             await api.call('saveCmpTranslation', { params: { language: set.language }, body: { labels } });
             onSaved();
-          } catch (failure) {
-            setError(failure);
-            setBusy(false);
-          }
+          });
         }}
       >
         {Object.keys(set.labels).map((key, index) => (
@@ -44,14 +38,7 @@ const EditLabels = ({ set, english, onClose, onSaved }: { set: LabelSet; english
           </div>
         ))}
         <ErrorText error={error} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save labels
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions submit="Save labels" busy={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -59,24 +46,17 @@ const EditLabels = ({ set, english, onClose, onSaved }: { set: LabelSet; english
 
 export const Translations = ({ labelSets, configured, onChanged }: { labelSets: LabelSet[]; configured: string[]; onChanged: () => void }) => {
   const [editing, setEditing] = useState<LabelSet>();
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const [said, setSaid] = useState('');
-  const [busy, setBusy] = useState(false);
   const writer = canWrite.value;
   const english = labelSets.find((set) => set.language === 'en');
   const missing = configured.filter((code) => !labelSets.some((set) => set.language === code));
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(undefined);
+  const act = (work: () => Promise<string>) => {
     setSaid('');
-    try {
+    return run(async () => {
       setSaid(await work());
       onChanged();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   // A reviewed language is never drafted over from here (the API refuses it without replaceReviewed).
   const draft = (language: string) =>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../session';
 import type { DataOf } from '../api';
-import { Dialog, ErrorText, Loading, fieldErrors, useData } from '../ui';
+import { Dialog, DialogActions, ErrorText, Loading, fieldErrors, useAction, useData } from '../ui';
 import { DiffTable, MaterialWarning, publishPreview } from './notice-diff';
 import { OtherMessages, TextField } from './notice-fields';
 
@@ -14,8 +14,7 @@ export type Published = DataOf<'publishNotice'>;
 export const PublishDialog = ({ notice, onClose, onPublished }: { notice: { id: string }; onClose: () => void; onPublished: (result: Published) => void }) => {
   const preview = useData(() => publishPreview(notice.id), [notice.id]);
   const [changeNote, setChangeNote] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction({ staysBusy: true });
   const fields = fieldErrors(error);
   const diff = preview.data;
   return (
@@ -37,28 +36,14 @@ export const PublishDialog = ({ notice, onClose, onPublished }: { notice: { id: 
         noValidate
         onSubmit={async (event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
-            onPublished(await api.call('publishNotice', { params: { id: notice.id }, body: changeNote ? { changeNote } : {} }));
-          } catch (failure) {
-            // A notice the API finds incomplete names each missing item: listed here by field.
-            setError(failure);
-            setBusy(false);
-          }
+          // A notice the API finds incomplete names each missing item: listed here by field.
+          await run(async () => onPublished(await api.call('publishNotice', { params: { id: notice.id }, body: changeNote ? { changeNote } : {} })));
         }}
       >
         <TextField id="change-note" name="changeNote" label="Change note (optional)" value={changeNote} onInput={setChangeNote} fields={fields} multiline />
         <ErrorText error={error} />
         <OtherMessages fields={fields} shown={['changeNote']} />
-        <div class="actions">
-          <button type="submit" disabled={busy || preview.loading}>
-            Publish now
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions submit="Publish now" busy={busy || preview.loading} onCancel={onClose} />
       </form>
     </Dialog>
   );

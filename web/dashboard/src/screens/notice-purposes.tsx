@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../session';
 import type { DataOf } from '../api';
-import { Dialog, ErrorText, fieldErrors } from '../ui';
+import { Dialog, DialogActions, ErrorText, fieldErrors, useAction } from '../ui';
 import { legalBases, type LegalBasis } from '../../../../shared/notices/notice';
 import { FieldMessage, messageAt, OtherMessages, TextField } from './notice-fields';
 
@@ -17,8 +17,7 @@ const PurposeForm = ({ purpose, onSaved, onCancel }: { purpose?: Purpose; onSave
   const [description, setDescription] = useState(purpose?.description ?? '');
   const [categories, setCategories] = useState(purpose?.dataCategories.join(', ') ?? '');
   const [legalBasis, setLegalBasis] = useState<LegalBasis>(purpose?.legalBasis ?? 'CONSENT');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction({ staysBusy: true });
   const fields = fieldErrors(error);
   const basisMessage = messageAt(fields, 'legalBasis');
   return (
@@ -26,19 +25,12 @@ const PurposeForm = ({ purpose, onSaved, onCancel }: { purpose?: Purpose; onSave
       noValidate
       onSubmit={async (event) => {
         event.preventDefault();
-        setBusy(true);
-        setError(undefined);
         const dataCategories = categories
           .split(',')
           .map((item) => item.trim())
           .filter(Boolean);
         const body = { name, description, dataCategories, legalBasis };
-        try {
-          onSaved(purpose ? await api.call('updatePurpose', { params: { id: purpose.id }, body }) : await api.call('createPurpose', { body }));
-        } catch (failure) {
-          setError(failure);
-          setBusy(false);
-        }
+        await run(async () => onSaved(purpose ? await api.call('updatePurpose', { params: { id: purpose.id }, body }) : await api.call('createPurpose', { body })));
       }}
     >
       <TextField id="purpose-name" name="name" label="Name" value={name} onInput={setName} fields={fields} />
@@ -71,14 +63,7 @@ const PurposeForm = ({ purpose, onSaved, onCancel }: { purpose?: Purpose; onSave
       </div>
       <ErrorText error={error} />
       <OtherMessages fields={fields} shown={['name', 'description', 'dataCategories', 'legalBasis']} />
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          Save purpose
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <DialogActions submit="Save purpose" busy={busy} onCancel={onCancel} />
     </form>
   );
 };

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../session';
 import type { DataOf } from '../api';
-import { ErrorText, fieldErrors } from '../ui';
+import { ErrorText, fieldErrors, useAction } from '../ui';
 import { languages, type LanguageCode } from '../../../../shared/i18n/languages';
 import { OtherMessages, TextField } from './notice-fields';
 
@@ -60,8 +60,7 @@ export const SideBySide = ({ notice, code, editable, onSaved }: { notice: Detail
   const translation = notice.translations[code];
   const rows = rowsOf(notice);
   const [values, setValues] = useState(() => valuesOf(translation, rows.map((row) => row.key)));
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction({ staysBusy: true });
   const fields = fieldErrors(error);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -74,17 +73,12 @@ export const SideBySide = ({ notice, code, editable, onSaved }: { notice: Detail
         noValidate
         onSubmit={async (event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
           const body = bodyOf(values);
-          try {
+          await run(async () => {
             if (translation) await api.call('updateNoticeTranslation', { params: { id: notice.id, lang: code as LanguageCode }, body });
             else await api.call('addNoticeTranslation', { params: { id: notice.id }, body: { language: code as LanguageCode, ...body } });
             onSaved();
-          } catch (failure) {
-            setError(failure);
-            setBusy(false);
-          }
+          });
         }}
       >
         {rows.map((row) => (

@@ -1,14 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, canWrite } from '../session';
 import type { DataOf } from '../api';
-import { ErrorText, Heading, Loading, useData } from '../ui';
+import { ErrorText, Heading, Loading, useAction, useData } from '../ui';
 import { NoticePreview } from './notice-preview';
 import { NoticeTabs } from './notice-status';
 import { SideBySide, SourceBadge, scheduled } from './notice-side-by-side';
 
 const AutoTranslate = ({ id, onDone }: { id: string; onDone: () => void }) => {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const [result, setResult] = useState<DataOf<'autoTranslateNotice'>>();
   const needs = result?.languages.filter((language) => language.source === 'NEEDS_TRANSLATION').length ?? 0;
   return (
@@ -16,18 +15,12 @@ const AutoTranslate = ({ id, onDone }: { id: string; onDone: () => void }) => {
       <button
         type="button"
         disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(undefined);
-          try {
+        onClick={() =>
+          run(async () => {
             setResult(await api.call('autoTranslateNotice', { params: { id } }));
             onDone();
-          } catch (failure) {
-            setError(failure);
-          } finally {
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         Auto-translate
       </button>

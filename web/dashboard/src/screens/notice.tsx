@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, canWrite } from '../session';
 import { navigate } from '../router';
 import type { DataOf } from '../api';
-import { ErrorText, Heading, Link, Loading, formatDateTime, formatNumber, useData } from '../ui';
+import { ErrorText, Heading, Link, Loading, formatDateTime, formatNumber, useAction, useData } from '../ui';
 import { NoticeEditor } from './notice-editor';
 import { NoticeTabs, StatusBadge } from './notice-status';
 import { PublishDialog, PublishedNote, type Published } from './notice-publish';
@@ -40,24 +40,18 @@ const NoticeView = ({ notice }: { notice: Detail }) => (
 
 /** Start the next version of a published or archived notice: a DRAFT copy, opened at once. */
 const Revise = ({ id }: { id: string }) => {
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction({ staysBusy: true });
   return (
     <p>
       <button
         type="button"
         disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(undefined);
-          try {
+        onClick={() =>
+          run(async () => {
             const draft = await api.call('reviseNotice', { params: { id } });
             navigate(`/notices/${draft.id}`);
-          } catch (failure) {
-            setError(failure);
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         Revise
       </button>

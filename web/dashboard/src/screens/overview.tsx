@@ -1,6 +1,7 @@
 import { api } from '../session';
 import { ApiError, type DataOf } from '../api';
 import { ErrorText, Heading, Link, Loading, formatNumber, useData } from '../ui';
+import { DailyBars } from './chart';
 
 interface OverviewData {
   consents: DataOf<'consentAnalytics'>;
@@ -23,53 +24,22 @@ const load = async (): Promise<OverviewData> => {
 
 const percent = (value: number) => `${value.toLocaleString('en-IN', { maximumFractionDigits: 2 })}%`;
 
+const consents = [{ key: 'consents', class: 'bar', value: (day: { consents: number }) => day.consents }] as const;
+
 /** A bar chart of consents per day as SVG, with the same numbers in a table for assistive technology. */
-const DailyChart = ({ days }: { days: { date: string; consents: number }[] }) => {
-  const width = 600;
-  const height = 160;
-  const most = Math.max(1, ...days.map((day) => day.consents));
-  const slot = width / days.length;
-  return (
-    <figure class="chart">
-      <figcaption id="daily-caption">Consents recorded per day, last 30 days (UTC)</figcaption>
-      <svg viewBox={`0 0 ${width} ${height + 20}`} role="img" aria-labelledby="daily-caption" focusable="false">
-        <line x1="0" y1={height} x2={width} y2={height} class="axis" />
-        {days.map((day, index) => {
-          const barHeight = (day.consents / most) * (height - 10);
-          return <rect key={day.date} x={index * slot + 2} y={height - barHeight} width={Math.max(1, slot - 4)} height={barHeight} class="bar" />;
-        })}
-        <text x="0" y={height + 16} class="tick">
-          {days[0]?.date}
-        </text>
-        <text x={width} y={height + 16} class="tick" text-anchor="end">
-          {days[days.length - 1]?.date}
-        </text>
-        <text x={width} y="12" class="tick" text-anchor="end">
-          most: {most}
-        </text>
-      </svg>
-      <details>
-        <summary>The numbers as a table</summary>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Consents</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.date}>
-                <td>{day.date}</td>
-                <td>{day.consents}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
-    </figure>
-  );
-};
+const DailyChart = ({ days }: { days: { date: string; consents: number }[] }) => (
+  <DailyBars
+    id="daily-caption"
+    caption="Consents recorded per day, last 30 days (UTC)"
+    days={days}
+    height={160}
+    gap={2}
+    total={(day) => day.consents}
+    series={consents}
+    summary="The numbers as a table"
+    columns={[['Consents', (day) => day.consents]]}
+  />
+);
 
 const Figure = ({ label, value, id }: { label: string; value: string; id: string }) => (
   <div class="figure">

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Dialog, ErrorText } from '../ui';
+import { Dialog, ErrorText, useAction } from '../ui';
 
 /** What a field's control spreads onto itself: its id and what describes it. */
 export interface ControlProps {
@@ -69,8 +69,7 @@ export const ConfirmDialog = ({
   onDone: () => void;
   onClose: () => void;
 }) => {
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction({ staysBusy: true });
   return (
     <Dialog title={title} onClose={onClose}>
       {children}
@@ -80,17 +79,12 @@ export const ConfirmDialog = ({
           type="button"
           class="danger"
           disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            setError(undefined);
-            try {
+          onClick={() =>
+            run(async () => {
               await act();
               onDone();
-            } catch (failure) {
-              setError(failure);
-              setBusy(false);
-            }
-          }}
+            })
+          }
         >
           {confirm}
         </button>

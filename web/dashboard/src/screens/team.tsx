@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, session } from '../session';
 import { ApiError, type DataOf } from '../api';
-import { ErrorText, Heading, Loading, fieldErrors, formatDate, useData } from '../ui';
+import { ErrorText, Heading, Loading, fieldErrors, formatDate, useAction, useData } from '../ui';
 import { ConfirmDialog, Field, useSaid } from './parts';
 // shared/roles.ts is a pure module (no imports), already in the main bundle.
 import { accessPolicy, roles, type Role } from '../../../../shared/roles';
@@ -24,8 +24,7 @@ const InviteForm = ({ onInvited }: { onInvited: (member: Member, mailed: boolean
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('VIEWER');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const problems = fieldErrors(error);
   return (
     <section aria-labelledby="invite-heading" class="panel">
@@ -34,19 +33,13 @@ const InviteForm = ({ onInvited }: { onInvited: (member: Member, mailed: boolean
         noValidate
         onSubmit={async (event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          try {
+          // On failure the form keeps what was typed; the API says why (a taken email, the plan's limit, a field).
+          await run(async () => {
             const member = await api.call('inviteUser', { body: { email: email.trim(), role, ...(password ? { password } : {}) } });
             setEmail('');
             setPassword('');
             onInvited(member, !password);
-          } catch (failure) {
-            // The form keeps what was typed; the API says why (a taken email, the plan's limit, a field).
-            setError(failure);
-          } finally {
-            setBusy(false);
-          }
+          });
         }}
       >
         <Field id="invite-email" label="Email" problem={problems.email}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../session';
 import type { DataOf } from '../api';
-import { Dialog, ErrorText, fieldErrors } from '../ui';
+import { Dialog, DialogActions, ErrorText, fieldErrors, useAction } from '../ui';
 import { Field } from './parts';
 // Type only: the catalogue itself imports zod, so the list below is kept here and checked against it.
 import type { SubscribableEvent } from '../../../../shared/events/catalogue';
@@ -37,25 +37,19 @@ export const WebhookForm = ({ webhook, onSaved, onClose }: { webhook?: Webhook; 
   const [secret, setSecret] = useState('');
   const [events, setEvents] = useState<SubscribableEvent[]>((webhook?.events ?? ['consent.recorded', 'consent.withdrawn']) as SubscribableEvent[]);
   const [isActive, setActive] = useState(webhook?.isActive ?? true);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction({ staysBusy: true });
   const problems = fieldErrors(error);
   const eventsError = eventsProblem(problems);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const fields = { label: label.trim(), url: url.trim(), events };
       const saved = webhook
         ? await api.call('updateWebhook', { params: { id: webhook.id }, body: { ...fields, isActive, ...(secret ? { secret } : {}) } })
         : await api.call('createWebhook', { body: { ...fields, secret } });
       onSaved(saved);
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -109,14 +103,7 @@ export const WebhookForm = ({ webhook, onSaved, onClose }: { webhook?: Webhook; 
           </label>
         ) : null}
         <ErrorText error={error} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            {webhook ? 'Save changes' : 'Create webhook'}
-          </button>
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions submit={webhook ? 'Save changes' : 'Create webhook'} busy={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -1,15 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, canWrite } from '../session';
 import type { DataOf } from '../api';
-import { CopyButton, ErrorText, Heading, Loading, fieldErrors, formatDate, formatDateTime, useData } from '../ui';
+import { CopyButton, ErrorText, Heading, Loading, fieldErrors, formatDate, formatDateTime, useAction, useData } from '../ui';
 
 type Task = DataOf<'listComplianceTasks'>[number];
 
 const isOverdue = (task: Task) => task.status === 'OVERDUE' || (task.status === 'OPEN' && Date.parse(task.dueAt) < Date.now());
 
 const TaskRow = ({ task, onDone }: { task: Task; onDone: (task: Task) => void }) => {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const [justDone, setJustDone] = useState(false);
   const statusRef = useRef<HTMLSpanElement>(null);
   // The button goes once the task is done: the focus moves to the task's new status, not to the page.
@@ -38,18 +37,12 @@ const TaskRow = ({ task, onDone }: { task: Task; onDone: (task: Task) => void })
               class="secondary"
               disabled={busy}
               aria-describedby={error ? `task-error-${task.taskId}` : undefined}
-              onClick={async () => {
-                setBusy(true);
-                setError(undefined);
-                try {
+              onClick={() =>
+                run(async () => {
                   onDone(await api.call('completeComplianceTask', { params: { id: task.taskId } }));
                   setJustDone(true);
-                } catch (failure) {
-                  setError(failure);
-                } finally {
-                  setBusy(false);
-                }
-              }}
+                })
+              }
             >
               Mark done<span class="visually-hidden">: {task.description}</span>
             </button>
@@ -66,8 +59,7 @@ const WithdrawalLink = () => {
   const published = (notices.data ?? []).filter((notice) => notice.status === 'PUBLISHED');
   const [identifier, setIdentifier] = useState('');
   const [noticeId, setNoticeId] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const [link, setLink] = useState<DataOf<'createWithdrawalToken'>>();
   const chosen = noticeId || published[0]?.id || '';
   const problems = fieldErrors(error);
@@ -78,17 +70,9 @@ const WithdrawalLink = () => {
       <form
         onSubmit={async (event) => {
           event.preventDefault();
-          setBusy(true);
-          setError(undefined);
           setLink(undefined);
-          try {
-            setLink(await api.call('createWithdrawalToken', { body: { dataPrincipalIdentifier: identifier.trim(), noticeId: chosen } }));
-          } catch (failure) {
-            // The form keeps what was typed; the API's message says why.
-            setError(failure);
-          } finally {
-            setBusy(false);
-          }
+          // On failure the form keeps what was typed; the API's message says why.
+          await run(async () => setLink(await api.call('createWithdrawalToken', { body: { dataPrincipalIdentifier: identifier.trim(), noticeId: chosen } })));
         }}
       >
         <div class="field">

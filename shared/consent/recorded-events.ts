@@ -1,6 +1,6 @@
 import { eventIdFor, newEvent } from '../events/outbox';
 import type { StreamConsumer } from '../stream/consumers';
-import { fanOutEvent } from '../webhooks/fanout';
+import { fanOutEvents } from '../webhooks/fanout';
 import { recordItemType, recordOf } from './record-item';
 
 /**
@@ -14,10 +14,9 @@ export const recordedEventsConsumer: StreamConsumer = {
   itemTypes: [recordItemType],
   eventNames: ['INSERT'],
   handle: async (changes) => {
-    for (const change of changes) {
-      if (!change.newImage) continue;
-      const record = recordOf(change.newImage);
-      await fanOutEvent(
+    const records = changes.flatMap((change) => (change.newImage ? [recordOf(change.newImage)] : []));
+    await fanOutEvents(
+      records.map((record) =>
         newEvent(
           record.tenantId,
           'consent.recorded',
@@ -32,7 +31,7 @@ export const recordedEventsConsumer: StreamConsumer = {
           },
           { id: eventIdFor('consent.recorded', record.recordId), timestamp: record.createdAt },
         ),
-      );
-    }
+      ),
+    );
   },
 };

@@ -2,7 +2,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../shared/tenants/service';
 import { newTenant, password, uniqueEmail, useApi } from './support/api';
-import { axeViolations, useBrowser } from './support/browser';
+import { axeViolations, collectCspViolations, cspViolationsOf, useBrowser } from './support/browser';
 import { useFixtureSites } from './support/fixture-sites';
 import { useTestWorkers } from './support/workers';
 
@@ -203,11 +203,7 @@ describe('cookie consent under the real Content-Security-Policy', () => {
   it('runs the screen and the framed preview without a violation', async () => {
     const strict = await browser().newPage();
     try {
-      await strict.evaluateOnNewDocument(() => {
-        const scope = globalThis as any;
-        scope.cspViolations = [];
-        scope.addEventListener('securitypolicyviolation', (event: { violatedDirective: string }) => scope.cspViolations.push(event.violatedDirective));
-      });
+      await collectCspViolations(strict);
       await strict.goto(`${state.baseUrl}/dashboard/cookie-consent`, { waitUntil: 'load' });
       await strict.waitForSelector('#email');
       await strict.type('#email', tenant.adminEmail);
@@ -217,8 +213,8 @@ describe('cookie consent under the real Content-Security-Policy', () => {
       // The preview page's own policy (script-src 'self', connect-src 'none') lets the widget draw the banner.
       await previewBanner(strict, (banner) => banner.background === '#111827');
       const frame = strict.frames().find((candidate) => candidate.url().endsWith('/widget/preview'))!;
-      expect(await frame.evaluate(() => (globalThis as any).cspViolations)).toEqual([]);
-      expect(await strict.evaluate(() => (globalThis as any).cspViolations)).toEqual([]);
+      expect(await cspViolationsOf(frame)).toEqual([]);
+      expect(await cspViolationsOf(strict)).toEqual([]);
     } finally {
       await strict.close();
     }

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../shared/tenants/service';
 import { newTenant, password, uniqueEmail, useApi } from './support/api';
-import { axeViolations, useBrowser } from './support/browser';
+import { axeViolations, collectCspViolations, cspViolationsOf, useBrowser } from './support/browser';
 import { publishedNotice, recordConsent } from './support/consent';
 import { waitForLog } from './support/evidence';
 import { startTestWorkers } from './support/workers';
@@ -107,17 +107,13 @@ describe('dashboard pages from the server', () => {
   it('runs under its own Content-Security-Policy without a violation', async () => {
     const strict = await browser().newPage();
     try {
-      await strict.evaluateOnNewDocument(() => {
-        const scope = globalThis as any;
-        scope.cspViolations = [];
-        scope.addEventListener('securitypolicyviolation', (event: { violatedDirective: string }) => scope.cspViolations.push(event.violatedDirective));
-      });
+      await collectCspViolations(strict);
       await strict.goto(`${state.baseUrl}/dashboard/`, { waitUntil: 'load' });
       await signIn(strict, tenant.adminEmail, password);
       await waitForH1(strict, 'Overview');
       await strict.waitForSelector('#total-consents');
       await go(strict, 'API keys');
-      expect(await strict.evaluate(() => (globalThis as any).cspViolations)).toEqual([]);
+      expect(await cspViolationsOf(strict)).toEqual([]);
     } finally {
       await strict.close();
     }

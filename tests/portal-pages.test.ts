@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { newTenant, uniqueEmail, useApi } from './support/api';
-import { axeViolations, useBrowser } from './support/browser';
+import { axeViolations, collectCspViolations, cspViolationsOf, useBrowser } from './support/browser';
 import { sha256 } from './support/consent';
 import { mailsTo } from './support/mail';
 import { createNotice, createPurpose, publish } from './support/notices';
@@ -56,11 +56,7 @@ const open = async (url: string, languages: string[] = ['en-US', 'en'], options:
   const page = await browser().newPage();
   // axe is injected as an inline script, which the page's own policy refuses; enforced, violations are collected.
   if (options.enforceCsp) {
-    await page.evaluateOnNewDocument(() => {
-      const scope = globalThis as unknown as { addEventListener(type: string, listener: (event: { violatedDirective: string }) => void): void; cspViolations: string[] };
-      scope.cspViolations = [];
-      scope.addEventListener('securitypolicyviolation', (event) => scope.cspViolations.push(event.violatedDirective));
-    });
+    await collectCspViolations(page);
   } else {
     await page.setBypassCSP(true);
   }
@@ -218,12 +214,12 @@ describe('portal page /portal/<token>', () => {
     try {
       expect(await heading(page)).toBe('Withdraw your consent');
       await page.click('label[for="mode-some"]');
-      expect(await page.evaluate(() => (globalThis as unknown as { cspViolations?: string[] }).cspViolations)).toEqual([]);
+      expect(await cspViolationsOf(page)).toEqual([]);
       // The collector works: an inline script is refused and reported.
       await page.addScriptTag({ content: 'void 0' }).catch(() => undefined);
       await page.waitForFunction(() => ((globalThis as unknown as { cspViolations: string[] }).cspViolations.length > 0), { timeout: 5_000 });
       // Reported once per policy that refuses it: the header's and the page's meta tag.
-      const violations = await page.evaluate(() => (globalThis as unknown as { cspViolations?: string[] }).cspViolations);
+      const violations = await cspViolationsOf(page);
       expect(new Set(violations)).toEqual(new Set(['script-src-elem']));
     } finally {
       await page.close();

@@ -33,3 +33,15 @@ export const axeViolations = async (page: Page, selector?: string): Promise<{ id
     return result.violations.map((violation) => ({ id: violation.id, targets: violation.nodes.flatMap((node) => node.target.map(String)) }));
   }, selector ?? null);
 };
+
+/** Records the page's Content-Security-Policy violations (the directives violated), from its first script on. */
+export const collectCspViolations = (page: Page) =>
+  page.evaluateOnNewDocument(() => {
+    const scope = globalThis as unknown as { addEventListener(type: string, listener: (event: { violatedDirective: string }) => void): void; cspViolations: string[] };
+    scope.cspViolations = [];
+    scope.addEventListener('securitypolicyviolation', (event) => scope.cspViolations.push(event.violatedDirective));
+  });
+
+/** What collectCspViolations recorded in a page or frame (undefined where it was never installed). */
+export const cspViolationsOf = (target: { evaluate: Page['evaluate'] }): Promise<string[] | undefined> =>
+  target.evaluate(() => (globalThis as unknown as { cspViolations?: string[] }).cspViolations);

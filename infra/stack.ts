@@ -16,7 +16,7 @@ import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-
 export const stackName = 'ConsentServiceStack';
 
 /** The item types whose inserts the stream function receives: every type a stream consumer takes. */
-export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord'] as const;
+export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] as const;
 
 const defaultMailFrom = 'no-reply@consent-service.example';
 const mailFromOf = (value: unknown): string => {

@@ -99,6 +99,6 @@ describe('dispatchChanges', () => {
 
   it('registers the evidence log, consent.recorded, outbox and withdrawal consumers', () => {
     expect(streamConsumers.map((consumer) => consumer.name)).toEqual(['evidence log', 'consent.recorded events', 'outbox', 'withdrawal completion']);
-    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'OutboxMail', 'OutboxEvent']));
+    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'LogDocument', 'OutboxMail', 'OutboxEvent']));
   });
 });

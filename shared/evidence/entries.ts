@@ -1,12 +1,14 @@
 import { recordItemType, recordOf } from '../consent/record-item';
 import { withdrawalHashOf } from '../consent/withdrawal-evidence';
+import { documentItemType } from './documents';
 
 /**
- * What the log holds: one entry per consent record and one per withdrawal. An entry's leaf data
- * is the 32 raw bytes of its hash (a record's proofHash; a withdrawal's hash over its canonical
- * evidence), so the log commits to exactly what the proof endpoints show.
+ * What the log holds: one entry per consent record, per withdrawal and per logged document (a
+ * rights request's or a breach's filing: documents.ts). An entry's leaf data is the 32 raw bytes
+ * of its hash (a record's proofHash; a withdrawal's hash over its canonical evidence; a document's
+ * hash over its canonical text), so the log commits to exactly what the proof endpoints show.
  */
-export type EntryKind = 'record' | 'withdrawal';
+export type EntryKind = 'record' | 'withdrawal' | 'document';
 
 export interface LogEntry {
   tenantId: string;
@@ -40,12 +42,20 @@ export const entryOf = (item: Record<string, unknown>): LogEntry | undefined => 
   if (item.type === withdrawalItemType) {
     return { tenantId: String(item.tenantId), kind: 'withdrawal', id: String(item.withdrawalId), hash: withdrawalHashOf(item) };
   }
+  if (item.type === documentItemType) {
+    return { tenantId: String(item.tenantId), kind: 'document', id: String(item.documentId), hash: String(item.hash) };
+  }
   return undefined;
 };
 
 const entryBytes = 16 + 1 + 32;
-const kindCode: Record<EntryKind, number> = { record: 1, withdrawal: 2 };
-const kindOf = (code: number): EntryKind => (code === 1 ? 'record' : 'withdrawal');
+const kindCode: Record<EntryKind, number> = { record: 1, withdrawal: 2, document: 3 };
+const kindByCode = new Map(Object.entries(kindCode).map(([kind, code]) => [code, kind as EntryKind]));
+const kindOf = (code: number): EntryKind => {
+  const kind = kindByCode.get(code);
+  if (!kind) throw new Error(`log entry of unknown kind ${code}`);
+  return kind;
+};
 
 /** A sequenced batch as stored: 49 bytes per entry (id, kind, hash), about 5 KB for 100. */
 export const encodeEntries = (entries: readonly Pick<LogEntry, 'kind' | 'id' | 'hash'>[]): Uint8Array => {

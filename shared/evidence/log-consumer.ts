@@ -1,12 +1,13 @@
 import type { StreamChange } from '../stream/change';
 import type { StreamConsumer } from '../stream/consumers';
+import { documentItemType } from './documents';
 import { entryOf, withdrawalItemType, type LogEntry } from './entries';
 import { recordItemType } from '../consent/record-item';
 import { signCheckpointFor } from './checkpointer';
 import { integrate } from './integration';
 import { sequenceEntries } from './sequencer';
 
-/** New records and withdrawals, by tenant, in stream order. */
+/** New records, withdrawals and logged documents, by tenant, in stream order. */
 const entriesByTenant = (changes: StreamChange[]): Map<string, LogEntry[]> => {
   const byTenant = new Map<string, LogEntry[]>();
   for (const change of changes) {
@@ -27,7 +28,7 @@ const entriesByTenant = (changes: StreamChange[]): Map<string, LogEntry[]> => {
  */
 export const evidenceLogConsumer: StreamConsumer = {
   name: 'evidence log',
-  itemTypes: [recordItemType, withdrawalItemType],
+  itemTypes: [recordItemType, withdrawalItemType, documentItemType],
   eventNames: ['INSERT'],
   handle: async (changes) => {
     await Promise.all(

@@ -4,7 +4,7 @@ const hex32 = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const checkpointSchema = z
   .object({
-    treeSize: z.number().int().describe('Entries (records and withdrawals) the signed tree holds'),
+    treeSize: z.number().int().describe('Entries (records, withdrawals and logged documents) the signed tree holds'),
     rootHash: hex32.describe('RFC 9162 Merkle tree hash of those entries, hex'),
     signedAt: z.iso.datetime(),
     keyId: z.string().describe('kid of the signing key in GET /consent/log/keys'),
@@ -49,7 +49,7 @@ export const logVerification = z.object({
   from: z.number().int(),
   to: z.number().int(),
   treeSize: z.number().int().describe('Size of the latest signed checkpoint, which everything is checked against'),
-  checked: z.number().int().describe('Entries whose record or withdrawal was re-read and re-hashed'),
+  checked: z.number().int().describe('Entries whose record, withdrawal or logged document was re-read and re-hashed'),
   pendingEntries: z.number().int().describe('Entries sequenced after the latest checkpoint (checked once one covers them)'),
   intact: z.boolean(),
   checkpoint: checkpointSchema.omit({ note: true }).nullable(),
@@ -57,7 +57,7 @@ export const logVerification = z.object({
     .array(
       z.object({
         position: z.number().int().nullable(),
-        kind: z.enum(['record', 'withdrawal', 'checkpoint', 'log']),
+        kind: z.enum(['record', 'withdrawal', 'document', 'checkpoint', 'log']),
         id: z.string().nullable(),
         reason: z.string(),
       }),

@@ -7,6 +7,7 @@ import { afterWithdrawal } from '../consent/withdrawal-apply';
 import { batchGetAll } from '../db/batch';
 import { readArchivedCheckpoint } from './archive';
 import { logOrigin, openCheckpoint } from './checkpoint';
+import { documentKeys, documentProblem } from './documents';
 import type { EntryKind } from './entries';
 import { readBatches, readHead } from './log-store';
 import { leafHash, toHex } from './merkle';
@@ -51,7 +52,7 @@ const erasedWithdrawal = (record: ConsentRecord, withdrawal: Item): string | und
 /**
  * Checks the tenant's log against its latest signed checkpoint: the checkpoint's signature (and
  * its archived copy), the root recomputed from every sequenced entry, and, for the entries at
- * positions from..to, that each record or withdrawal still exists, still hashes to its hash and
+ * positions from..to, that each record, withdrawal or logged document still exists, still hashes to its hash and
  * to the hash the log committed to, and that no logged withdrawal was undone on its records.
  * Tampering that recomputes a record's proof hash is found by the last two: the log holds the
  * original. Entries past the checkpoint are reported as pending, not checked.
@@ -71,11 +72,14 @@ export const verifyLog = async (tenantId: string, from: number, requestedTo: num
     }
   }
   const checked = inTree.filter((entry) => entry.position >= from && entry.position <= to);
-  const items = await readItems(
-    checked.map((entry) => (entry.kind === 'record' ? consentKeys.record(tenantId, entry.id) : consentKeys.withdrawal(tenantId, entry.id))),
-  );
+  const keyOf = (entry: { kind: EntryKind; id: string }) => {
+    if (entry.kind === 'record') return consentKeys.record(tenantId, entry.id);
+    if (entry.kind === 'withdrawal') return consentKeys.withdrawal(tenantId, entry.id);
+    return documentKeys.document(tenantId, entry.id);
+  };
+  const items = await readItems(checked.map(keyOf));
   const itemOf = (entry: { kind: EntryKind; id: string }) => {
-    const key = entry.kind === 'record' ? consentKeys.record(tenantId, entry.id) : consentKeys.withdrawal(tenantId, entry.id);
+    const key = keyOf(entry);
     return items.get(`${key.PK}|${key.SK}`);
   };
   const records = new Map<string, ConsentRecord>();
@@ -88,6 +92,11 @@ export const verifyLog = async (tenantId: string, from: number, requestedTo: num
     }
     if (entry.kind === 'withdrawal') {
       if (withdrawalHashOf(item) !== entry.hash) problem('the withdrawal no longer hashes to the hash the log committed to: it was altered');
+      continue;
+    }
+    if (entry.kind === 'document') {
+      const reason = documentProblem(item, entry.hash);
+      if (reason) problem(reason);
       continue;
     }
     const record = recordOf(item);

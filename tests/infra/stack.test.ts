@@ -103,7 +103,7 @@ describe('functions', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: Match.anyValue() });
   });
 
-  it('feeds the stream function the inserts of outbox items, withdrawals and consent records, reporting failures per record and never dropping a batch', () => {
+  it('feeds the stream function the inserts of outbox items, withdrawals, consent records and logged documents, reporting failures per record and never dropping a batch', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: stack.getLogicalId(stack.functions.byName.get('stream')!.node.defaultChild as CfnResource) },
       StartingPosition: 'TRIM_HORIZON',
@@ -112,7 +112,7 @@ describe('functions', () => {
       BatchSize: 100,
       MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord'] } } } }) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] } } } }) }] },
     });
     // Exactly what the consumers take: none is starved by the filter, and no other insert invokes the function.
     expect(new Set(streamItemTypes)).toEqual(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes)));

@@ -15,7 +15,11 @@ export const ownTenants = new Set<string>();
 
 const isOwnPartition = (pk: unknown): boolean => ownTenants.has(/^TENANT#([^#]+)$/.exec(String(pk))?.[1] ?? '');
 
-export const isOwnChange = (change: StreamChange): boolean => isOwnPartition((change.newImage ?? change.oldImage ?? change.keys).PK);
+/** A tenant's item: in its own partition, or (logged documents and the like) naming the tenant in the item. */
+export const isOwnChange = (change: StreamChange): boolean => {
+  const image = change.newImage ?? change.oldImage ?? change.keys;
+  return isOwnPartition(image.PK) || (typeof image.tenantId === 'string' && ownTenants.has(image.tenantId));
+};
 
 /**
  * The local workers (stream reader, checkpoints, drains, queues), for this file's tenants: its

@@ -103,24 +103,48 @@ describe('withdrawal links', () => {
 
     const reuse = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: {} });
     expect(reuse.status).toBe(409);
-    expect(reuse.body.error.code).toBe('WITHDRAWAL_TOKEN_USED');
+    expect(reuse.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'USED', usedAt: expect.any(String), tenant: { slug: tenant.slug } } });
     const reopened = await call('GET', `/api/v1/consent/portal/${token}`);
     expect(reopened.status).toBe(409);
-    expect(reopened.body.error.code).toBe('WITHDRAWAL_TOKEN_USED');
+    expect(reopened.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'USED' } });
     const unknown = await call('GET', `/api/v1/consent/portal/${'x'.repeat(43)}`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error.code).toBe('WITHDRAWAL_TOKEN_NOT_FOUND');
+    expect(unknown.body.error).toMatchObject({ code: 'NOT_FOUND', details: { reason: 'NOT_FOUND' } });
+    // The link is a secret: no answer about it, success or error, may be kept by a cache.
+    for (const response of [view, partial, reuse, reopened, unknown]) expect(response.headers.get('cache-control')).toBe('no-store');
     const noPurposes = await call('POST', '/api/v1/consent/withdrawal-token', { token: tenant.token, body: { dataPrincipalIdentifier: 'nobody@example.com', noticeId } });
     expect(noPurposes.status).toBe(404);
   });
 
-  it('refuses an expired link with 410 WITHDRAWAL_TOKEN_EXPIRED', async () => {
+  it('refuses an expired link with 409 CONFLICT, reason EXPIRED', async () => {
     const { tenant, noticeId, email } = await setup();
     const { token } = (await call('POST', '/api/v1/consent/withdrawal-token', { token: tenant.token, body: { dataPrincipalIdentifier: email, noticeId } })).body.data;
     setClock(offsetClock(7 * 86_400_000 + 1000));
-    const response = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: {} });
-    expect(response.status).toBe(410);
-    expect(response.body.error.code).toBe('WITHDRAWAL_TOKEN_EXPIRED');
+    for (const response of [await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: {} }), await call('GET', `/api/v1/consent/portal/${token}`)]) {
+      expect(response.status).toBe(409);
+      expect(response.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'EXPIRED', expiredAt: expect.any(String), tenant: { slug: tenant.slug }, newLinkUrl: expect.any(String) } });
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('refuses withdrawAll with purposeIds, and purposes the record never granted, naming purposeIds', async () => {
+    const tenant = await newTenant(call);
+    const { noticeId, required, optional } = await publishedNotice(call, tenant.token);
+    const email = `partial-${Math.random().toString(36).slice(2)}@example.com`;
+    await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: email, consentGiven: { [required]: true, [optional]: false } });
+    const { token } = (await call('POST', '/api/v1/consent/withdrawal-token', { token: tenant.token, body: { dataPrincipalIdentifier: email, noticeId } })).body.data;
+    const both = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { withdrawAll: true, purposeIds: [optional] } });
+    const defaulted = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { purposeIds: [required] } });
+    const neverGranted = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { withdrawAll: false, purposeIds: [optional] } });
+    for (const response of [both, defaulted, neverGranted]) {
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expect(response.body.error.fields).toHaveProperty('purposeIds');
+    }
+    expect(neverGranted.body.error.fields.purposeIds).toContain(optional);
+    // Nothing was withdrawn and the link still works.
+    expect((await statusOf(tenant.token, email)).withdrawnPurposes).toEqual([]);
+    expect((await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { withdrawAll: false, purposeIds: [required] } })).status).toBe(200);
   });
 
   it('lets exactly one of 50 simultaneous redemptions through', async () => {
@@ -130,7 +154,7 @@ describe('withdrawal links', () => {
     const statuses = results.map((result) => result.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
-    expect(new Set(results.filter((result) => result.status === 409).map((result) => result.body.error.code))).toEqual(new Set(['WITHDRAWAL_TOKEN_USED']));
+    expect(new Set(results.filter((result) => result.status === 409).map((result) => `${result.body.error.code} ${result.body.error.details?.reason}`))).toEqual(new Set(['CONFLICT USED']));
     const tasks = (await call('GET', '/api/v1/compliance-tasks', { token: tenant.token })).body.data;
     expect(tasks).toHaveLength(1);
   });

@@ -153,6 +153,11 @@ export const portalWithdrawBody = z
   .refine((body) => body.withdrawAll || (body.purposeIds?.length ?? 0) > 0, {
     message: 'name the purposes to withdraw when withdrawAll is false',
     path: ['purposeIds'],
+  })
+  // Both at once is ambiguous (withdraw everything, or only these?): refused rather than guessed.
+  .refine((body) => !body.withdrawAll || body.purposeIds === undefined, {
+    message: 'purposeIds names a partial withdrawal: send it with withdrawAll false (withdrawAll defaults to true, everything)',
+    path: ['purposeIds'],
   });
 
 /** The public withdrawal page's request (extension): which tenant, and where to mail the link. */

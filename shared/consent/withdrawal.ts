@@ -135,9 +135,13 @@ export const withdraw = async (request: WithdrawalRequest) => {
   };
 };
 
-/** Purposes named in a partial withdrawal must belong to the records being withdrawn. */
+/**
+ * Purposes named in a partial withdrawal must have been granted in the records being withdrawn:
+ * a purpose the principal declined (or that the notice never had) cannot be withdrawn, and must
+ * not be listed as withdrawn.
+ */
 export const checkPurposes = (records: ConsentRecord[], purposeIds: string[], field: string) => {
-  const known = new Set(records.flatMap((record) => Object.keys(record.consentGiven)));
-  const unknown = purposeIds.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new ValidationError({ [field]: `not purposes of this consent: ${unknown.join(', ')}` });
+  const granted = new Set(records.flatMap((record) => Object.keys(record.consentGiven).filter((id) => record.consentGiven[id] === true)));
+  const refused = purposeIds.filter((id) => !granted.has(id));
+  if (refused.length > 0) throw new ValidationError({ [field]: `not granted in this consent, so nothing to withdraw: ${refused.join(', ')}` });
 };

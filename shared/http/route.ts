@@ -56,6 +56,8 @@ interface RouteFields {
     /** Other success statuses without a body (304), status to description. */
     alternatives?: Readonly<Record<number, string>>;
   };
+  /** Every answer, success or error, carries `Cache-Control: no-store`: the path holds a secret (a withdrawal link). */
+  noStore?: true;
   /** Error codes this route can answer with, beyond those its auth kind implies. */
   errors?: readonly ErrorCode[];
 }

@@ -29,6 +29,8 @@ const padded = (seq: number) => String(seq).padStart(12, '0');
  * - compliance task by id ........ GetItem PK=TENANT#<tid> SK=TASK#<id>
  * - tasks by state, by due date .. Query   GSI2 TASKS#<tid>#<OPEN|DONE>; OVERDUE = OPEN with due date before now
  * - withdrawal token ............. GetItem PK=WTOKEN#<sha256 of token> SK=WTOKEN           (TTL after expiry)
+ * - a principal's withdrawal claim  GetItem PK=TENANT#<tid> SK=WCLAIM#<principal hash>      (1 consistent read and 1 write
+ *                                  per withdrawal: its sequence serialises the principal's withdrawals, withdrawal.ts)
  * - withdrawals not yet applied .. Query   GSI1 WITHDRAWALS#PENDING, SK <tenant>#<time>#<id>   (sparse: only IN_PROGRESS
  *                                  withdrawals carry it; one tenant's by begins_with, everyone's for the completer)
  */
@@ -75,4 +77,5 @@ export const consentKeys = {
   }),
   withdrawalPendingPartition: 'WITHDRAWALS#PENDING',
   withdrawalToken: (tokenHash: string) => ({ PK: `WTOKEN#${tokenHash}`, SK: 'WTOKEN' }),
+  withdrawalClaim: (tenantId: string, principalHash: string) => ({ PK: tenantPartition(tenantId), SK: `WCLAIM#${principalHash}` }),
 };

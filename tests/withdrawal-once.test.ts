@@ -44,9 +44,9 @@ describe('exactly one withdrawal per decision', () => {
     const notice = await publishedNotice(call, tenant.token);
     const recorded = await call('POST', '/api/v1/consent/sdk-record', { body: { apiKey, status: 'ACCEPTED', purposes: { [notice.required]: true, [notice.optional]: true } } });
     expect(recorded.status).toBe(201);
-    const { consentRecordId, proofHash } = recorded.body.data;
+    const { consentRecordId, withdrawalKey } = recorded.body.data;
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => call('POST', '/api/v1/consent/sdk-withdraw', { body: { apiKey, consentRecordId, proofHash } })),
+      Array.from({ length: 20 }, () => call('POST', '/api/v1/consent/sdk-withdraw', { body: { apiKey, consentRecordId, withdrawalKey } })),
     );
     await expectOneWithdrawal(tenant, results);
   });

@@ -47,6 +47,7 @@ export const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
   if (route.auth.kind === 'apiKey') {
     codes.add('UNAUTHORIZED');
     if (route.auth.checkOrigin) ['ORIGIN_NOT_ALLOWED', 'ORIGIN_MISSING'].forEach((code) => codes.add(code as ErrorCode));
+    codes.add(route.auth.secretKey === 'accepted' ? 'ORIGIN_NOT_ALLOWED' : 'FORBIDDEN');
   }
   for (const limit of route.limits ?? []) codes.add(limit.code);
   codes.add('INTERNAL_ERROR');
@@ -89,7 +90,16 @@ const operationOf = (route: (typeof routeList)[number]) => {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, rolesLine, route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined]
+    description: [
+      route.description,
+      rolesLine,
+      route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined,
+      route.auth.kind === 'apiKey'
+        ? route.auth.secretKey === 'accepted'
+          ? 'Keys: publishable (origin allowlist) or secret (server-to-server; 403 ORIGIN_NOT_ALLOWED when an Origin header comes with it).'
+          : 'Keys: publishable only (a secret key is 403 FORBIDDEN here: it would travel in the URL).'
+        : undefined,
+    ]
       .filter(Boolean)
       .join('\n\n'),
     tags: [...route.tags],

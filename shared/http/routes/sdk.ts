@@ -9,7 +9,7 @@ export const sdkRoutes = {
     method: 'POST',
     path: '/api/v1/consent/sdk-record',
     group: 'consent-public',
-    auth: { kind: 'apiKey', in: 'body', checkOrigin: true },
+    auth: { kind: 'apiKey', in: 'body', checkOrigin: true, secretKey: 'accepted' },
     limits: sdkLimits,
     summary: 'Record a consent decision from the widget or a server',
     description:
@@ -23,7 +23,7 @@ export const sdkRoutes = {
     method: 'POST',
     path: '/api/v1/consent/sdk-withdraw',
     group: 'consent-public',
-    auth: { kind: 'apiKey', in: 'body', checkOrigin: true },
+    auth: { kind: 'apiKey', in: 'body', checkOrigin: true, secretKey: 'accepted' },
     limits: sdkLimits,
     summary: 'Withdraw a consent from the widget',
     description:
@@ -37,7 +37,7 @@ export const sdkRoutes = {
     method: 'GET',
     path: '/api/v1/consent/public-notice',
     group: 'consent-public',
-    auth: { kind: 'apiKey', in: 'query', checkOrigin: true },
+    auth: { kind: 'apiKey', in: 'query', checkOrigin: true, secretKey: 'refused' },
     limits: sdkLimits,
     summary: "The tenant's published notice, for the widget",
     description:
@@ -51,7 +51,7 @@ export const sdkRoutes = {
     method: 'GET',
     path: '/api/v1/sdk/verify',
     group: 'consent-public',
-    auth: { kind: 'apiKey', in: 'query', checkOrigin: true },
+    auth: { kind: 'apiKey', in: 'query', checkOrigin: true, secretKey: 'refused' },
     limits: sdkLimits,
     summary: 'Check an API key and the calling origin',
     description:

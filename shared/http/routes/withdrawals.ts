@@ -95,7 +95,7 @@ export const withdrawalRoutes = {
     method: 'POST',
     path: '/api/v1/consent/withdraw-public',
     group: 'consent-public',
-    auth: { kind: 'apiKey', in: 'body', checkOrigin: true },
+    auth: { kind: 'apiKey', in: 'body', checkOrigin: true, secretKey: 'accepted' },
     limits: [{ limit: 'withdrawPublicPerIp', per: 'ip', code: 'RATE_LIMIT' }, ...sdkLimits],
     summary: 'Withdraw consent by email (public)',
     description: `Empty purposeIds withdraws everything. ${withdrawalEffects} Always 200: with no active consent for the email, withdrawalId is null and withdrawnCount 0, and the answer takes as long (it is held to at least WITHDRAW_PUBLIC_MIN_MS), so emails cannot be enumerated. Purposes the principal never consented to are ignored. 5 requests per hour per IP.`,

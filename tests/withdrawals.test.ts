@@ -173,7 +173,7 @@ describe('public withdrawal', () => {
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(Object.keys(known.body.data).sort()).toEqual(Object.keys(unknown.body.data).sort());
-    expect(Object.keys(known.body.data).sort()).toEqual(['isFullWithdrawal', 'purposesWithdrawn', 'tenant', 'withdrawalId', 'withdrawnAt', 'withdrawnCount']);
+    expect(Object.keys(known.body.data).sort()).toEqual(['confirmationRequired', 'isFullWithdrawal', 'purposesWithdrawn', 'tenant', 'withdrawalId', 'withdrawnAt', 'withdrawnCount']);
     expect([...known.headers.keys()].filter((name) => name !== 'x-request-id' && name !== 'date').sort()).toEqual(
       [...unknown.headers.keys()].filter((name) => name !== 'x-request-id' && name !== 'date').sort(),
     );
@@ -182,6 +182,41 @@ describe('public withdrawal', () => {
     expect((await statusOf(tenant.token, email)).isWithdrawn).toBe(true);
     expect((await mailsTo(email)).length).toBeGreaterThan(0);
     expect(await mailsTo('stranger@example.com')).toEqual([]);
+  });
+
+  it('with publicWithdrawal CONFIRM_BY_EMAIL, answers every address alike and mails a single-use link that withdraws when the person confirms', async () => {
+    process.env.WITHDRAW_PUBLIC_MIN_MS = '300';
+    onTestFinished(() => {
+      delete process.env.WITHDRAW_PUBLIC_MIN_MS;
+    });
+    const { tenant, email } = await setup();
+    const apiKey = await tenant.apiKey();
+    expect((await call('PUT', '/api/v1/consent/settings', { token: tenant.token, body: { publicWithdrawal: 'CONFIRM_BY_EMAIL' } })).status).toBe(200);
+    const timed = async (address: string, ip: string) => {
+      const started = Date.now();
+      const response = await call('POST', '/api/v1/consent/withdraw-public', { ip, body: { apiKey, email: address } });
+      return { response, elapsed: Date.now() - started };
+    };
+    const stranger = `stranger-${Math.random().toString(36).slice(2)}@example.com`;
+    const known = await timed(email, '203.0.113.60');
+    const unknown = await timed(stranger, '203.0.113.61');
+    for (const { response, elapsed } of [known, unknown]) {
+      expect(response.status).toBe(200);
+      expect(elapsed).toBeGreaterThanOrEqual(300);
+    }
+    const { withdrawnAt: _known, ...knownBody } = known.response.body.data;
+    const { withdrawnAt: _unknown, ...unknownBody } = unknown.response.body.data;
+    expect(knownBody).toEqual(unknownBody);
+    expect(knownBody).toMatchObject({ withdrawalId: null, withdrawnCount: 0, confirmationRequired: true, tenant: { slug: tenant.slug } });
+    // Nothing is withdrawn until the person confirms.
+    expect((await statusOf(tenant.token, email)).isWithdrawn).toBe(false);
+    expect(await mailsTo(stranger)).toEqual([]);
+    const link = (await mailsTo(email)).map((mail) => /\/portal\/([\w-]{43})\b/.exec(mail.body.text ?? '')?.[1]).find(Boolean);
+    expect(link).toBeDefined();
+    const confirmed = await call('POST', `/api/v1/consent/portal/${link}/withdraw`, { body: {} });
+    expect(confirmed.status).toBe(200);
+    expect((await statusOf(tenant.token, email)).isWithdrawn).toBe(true);
+    expect((await call('POST', `/api/v1/consent/portal/${link}/withdraw`, { body: {} })).body.error.details.reason).toBe('USED');
   });
 
   it('allows 5 requests per hour per IP', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyReceipt } from '../shared/evidence/receipt';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent, sha256 } from './support/consent';
+import { failWrites } from './support/storage';
 
 /**
  * Who may put a decision on record: a publishable key (public: read off any page) never names a
@@ -58,6 +59,8 @@ describe('two kinds of API key', () => {
     expect(proof).toMatchObject({ proofVersion: 3, matches: true, payload: { dataPrincipalHash: sha256('meera@example.in'), attribution: 'VERIFIED', attributionMethod: 'SECRET_KEY' } });
     expect(proof.payload.attributedBy).toMatch(/^key:/);
 
+    // Relabelled as a publishable key (prefix stripped), it is no key at all: the stored kind decides.
+    expect((await sdkRecord(secret.replace('cms_sk_', 'cms_'), { identifier: 'meera@example.in' }, { origin: 'http://localhost' })).status).toBe(401);
     const fromBrowser = await sdkRecord(secret, { identifier: 'meera@example.in' }, { origin: 'http://localhost' });
     expect(fromBrowser.status).toBe(403);
     expect(fromBrowser.body.error.code).toBe('ORIGIN_NOT_ALLOWED');
@@ -68,6 +71,27 @@ describe('two kinds of API key', () => {
     expect(nobody.status).toBe(400);
     expect(nobody.body.error.fields).toHaveProperty('identifier');
     expect((await call('GET', `/api/v1/consent/status/${sha256('meera@example.in')}`, { token: tenant.token })).body.data).toHaveLength(1);
+
+    // The server-to-server cookie routes take it in X-API-Key, and refuse it from a browser too.
+    const visitor = '0190a8f4-0000-7000-8000-000000000001';
+    const server = await call('GET', `/api/v1/cmp/consent-status?visitorId=${visitor}`, { headers: { 'x-api-key': secret } });
+    expect(server.body.error?.code ?? 'OK').not.toMatch(/UNAUTHORIZED|FORBIDDEN|ORIGIN/);
+    const browser = await call('GET', `/api/v1/cmp/consent-status?visitorId=${visitor}`, { headers: { 'x-api-key': secret, origin: 'https://shop.example' } });
+    expect(browser.body.error.code).toBe('ORIGIN_NOT_ALLOWED');
+  });
+
+  it('never answers a failed secret-key write with 2xx, and leaves no key behind', async () => {
+    const { tenant } = await setup();
+    const before = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data;
+    // The rate-limit counter is an UpdateCommand: let it through so the request reaches the key's transaction.
+    const { restore } = failWrites({ except: (command) => command === 'UpdateCommand' });
+    try {
+      const response = await call('POST', '/api/v1/api-keys', { token: tenant.token, body: { kind: 'secret' } });
+      expect(response.status).toBe(500);
+    } finally {
+      restore();
+    }
+    expect((await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data).toEqual(before);
   });
 });
 

@@ -157,40 +157,32 @@ const KeyCard = ({ apiKey, onRevoked }: { apiKey: Key; onRevoked: () => void }) 
   );
 };
 
-/** What a new key is for, said where it is shown the one time it is shown. */
-const NewKey = ({ created, onClose, opener }: { created: DataOf<'createApiKey'>; onClose: () => void; opener: HTMLElement | null }) =>
-  created.kind === 'secret' ? (
-    <Dialog title="Your new secret key" onClose={onClose} opener={opener}>
+/** A new key, shown the one time it is shown, with what it is for: a secret key is never for a page. */
+const NewKey = ({ created, onClose, opener }: { created: DataOf<'createApiKey'>; onClose: () => void; opener: HTMLElement | null }) => {
+  const secret = created.kind === 'secret';
+  return (
+    <Dialog title={secret ? 'Your new secret key' : 'Your new API key'} onClose={onClose} opener={opener}>
       <p>Copy it now: it is not shown again.</p>
-      <p class="notice">
-        Keep it on your servers. Never put it in a web page, an app or a repository: anyone holding it can record consent in any person's name. A request
-        that carries it from a browser is refused.
-      </p>
+      {secret ? (
+        <p class="notice">
+          Keep it on your servers. Never put it in a web page, an app or a repository: anyone holding it can record consent in any person's name. A request
+          that carries it from a browser is refused.
+        </p>
+      ) : null}
       <p>
-        <label for="new-key">Secret key</label>
+        <label for="new-key">{secret ? 'Secret key' : 'API key'}</label>
         <input id="new-key" readOnly value={created.apiKey} class="wide" />
       </p>
       <CopyButton text={created.apiKey} label="Copy key" />
-      <p>
-        Your server sends it with <code>identifier</code> to record consent for a person it knows, and signs the hash the widget sends: the lower-case hex
-        HMAC-SHA256 of the 64-character identifier hash, keyed with this key, passed to <code>cms.identify(&#123; identifierHash, identifierSignature &#125;)</code>.
-        Those records are marked verified.
-      </p>
-      <div class="actions">
-        <button type="button" onClick={onClose}>
-          Done
-        </button>
-      </div>
-    </Dialog>
-  ) : (
-    <Dialog title="Your new API key" onClose={onClose} opener={opener}>
-      <p>Copy it now: it is not shown again.</p>
-      <p>
-        <label for="new-key">API key</label>
-        <input id="new-key" readOnly value={created.apiKey} class="wide" />
-      </p>
-      <CopyButton text={created.apiKey} label="Copy key" />
-      <Snippet apiKey={created.apiKey} id="new-key-snippet" />
+      {secret ? (
+        <p>
+          Your server sends it with <code>identifier</code> to record consent for a person it knows, and signs the hash the widget sends: the lower-case hex
+          HMAC-SHA256 of the 64-character identifier hash, keyed with this key, passed to <code>cms.identify(&#123; identifierHash, identifierSignature &#125;)</code>.
+          Those records are marked verified.
+        </p>
+      ) : (
+        <Snippet apiKey={created.apiKey} id="new-key-snippet" />
+      )}
       <div class="actions">
         <button type="button" onClick={onClose}>
           Done
@@ -198,6 +190,7 @@ const NewKey = ({ created, onClose, opener }: { created: DataOf<'createApiKey'>;
       </div>
     </Dialog>
   );
+};
 
 export default function ApiKeys() {
   const keys = useData(() => api.call('listApiKeys'));

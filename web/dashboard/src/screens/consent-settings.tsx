@@ -6,6 +6,19 @@ import { useSaid } from './parts';
 
 type Settings = DataOf<'getConsentSettings'>;
 
+const withdrawalModes: { mode: Settings['publicWithdrawal']; label: string; hint: string }[] = [
+  {
+    mode: 'IMMEDIATE',
+    label: 'Withdraw at once',
+    hint: "As the standard interface does: anyone with your page's API key and a person's email withdraws that person's consent.",
+  },
+  {
+    mode: 'CONFIRM_BY_EMAIL',
+    label: 'Confirm by email first',
+    hint: 'The address is mailed a single-use link to the withdrawal page, and the withdrawal happens when the person confirms there.',
+  },
+];
+
 /**
  * The tenant's two consent settings: whether only verified identities are recorded, and how a
  * withdrawal by email through the public API takes effect. Every role sees them; DPO and
@@ -56,32 +69,23 @@ export default function ConsentSettings() {
           </fieldset>
           <fieldset disabled={!writer}>
             <legend>Withdrawal by email through the public API</legend>
-            <label class="check">
-              <input
-                type="radio"
-                name="public-withdrawal"
-                checked={draft.publicWithdrawal === 'IMMEDIATE'}
-                aria-describedby="immediate-hint"
-                onChange={() => setDraft({ ...draft, publicWithdrawal: 'IMMEDIATE' })}
-              />{' '}
-              Withdraw at once
-            </label>
-            <p class="hint" id="immediate-hint">
-              As the standard interface does: anyone with your page's API key and a person's email withdraws that person's consent.
-            </p>
-            <label class="check">
-              <input
-                type="radio"
-                name="public-withdrawal"
-                checked={draft.publicWithdrawal === 'CONFIRM_BY_EMAIL'}
-                aria-describedby="confirm-hint"
-                onChange={() => setDraft({ ...draft, publicWithdrawal: 'CONFIRM_BY_EMAIL' })}
-              />{' '}
-              Confirm by email first
-            </label>
-            <p class="hint" id="confirm-hint">
-              The address is mailed a single-use link to the withdrawal page, and the withdrawal happens when the person confirms there.
-            </p>
+            {withdrawalModes.map(({ mode, label, hint }) => (
+              <div key={mode}>
+                <label class="check">
+                  <input
+                    type="radio"
+                    name="public-withdrawal"
+                    checked={draft.publicWithdrawal === mode}
+                    aria-describedby={`${mode}-hint`}
+                    onChange={() => setDraft({ ...draft, publicWithdrawal: mode })}
+                  />{' '}
+                  {label}
+                </label>
+                <p class="hint" id={`${mode}-hint`}>
+                  {hint}
+                </p>
+              </div>
+            ))}
           </fieldset>
           <ErrorText error={error} />
           {writer ? (

@@ -9,8 +9,8 @@
  * proof.json   GET /api/v1/consent/records/:id/proof (the { data } body or the bare data object)
  * keys.json    GET /api/v1/consent/log/keys (JWKS); obtain it independently of proof.json
  *
- * Checks that the receipt is signed by a listed key and names this record and proof hash, that the
- * canonical evidence hashes to that proof hash, that the record is a leaf of the tenant's RFC 9162
+ * Checks that the receipt is signed by a listed key and names this record, proof hash and (proof
+ * format 3) attribution, that the canonical evidence hashes to that proof hash, that the record is a leaf of the tenant's RFC 9162
  * Merkle log, and that the root it proves is the one in a checkpoint note signed by a listed key.
  * Prints VALID and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
  * The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts.
@@ -108,6 +108,9 @@ const check = (jws, proofFile, keysFile) => {
   if (typeof proof.canonicalPayload !== 'string' || !sha256(Buffer.from(proof.canonicalPayload, 'utf8')).equals(proofHash)) {
     fail('the canonical evidence does not hash to the proof hash: the evidence was altered');
   }
+  // Proof format 3 records state their attribution in the evidence, and their receipt names it (att).
+  const attribution = JSON.parse(proof.canonicalPayload).attribution ?? null;
+  if ((claims.att ?? null) !== attribution) fail(`the receipt names attribution ${claims.att ?? 'none'}, the evidence ${attribution ?? 'none'}`);
   const log = proof.log ?? fail('the proof has no log section');
   if (log.status !== 'INTEGRATED') fail(`the record is not yet in a signed checkpoint (status ${log.status}); try again in a minute`);
   const path = Array.isArray(log.inclusionProof) ? log.inclusionProof.map((node) => hexBytes(node, 'an inclusion proof node')) : fail('the inclusion proof is missing');
@@ -116,7 +119,7 @@ const check = (jws, proofFile, keysFile) => {
   const checkpoint = openCheckpoint(log.checkpoint?.note, keys);
   if (checkpoint.origin !== `consent-service/log/${claims.tid}`) fail(`the checkpoint is of log ${checkpoint.origin}, not of tenant ${claims.tid}'s`);
   if (checkpoint.treeSize !== log.treeSize || !checkpoint.rootHash.equals(root)) fail('the signed checkpoint is for a different tree size or root than the proof');
-  return `VALID: record ${claims.rid} is leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
+  return `VALID: record ${claims.rid}${attribution ? ` (attribution ${attribution})` : ''} is leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
 };
 
 const args = process.argv.slice(2);

@@ -75,8 +75,8 @@ export const config = {
   },
   /**
    * The key that encrypts webhook signing secrets at rest (they must be readable to sign, so
-   * they are encrypted rather than hashed): SHA-256 of WEBHOOK_SECRET_KEY, a secret of at least
-   * 32 characters.
+   * they are encrypted rather than hashed), and secret API keys' identity verifiers (shared/api-keys/api-key.ts):
+   * SHA-256 of WEBHOOK_SECRET_KEY, a secret of at least 32 characters.
    */
   get webhookSecretKey(): Buffer {
     const raw = env('WEBHOOK_SECRET_KEY');

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { authenticateApiKey, type AuthenticatedKey } from '../api-keys/service';
 import { verifyAccessToken, type AccessClaims } from '../auth/jwt';
-import { checkOrigin } from '../auth/origin';
+import { checkKeyUse } from '../auth/origin';
 import { config } from '../config';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import { consumeRateLimit } from '../rate-limit/limiter';
@@ -71,7 +71,7 @@ export const authenticate = async (
     caller = claims;
   } else if (auth.kind === 'apiKey') {
     const key = await authenticateApiKey(apiKeyOf({ ...route, auth }, event));
-    if (auth.checkOrigin) checkOrigin(key.allowedDomains, meta);
+    checkKeyUse(key, auth, meta);
     caller = key;
   }
   const limits = auth.kind === 'bearer' ? [bearerLimit, ...(route.limits ?? [])] : (route.limits ?? []);

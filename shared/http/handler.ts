@@ -47,11 +47,15 @@ const resolveRoute = (routes: Map<string, RoutedRoute>): middy.MiddlewareObj<Eve
   },
 });
 
-/** Every response, success or error, carries the request id that its log lines carry. */
+/**
+ * Every response, success or error, carries the request id that its log lines carry, and on a
+ * `noStore` route the header that keeps caches from holding it.
+ */
 const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResultV2> => {
   const withRequestId = (request: Request) => {
     const response = request.response as HttpResponse | undefined;
-    if (response) response.headers = { ...response.headers, 'X-Request-Id': metaOf(request.event).requestId };
+    const noStore: Record<string, string> = request.context.requestState?.route.noStore ? { 'Cache-Control': 'no-store' } : {};
+    if (response) response.headers = { ...response.headers, ...noStore, 'X-Request-Id': metaOf(request.event).requestId };
   };
   return {
     after: (request) => withRequestId(request as Request),

@@ -29,7 +29,7 @@ const errorEnvelope = {
         details: {
           type: 'object',
           description:
-            'Extension, only on WITHDRAWAL_TOKEN_EXPIRED and WITHDRAWAL_TOKEN_USED: tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and expiredAt or usedAt, so the portal page can say whose link it was and where to get a new one',
+            'Extension. On the withdrawal-link routes (GET /consent/portal/:token and POST …/withdraw): reason NOT_FOUND (with 404 NOT_FOUND), USED or EXPIRED (with 409 CONFLICT); for USED and EXPIRED also tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and usedAt or expiredAt, so the portal page can say what happened, whose link it was and where to get a new one',
         },
       },
     },
@@ -37,7 +37,7 @@ const errorEnvelope = {
 };
 
 /** The errors a route can give by the way it is called, plus the ones it names itself. */
-const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
+export const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
   const codes = new Set<ErrorCode>(route.errors ?? []);
   if (route.request?.body || route.request?.query || route.request?.params) codes.add('VALIDATION_ERROR');
   if (route.auth.kind === 'bearer') {
@@ -47,6 +47,7 @@ const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
   if (route.auth.kind === 'apiKey') {
     codes.add('UNAUTHORIZED');
     if (route.auth.checkOrigin) ['ORIGIN_NOT_ALLOWED', 'ORIGIN_MISSING'].forEach((code) => codes.add(code as ErrorCode));
+    codes.add(route.auth.secretKey === 'accepted' ? 'ORIGIN_NOT_ALLOWED' : 'FORBIDDEN');
   }
   for (const limit of route.limits ?? []) codes.add(limit.code);
   codes.add('INTERNAL_ERROR');
@@ -89,7 +90,16 @@ const operationOf = (route: (typeof routeList)[number]) => {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, rolesLine, route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined]
+    description: [
+      route.description,
+      rolesLine,
+      route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined,
+      route.auth.kind === 'apiKey'
+        ? route.auth.secretKey === 'accepted'
+          ? 'Keys: publishable (origin allowlist) or secret (server-to-server; 403 ORIGIN_NOT_ALLOWED when an Origin header comes with it).'
+          : 'Keys: publishable only (a secret key is 403 FORBIDDEN here: it would travel in the URL).'
+        : undefined,
+    ]
       .filter(Boolean)
       .join('\n\n'),
     tags: [...route.tags],
@@ -102,8 +112,14 @@ const operationOf = (route: (typeof routeList)[number]) => {
       [String(route.response.status)]: {
         description: route.response.description,
         content: { 'application/json': { schema: success } },
-        ...(route.response.headers
-          ? { headers: Object.fromEntries(Object.entries(route.response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        ...(route.response.headers || route.noStore
+          ? {
+              headers: Object.fromEntries(
+                Object.entries({ ...route.response.headers, ...(route.noStore ? { 'Cache-Control': 'no-store, on every answer of this route, errors included' } : {}) }).map(
+                  ([name, description]) => [name, { description, schema: { type: 'string' } }],
+                ),
+              ),
+            }
           : {}),
       },
       ...Object.fromEntries(Object.entries(route.response.alternatives ?? {}).map(([status, description]) => [status, { description }])),

@@ -12,7 +12,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * - bearer: dashboard access token; `access` names the level of shared/roles.ts's policy that
  *   decides which roles pass. It is required, so a new route cannot forget it.
- * - apiKey: a tenant API key from `in`; `checkOrigin` applies the domain allowlist.
+ * - apiKey: a tenant API key from `in`; `checkOrigin` applies the domain allowlist to
+ *   publishable keys; `secretKey` says whether the tenant's secret (server) keys may call.
  * - none: open.
  */
 export type RouteAuth<Access extends AccessLevel = AccessLevel> =
@@ -22,7 +23,17 @@ export type RouteAuth<Access extends AccessLevel = AccessLevel> =
       /** The spec's role column says "any" here; `access` narrows it (README, Roles). */
       narrowsSpec?: true;
     }
-  | { kind: 'apiKey'; in: 'body' | 'query' | 'header'; checkOrigin: boolean }
+  | {
+      kind: 'apiKey';
+      in: 'body' | 'query' | 'header';
+      /** The domain allowlist, for publishable keys (a secret key is refused whenever an Origin comes with it). */
+      checkOrigin: boolean;
+      /**
+       * Whether a secret key (server-to-server) may call the route: required, so a new route
+       * decides. Routes that take the key in the URL refuse it (403 FORBIDDEN): URLs are logged.
+       */
+      secretKey: 'accepted' | 'refused';
+    }
   | { kind: 'none' };
 
 export type LimitName = keyof typeof config.limits;
@@ -56,6 +67,8 @@ interface RouteFields {
     /** Other success statuses without a body (304), status to description. */
     alternatives?: Readonly<Record<number, string>>;
   };
+  /** Every answer, success or error, carries `Cache-Control: no-store`: the path holds a secret (a withdrawal link). */
+  noStore?: true;
   /** Error codes this route can answer with, beyond those its auth kind implies. */
   errors?: readonly ErrorCode[];
 }

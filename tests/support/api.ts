@@ -77,7 +77,7 @@ export const newTenant = async (call: Call, options: { plan?: 'standard' | 'coll
     await addUser({ tenantId: tenant.tenantId, email, password, role });
     return loginAs(call, email);
   };
-  const apiKey = async () => (await createApiKey(tenant.tenantId)).apiKey;
+  const apiKey = async (kind: 'publishable' | 'secret' = 'publishable') => (await createApiKey(tenant.tenantId, kind)).apiKey;
   return { tenantId: tenant.tenantId, slug: tenant.slug, adminEmail, token, userToken, apiKey };
 };
 

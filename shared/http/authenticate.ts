@@ -3,9 +3,10 @@ import { authenticateApiKey, type AuthenticatedKey } from '../api-keys/service';
 import { verifyAccessToken, type AccessClaims } from '../auth/jwt';
 import { checkOrigin } from '../auth/origin';
 import { config } from '../config';
-import { ForbiddenError, UnauthorizedError } from '../errors';
+import { ForbiddenError, TokenInvalidError, UnauthorizedError } from '../errors';
 import { consumeRateLimit } from '../rate-limit/limiter';
-import { rolesFor } from '../roles';
+import { currentRoleChecked, rolesFor, type Role } from '../roles';
+import { getUser } from '../users/store';
 import type { RequestMeta } from './operation';
 import type { LimitSubject, RouteDefinition, RouteLimit } from './route';
 
@@ -51,6 +52,19 @@ const subjectOf = (per: LimitSubject, caller: Caller, meta: RequestMeta, event: 
   }
 };
 
+const refusedRole = (allowed: readonly Role[]) => new ForbiddenError(`This action needs one of the roles ${allowed.join(', ')}`);
+
+/**
+ * The caller as the team stands now (shared/roles.ts currentRoleChecked says for which routes):
+ * a user removed since its token was issued is 401 TOKEN_INVALID, a role lowered since is 403.
+ */
+const currentMember = async (claims: AccessClaims, allowed: readonly Role[]): Promise<AccessClaims> => {
+  const user = await getUser(claims.tenantId, claims.userId, { consistent: true });
+  if (!user) throw new TokenInvalidError('The account of this access token is no longer on the team');
+  if (!allowed.includes(user.role)) throw refusedRole(allowed);
+  return { ...claims, role: user.role };
+};
+
 const bearerLimit: RouteLimit = { limit: 'bearerPerTenant', per: 'tenant', code: 'RATE_LIMIT' };
 
 /**
@@ -67,8 +81,8 @@ export const authenticate = async (
   if (auth.kind === 'bearer') {
     const claims = await verifyAccessToken(bearerToken(event.headers?.authorization));
     const allowed = rolesFor(auth.access);
-    if (!allowed.includes(claims.role)) throw new ForbiddenError(`This action needs one of the roles ${allowed.join(', ')}`);
-    caller = claims;
+    if (!allowed.includes(claims.role)) throw refusedRole(allowed);
+    caller = currentRoleChecked(auth.access) ? await currentMember(claims, allowed) : claims;
   } else if (auth.kind === 'apiKey') {
     const key = await authenticateApiKey(apiKeyOf({ ...route, auth }, event));
     if (auth.checkOrigin) checkOrigin(key.allowedDomains, meta);

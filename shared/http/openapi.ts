@@ -3,7 +3,7 @@ import { statusOfCode, type ErrorCode } from '../errors';
 import { gatewayPayloadLimitBytes, maxJsonBodyBytes } from './body-limits';
 import { bracedPath, type RouteDefinition } from './route';
 import { routeList } from './routes';
-import { roles, rolesFor } from '../roles';
+import { currentRoleChecked, roles, rolesFor } from '../roles';
 import { maxJsonDepth } from '../validation';
 
 type JsonSchema = Record<string, unknown>;
@@ -86,7 +86,9 @@ const operationOf = (route: (typeof routeList)[number]) => {
     : { type: 'object' };
   const rolesLine =
     route.auth.kind === 'bearer'
-      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}Roles: ${rolesFor(route.auth.access).join(', ')}.`
+      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}${
+          currentRoleChecked(route.auth.access) ? 'The role is checked against the team as it is now, not only the token: a user removed since the token was issued is 401 TOKEN_INVALID, a role lowered since is 403 FORBIDDEN. ' : ''
+        }Roles: ${rolesFor(route.auth.access).join(', ')}.`
       : undefined;
   return {
     operationId: route.operationId,

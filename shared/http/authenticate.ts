@@ -45,6 +45,8 @@ const subjectOf = (per: LimitSubject, caller: Caller, meta: RequestMeta, event: 
       return `${keyId}#${meta.ip}`;
     case 'tenant':
       return caller?.tenantId ?? 'none';
+    case 'user':
+      return caller && 'userId' in caller ? `${caller.tenantId}#${caller.userId}` : 'none';
     case 'tenantIp': {
       const body = event.body as unknown as { tenantId?: unknown } | null;
       return `${caller?.tenantId ?? String(body?.tenantId ?? 'none')}#${meta.ip}`;
@@ -65,7 +67,15 @@ const currentMember = async (claims: AccessClaims, allowed: readonly Role[]): Pr
   return { ...claims, role: user.role };
 };
 
-const bearerLimit: RouteLimit = { limit: 'bearerPerTenant', per: 'tenant', code: 'RATE_LIMIT' };
+/**
+ * Every bearer request counts against its user's share first, then its tenant's limit (the
+ * spec's 100 a minute): a request the user's share refuses never uses up the tenant's, so one
+ * user cannot lock the rest of the team out.
+ */
+const bearerLimits: readonly RouteLimit[] = [
+  { limit: 'bearerPerUser', per: 'user', code: 'RATE_LIMIT' },
+  { limit: 'bearerPerTenant', per: 'tenant', code: 'RATE_LIMIT' },
+];
 
 /**
  * Authenticates the caller the way the route says, authorises its role, then counts the
@@ -88,7 +98,7 @@ export const authenticate = async (
     if (auth.checkOrigin) checkOrigin(key.allowedDomains, meta);
     caller = key;
   }
-  const limits = auth.kind === 'bearer' ? [bearerLimit, ...(route.limits ?? [])] : (route.limits ?? []);
+  const limits = auth.kind === 'bearer' ? [...bearerLimits, ...(route.limits ?? [])] : (route.limits ?? []);
   for (const { limit, per, code } of limits) {
     await consumeRateLimit(config.limits[limit], subjectOf(per, caller, meta, event), code);
   }

@@ -213,9 +213,14 @@ export const startApiServer = async (port: number, host = '127.0.0.1'): Promise<
       response.end(failure.body);
     });
   });
+  // Idle keep-alive connections stay open a minute (as an AWS load balancer keeps them), far
+  // longer than clients keep them idle, so a client never reuses one the server is closing.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    // A deeper accept queue than node's 511 (the kernel caps it at net.core.somaxconn): a burst
+    // of connections on a loaded machine waits there instead of being refused or reset.
+    server.listen({ port, host, backlog: 4096 }, () => resolve());
   });
   const { port: bound } = server.address() as AddressInfo;
   return { server, url: `http://${host}:${bound}` };

@@ -43,7 +43,7 @@ describe('POST /cmp/scan-now', () => {
     ]);
     // Exactly the documented fields, in a stable shape.
     expect(Object.keys(runs.body.data[0]).sort()).toEqual(
-      ['completedAt', 'createdAt', 'error', 'newUndeclared', 'pagesScanned', 'scanRunId', 'startedAt', 'status', 'trackersFound', 'trigger', 'urls', 'violations'],
+      ['completedAt', 'createdAt', 'error', 'failedPages', 'newUndeclared', 'pagesScanned', 'scanRunId', 'startedAt', 'status', 'trackersFound', 'trigger', 'urls', 'violations'],
     );
     const report = await call('GET', `/api/v1/cmp/scan-runs/${response.body.data.scanRunId}`, { token: tenant.token });
     expect(report.body.data).toMatchObject({ status: 'QUEUED', findings: [] });

@@ -54,7 +54,8 @@ export const runScan = async (message: ScanMessage, options: Pick<CrawlOptions, 
       return;
     }
     const fresh = undeclared(findings);
-    if (fresh.length > 0) await addFoundTrackers(run.tenantId, fresh.map(trackerOf));
+    const additions = fresh.flatMap((finding) => trackerOf(finding) ?? []);
+    if (additions.length > 0) await addFoundTrackers(run.tenantId, additions);
     const { dpoEmail } = await requireTenant(run.tenantId);
     const alert = fresh.length > 0 && dpoEmail ? [named('DPO alert', mailPut(run.tenantId, newTrackersMail(dpoEmail, counted, fresh)))] : [];
     const completed: ScanRun = { ...counted, status: 'COMPLETED' };

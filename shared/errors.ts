@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'SET_PASSWORD_TOKEN_NOT_FOUND'
   | 'SET_PASSWORD_TOKEN_EXPIRED'
   | 'SET_PASSWORD_TOKEN_USED'
+  | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL_ERROR';
 
 /**
@@ -63,6 +64,12 @@ export const statusOfCode: Record<ErrorCode, number> = {
   SET_PASSWORD_TOKEN_NOT_FOUND: 404,
   SET_PASSWORD_TOKEN_EXPIRED: 410,
   SET_PASSWORD_TOKEN_USED: 409,
+  /**
+   * Extension, never a route's answer: the local stand-in for the gateway refuses a body past the
+   * gateway's limit (http/body-limits.ts) before any route runs. The spec's table has no 413; in
+   * AWS the gateway gives its own 413 there.
+   */
+  PAYLOAD_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,
 };
 

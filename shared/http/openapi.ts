@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { statusOfCode, type ErrorCode } from '../errors';
+import { gatewayPayloadLimitBytes, maxJsonBodyBytes } from './body-limits';
 import { bracedPath, type RouteDefinition } from './route';
 import { routeList } from './routes';
-import { roles, rolesFor } from '../roles';
+import { currentRoleChecked, roles, rolesFor } from '../roles';
+import { maxJsonDepth } from '../validation';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -85,7 +87,9 @@ const operationOf = (route: (typeof routeList)[number]) => {
     : { type: 'object' };
   const rolesLine =
     route.auth.kind === 'bearer'
-      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}Roles: ${rolesFor(route.auth.access).join(', ')}.`
+      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}${
+          currentRoleChecked(route.auth.access) ? 'The role is checked against the team as it is now, not only the token: a user removed since the token was issued is 401 TOKEN_INVALID, a role lowered since is 403 FORBIDDEN. ' : ''
+        }Roles: ${rolesFor(route.auth.access).join(', ')}.`
       : undefined;
   return {
     operationId: route.operationId,
@@ -123,6 +127,13 @@ const operationOf = (route: (typeof routeList)[number]) => {
           : {}),
       },
       ...Object.fromEntries(Object.entries(route.response.alternatives ?? {}).map(([status, description]) => [status, { description }])),
+      ...(route.request?.body || (route.auth.kind === 'apiKey' && route.auth.in === 'body')
+        ? {
+            '413': {
+              description: `A body over ${gatewayPayloadLimitBytes} bytes, refused by the gateway before the route runs: API Gateway's own answer in AWS, PAYLOAD_TOO_LARGE in the envelope from the local server (an extension code)`,
+            },
+          }
+        : {}),
       ...Object.fromEntries(
         [...byStatus].map(([status, codes]) => [
           String(status),
@@ -152,7 +163,8 @@ export const openApiDocument = (): Record<string, unknown> => {
       title: 'Consent Management Service',
       version: '1.0.0',
       description:
-        "Consent notices, consent records with proof, withdrawals, signed webhooks and cookie consent for India's DPDP Act. Every success body is `{ data }`, every error `{ error: { code, message, fields? } }`.",
+        "Consent notices, consent records with proof, withdrawals, signed webhooks and cookie consent for India's DPDP Act. Every success body is `{ data }`, every error `{ error: { code, message, fields? } }`. " +
+        `A JSON body over ${maxJsonBodyBytes} bytes, or nested deeper than ${maxJsonDepth} levels, is 400 VALIDATION_ERROR (field \`body\`, or the top-level field that nests too deep) before anything else looks at it.`,
     },
     servers: [{ url: '/' }],
     paths,

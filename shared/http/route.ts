@@ -39,8 +39,8 @@ export type RouteAuth<Access extends AccessLevel = AccessLevel> =
 export type LimitName = keyof typeof config.limits;
 export type LimitCode = 'RATE_LIMIT' | 'SDK_RATE_LIMIT' | 'CMP_RATE_LIMIT' | 'SCAN_RATE_LIMIT';
 
-/** Whose requests one counter counts. */
-export type LimitSubject = 'tenant' | 'key' | 'ip' | 'keyIp' | 'tenantIp';
+/** Whose requests one counter counts (`user`: the dashboard user, within its tenant). */
+export type LimitSubject = 'tenant' | 'user' | 'key' | 'ip' | 'keyIp' | 'tenantIp';
 
 export interface RouteLimit {
   limit: LimitName;
@@ -52,7 +52,7 @@ interface RouteFields {
   /** Spec form, `:name` for parameters. */
   path: string;
   group: FunctionGroup;
-  /** Counters checked after authentication; bearer routes also get the per-tenant limit. */
+  /** Counters checked after authentication; bearer routes also get the per-user share and the per-tenant limit. */
   limits?: readonly RouteLimit[];
   summary: string;
   description?: string;

@@ -100,6 +100,11 @@ export interface WorkerOptions {
   streamAccept?: (change: StreamChange) => boolean;
   /** Which pending outbox items the safety-net drains hand on (all by default). */
   outboxAccept?: (item: OutboxItem) => boolean;
+  /**
+   * Whether to run the hourly scan scheduler, which starts every due tenant's scan whoever's it is
+   * (on by default). Test files share one table, so theirs leave it to the tests that call it.
+   */
+  scheduleScans?: boolean;
 }
 
 /**
@@ -140,7 +145,7 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     // The scanner Lambda's job: one scan at a time, hidden from other receivers for the run budget.
     stops.push(loop('tracker scans', () => pollQueue(scanQueueUrl, scanner, { batchSize: 1, visibilitySeconds: scanBudget.lambdaTimeoutSeconds + 60 }), idleMs));
     // The scheduled Lambda's job: tenants whose 30-day scan is due get a SCHEDULED run.
-    stops.push(loop('scan scheduler', () => startDueScans(), Math.max(idleMs, 60_000)));
+    if (options.scheduleScans !== false) stops.push(loop('scan scheduler', () => startDueScans(), Math.max(idleMs, 60_000)));
   }
   return { stop: async () => void (await Promise.all(stops.map((stop) => stop()))) };
 };

@@ -43,7 +43,11 @@ const routesByKey = (): Map<string, Resource> =>
 beforeAll(() => {
   // The same feature flags `cdk synth` uses, so the test sees the template a deploy would.
   const { context } = JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
-  const app = new App({ context });
+  // Lambda bundling is skipped here ('aws:cdk:bundling-stacks': none): the tests below bundle each
+  // function themselves with esbuild's asynchronous API, exactly as a deploy does. Bundling inside
+  // synth runs esbuild synchronously, and two dozen bundles on a loaded machine kept this worker
+  // from answering vitest's RPC for over a minute ("Timeout calling onTaskUpdate").
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
   stack = new ConsentServiceStack(app, 'ConsentServiceStack', { env: { account: '123456789012', region: 'ap-south-1' } });
   addComplianceChecks(app);
   // cdk-nag's AwsSolutions findings fail the synth, each printed with its construct path.

@@ -2,6 +2,7 @@ import { createGroupHandler } from '../../shared/http/handler';
 import { sdkRoutes } from '../../shared/http/routes/sdk';
 import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
+import { emailOf } from '../../shared/consent/contact';
 import { ipAttribution, principalHash } from '../../shared/consent/principal';
 import { recordConsent } from '../../shared/consent/recording';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
@@ -16,6 +17,8 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
         tenantId: caller.tenantId,
         noticeId: body.noticeId,
         dataPrincipalHash: body.identifierHash ?? (body.identifier ? principalHash(body.identifier) : ipAttribution(meta.ip)),
+        // Only a server-side identifier is ever an email here; with identifierHash too, the hash is the principal.
+        principalEmail: body.identifier && !body.identifierHash ? emailOf(body.identifier) : undefined,
         externalId: body.externalId,
         consentGiven: body.purposes,
         ipAddress: meta.ip,

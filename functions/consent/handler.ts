@@ -3,6 +3,7 @@ import { consistencyBetween, latestCheckpoint } from '../../shared/evidence/proo
 import { verifyLog } from '../../shared/evidence/verify';
 import { listRecords } from '../../shared/consent/listing';
 import { proofOf, recordsByExternalId, statusByHash } from '../../shared/consent/lookups';
+import { emailOf } from '../../shared/consent/contact';
 import { principalHash } from '../../shared/consent/principal';
 import { recordConsent } from '../../shared/consent/recording';
 import { completeComplianceTask, listComplianceTasks } from '../../shared/consent/compliance-tasks';
@@ -19,6 +20,7 @@ export const handler = createGroupHandler('consent', { ...consentRoutes, ...with
         tenantId: caller.tenantId,
         noticeId: body.noticeId,
         dataPrincipalHash: principalHash(body.dataPrincipalIdentifier),
+        principalEmail: emailOf(body.dataPrincipalIdentifier),
         externalId: body.externalId,
         consentGiven: body.consentGiven,
         ipAddress: body.ipAddress ?? meta.ip,

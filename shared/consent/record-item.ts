@@ -20,6 +20,12 @@ const after = (value: unknown, prefix: string): string => String(value).slice(pr
 
 export const recordItemType = 'ConsentRecord';
 
+/**
+ * The attribute holding the principal's sealed email (consent/contact.ts), when the record was
+ * made with an email identifier: beside the record's fields, never part of its evidence.
+ */
+export const contactAttribute = 'ce';
+
 /** The item PutItem writes for a new (format 2) record. */
 export const recordItem = (record: ConsentRecord): Item => {
   const { tenantId, recordId, createdAt } = record;

@@ -4,6 +4,7 @@ import { issueReceipt } from '../evidence/receipts';
 import { newTimeOrderedId } from '../ids';
 import { getActivePointer, getNotice, type ActivePointer } from '../notices/store';
 import { requireTenant } from '../tenants/store';
+import { sealContact } from './contact';
 import { takeMonthlyConsent } from './monthly-volume';
 import { proofHashOf } from './proof';
 import type { ConsentRecord, RecordChannel } from './record';
@@ -14,6 +15,8 @@ export interface RecordInput {
   /** Omitted: the tenant's published notice. */
   noticeId?: string;
   dataPrincipalHash: string;
+  /** Set when the identifier is an email: kept sealed on the record (consent/contact.ts), never in its evidence. */
+  principalEmail?: string | undefined;
   externalId?: string;
   consentGiven: Record<string, boolean>;
   ipAddress: string;
@@ -68,7 +71,7 @@ export const recordConsent = async (input: RecordInput) => {
     await takeMonthlyConsent(input.tenantId, async () => (await requireTenant(input.tenantId)).limits.monthlyConsentLimit, now);
   }
   const record = buildRecord(input, pointer, externalId, now);
-  await putRecord(record);
+  await putRecord(record, input.principalEmail === undefined ? undefined : sealContact(input.principalEmail));
   return { consentRecordId: record.recordId, proofHash: record.proofHash, status: 'recorded' as const, receipt: await issueReceipt(record) };
 };
 

@@ -156,7 +156,7 @@ describe('breach register: intimating the affected principals', () => {
     expect(await mailsFor(asha)).toHaveLength(2);
   });
 
-  it('refuses a second run while one makes progress, and listing hashes outside scope PRINCIPALS', async () => {
+  it('refuses listing hashes outside scope PRINCIPALS, and an intimation without its texts', async () => {
     const tenant = await newTenant(call);
     const breach = await createBreach(call, tenant.token, breachBody());
     const added = await call('POST', `/api/v1/breaches/${breach.breachId}/principals`, { token: tenant.token, body: { principalHashes: ['b'.repeat(64)] } });

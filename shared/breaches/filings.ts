@@ -54,5 +54,3 @@ export const boardFiling = async (tenantId: string, breachId: string, stage: Fil
   if (filing) return { breachId, stage, filed: true, filedAt: filing.filedAt, late: filing.late, documentId: filing.documentId, missing: {}, document: await filedDocument(tenantId, filing) };
   return { breachId, stage, filed: false, filedAt: null, late: null, documentId: null, missing: { ...missingItems(breach, stage) }, document: boardDocument(breach, stage, await fiduciaryOf(tenantId)) };
 };
-
-export type BoardFiling = Awaited<ReturnType<typeof boardFiling>>;

@@ -1,11 +1,22 @@
 import { createHash } from 'node:crypto';
-import type { BoardFiling } from './filings';
+import type { FilingStage } from './schemas';
 
 /**
  * A Board filing as a printable page: self-contained (no script, no external asset, one inline
  * style allowed by its hash), every value escaped, served with a policy that refuses anything
  * else. Values are shown as stored; the page adds headings and labels only.
  */
+
+/** A filing as GET …/board-report answers it (shared/breaches/filings.ts). */
+export interface PrintableFiling {
+  stage: FilingStage;
+  filed: boolean;
+  filedAt: string | null;
+  late: boolean | null;
+  documentId: string | null;
+  missing: Record<string, string>;
+  document: Record<string, unknown>;
+}
 
 const style = [
   'body{font:15px/1.5 "Noto Sans","Noto Sans Devanagari",system-ui,sans-serif;color:#111;margin:2rem auto;max-width:48rem;padding:0 1rem}',
@@ -51,7 +62,7 @@ const itemHeadings: Record<string, string> = {
 
 const section = (heading: string, value: unknown) => `<h2>${escapeHtml(heading)}</h2>${typeof value === 'object' && value !== null && !Array.isArray(value) ? rows(value as Record<string, unknown>) : `<p>${valueHtml(value)}</p>`}`;
 
-export const reportHtml = (filing: BoardFiling): string => {
+export const reportHtml = (filing: PrintableFiling): string => {
   const { document } = filing;
   const title = filing.stage === 'INTIMATION' ? 'Intimation of a personal data breach to the Data Protection Board' : 'Detailed report of a personal data breach to the Data Protection Board';
   const status = filing.filed

@@ -4,6 +4,7 @@ import { loginAs, newTenant, useApi } from './support/api';
 import { breachBody, createBreach, getBreach, intimate, intimationBody, outboxEvents } from './support/breaches';
 import { publishedNotice, recordConsent, sha256 } from './support/consent';
 import { deliveredMails } from './support/mail';
+import { failWrites } from './support/storage';
 import { publish } from './support/notices';
 import { useTestWorkers } from './support/workers';
 
@@ -112,6 +113,24 @@ describe('breach register: create and clocks', () => {
     expect(await fieldsOf(breachBody({ affected: { scope: 'ALL', principalHashes: ['a'.repeat(64)] } }))).toHaveProperty(['affected.principalHashes']);
     expect(await fieldsOf(breachBody({ title: '' }))).toHaveProperty('title');
     expect((await call('GET', '/api/v1/breaches', { token: tenant.token })).body.data).toEqual([]);
+  });
+
+  it('never answers 2xx for a write that failed, and stores nothing of it', async () => {
+    const tenant = await newTenant(call);
+    const breach = await createBreach(call, tenant.token, breachBody());
+    // Rate-limit reservations (UpdateItem) still work; the breach's own transactions fail.
+    const storage = failWrites({ except: (command) => command === 'UpdateCommand' });
+    try {
+      expect((await call('POST', '/api/v1/breaches', { token: tenant.token, body: breachBody({ title: 'Second' }) })).status).toBe(500);
+      expect((await call('POST', `/api/v1/breaches/${breach.breachId}/board-intimation`, { token: tenant.token, body: {} })).status).toBe(500);
+      expect((await call('PUT', `/api/v1/breaches/${breach.breachId}`, { token: tenant.token, body: { title: 'Renamed' } })).status).toBe(500);
+    } finally {
+      storage.restore();
+    }
+    const listed = (await call('GET', '/api/v1/breaches', { token: tenant.token })).body.data;
+    expect(listed.map((item: { title: string }) => item.title)).toEqual(['Order database exposed']);
+    expect(listed[0].clocks.boardIntimation.filedAt).toBeNull();
+    expect((await getBreach(call, tenant.token, breach.breachId)).timeline.map((entry: { action: string }) => entry.action)).toEqual(['created']);
   });
 });
 

@@ -87,6 +87,18 @@ const currentRun = async (ids: Ids) => {
 };
 
 /**
+ * A transaction on the breach item, retried while other writes of it (other batches' completions,
+ * a user's change) cancel it; a failed condition is an answer, not a reason to retry.
+ */
+const untilUncontended = async (items: Parameters<typeof tryTransaction>[0]) => {
+  for (let attempt = 0; attempt < 12; attempt += 1) {
+    if ((await tryTransaction(items)) !== 'contended') return;
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 40 * (attempt + 1)));
+  }
+  throw new Error('the breach kept being changed by others; the message will come back');
+};
+
+/**
  * Closes the run when resolution has finished and every planned batch completed, with a logged
  * document of its totals. Any step may call it: the condition lets exactly one close it.
  */
@@ -101,7 +113,7 @@ export const finishRun = async (ids: Ids): Promise<void> => {
     condition: '#intimation.#status = :running AND #intimation.#resolved = :resolved AND #intimation.#batchesDone = #intimation.#batchesPlanned',
     values: { ':running': 'RUNNING', ':resolved': true },
   });
-  await tryTransaction([change, document.item]);
+  await untilUncontended([change, document.item]);
 };
 
 /** After a page is written (or found written): its batch and the next page are queued, or the run's plan is complete. */
@@ -206,18 +218,9 @@ export const intimateBatch = async (message: Extract<IntimationMessage, { kind: 
       counts,
     },
   });
-  await completeBatch([pageCompletion(page, counts, at), batchProgress(breach, page.runId, counts, at), document.item]);
+  // A second completion of the page is refused by its condition: nothing is counted twice.
+  await untilUncontended([pageCompletion(page, counts, at), batchProgress(breach, page.runId, counts, at), document.item]);
   await finishRun(page);
-};
-
-/** The batch's completion: retried while other batches' completions contend for the breach item; a second completion is refused by the page. */
-const completeBatch = async (items: Parameters<typeof tryTransaction>[0]) => {
-  for (let attempt = 0; attempt < 12; attempt += 1) {
-    const outcome = await tryTransaction(items);
-    if (outcome !== 'contended') return;
-    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 40 * (attempt + 1)));
-  }
-  throw new Error('the batch could not complete: the breach kept being changed');
 };
 
 export const processIntimationMessage = (message: IntimationMessage): Promise<void> => (message.kind === 'resolve' ? resolvePage(message) : intimateBatch(message));

@@ -138,7 +138,7 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
   }
   const breachQueueUrl = config.breachQueueUrl;
   if (breachQueueUrl) {
-    // The breach worker Lambda's job: pages and batches of a breach intimation, two at a time as in AWS.
+    // The breach worker Lambda's job: pages and batches of a breach intimation (up to two messages a poll).
     stops.push(loop('breach intimations', () => pollQueue(breachQueueUrl, breachWorker, { batchSize: 2, visibilitySeconds: 60 }), idleMs));
   }
   const scanQueueUrl = config.scanQueueUrl;

@@ -195,7 +195,7 @@ export const boardDocument = (breach: Breach, stage: FilingStage, fiduciary: { t
       iv: breach.causeFindings,
       v: breach.remedialMeasures,
       vi: {
-        ...breach.progress,
+        ...progressOf(breach.progress),
         runs: breach.intimation.runs,
         startedAt: breach.intimation.startedAt,
         finishedAt: breach.intimation.finishedAt,
@@ -206,6 +206,9 @@ export const boardDocument = (breach: Breach, stage: FilingStage, fiduciary: { t
     extension: breach.extension,
   };
 };
+
+/** The counters in their documented order (a stored map keeps no order). */
+export const progressOf = ({ total, mailed, viaTenant, failed }: Progress): Progress => ({ total, mailed, viaTenant, failed });
 
 /** How many principals the breach affects, as far as is known (README, Breach register). */
 export const affectedCountOf = (breach: Breach): number | null => {
@@ -226,7 +229,7 @@ export const summaryView = (breach: Breach, now: Date) => ({
     runs: breach.intimation.runs,
     startedAt: breach.intimation.startedAt,
     finishedAt: breach.intimation.finishedAt,
-    progress: breach.progress,
+    progress: progressOf(breach.progress),
   },
   createdAt: breach.createdAt,
   updatedAt: breach.updatedAt,

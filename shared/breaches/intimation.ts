@@ -3,7 +3,7 @@ import { config } from '../config';
 import { writeTransaction } from '../db/transact';
 import { ConflictError, ValidationError } from '../errors';
 import { newTimeOrderedId } from '../ids';
-import type { Breach } from './breach';
+import { progressOf, type Breach } from './breach';
 import type { IntimationText } from './schemas';
 import { actorOf, breachDocument, requireOpen, type Caller } from './service';
 import { requireBreach, versionedChange } from './store';
@@ -28,7 +28,7 @@ const runView = (breach: Breach, resumed: boolean) => ({
   status: breach.intimation.status,
   startedAt: String(breach.intimation.startedAt),
   resumed,
-  progress: breach.progress,
+  progress: progressOf(breach.progress),
 });
 
 export const startIntimation = async (caller: Caller, breachId: string, text: IntimationText) => {

@@ -58,6 +58,7 @@ const main = async () => {
     const { measureThroughput, warmUp } = await import('./sections/throughput');
     const { measureGrowth } = await import('./sections/growth');
     const { measureWidget } = await import('./sections/widget');
+    const { measureBreachIntimation } = await import('./sections/breach');
     instrument(db(), sqs());
 
     // Separate tenants, so that one section's records and webhook do not change another's numbers.
@@ -70,6 +71,8 @@ const main = async () => {
     const growthTenant = await createBenchTenant('growth');
     // Its own tenant: the throughput runs leave the main tenant's cookie-banner limits spent.
     const widgetTenant = await createBenchTenant('widget');
+    // Its own tenant: every one of its principals is affected by the breach.
+    const breachTenant = await createBenchTenant('breach');
     const receiver = await startReceiver();
     try {
       await subscribeWebhook(pricingTenant, receiver);
@@ -85,6 +88,8 @@ const main = async () => {
       await section('throughput', () => measureThroughput(raw, endpoints, settings));
       await section('burst', () => measureBurst(burstTenant, settings));
       await section('growth', () => measureGrowth(growthTenant, settings));
+      // Last: the mails it queues beyond its sample stay pending, which no later section may trip over.
+      await section('breach', () => measureBreachIntimation(breachTenant, settings));
     } finally {
       await receiver.close();
     }

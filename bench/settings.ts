@@ -19,6 +19,8 @@ export interface Settings {
   webhookConsents: number;
   /** Records in the tenant for the small and the large measurement, and the deep page of the records list. */
   growth: { small: number; large: number; deepPage: number; samples: number };
+  /** A breach intimating every principal of one tenant: how many, the share with an email, and how many of the mails are sent through the outbox to price sending. */
+  breach: { principals: number; emailShare: number; mailSample: number };
   /** Fresh node processes per bundle for import time. */
   importRuns: number;
   /** Processes per bundle importing it without NODE_OPTIONS (so without source maps), to show what they cost; 0: skip. */
@@ -39,6 +41,7 @@ export const settingsFor = (quick: boolean): Settings =>
         logLatency: { perSecond: 20, durationMs: 2_000 },
         webhookConsents: 3,
         growth: { small: 50, large: 250, deepPage: 10, samples: 5 },
+        breach: { principals: 300, emailShare: 0.8, mailSample: 50 },
         importRuns: 2,
         bareImportRuns: 0,
       }
@@ -54,6 +57,7 @@ export const settingsFor = (quick: boolean): Settings =>
         logLatency: { perSecond: 40, durationMs: 15_000 },
         webhookConsents: 20,
         growth: { small: 100, large: 10_000, deepPage: 50, samples: 30 },
+        breach: { principals: 10_000, emailShare: 0.8, mailSample: 500 },
         importRuns: 15,
         bareImportRuns: 5,
       };

@@ -46,6 +46,7 @@ export const startBenchStack = async (): Promise<BenchStack> => {
       TABLE_NAME: tableName,
       WEBHOOK_QUEUE_URL: queues[queueDefinitions.webhookDeliveries.name],
       SCAN_QUEUE_URL: queues[queueDefinitions.trackerScans.name],
+      BREACH_QUEUE_URL: queues[queueDefinitions.breachIntimations.name],
       AWS_REGION: 'ap-south-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',

@@ -4,7 +4,7 @@
  * each bundle actually imports, and tests/infra/grants.test.ts holds the two together, so a
  * function that starts calling SES or SQS fails a test until its grant is written down here.
  */
-export type Access = 'webhookQueueSend' | 'scanQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'checkpointArchive' | 'receiptKey';
+export type Access = 'webhookQueueSend' | 'scanQueueSend' | 'breachQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'checkpointArchive' | 'receiptKey';
 
 export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // Notice auto-translate and cookie-banner label drafts call Amazon Translate.
@@ -27,6 +27,10 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   'webhook-sweeper': ['webhookQueueSend'],
   // Due scheduled scans are queued like scan-now's.
   'scan-scheduler': ['scanQueueSend'],
+  // A breach's principal intimation is queued (and a stalled one re-queued) from the API.
+  breaches: ['breachQueueSend'],
+  // Each resolution page queues its batch and the next page.
+  'breach-worker': ['breachQueueSend'],
 };
 
 /** Every access the rules give `name`, each once, in a stable order. */

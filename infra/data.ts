@@ -76,3 +76,11 @@ export const scanQueues = (scope: Construct) =>
     queueId: 'TrackerScans',
     visibilityTimeout: Duration.seconds(scanBudget.lambdaTimeoutSeconds + 60),
   });
+
+/**
+ * `breach-intimations`: one message per resolution page or batch of principals (a batch is at
+ * most 500 principals, seconds of work); hidden 60 s, four times the worker's timeout, and after 5
+ * receives in the DLQ (a stalled intimation is resumed by calling it again).
+ */
+export const breachQueues = (scope: Construct) =>
+  new WorkQueue(scope, 'BreachIntimations', { definition: queueDefinitions.breachIntimations, queueId: 'BreachIntimations', visibilityTimeout: Duration.seconds(60) });

@@ -58,6 +58,8 @@ export interface GroupFunctionsProps {
   table: dynamodb.ITable;
   webhookQueue: sqs.IQueue;
   scanQueue: sqs.IQueue;
+  /** The breach-intimation queue (pages and batches of a breach's principal intimation). */
+  breachQueue: sqs.IQueue;
   /** Sender of the service's mails (MAIL_FROM); SES rights are limited to its identities. */
   mailFrom: string;
   /** The evidence log's signing key, checkpoint archive and receipt key secret. */
@@ -109,6 +111,7 @@ export class GroupFunctions extends Construct {
       NODE_OPTIONS: '--enable-source-maps',
       WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl,
       SCAN_QUEUE_URL: props.scanQueue.queueUrl,
+      BREACH_QUEUE_URL: props.breachQueue.queueUrl,
       MAIL_FROM: props.mailFrom,
       // This resolves the secret into the function configuration at deploy time, so anyone with
       // lambda:GetFunctionConfiguration can read it. Production hardening: pass only the secret
@@ -129,6 +132,9 @@ export class GroupFunctions extends Construct {
       },
       scanQueueSend: (fn) => {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.scanQueue.queueArn] }));
+      },
+      breachQueueSend: (fn) => {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [props.breachQueue.queueArn] }));
       },
       sesSend: (fn) => {
         // Only the sender's own identities: the address, or its domain when the domain is what SES verified.

@@ -4,7 +4,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
-import { ConsentTable, scanQueues, webhookQueues, type WorkQueue } from './data';
+import { breachQueues, ConsentTable, scanQueues, webhookQueues, type WorkQueue } from './data';
 import { EvidenceKeys } from './evidence';
 import { TrackerScanner } from './scanner';
 import { GroupFunctions, repoRoot } from './functions';
@@ -31,6 +31,7 @@ export class ConsentServiceStack extends Stack {
   readonly evidence: EvidenceKeys;
   readonly queues: WorkQueue;
   readonly scanQueues: WorkQueue;
+  readonly breachQueues: WorkQueue;
   readonly scanner: TrackerScanner;
   readonly functions: GroupFunctions;
   readonly api: ConsentApi;
@@ -42,11 +43,13 @@ export class ConsentServiceStack extends Stack {
     this.data = new ConsentTable(this, 'Data');
     this.queues = webhookQueues(this);
     this.scanQueues = scanQueues(this);
+    this.breachQueues = breachQueues(this);
     this.evidence = new EvidenceKeys(this, 'Evidence');
     this.functions = new GroupFunctions(this, 'Functions', {
       table: this.data.table,
       webhookQueue: this.queues.queue,
       scanQueue: this.scanQueues.queue,
+      breachQueue: this.breachQueues.queue,
       // A verified SES identity of the deployer's: `cdk deploy -c mailFrom=no-reply@example.in`.
       mailFrom: mailFromOf(this.node.tryGetContext('mailFrom')),
       evidence: this.evidence,
@@ -100,6 +103,11 @@ export class ConsentServiceStack extends Stack {
       schedule: events.Schedule.rate(Duration.minutes(5)),
       targets: [new targets.LambdaFunction(sweeper)],
     });
+
+    // A breach's principal intimation: one page or batch per message. Two at a time at most: a batch
+    // queues up to 500 mails in the tenant's partition (README, Breach register: write units per key).
+    const breachWorker = this.functions.build('breach-worker', join(repoRoot, 'functions', 'breach-worker', 'handler.ts'), 'consent-service breach intimation worker', accessOf('breach-worker'));
+    breachWorker.addEventSource(new SqsEventSource(this.breachQueues.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }));
 
     // The tracker scanner (a container image with Chromium) fed by the scan queue, and its scheduler.
     this.scanner = new TrackerScanner(this, 'Scanner', { table: this.data.table, queue: this.scanQueues.queue, functions: this.functions });

@@ -148,6 +148,28 @@ export const config = {
   get scanQueueUrl(): string | undefined {
     return env('SCAN_QUEUE_URL');
   },
+  /** The breach-intimation queue (shared/breaches/worker.ts): resolution pages and intimation batches. */
+  get breachQueueUrl(): string | undefined {
+    return env('BREACH_QUEUE_URL');
+  },
+  /**
+   * Principals per intimation batch (and per breach.principals page): one SQS message and one
+   * logged document each. 500 by default, the issue's page size; tests lower it to exercise batching.
+   */
+  get breachBatchSize(): number {
+    return Math.min(500, Math.max(1, intFromEnv('BREACH_INTIMATION_BATCH_SIZE', 500)));
+  },
+  /**
+   * Rule 7 says the Board is intimated "without delay" and names no number; a filing later than
+   * this many hours after awareAt is recorded as late (README, Breach register).
+   */
+  get breachBoardIntimationLateHours(): number {
+    return intFromEnv('BREACH_BOARD_INTIMATION_LATE_HOURS', 6);
+  },
+  /** An intimation without progress for this long may be resumed by calling it again (its lost messages re-queued). */
+  get breachIntimationStallSeconds(): number {
+    return intFromEnv('BREACH_INTIMATION_STALL_SECONDS', 300);
+  },
   /** Base of the retry schedule: attempt n+1 waits base × 2^(n-1) (the spec's 5 s, 10 s, 20 s, 40 s). */
   get webhookRetryBaseMs(): number {
     return intFromEnv('WEBHOOK_RETRY_BASE_MS', 5000);

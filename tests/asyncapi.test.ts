@@ -42,6 +42,23 @@ const samples: { [T in EmittedEventType]: EventData<T> } = {
     publishedAt: '2025-06-03T12:00:00.000Z',
   },
   'webhook.test': { message: 'This is a test event', timestamp: '2025-06-04T09:30:00.000Z' },
+  'breach.created': {
+    breachId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f2b',
+    title: 'Order database exposed',
+    awareAt: '2025-06-05T06:00:00.000Z',
+    occurredAt: null,
+    boardIntimationDueAt: '2025-06-05T06:00:00.000Z',
+    detailedReportDueAt: '2025-06-08T06:00:00.000Z',
+    affectedScope: 'NOTICES',
+    dataCategories: ['email', 'address'],
+  },
+  'breach.reported': { breachId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f2b', stage: 'INTIMATION', filedAt: '2025-06-05T08:00:00.000Z', late: false },
+  'breach.principals': {
+    breachId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f2b',
+    runId: '01934f6a-3b3c-7d4e-8f5a-6b7c8d9e0f2c',
+    page: 0,
+    principalHashes: ['c'.repeat(64), 'd'.repeat(64)],
+  },
 };
 
 /** Follows a local JSON pointer such as `#/channels/x/messages/y`. */
@@ -163,15 +180,15 @@ describe('event schemas', () => {
 
   it('lists the subscribable events as a z.enum-ready tuple covering every emitted type', () => {
     const subscribable = z.enum(subscribableEvents);
-    expect(subscribableEvents).toHaveLength(8);
+    expect(subscribableEvents).toHaveLength(9);
     for (const type of emittedEvents) expect(subscribable.parse(type)).toBe(type);
     expect(subscribable.safeParse('consent.deleted').success).toBe(false);
   });
 
   it('derives the subscribable and emitted lists from the catalogue, and marks the ones not emitted yet', () => {
     expect(subscribableEvents).toEqual(Object.keys(eventCatalogue));
-    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'notice.published', 'webhook.test']);
-    expect(notYetEmittedEvents).toEqual(['rights.submitted', 'rights.resolved', 'breach.reported', 'breach.created']);
+    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test']);
+    expect(notYetEmittedEvents).toEqual(['rights.submitted', 'rights.resolved']);
     for (const type of notYetEmittedEvents) {
       expect(eventCatalogue[type]).not.toHaveProperty('data');
       expect(doc.info.description).toContain(type);

@@ -3,6 +3,7 @@ import { emittedEvents, eventDataSchema, subscribableEvents, type EmittedEventTy
 import { deliveryHeaders, eventEnvelope } from '../shared/events/schemas';
 import { verifyWebhookSignature } from '../shared/webhooks/signature';
 import { newTenant, useApi } from './support/api';
+import { breachBody, intimationBody } from './support/breaches';
 import { publishedNotice, recordConsent } from './support/consent';
 import { startReceiver, waitFor, type Received } from './support/receiver';
 import { startTestWorkers } from './support/workers';
@@ -89,7 +90,23 @@ describe('emitted events against the catalogue', () => {
       // webhook.test: the test endpoint's direct enqueue.
       expect((await call('POST', `/api/v1/webhooks/${webhookId}/test`, { token: tenant.token })).status).toBe(200);
 
-      const expected: Record<EmittedEventType, number> = { 'notice.published': 1, 'consent.recorded': 1, 'consent.withdrawn': 2, 'webhook.test': 1 };
+      // breach.created and breach.reported: the register's transactions; breach.principals: the intimation worker's batch.
+      const listed = 'e'.repeat(64);
+      const breach = await call('POST', '/api/v1/breaches', { token: tenant.token, body: breachBody({ affected: { scope: 'PRINCIPALS', principalHashes: [listed] } }) });
+      expect(breach.status).toBe(201);
+      const breachId = breach.body.data.breachId as string;
+      expect((await call('POST', `/api/v1/breaches/${breachId}/board-intimation`, { token: tenant.token, body: {} })).status).toBe(201);
+      expect((await call('POST', `/api/v1/breaches/${breachId}/principal-intimation`, { token: tenant.token, body: intimationBody() })).status).toBe(202);
+
+      const expected: Record<EmittedEventType, number> = {
+        'notice.published': 1,
+        'consent.recorded': 1,
+        'consent.withdrawn': 2,
+        'webhook.test': 1,
+        'breach.created': 1,
+        'breach.reported': 1,
+        'breach.principals': 1,
+      };
       // Deliveries are at least once: count distinct event ids.
       const byType = await waitFor(() => {
         const ids = new Map<string, Set<string>>();
@@ -115,6 +132,9 @@ describe('emitted events against the catalogue', () => {
         expect.objectContaining({ withdrawalId: full.body.data.withdrawalId, consentRecordId: recordId, isFullWithdrawal: true, purposeIds: [], withdrawalMethod: 'DASHBOARD' }),
       );
       expect(dataOf('webhook.test')).toContainEqual(expect.objectContaining({ message: expect.stringContaining('Catalogue') }));
+      expect(dataOf('breach.created')).toContainEqual(expect.objectContaining({ breachId, affectedScope: 'PRINCIPALS', occurredAt: null }));
+      expect(dataOf('breach.reported')).toContainEqual({ breachId, stage: 'INTIMATION', filedAt: expect.any(String), late: false });
+      expect(dataOf('breach.principals')).toContainEqual(expect.objectContaining({ breachId, page: 0, principalHashes: [listed] }));
     } finally {
       await receiver.close();
     }

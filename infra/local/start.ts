@@ -49,6 +49,7 @@ const main = async () => {
   await ensureCheckpointBucket();
   process.env.WEBHOOK_QUEUE_URL = queues[queueDefinitions.webhookDeliveries.name];
   process.env.SCAN_QUEUE_URL = queues[queueDefinitions.trackerScans.name];
+  process.env.BREACH_QUEUE_URL = queues[queueDefinitions.breachIntimations.name];
   const { startApiServer } = await import('./server');
   const { server, url } = await startApiServer(port);
   // Links the service emits (portalUrl, set-password links, and the demo notice's withdrawal route) carry the port

@@ -1,5 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { handler as breachWorker } from '../../functions/breach-worker/handler';
 import { handler as scanner } from '../../functions/scanner/handler';
 import { handler as webhookWorker } from '../../functions/webhook-worker/handler';
 import { clock } from '../../shared/clock';
@@ -139,6 +140,11 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     // The scheduled sweeper's job in AWS; here it also recovers retries lost when the in-memory
     // SQS emulator was restarted with the stack.
     stops.push(loop('webhook sweeper', () => sweepOverdueDeliveries(), Math.max(idleMs, 30_000)));
+  }
+  const breachQueueUrl = config.breachQueueUrl;
+  if (breachQueueUrl) {
+    // The breach worker Lambda's job: pages and batches of a breach intimation (up to two messages a poll).
+    stops.push(loop('breach intimations', () => pollQueue(breachQueueUrl, breachWorker, { batchSize: 2, visibilitySeconds: 60 }), idleMs));
   }
   const scanQueueUrl = config.scanQueueUrl;
   if (scanQueueUrl) {

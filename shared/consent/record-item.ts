@@ -24,6 +24,12 @@ const after = (value: unknown, prefix: string): string => String(value).slice(pr
 
 export const recordItemType = 'ConsentRecord';
 
+/**
+ * The attribute holding the principal's sealed email (consent/contact.ts), when the record was
+ * made with an email identifier: beside the record's fields, never part of its evidence.
+ */
+export const contactAttribute = 'ce';
+
 const methodCodes: Record<AttributionMethod, string> = { SECRET_KEY: 'S', SIGNED_HASH: 'G', DASHBOARD: 'D', UNSIGNED_HASH: 'U', IP_ADDRESS: 'P' };
 const levelOf: Record<AttributionMethod, AttributionLevel> = { SECRET_KEY: 'VERIFIED', SIGNED_HASH: 'VERIFIED', DASHBOARD: 'VERIFIED', UNSIGNED_HASH: 'CLAIMED', IP_ADDRESS: 'IP' };
 const methodOfCode = new Map(Object.entries(methodCodes).map(([method, code]) => [code, method as AttributionMethod]));

@@ -6,6 +6,7 @@ import { newTimeOrderedId } from '../ids';
 import { activePointerOf, getNotice, type ActivePointer } from '../notices/store';
 import { requireTenant } from '../tenants/store';
 import { attributePrincipal, type Attribution, type PrincipalClaim } from './attribution';
+import { emailOf, sealContact } from './contact';
 import { takeMonthlyConsent } from './monthly-volume';
 import { proofHashOf } from './proof';
 import type { ConsentRecord, RecordChannel } from './record';
@@ -79,7 +80,7 @@ export const recordConsent = async (input: RecordInput) => {
   // 256 random bits the browser keeps; only its hash is stored, and no other route shows either.
   const withdrawalKey = input.issueWithdrawalKey ? randomToken(32) : undefined;
   const record = buildRecord(input, pointer, { dataPrincipalHash, ...attribution }, externalId, now, withdrawalKey && sha256Hex(withdrawalKey));
-  await putRecord(record);
+  await putRecord(record, sealedContactOf(input.principal));
   return {
     consentRecordId: record.recordId,
     proofHash: record.proofHash,
@@ -88,6 +89,16 @@ export const recordConsent = async (input: RecordInput) => {
     receipt: await issueReceipt(record),
     ...(withdrawalKey ? { withdrawalKey } : {}),
   };
+};
+
+/**
+ * The principal's email, sealed, when the record was made with an identifier that is one (and not
+ * with identifierHash, which is then the principal): kept for duties that need it (consent/contact.ts).
+ */
+const sealedContactOf = (claim: PrincipalClaim): string | undefined => {
+  const identifier = claim.by === 'staff' ? claim.identifier : claim.identifierHash === undefined ? claim.identifier : undefined;
+  const email = identifier === undefined ? undefined : emailOf(identifier);
+  return email === undefined ? undefined : sealContact(email);
 };
 
 const buildRecord = (

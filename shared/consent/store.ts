@@ -6,18 +6,21 @@ import { ConflictError } from '../errors';
 import { tenantPartition } from '../tenants/keys';
 import { consentKeys, type DerivedStatus } from './keys';
 import type { ConsentRecord } from './record';
-import { recordItem, recordOf } from './record-item';
+import { contactAttribute, recordItem, recordOf } from './record-item';
 
-/** The new record, once: a retry with the same id (or an id collision) cannot overwrite evidence. */
-export const recordPut = (record: ConsentRecord): PutCommandInput => ({
+/**
+ * The new record, once: a retry with the same id (or an id collision) cannot overwrite evidence.
+ * `sealedContact` (consent/contact.ts) rides on the same item, so keeping it costs no write.
+ */
+export const recordPut = (record: ConsentRecord, sealedContact?: string): PutCommandInput => ({
   TableName: tableName(),
-  Item: recordItem(record),
+  Item: { ...recordItem(record), ...(sealedContact === undefined ? {} : { [contactAttribute]: sealedContact }) },
   ConditionExpression: 'attribute_not_exists(PK)',
 });
 
-export const putRecord = async (record: ConsentRecord): Promise<void> => {
+export const putRecord = async (record: ConsentRecord, sealedContact?: string): Promise<void> => {
   try {
-    await db().send(new PutCommand(recordPut(record)));
+    await db().send(new PutCommand(recordPut(record, sealedContact)));
   } catch (error) {
     if (isConditionFailure(error)) throw new ConflictError(`Consent record ${record.recordId} already exists`);
     throw error;
@@ -98,19 +101,27 @@ export const chainLength = async (tenantId: string): Promise<number> => {
   return Number(Item?.seq ?? 0);
 };
 
+const principalItems = (tenantId: string, principalHash: string, limit?: number) =>
+  queryAll(
+    {
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': consentKeys.principalPartition(tenantId, principalHash) },
+      ScanIndexForward: false,
+    },
+    { limit },
+  );
+
 /** Every record of one principal (a small set: one per notice they were shown), newest first. */
 export const principalRecords = async (tenantId: string, principalHash: string, limit?: number): Promise<ConsentRecord[]> =>
-  (
-    await queryAll(
-      {
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': consentKeys.principalPartition(tenantId, principalHash) },
-        ScanIndexForward: false,
-      },
-      { limit },
-    )
-  ).map(recordOf);
+  (await principalItems(tenantId, principalHash, limit)).map(recordOf);
+
+/** The same records, each with the sealed email it carries, if any (consent/contact.ts reads it; no API returns it). */
+export const principalRecordsWithContact = async (tenantId: string, principalHash: string) =>
+  (await principalItems(tenantId, principalHash)).map((item) => ({
+    record: recordOf(item),
+    sealedContact: typeof item[contactAttribute] === 'string' ? (item[contactAttribute] as string) : undefined,
+  }));
 
 /** Every record the tenant's system filed under one external id, newest first. */
 export const externalIdRecords = async (tenantId: string, externalId: string): Promise<ConsentRecord[]> =>

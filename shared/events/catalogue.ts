@@ -61,7 +61,16 @@ export const eventCatalogue = {
   },
   'rights.submitted': { description: 'A data principal submitted a rights request', emitted: false },
   'rights.resolved': { description: 'A rights request was resolved', emitted: false },
-  'breach.reported': { description: 'A personal data breach was reported', emitted: false },
+  'breach.reported': {
+    description: 'A personal data breach was reported to the Data Protection Board: its intimation (Rule 7(2)(a)) or its detailed report (Rule 7(2)(b)). The filed document is frozen in the tenant\'s evidence log',
+    emitted: true,
+    data: z.looseObject({
+      breachId: z.uuid().describe('The breach in the register (GET /api/v1/breaches/:breachId)'),
+      stage: z.enum(['INTIMATION', 'DETAILED_REPORT']).describe('INTIMATION: the description filed without delay; DETAILED_REPORT: the report due 72 hours after awareness (or as extended by the Board)'),
+      filedAt: isoTime('When it was filed'),
+      late: z.boolean().describe('Filed after its deadline, frozen at filing: the detailed report after its due time; the intimation more than BREACH_BOARD_INTIMATION_LATE_HOURS after awareness'),
+    }),
+  },
   'notice.published': {
     description: 'A new notice version was published; the previous published notice is archived',
     emitted: true,
@@ -75,7 +84,31 @@ export const eventCatalogue = {
       publishedAt: isoTime('When the notice was published'),
     }),
   },
-  'breach.created': { description: 'A personal data breach was recorded', emitted: false },
+  'breach.created': {
+    description: 'A personal data breach was recorded in the register: both of Rule 7\'s clocks run from its awareAt',
+    emitted: true,
+    data: z.looseObject({
+      breachId: z.uuid().describe('The breach in the register (GET /api/v1/breaches/:breachId)'),
+      title: z.string(),
+      awareAt: isoTime('When the tenant became aware of the breach'),
+      occurredAt: isoTime('When the breach occurred').nullable().describe('When the breach occurred, if known (ISO 8601, UTC)'),
+      boardIntimationDueAt: isoTime('The Board is to be intimated without delay: due at awareAt'),
+      detailedReportDueAt: isoTime('The detailed report is due 72 hours after awareAt'),
+      affectedScope: z.enum(['ALL', 'NOTICES', 'PURPOSES', 'PRINCIPALS']).describe("Whose data: every principal, those of some notices or purposes, or listed ones"),
+      dataCategories: z.array(z.string()),
+    }),
+  },
+  'breach.principals': {
+    description:
+      'Extension, subscribable (a webhook receives it only when it names it). One page of at most 500 principals affected by a breach whom the service holds no email for, when their intimation runs: the tenant must intimate each through its own channels (Rule 7(1)). Every affected principal is either mailed by the service or listed in exactly one page',
+    emitted: true,
+    data: z.looseObject({
+      breachId: z.uuid(),
+      runId: z.uuid().describe('The intimation run (each POST …/principal-intimation starts one); with page, identifies the page'),
+      page: z.number().int().min(0).describe('The page within its run'),
+      principalHashes: z.array(principalHash).min(1).max(500).describe('The principals, as their dataPrincipalHash: never an email'),
+    }),
+  },
   'webhook.test': {
     description: 'Sent by POST /api/v1/webhooks/:id/test or the dashboard Test button, to check the endpoint and its signature check',
     emitted: true,

@@ -1,6 +1,7 @@
 import type { RouteDefinition } from './route';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
+import { breachRoutes } from './routes/breaches';
 import { cmpRoutes } from './routes/cmp';
 import { consentRoutes } from './routes/consent';
 import { metaRoutes } from './routes/meta';
@@ -28,6 +29,7 @@ export const routes = {
   ...webhookRoutes,
   ...sdkRoutes,
   ...cmpRoutes,
+  ...breachRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;
 

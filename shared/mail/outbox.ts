@@ -12,10 +12,11 @@ export interface Mail {
 
 /**
  * A mail to send, put in the same transaction as the change it confirms: if the function dies
- * after the write, the drainer still sends it. Removed by TTL a week after it was queued.
+ * after the write, the drainer still sends it. Removed by TTL a week after it was queued. A caller
+ * that may write the same mail twice (a retried batch) names it with `id`: the put is conditional,
+ * so the second write fails instead of queueing a second mail.
  */
-export const mailPut = (tenantId: string, mail: Mail): TransactItem => {
-  const id = `mail_${randomUUID()}`;
+export const mailPut = (tenantId: string, mail: Mail, id = `mail_${randomUUID()}`): TransactItem => {
   const at = nowIso();
   return {
     Put: {

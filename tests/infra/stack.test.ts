@@ -124,10 +124,10 @@ describe('functions', () => {
     expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT']));
   });
 
-  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler and the checkpointer', () => {
+  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer and the breach worker', () => {
     // And the tracker scanner (a container image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
-    expect(stack.functions.byName.size).toBe(functionGroups.length + 5);
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 5 + 2);
+    expect(stack.functions.byName.size).toBe(functionGroups.length + 6);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 6 + 2);
     // The sweeper runs on a schedule, every 5 minutes; the checkpointer every minute.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     template.hasResourceProperties('AWS::Events::Rule', {
@@ -152,7 +152,7 @@ describe('functions', () => {
       const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(variables)).toEqual(
-        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'WEBHOOK_QUEUE_URL', 'JWT_SIGNING_KEYS', 'CURSOR_SECRET']),
+        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'WEBHOOK_QUEUE_URL', 'BREACH_QUEUE_URL', 'JWT_SIGNING_KEYS', 'CURSOR_SECRET']),
       );
       expect(variables.CMS_STAGE).toBe('aws');
     }
@@ -160,7 +160,7 @@ describe('functions', () => {
 
   it('keeps a month of logs per function', () => {
     // One per function (the scanner's too), the API's access log and the bucket-deployment handler's.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 6 + 2);
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 7 + 2);
     for (const fn of stack.functions.byName.values()) {
       const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
       expect(logGroup?.Properties.RetentionInDays).toBe(30);
@@ -182,7 +182,7 @@ describe('functions', () => {
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
 
   it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
-    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer'].sort());
+    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer', 'breach-worker'].sort());
     for (const [name, fn] of stack.functions.byName) {
       const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
       for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
@@ -295,6 +295,22 @@ describe('tracker scanner', () => {
     expect(granted).toEqual(
       [...tableActions.map((action) => `dynamodb:${action}`), 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].sort(),
     );
+  });
+});
+
+describe('breach intimation queue', () => {
+  it('feeds the breach worker one message at a time, at most two at once, with a dead-letter queue after 5 receives', () => {
+    const workerId = stack.getLogicalId(stack.functions.byName.get('breach-worker')!.node.defaultChild as CfnResource);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: workerId },
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 2 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: { 'Fn::GetAtt': [stack.getLogicalId(stack.breachQueues.queue.node.defaultChild as CfnResource), 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [stack.getLogicalId(stack.breachQueues.deadLetterQueue.node.defaultChild as CfnResource), 'Arn'] }, maxReceiveCount: 5 },
+    });
   });
 });
 

@@ -28,7 +28,7 @@ Object.assign(process.env, {
   AWS_SECRET_ACCESS_KEY: 'local',
 });
 
-// A tracker-scan queue and a webhook delivery queue of this test file's own: other files start
+// A tracker-scan queue, a webhook delivery queue and a breach-intimation queue of this test file's own: other files start
 // local workers, and a worker polling a shared queue would run (and take away) the scans this file
 // queues and inspects, or deliver its webhooks with that file's retry and timeout settings.
 const { CreateQueueCommand } = await import('@aws-sdk/client-sqs');
@@ -36,3 +36,4 @@ const { sqs } = await import('../../shared/queue/sqs');
 const ownQueue = async (name: string) => (await sqs().send(new CreateQueueCommand({ QueueName: `${name}-${Math.random().toString(36).slice(2)}` }))).QueueUrl;
 process.env.SCAN_QUEUE_URL = await ownQueue('tracker-scans');
 process.env.WEBHOOK_QUEUE_URL = await ownQueue('webhook-deliveries');
+process.env.BREACH_QUEUE_URL = await ownQueue('breach-intimations');

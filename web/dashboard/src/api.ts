@@ -62,6 +62,16 @@ const endpoints = {
   inviteUser: ['POST', '/api/v1/users'],
   removeUser: ['DELETE', '/api/v1/users/:userId'],
   setPassword: ['POST', '/api/v1/auth/set-password'],
+  listBreaches: ['GET', '/api/v1/breaches'],
+  createBreach: ['POST', '/api/v1/breaches'],
+  getBreach: ['GET', '/api/v1/breaches/:breachId'],
+  updateBreach: ['PUT', '/api/v1/breaches/:breachId'],
+  intimateBreachPrincipals: ['POST', '/api/v1/breaches/:breachId/principal-intimation'],
+  fileBoardIntimation: ['POST', '/api/v1/breaches/:breachId/board-intimation'],
+  fileBoardReport: ['POST', '/api/v1/breaches/:breachId/board-report'],
+  getBoardReport: ['GET', '/api/v1/breaches/:breachId/board-report'],
+  extendBreach: ['POST', '/api/v1/breaches/:breachId/extension'],
+  closeBreach: ['POST', '/api/v1/breaches/:breachId/close'],
 } as const satisfies { readonly [Op in OperationId]?: readonly [Routes[Op]['method'], Routes[Op]['path']] };
 
 export type Operation = keyof typeof endpoints;

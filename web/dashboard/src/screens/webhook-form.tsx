@@ -14,9 +14,10 @@ const eventTypes = {
   'consent.withdrawn': { label: 'Consent withdrawn', emitted: true },
   'rights.submitted': { label: 'Rights request submitted', emitted: false },
   'rights.resolved': { label: 'Rights request resolved', emitted: false },
-  'breach.reported': { label: 'Breach reported', emitted: false },
+  'breach.reported': { label: 'Breach reported to the Board', emitted: true },
   'notice.published': { label: 'Notice published', emitted: true },
-  'breach.created': { label: 'Breach recorded', emitted: false },
+  'breach.created': { label: 'Breach recorded', emitted: true },
+  'breach.principals': { label: 'Breach: principals for you to intimate', emitted: true },
   'webhook.test': { label: 'Test event', emitted: true },
 } as const satisfies Record<SubscribableEvent, { label: string; emitted: boolean }>;
 

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { clockOf, dueTimes, filingTimes, missingItems, type Breach } from '../shared/breaches/breach';
+import { intimationMail, mailLanguage } from '../shared/breaches/mail';
+import { defaultIntimationLabels, intimationLabels } from '../shared/breaches/mail-labels';
+import { reportHtml, reportHtmlHeaders } from '../shared/breaches/report-html';
+import { updateParts } from '../shared/breaches/store';
+import { emailOf, openContact, sealContact } from '../shared/consent/contact';
+import { principalHash } from '../shared/consent/principal';
+
+/** The register's pure parts: clocks and lateness, what a filing lacks, the mail's words, the printable page, the update builder. */
+const hourMs = 3_600_000;
+const awareAt = '2026-11-20T10:00:00.000Z';
+
+const breach = (overrides: Partial<Breach> = {}): Breach => ({
+  tenantId: 't',
+  breachId: '01935f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+  title: 'Leak',
+  status: 'OPEN',
+  awareAt,
+  occurredAt: null,
+  nature: 'nature',
+  extent: 'extent',
+  location: 'location',
+  likelyImpact: 'impact',
+  dataCategories: ['email'],
+  affected: { scope: 'ALL', noticeIds: [], purposeIds: [] },
+  listedPrincipals: 0,
+  listedChunks: 0,
+  factsAndReasons: null,
+  mitigationMeasures: null,
+  causeFindings: null,
+  remedialMeasures: null,
+  extension: null,
+  filings: {},
+  intimation: { status: 'NOT_STARTED', runId: null, runs: 0, startedAt: null, finishedAt: null, textDocumentId: null, resolved: false, batchesPlanned: 0, batchesDone: 0, lastProgressAt: null },
+  progress: { total: 0, mailed: 0, viaTenant: 0, failed: 0 },
+  createdAt: awareAt,
+  updatedAt: awareAt,
+  closedAt: null,
+  version: 1,
+  ...overrides,
+});
+const at = (hours: number) => new Date(Date.parse(awareAt) + hours * hourMs).toISOString();
+
+describe('clocks', () => {
+  it('dues the intimation at awareAt and the report 72 hours later, or when the Board allowed', () => {
+    expect(dueTimes(breach())).toEqual({ boardIntimationDueAt: awareAt, detailedReportDueAt: at(72) });
+    expect(dueTimes(breach({ extension: { grantedUntil: at(120), reference: 'r', at: at(10) } })).detailedReportDueAt).toBe(at(120));
+  });
+
+  it('judges lateness at the deadline to the millisecond: 6 hours for the intimation, the due time for the report', () => {
+    expect(filingTimes(breach(), 'INTIMATION', at(6)).late).toBe(false);
+    expect(filingTimes(breach(), 'INTIMATION', new Date(Date.parse(at(6)) + 1).toISOString()).late).toBe(true);
+    expect(filingTimes(breach(), 'DETAILED_REPORT', at(72))).toEqual({ dueAt: at(72), lateAfter: at(72), late: false });
+    expect(filingTimes(breach(), 'DETAILED_REPORT', at(73)).late).toBe(true);
+  });
+
+  it('freezes a filed clock: later extensions or time change nothing of it', () => {
+    const filed = breach({ filings: { DETAILED_REPORT: { filedAt: at(80), late: true, dueAt: at(72), lateAfter: at(72), documentId: 'd' } }, extension: { grantedUntil: at(200), reference: 'r', at: at(90) } });
+    expect(clockOf(filed, 'DETAILED_REPORT', new Date(at(500)))).toEqual({ dueAt: at(72), lateAfter: at(72), filedAt: at(80), late: true, overdue: false, documentId: 'd' });
+    expect(clockOf(breach(), 'DETAILED_REPORT', new Date(at(73)))).toMatchObject({ filedAt: null, late: null, overdue: true });
+  });
+});
+
+describe('missing items', () => {
+  it('names each item the detailed report lacks with its Rule 7 numbering, and nothing once complete', () => {
+    const missing = missingItems(breach(), 'DETAILED_REPORT');
+    expect(Object.keys(missing).sort()).toEqual(['boardIntimation', 'causeFindings', 'factsAndReasons', 'mitigationMeasures', 'occurredAt', 'principalIntimation', 'remedialMeasures']);
+    expect(missing.factsAndReasons).toMatch(/^\(ii\)/);
+    expect(missing.principalIntimation).toMatch(/^\(vi\)/);
+    const complete = breach({
+      occurredAt: at(-5),
+      factsAndReasons: 'f',
+      mitigationMeasures: 'm',
+      causeFindings: 'c',
+      remedialMeasures: 'r',
+      filings: { INTIMATION: { filedAt: at(1), late: false, dueAt: awareAt, lateAfter: at(6), documentId: 'd' } },
+      intimation: { ...breach().intimation, status: 'DONE', runs: 1 },
+    });
+    expect(missingItems(complete, 'DETAILED_REPORT')).toEqual({});
+    expect(missingItems({ ...complete, intimation: { ...complete.intimation, status: 'RUNNING' } }, 'DETAILED_REPORT').principalIntimation).toContain('still running');
+    expect(missingItems(breach(), 'INTIMATION')).toEqual({});
+  });
+});
+
+describe('the intimation mail', () => {
+  const text = { consequences: 'c-en', mitigation: 'm-en', safetySteps: 's-en', contact: 'dpo@shop.example', translations: { HI: { consequences: 'c-hi', mitigation: 'm-hi', safetySteps: 's-hi' }, TA: { consequences: 'c-ta', mitigation: 'm-ta', safetySteps: 's-ta', labels: { subject: 'தரவு மீறல்: {tenant}' } } } };
+
+  it('writes in the language of the latest consent only when the intimation has texts in it', () => {
+    expect(mailLanguage('HI', text)).toBe('HI');
+    expect(mailLanguage('BN', text)).toBe('EN');
+    expect(mailLanguage(undefined, text)).toBe('EN');
+    expect(mailLanguage('XX', text)).toBe('EN');
+  });
+
+  it('carries the five items of Rule 7(1), every heading from the label catalogue, the tenant\'s words in the language', () => {
+    const mail = intimationMail('a@x.in', 'Shop', breach(), text, 'HI');
+    expect(mail.subject).toBe('Shop: आपके डेटा को प्रभावित करने वाला व्यक्तिगत डेटा उल्लंघन');
+    for (const part of ['क्या हुआ', 'nature', 'सीमा: extent', 'कहाँ: location', '2026-11-20 10:00 UTC', 'c-hi', 'm-hi', 's-hi', 'dpo@shop.example']) expect(mail.text).toContain(part);
+    expect(mail.text).not.toContain('c-en');
+    // A language without built-in labels: English headings, the tenant's override where it gave one.
+    const tamil = intimationMail('a@x.in', 'Shop', breach({ occurredAt: at(-2) }), text, 'TA');
+    expect(tamil.subject).toBe('தரவு மீறல்: Shop');
+    expect(tamil.text).toContain(defaultIntimationLabels.consequencesHeading);
+    expect(tamil.text).toContain('it happened on 2026-11-20 08:00 UTC');
+    expect(intimationLabels('EN', {}).subject).toBe(defaultIntimationLabels.subject);
+  });
+});
+
+describe('the printable filing', () => {
+  it('escapes every value and allows nothing but its one hashed style', () => {
+    const html = reportHtml({ stage: 'INTIMATION', filed: false, filedAt: null, late: null, documentId: null, missing: { nature: '<b>x</b>' }, document: { title: '"><img src=x onerror=alert(1)>', description: { nature: '<script>alert(1)</script>' } } });
+    expect(html).not.toMatch(/<img|<script/);
+    expect(html).toContain('&#34;&#62;&#60;img src=x');
+    expect(html).toContain('&#60;script&#62;');
+    expect(html).toContain('Draft, not filed.');
+    const style = /<style>(.*)<\/style>/.exec(html)![1]!;
+    const hash = (reportHtmlHeaders['Content-Security-Policy'].match(/'sha256-([^']+)'/) ?? [])[1];
+    expect(hash).toBe(createHash('sha256').update(style).digest('base64'));
+  });
+});
+
+describe('the sealed contact', () => {
+  it('recognises emails, seals them, and opens them only for their own principal', () => {
+    expect(emailOf(' Asha@Example.IN ')).toBe('asha@example.in');
+    expect(emailOf('customer-42')).toBeUndefined();
+    const sealed = sealContact('asha@example.in');
+    expect(sealed).not.toContain('asha');
+    expect(openContact(sealed, principalHash('asha@example.in'))).toBe('asha@example.in');
+    expect(() => openContact(sealed, principalHash('ravi@example.in'))).toThrow();
+    expect(() => openContact(`${sealed.slice(0, -4)}AAAA`, principalHash('asha@example.in'))).toThrow();
+  });
+});
+
+describe('breach updates', () => {
+  it('declares exactly the names and values its expressions use', () => {
+    const parts = updateParts({ set: { 'intimation.status': 'DONE' }, add: { 'progress.total': 3 }, condition: '#intimation.#runId = :run', values: { ':run': 'r' } });
+    expect(parts.UpdateExpression).toBe('SET #intimation.#status = :s0, #progress.#total = #progress.#total + :a0');
+    expect(Object.keys(parts.ExpressionAttributeNames).sort()).toEqual(['#intimation', '#progress', '#runId', '#status', '#total']);
+    expect(parts.ExpressionAttributeValues).toEqual({ ':s0': 'DONE', ':a0': 3, ':run': 'r' });
+  });
+});

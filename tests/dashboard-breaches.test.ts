@@ -1,0 +1,187 @@
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newTenant, useApi } from './support/api';
+import { useBrowser } from './support/browser';
+import { publishedNotice, recordConsent, sha256 } from './support/consent';
+import { aria, click, expectNoAxeViolations, fill, openSignedIn, setValue, textOf, waitForH1, waitForText } from './support/dashboard';
+import { mailsTo } from './support/mail';
+import { startTestWorkers } from './support/workers';
+
+/**
+ * The Breaches screen in real headless Chromium against the local server: a breach recorded after
+ * a failed save that named its fields, both clocks, "Notify affected principals" with its progress
+ * read live while the run waits for the workers, the Board intimation filed, the report refused
+ * while items are missing, the extension, the report filed, closing, the timeline; a VIEWER's
+ * read-only view and keyboard use. axe-core on every state; results checked through the API.
+ */
+const { call, state } = useApi();
+const { browser } = useBrowser();
+let workers: ReturnType<typeof startTestWorkers> | undefined;
+
+let tenant: Awaited<ReturnType<typeof newTenant>>;
+let page: Page;
+let breachId = '';
+const principal = `asha-${Math.random().toString(36).slice(2, 8)}@example.in`;
+const hourMs = 3_600_000;
+const local = (offsetHours: number) => {
+  const at = new Date(Date.now() + offsetHours * hourMs);
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+beforeAll(async () => {
+  process.env.RATE_LIMIT_BEARER_PER_MINUTE = '100000';
+  process.env.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE = '1000';
+  workers = startTestWorkers();
+  tenant = await newTenant(call);
+  const { noticeId, required } = await publishedNotice(call, tenant.token);
+  expect((await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: principal, consentGiven: { [required]: true } })).status).toBe(201);
+  const apiKey = await tenant.apiKey();
+  const sdk = await call('POST', '/api/v1/consent/sdk-record', { body: { apiKey, status: 'ACCEPTED', purposes: { [required]: true }, identifierHash: sha256('customer-7') }, headers: { origin: 'http://localhost' } });
+  expect(sdk.status).toBe(201);
+  page = await openSignedIn(browser(), state.baseUrl, tenant.adminEmail, '/breaches');
+  await waitForH1(page, 'Breaches');
+});
+
+afterAll(async () => {
+  await page?.close();
+  await workers?.stop();
+  delete process.env.RATE_LIMIT_BEARER_PER_MINUTE;
+  delete process.env.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE;
+});
+
+const breach = async () => (await call('GET', `/api/v1/breaches/${breachId}`, { token: tenant.token })).body.data;
+
+describe('Breaches screen as the DPO', () => {
+  it('records a breach after a failed save that named each field, and shows both clocks', async () => {
+    await waitForText(page, 'No breaches recorded.');
+    await expectNoAxeViolations(page);
+    await click(page, 'Record a breach');
+    await page.waitForSelector('dialog[open]');
+    await expectNoAxeViolations(page);
+    // An awareAt in the future and nothing else: the API's messages beside the fields, the form kept.
+    await setValue(page, '#breach-aware', local(2));
+    await click(page, 'Record breach');
+    await page.waitForSelector('dialog [role="alert"]');
+    expect(await page.$('#breach-title-problem')).not.toBeNull();
+    expect(await page.$eval('#breach-nature', (element) => element.getAttribute('aria-invalid'))).toBe('true');
+    await expectNoAxeViolations(page);
+
+    await fill(page, 'Title', 'Order database exposed');
+    await setValue(page, '#breach-aware', local(-2));
+    await fill(page, 'Nature: what happened', 'A storage bucket with order records was public.');
+    await fill(page, 'Extent: how much and whose data', 'Names and emails of customers.');
+    await fill(page, 'Location: systems, sites, processors', 'Order service');
+    await fill(page, 'Likely impact on the principals', 'Phishing mails.');
+    await fill(page, 'Data categories', 'email, name');
+    await page.select('#breach-scope', 'NOTICES');
+    await click(page, 'Privacy notice (version 1, published)', 'checkbox');
+    await click(page, 'Record breach');
+    await waitForH1(page, 'Order database exposed');
+    breachId = page.url().split('/').pop()!;
+    await waitForText(page, 'Due without delay: 2 h');
+    await waitForText(page, '2 d 21 h left');
+    expect(await breach()).toMatchObject({ title: 'Order database exposed', affected: { scope: 'NOTICES' }, dataCategories: ['email', 'name'] });
+    await expectNoAxeViolations(page);
+  });
+
+  it('notifies the affected principals and follows the run live', async () => {
+    // The workers wait, so the run is seen in progress; the page then follows it without a reload.
+    await workers?.stop();
+    await fill(page, 'What this may mean for them (b)', 'Someone may send you mails in our name.');
+    await fill(page, 'What you have done and are doing (c)', 'We closed the bucket.');
+    await fill(page, 'What they can do to protect themselves (d)', 'Do not open links asking for passwords.');
+    await fill(page, 'Whom to contact (e)', 'dpo@shop.example');
+    await page.select('#notify-language', 'HI');
+    await page.type('#notify-HI-consequences', 'कोई आपको हमारे नाम से मेल भेज सकता है।');
+    await page.type('#notify-HI-mitigation', 'हमने बकेट बंद कर दिया।');
+    await page.type('#notify-HI-safetySteps', 'पासवर्ड माँगने वाले लिंक न खोलें।');
+    await expectNoAxeViolations(page);
+    await click(page, 'Notify affected principals');
+    await waitForText(page, 'Intimating…');
+    expect(await page.$(aria('Intimation running', 'progressbar'))).not.toBeNull();
+    await expectNoAxeViolations(page);
+    workers = startTestWorkers();
+    await waitForText(page, 'Intimated. 2 reached: 1 mailed, 1 handed to your systems, 0 failed', 'main', 30_000);
+    expect(await mailsTo(principal)).toHaveLength(1);
+    expect((await breach()).intimation.progress).toEqual({ total: 2, mailed: 1, viaTenant: 1, failed: 0 });
+  });
+
+  it('files the Board intimation, lists what the report lacks, records the extension, files the report and closes', async () => {
+    await click(page, 'File Board intimation');
+    await waitForText(page, 'The Board intimation is filed.');
+    await waitForText(page, 'Filed ', '[aria-labelledby="filing-INTIMATION"]');
+    await waitForText(page, '(ii) the facts, circumstances and reasons of the breach is missing');
+    await click(page, 'File detailed report');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('[aria-labelledby="filing-DETAILED_REPORT"] [role="alert"]')?.textContent.includes('(iii)'));
+    await expectNoAxeViolations(page);
+
+    await setValue(page, '#extension-until', local(120));
+    await fill(page, "Board's reference", 'DPB/2026/17');
+    await click(page, 'Record extension');
+    await waitForText(page, 'The Board allowed until');
+    expect((await breach()).extension).toMatchObject({ reference: 'DPB/2026/17' });
+
+    await click(page, 'Edit breach');
+    await page.waitForSelector('dialog[open]');
+    await setValue(page, '#breach-occurred', local(-5));
+    await fill(page, '(ii) Facts, circumstances and reasons', 'A policy was widened in a migration.');
+    await fill(page, '(iii) Measures to mitigate the risk', 'Bucket closed, keys rotated.');
+    await fill(page, '(iv) Findings on who caused it', 'An operator error.');
+    await fill(page, '(v) Remedial measures against recurrence', 'Second reviewer for policies.');
+    await expectNoAxeViolations(page);
+    await click(page, 'Save changes');
+    await waitForText(page, 'The breach is saved.');
+    await waitForText(page, 'Nothing is missing: it can be filed.', '[aria-labelledby="filing-DETAILED_REPORT"]');
+    await click(page, 'File detailed report');
+    await waitForText(page, 'The detailed report is filed.');
+    expect((await breach()).clocks.detailedReport).toMatchObject({ late: false, filedAt: expect.any(String) });
+
+    await click(page, 'Close breach');
+    await page.waitForSelector('dialog[open]');
+    await (await page.waitForSelector(`dialog ${aria('Close breach', 'button')}`))!.click();
+    await waitForText(page, 'The breach is closed.');
+    await waitForText(page, 'Closed ');
+    const text = await textOf(page);
+    expect(text).not.toContain('Edit breach');
+    for (const step of ['Recorded the breach', 'Started the intimation of the principals', 'Filed the Board intimation', "Recorded the Board's extension", 'occurredAt, remedialMeasures by', 'Filed the detailed report', 'Closed the breach']) {
+      expect(text).toContain(step);
+    }
+    expect(text).toContain(`by ${tenant.adminEmail} (super admin)`);
+    await expectNoAxeViolations(page);
+  });
+
+  it('opens and closes the create form by keyboard, focus returning to its button', async () => {
+    await click(page, 'Breaches', 'link');
+    await waitForH1(page, 'Breaches');
+    await page.waitForSelector('table');
+    let found = false;
+    for (let index = 0; index < 40 && !found; index++) {
+      await page.keyboard.press('Tab');
+      found = await page.evaluate(() => (globalThis as any).document.activeElement?.textContent === 'Record a breach');
+    }
+    expect(found).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('dialog[open]');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('dialog[open]') && (globalThis as any).document.activeElement?.textContent === 'Record a breach');
+    expect(await textOf(page)).toContain('Filed');
+  });
+});
+
+describe('Breaches screen as a VIEWER', () => {
+  it('reads the register and a breach, and is offered no change', async () => {
+    const viewer = await tenant.userToken('VIEWER');
+    expect(viewer).toBeTruthy();
+    const viewerEmail = (await call('GET', '/api/v1/users', { token: tenant.token })).body.data.find((user: { role: string }) => user.role === 'VIEWER').email as string;
+    const opened = await openSignedIn(browser(), state.baseUrl, viewerEmail, `/breaches/${breachId}`);
+    try {
+      await waitForH1(opened, 'Order database exposed');
+      await waitForText(opened, 'Timeline');
+      const text = await textOf(opened);
+      for (const absent of ['Record a breach', 'Notify affected principals', 'File detailed report', 'Edit breach', 'Close breach']) expect(text).not.toContain(absent);
+      await expectNoAxeViolations(opened);
+    } finally {
+      await opened.close();
+    }
+  });
+});

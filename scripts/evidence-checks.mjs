@@ -14,6 +14,16 @@ export const fail = (reason) => {
   throw new Invalid(reason);
 };
 
+/** Runs a check, naming `position` in front of its failure. */
+export const at = (position, check) => {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof Invalid) fail(`${position}: ${error.message}`);
+    throw error;
+  }
+};
+
 export const sha256 = (...parts) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest();
 const keyOf = (jwk) => createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, ...(jwk.y ? { y: jwk.y } : {}) }, format: 'jwk' });
 const isEd25519 = (jwk) => jwk.kty === 'OKP' && jwk.crv === 'Ed25519';

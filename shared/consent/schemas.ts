@@ -5,13 +5,13 @@ import { slugSchema } from '../tenants/tenant';
 
 export const principalHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)');
 const purposeDecisions = z.record(z.uuid(), z.boolean());
-const identifier = z.string().trim().min(1).max(512);
+export const identifierSchema = z.string().trim().min(1).max(512);
 export const reasonSchema = z.string().trim().max(500);
 export const widgetPositions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center', 'api'] as const;
 
 export const recordBody = z.strictObject({
   noticeId: z.uuid(),
-  dataPrincipalIdentifier: identifier,
+  dataPrincipalIdentifier: identifierSchema,
   consentGiven: purposeDecisions,
   ipAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
   userAgent: z.string().max(1000).optional(),
@@ -30,7 +30,7 @@ export const sdkRecordBody = z.strictObject({
   positionShown: z.enum(widgetPositions).default('bottom-right'),
   noticeId: z.uuid().optional(),
   identifierHash: principalHashSchema.optional(),
-  identifier: identifier.optional(),
+  identifier: identifierSchema.optional(),
   externalId: z.string().trim().min(1).max(256).optional(),
 });
 
@@ -132,13 +132,13 @@ export const analyticsView = z.object({
 });
 
 export const withdrawBody = z.strictObject({
-  dataPrincipalIdentifier: identifier,
+  dataPrincipalIdentifier: identifierSchema,
   noticeId: z.uuid(),
   reason: reasonSchema.optional(),
 });
 
 export const withdrawalTokenBody = z.strictObject({
-  dataPrincipalIdentifier: identifier,
+  dataPrincipalIdentifier: identifierSchema,
   noticeId: z.uuid(),
 });
 
@@ -239,4 +239,14 @@ export const taskView = z.object({
   completedAt: z.iso.datetime().nullable(),
   completedBy: z.string().nullable(),
   description: z.string(),
+});
+
+const exportDay = z.iso.date();
+
+export const exportRecordsQuery = z.strictObject({
+  from: exportDay.optional().describe('First UTC day of creation, YYYY-MM-DD, inclusive; default: the first record'),
+  to: exportDay.optional().describe('Last UTC day of creation, inclusive; default: today'),
+  format: z.enum(['jsonl', 'csv']).default('jsonl').describe('jsonl: one JSON object per line; csv: RFC 4180 with a header row on the first page'),
+  limit: z.coerce.number().int().min(1).max(5000).default(5000).describe('Records per page at most; a page also ends at about 4 MB'),
+  cursor: z.string().max(2000).optional().describe('The X-Next-Cursor header of the previous page'),
 });

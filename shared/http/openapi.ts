@@ -101,7 +101,10 @@ const operationOf = (route: (typeof routeList)[number]) => {
     responses: {
       [String(route.response.status)]: {
         description: route.response.description,
-        content: { 'application/json': { schema: success } },
+        content: {
+          ...(route.response.data || !route.response.media ? { 'application/json': { schema: success } } : {}),
+          ...Object.fromEntries(Object.entries(route.response.media ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }])),
+        },
         ...(route.response.headers
           ? { headers: Object.fromEntries(Object.entries(route.response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
           : {}),

@@ -3,6 +3,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { cmpRoutes } from './routes/cmp';
 import { consentRoutes } from './routes/consent';
+import { evidenceExportRoutes } from './routes/evidence-exports';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
@@ -24,6 +25,7 @@ export const routes = {
   ...purposeRoutes,
   ...noticeRoutes,
   ...consentRoutes,
+  ...evidenceExportRoutes,
   ...withdrawalRoutes,
   ...webhookRoutes,
   ...sdkRoutes,

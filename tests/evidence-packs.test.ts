@@ -137,6 +137,17 @@ describe('POST /api/v1/consent/evidence-packs', () => {
   });
 });
 
+describe('GET /api/v1/consent/records/export of a logged tenant', () => {
+  it('says on the first page how many records the day counters hold for the range, for a progress bar', async () => {
+    const response = await call('GET', '/api/v1/consent/records/export?format=csv', { token: tenant.token });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-export-total')).toBe('3');
+    expect(response.headers.get('x-export-records')).toBe('3');
+    expect(response.headers.get('x-next-cursor')).toBeNull();
+    expect(response.body.trim().split('\r\n')).toHaveLength(4);
+  });
+});
+
 describe('scripts/verify-evidence-pack.mjs', () => {
   let pack: any;
   beforeAll(async () => {

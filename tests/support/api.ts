@@ -48,7 +48,9 @@ export const useApi = () => {
       ...(options.rawBody !== undefined ? { body: options.rawBody } : options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
     });
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    // A page or an export (text/html, text/csv, JSON lines) comes back as its text.
+    const json = /^application\/json\b/.test(response.headers.get('content-type') ?? 'application/json');
+    return { status: response.status, body: text ? (json ? JSON.parse(text) : text) : undefined, headers: response.headers };
   };
   return { call, state };
 };

@@ -117,6 +117,7 @@ describe('POST /api/v1/consent/evidence-packs', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="evidence-pack-${principalHash(email).slice(0, 12)}.html"`);
     expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
     const html = await response.text();
     // One script element, a data block; no external reference of any kind.

@@ -1,21 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { csvColumns } from '../shared/consent/export';
-import { proofHashOf } from '../shared/consent/proof';
 import type { ConsentRecord } from '../shared/consent/record';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { newTimeOrderedId } from '../shared/ids';
-import { recordPut } from '../shared/consent/store';
-import { db, tableName } from '../shared/db/client';
 import { newTenant, useApi } from './support/api';
+import { builtRecord, storeRecords } from './support/consent';
 
 /**
  * GET /consent/records/export at 10,000 records: every page within its size, the pages together
  * exactly the range, in order, CSV quoted and inert. The records are seeded as the consent store
- * writes them (the very items of its recordPut), 25 to a BatchWriteItem: one conditional put each,
- * as recording does, took a minute or more on a loaded two-core machine, this a few seconds. No
- * worker runs here: nothing logs or counts them (the first page's X-Export-Total is checked in
- * tests/evidence-packs.test.ts, whose records are logged).
+ * writes them (storeRecords, tests/support/consent.ts). No worker runs here: nothing logs or
+ * counts them (the first page's X-Export-Total is checked in tests/evidence-packs.test.ts).
  */
 const { call, state } = useApi();
 
@@ -46,21 +41,7 @@ const seeded = (tenantId: string, index: number): ConsentRecord => {
     ipAddress: '192.0.2.10',
     userAgent: null,
   };
-  return {
-    ...evidence,
-    proofVersion: 2,
-    proofHash: proofHashOf(evidence),
-    noticeTitle: 'Privacy notice, "v1"',
-    lineageId: purposes[0]!,
-    channel: 'SDK',
-    decision: 'PARTIAL',
-    requiredPurposesDeclined: [],
-    withdrawnPurposes: [],
-    withdrawnAt: null,
-    isWithdrawn: false,
-    isPartiallyWithdrawn: false,
-    withdrawalVersion: 0,
-  };
+  return builtRecord(evidence, { noticeTitle: 'Privacy notice, "v1"', decision: 'PARTIAL' });
 };
 
 const page = (token: string, query: string) =>
@@ -112,15 +93,7 @@ beforeAll(async () => {
   process.env.RATE_LIMIT_BEARER_PER_MINUTE = '10000';
   big = await newTenant(call);
   purposes = Array.from({ length: 10 }, () => randomUUID());
-  const batches = Array.from({ length: total / 25 }, (_, batch) => Array.from({ length: 25 }, (_, index) => seeded(big.tenantId, batch * 25 + index)));
-  for (let at = 0; at < batches.length; at += 8) {
-    await Promise.all(
-      batches.slice(at, at + 8).map(async (records) => {
-        let pending: Record<string, unknown>[] | undefined = records.map((record) => ({ PutRequest: { Item: recordPut(record).Item } }));
-        while (pending?.length) pending = (await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }))).UnprocessedItems?.[tableName()];
-      }),
-    );
-  }
+  await storeRecords(Array.from({ length: total }, (_, index) => seeded(big.tenantId, index)));
 }, 120_000);
 
 describe('GET /api/v1/consent/records/export', () => {

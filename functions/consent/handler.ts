@@ -50,7 +50,7 @@ export const handler = createGroupHandler('consent', { ...consentRoutes, ...with
   logConsistency: async ({ caller, query }) => ok(await consistencyBetween(caller.tenantId, query.from, query.to)),
   createEvidencePack: async ({ caller, body, query }) => {
     const pack = await buildEvidencePack(caller.tenantId, body, clock.now());
-    return query.format === 'html' ? { serialized: renderPackPage(pack), headers: packPageHeaders } : ok({ pack });
+    return query.format === 'html' ? { serialized: renderPackPage(pack), headers: packPageHeaders(pack) } : ok({ pack });
   },
   exportConsentRecords: async ({ caller, query }) => {
     const page = await exportRecords(caller.tenantId, query, clock.now());

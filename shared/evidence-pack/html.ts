@@ -26,14 +26,16 @@ const styleHash = createHash('sha256').update(style).digest('base64');
 
 /** The page's policy: its stylesheet and nothing else. Sent as a header and repeated in a meta tag for a saved copy. */
 export const packPagePolicy = `default-src 'none'; style-src 'sha256-${styleHash}'; base-uri 'none'; form-action 'none'`;
-export const packPageHeaders = {
+/** The page's response headers; it downloads under a name of its principal (the dashboard saves it by that name). */
+export const packPageHeaders = (pack: EvidencePack) => ({
   'Content-Type': 'text/html; charset=utf-8',
   'Content-Security-Policy': `${packPagePolicy}; frame-ancestors 'none'`,
+  'Content-Disposition': `attachment; filename="evidence-pack-${pack.principalHash.slice(0, 12)}.html"`,
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',
   'X-Robots-Tag': 'noindex',
-};
+});
 
 const escape = (value: unknown): string =>
   String(value).replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
@@ -108,7 +110,7 @@ const noticeSection = (notice: PackNotice) => {
 <p>Published ${when(notice.publishedAt)}${notice.changeNote ? `; change note: ${escape(notice.changeNote)}` : ''}. Notice <code>${escape(notice.noticeId)}</code>.</p>
 <p${attributes}>${escape(notice.text.introText)}</p>
 <table><caption>Purposes as they stood</caption><thead><tr><th scope="col">Purpose</th><th scope="col">Description</th><th scope="col">Data</th><th scope="col">Legal basis</th><th scope="col">Required</th></tr></thead><tbody>${purposes.join('')}</tbody></table>
-<p><strong>Your rights:</strong> <span${attributes}>${escape(notice.text.rightsText)}</span></p>
+<p><strong>Rights:</strong> <span${attributes}>${escape(notice.text.rightsText)}</span></p>
 <p><strong>Complaints:</strong> <span${attributes}>${escape(notice.text.complaintText)}</span></p>
 <p><strong>Contact:</strong> ${escape(notice.text.contactEmail)}${notice.text.contactUrl ? `, ${escape(notice.text.contactUrl)}` : ''}</p>
 </article>`;
@@ -131,7 +133,7 @@ const checkpointRows = (checkpoint: EvidencePack['log']['checkpoint']) =>
 
 const logSection = (pack: EvidencePack) => `<table><caption>The checkpoint every inclusion proof leads to (log <code>${escape(pack.log.origin)}</code>)</caption><tbody>${checkpointRows(pack.log.checkpoint)}</tbody></table>
 <table><caption>The latest checkpoint when the pack was made</caption><tbody>${checkpointRows(pack.log.latestCheckpoint)}${row('consistency proof', pack.log.consistencyProof.length ? `<pre>${escape(pack.log.consistencyProof.join('\n'))}</pre>` : 'None needed: the same checkpoint')}</tbody></table>
-<table><caption>Public keys</caption><thead><tr><th scope="col">Key id</th><th scope="col">Algorithm</th><th scope="col">Curve</th></tr></thead><tbody>${pack.keys.keys.map((key) => `<tr><td><code>${escape(key.kid)}</code></td><td>${escape(key.alg)}</td><td>${escape(key.crv)}</td></tr>`).join('')}</tbody></table>`;
+<table><caption>Public keys</caption><thead><tr><th scope="col">Key id</th><th scope="col">Algorithm</th><th scope="col">Curve</th></tr></thead><tbody>${pack.keys.keys.map((key) => `<tr><td><code>${escape(key.kid)}</code></td><td>${escape(key.alg)}</td><td>${escape(key.crv ?? '—')}</td></tr>`).join('')}</tbody></table>`;
 
 export const renderPackPage = (pack: EvidencePack): string => {
   const principal = pack.principalHash;

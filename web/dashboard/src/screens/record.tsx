@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, session } from '../session';
 import { ErrorText, Heading, Link, Loading, formatDateTime, useData } from '../ui';
 import { verifyProof, type Verification } from '../verify';
+import { EvidenceExport } from './evidence-export';
 
 /** The JWKS (served bare, no envelope, no token needed) that signs checkpoints and receipts. */
 const loadKeys = async () => {
@@ -78,6 +79,8 @@ export default function Record({ params }: { params: Record<string, string> }) {
             </div>
             <ErrorText error={verifyError} />
           </section>
+
+          <EvidenceExport id="record-pack" principal={{ principalHash: String(proof.payload.dataPrincipalHash) }} />
 
           <section aria-labelledby="evidence-heading">
             <h2 id="evidence-heading">Evidence</h2>

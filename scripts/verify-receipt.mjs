@@ -13,95 +13,14 @@
  * format 3) attribution, that the canonical evidence hashes to that proof hash, that the record is a leaf of the tenant's RFC 9162
  * Merkle log, and that the root it proves is the one in a checkpoint note signed by a listed key.
  * Prints VALID and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
- * The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts.
+ * The checks themselves are in evidence-checks.mjs, shared with verify-evidence-pack.mjs.
  */
-import { createHash, createPublicKey, verify } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-
-class Invalid extends Error {}
-const fail = (reason) => {
-  throw new Invalid(reason);
-};
-const sha256 = (...parts) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest();
-const keyOf = (jwk) => createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, ...(jwk.y ? { y: jwk.y } : {}) }, format: 'jwk' });
-const isEd25519 = (jwk) => jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
-const isP256 = (jwk) => jwk.kty === 'EC' && jwk.crv === 'P-256';
-const hexBytes = (value, what) => (typeof value === 'string' && /^([0-9a-f]{2}){32}$/.test(value) ? Buffer.from(value, 'hex') : fail(`${what} is not 32 bytes of lowercase hex`));
-const canonicalBase64 = (text, alphabet) => {
-  const bytes = Buffer.from(text, alphabet);
-  return alphabet === 'base64url' ? /^[\w-]*$/.test(text) && bytes.toString(alphabet) === text && bytes : /^[A-Za-z0-9+/]*={0,2}$/.test(text) && bytes.toString(alphabet) === text && bytes;
-};
-
-/** The JWS's claims, if its signature verifies with the JWKS key its header names. */
-const receiptClaims = (jws, keys) => {
-  const parts = jws.trim().split('.');
-  if (parts.length !== 3) fail('the receipt is not a compact JWS');
-  const [header, payload, signature] = parts.map((part) => canonicalBase64(part, 'base64url') || fail('the receipt is not base64url'));
-  const { alg, kid } = JSON.parse(header.toString('utf8'));
-  const jwk = keys.find((key) => key.kid === kid) ?? fail(`the receipt's key ${kid} is not in keys.json`);
-  const input = Buffer.from(`${parts[0]}.${parts[1]}`, 'ascii');
-  const valid =
-    alg === 'EdDSA' && isEd25519(jwk) ? verify(null, input, keyOf(jwk), signature)
-    : alg === 'ES256' && isP256(jwk) ? verify('sha256', input, { key: keyOf(jwk), dsaEncoding: 'ieee-p1363' }, signature)
-    : fail(`the receipt's algorithm ${alg} does not match key ${kid}`);
-  if (!valid) fail('the receipt signature does not verify: it was altered or not signed by this key');
-  return JSON.parse(payload.toString('utf8'));
-};
-
-/** RFC 9162 §2.1.3.2: the root that `proof` gives for leaf `index` in a tree of `size`, or undefined. */
-const inclusionRoot = (index, size, leaf, proof) => {
-  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) return undefined;
-  let fn = index;
-  let sn = size - 1;
-  let r = leaf;
-  const node = (left, right) => sha256(Buffer.from([1]), left, right);
-  for (const p of proof) {
-    if (sn === 0) return undefined;
-    if (fn % 2 === 1 || fn === sn) {
-      r = node(p, r);
-      while (fn % 2 === 0 && fn !== 0) [fn, sn] = [fn / 2, Math.floor(sn / 2)];
-    } else {
-      r = node(r, p);
-    }
-    [fn, sn] = [Math.floor(fn / 2), Math.floor(sn / 2)];
-  }
-  return sn === 0 ? r : undefined;
-};
-
-/** A signed-note key ID: Ed25519 type 0x01 over name and raw key; ECDSA type 0x02 over the SPKI DER alone. */
-const noteKeyId = (name, jwk) =>
-  isEd25519(jwk) ? sha256(Buffer.from(`${name}\n`), Buffer.from([1]), Buffer.from(jwk.x, 'base64url')).subarray(0, 4)
-  : isP256(jwk) ? sha256(keyOf(jwk).export({ format: 'der', type: 'spki' })).subarray(0, 4)
-  : undefined;
-
-/** The checkpoint of a note signed by a JWKS key (kid = the line's key name); a bad signature of a known key fails. */
-const openCheckpoint = (note, keys) => {
-  if (typeof note !== 'string' || !note.endsWith('\n') || [...note].some((c) => c < ' ' && c !== '\n')) fail('the checkpoint note is malformed');
-  const split = note.lastIndexOf('\n\n');
-  if (split < 0) fail('the checkpoint note has no signatures');
-  const text = Buffer.from(note.slice(0, split + 1), 'utf8');
-  let signedBy;
-  for (const line of note.slice(split + 2, -1).split('\n')) {
-    const [name, encoded, ...rest] = line.startsWith('\u2014 ') ? line.slice(2).split(' ') : [];
-    const signature = encoded && canonicalBase64(encoded, 'base64');
-    if (!name || !signature || signature.length < 5 || rest.length > 0) fail('the checkpoint note has a malformed signature line');
-    const jwk = keys.find((key) => key.kid === name);
-    if (!jwk || !noteKeyId(name, jwk)?.equals(signature.subarray(0, 4))) continue;
-    const sig = signature.subarray(4);
-    const valid = isEd25519(jwk) ? verify(null, text, keyOf(jwk), sig) : verify('sha256', text, { key: keyOf(jwk), dsaEncoding: 'der' }, sig);
-    if (!valid) fail(`the checkpoint signature by ${name} does not verify: the note was altered`);
-    signedBy ??= name;
-  }
-  if (!signedBy) fail('the checkpoint note is not signed by any key in keys.json');
-  const [origin, size, root] = text.toString('utf8').split('\n');
-  if (!origin || !/^(0|[1-9]\d*)$/.test(size ?? '') || !canonicalBase64(root ?? '', 'base64')) fail('the checkpoint body is malformed');
-  return { origin, treeSize: Number(size), rootHash: Buffer.from(root, 'base64') };
-};
+import { fail, hexBytes, inclusionRoot, jwksKeys, leafHash, logOrigin, openCheckpoint, parseJson, receiptClaims, runVerifier, sha256 } from './evidence-checks.mjs';
 
 const check = (jws, proofFile, keysFile) => {
-  const keys = Array.isArray(keysFile?.keys) ? keysFile.keys : fail('keys.json is not a JWKS ({ "keys": [...] })');
+  const keys = jwksKeys(keysFile, 'keys.json');
   const proof = proofFile?.data ?? proofFile;
-  const claims = receiptClaims(jws, keys);
+  const claims = receiptClaims(jws, keys, 'keys.json');
   if (claims.rid !== proof.recordId) fail(`the receipt is for record ${claims.rid}, the proof for ${proof.recordId}`);
   if (claims.ph !== proof.proofHash) fail('the receipt names a different proof hash than the proof');
   const proofHash = hexBytes(proof.proofHash, 'proofHash');
@@ -114,36 +33,16 @@ const check = (jws, proofFile, keysFile) => {
   const log = proof.log ?? fail('the proof has no log section');
   if (log.status !== 'INTEGRATED') fail(`the record is not yet in a signed checkpoint (status ${log.status}); try again in a minute`);
   const path = Array.isArray(log.inclusionProof) ? log.inclusionProof.map((node) => hexBytes(node, 'an inclusion proof node')) : fail('the inclusion proof is missing');
-  const root = inclusionRoot(log.leafIndex, log.treeSize, sha256(Buffer.from([0]), proofHash), path);
+  const root = inclusionRoot(log.leafIndex, log.treeSize, leafHash(proofHash), path);
   if (!root || !root.equals(hexBytes(log.rootHash, 'rootHash'))) fail(`the inclusion proof does not place the record at leaf ${log.leafIndex} of the tree of size ${log.treeSize}`);
-  const checkpoint = openCheckpoint(log.checkpoint?.note, keys);
-  if (checkpoint.origin !== `consent-service/log/${claims.tid}`) fail(`the checkpoint is of log ${checkpoint.origin}, not of tenant ${claims.tid}'s`);
+  const checkpoint = openCheckpoint(log.checkpoint?.note, keys, 'keys.json');
+  if (checkpoint.origin !== logOrigin(claims.tid)) fail(`the checkpoint is of log ${checkpoint.origin}, not of tenant ${claims.tid}'s`);
   if (checkpoint.treeSize !== log.treeSize || !checkpoint.rootHash.equals(root)) fail('the signed checkpoint is for a different tree size or root than the proof');
   return `VALID: record ${claims.rid}${attribution ? ` (attribution ${attribution})` : ''} is leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
 };
 
-const args = process.argv.slice(2);
-if (args.length !== 3) {
-  console.error('usage: node scripts/verify-receipt.mjs receipt.jws proof.json keys.json');
-  process.exit(2);
-}
-let inputs;
-try {
-  inputs = args.map((file) => readFileSync(file, 'utf8'));
-} catch (error) {
-  console.error(`cannot read ${error.path ?? 'an input'}: ${error.code ?? error.message}`);
-  process.exit(2);
-}
-try {
-  const json = (text, name) => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return fail(`${name} is not JSON`);
-    }
-  };
-  console.log(check(inputs[0], json(inputs[1], 'proof.json'), json(inputs[2], 'keys.json')));
-} catch (error) {
-  console.log(`INVALID: ${error instanceof Invalid ? error.message : `unreadable input (${error.message})`}`);
-  process.exit(1);
-}
+runVerifier({
+  usage: 'node scripts/verify-receipt.mjs receipt.jws proof.json keys.json',
+  accepts: (count) => count === 3,
+  check: ([receipt, proof, keys]) => check(receipt.text, parseJson(proof.text, 'proof.json'), parseJson(keys.text, 'keys.json')),
+});

@@ -15,3 +15,9 @@ export const newTimeOrderedId = (at: Date = new Date()): string => {
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
+
+/** The leading `xxxxxxxx-xxxx` of every UUIDv7 made in millisecond `at`: ids of a time range lie between two such prefixes. */
+export const timeOrderedIdPrefix = (at: Date): string => {
+  const hex = at.getTime().toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}`;
+};

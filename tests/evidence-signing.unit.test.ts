@@ -8,23 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logOrigin, openCheckpoint, signCheckpoint } from '../shared/evidence/checkpoint';
 import { signReceipt, verifyReceipt, type ReceiptClaims } from '../shared/evidence/receipt';
 import { ecdsaDerToRaw, ecdsaRawToDer, jwks, localSigner, seedSigner, type Signer } from '../shared/evidence/signer';
+import { es256Signer } from './support/signers';
 
 const sha256 = (...parts: Uint8Array[]): Buffer => {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   return hash.digest();
-};
-
-/** An ES256 signer like kmsSigner: node:crypto signs DER, as KMS does, and it is converted to r||s. */
-const es256Signer = (name: string): Signer => {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const keyId = `${name}-${sha256(publicKey.export({ format: 'der', type: 'spki' })).subarray(0, 8).toString('hex')}`;
-  return {
-    keyId,
-    alg: 'ES256',
-    publicJwk: { ...publicKey.export({ format: 'jwk' }), kid: keyId, alg: 'ES256', use: 'sig' },
-    sign: async (data) => ecdsaDerToRaw(signWith('sha256', data, { key: privateKey, dsaEncoding: 'der' })),
-  };
 };
 
 let dir: string;

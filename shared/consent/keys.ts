@@ -26,6 +26,8 @@ const padded = (seq: number) => String(seq).padStart(12, '0');
  * - monthly sdk volume .......... UpdateItem PK=TENANT#<tid> SK=VOLUME#<YYYYMM>            (1 write per reserved chunk, monthly-volume.ts)
  * - consents per day ............. Query   PK=TENANT#<tid> SK between DAILY#<from> and DAILY#<to>
  * - withdrawal by id ............. GetItem PK=TENANT#<tid> SK=WITHDRAWAL#<id>              (immutable once written)
+ * - a principal's withdrawals .... Query   GSI2 WITHDRAWALS#<tid>#<hash>, by time          (evidence packs; one index entry
+ *                                  per withdrawal, a partition per principal: never hot)
  * - compliance task by id ........ GetItem PK=TENANT#<tid> SK=TASK#<id>
  * - tasks by state, by due date .. Query   GSI2 TASKS#<tid>#<OPEN|DONE>; OVERDUE = OPEN with due date before now
  * - withdrawal token ............. GetItem PK=WTOKEN#<sha256 of token> SK=WTOKEN           (TTL after expiry)
@@ -68,6 +70,11 @@ export const consentKeys = {
   monthlyVolume: (tenantId: string, month: string) => ({ PK: tenantPartition(tenantId), SK: `VOLUME#${month}` }),
   daily: (tenantId: string, day: string) => ({ PK: tenantPartition(tenantId), SK: `DAILY#${day}` }),
   withdrawal: (tenantId: string, withdrawalId: string) => ({ PK: tenantPartition(tenantId), SK: `WITHDRAWAL#${withdrawalId}` }),
+  principalWithdrawal: (tenantId: string, principalHash: string, withdrawnAt: string, withdrawalId: string) => ({
+    GSI2PK: consentKeys.principalWithdrawalsPartition(tenantId, principalHash),
+    GSI2SK: `${withdrawnAt}#${withdrawalId}`,
+  }),
+  principalWithdrawalsPartition: (tenantId: string, principalHash: string) => `WITHDRAWALS#${tenantId}#${principalHash}`,
   task: (tenantId: string, taskId: string) => ({ PK: tenantPartition(tenantId), SK: `TASK#${taskId}` }),
   taskState: (tenantId: string, state: 'OPEN' | 'DONE', dueAt: string, taskId: string) => ({
     GSI2PK: consentKeys.taskStatePartition(tenantId, state),

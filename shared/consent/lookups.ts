@@ -55,12 +55,15 @@ export const recordsByExternalId = async (tenantId: string, externalId: string) 
   return records.map((record) => recordView(record, versions));
 };
 
-export const proofOf = async (tenantId: string, recordId: string) => {
-  const record = await getRecord(tenantId, recordId);
-  if (!record) throw new NotFoundError('Consent record');
+/**
+ * A record's evidence and proof, without its place in the log: the canonical payload anyone can
+ * re-hash, and the receipt (not stored: re-issued, and byte for byte the one the record returned,
+ * an Ed25519 signature being deterministic, as long as the receipt key is the same).
+ */
+export const recordEvidence = async (record: ConsentRecord) => {
   const recomputedHash = proofHashOf(record);
   return {
-    recordId,
+    recordId: record.recordId,
     proofVersion: record.proofVersion,
     algorithm: proofAlgorithm,
     canonicalPayload: canonicalEvidence(record),
@@ -68,8 +71,13 @@ export const proofOf = async (tenantId: string, recordId: string) => {
     proofHash: record.proofHash,
     recomputedHash,
     matches: recomputedHash === record.proofHash,
-    log: await logProofOf(tenantId, recordId),
-    // The same receipt record returned (an Ed25519 signature is deterministic), for the dashboard and auditors.
     receipt: await issueReceipt(record),
   };
+};
+
+export const proofOf = async (tenantId: string, recordId: string) => {
+  const record = await getRecord(tenantId, recordId);
+  if (!record) throw new NotFoundError('Consent record');
+  const [evidence, log] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId)]);
+  return { ...evidence, log };
 };

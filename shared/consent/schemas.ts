@@ -6,7 +6,7 @@ import { attributionLevels } from './attribution-levels';
 
 export const principalHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)');
 const purposeDecisions = z.record(z.uuid(), z.boolean());
-const identifier = z.string().trim().min(1).max(512);
+export const identifierSchema = z.string().trim().min(1).max(512);
 export const reasonSchema = z.string().trim().max(500);
 export const widgetPositions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center', 'api'] as const;
 
@@ -16,7 +16,7 @@ export const attributionSchema = z
 
 export const recordBody = z.strictObject({
   noticeId: z.uuid(),
-  dataPrincipalIdentifier: identifier,
+  dataPrincipalIdentifier: identifierSchema,
   consentGiven: purposeDecisions,
   ipAddress: z.union([z.ipv4(), z.ipv6()]).optional(),
   userAgent: z.string().max(1000).optional(),
@@ -40,7 +40,7 @@ export const sdkRecordBody = z.strictObject({
     .regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256 of identifierHash, keyed with a secret key as issued')
     .optional()
     .describe("Extension: the tenant server's signature of identifierHash (lower-case hex HMAC-SHA256 of the 64-character hash as text, keyed with one of the tenant's secret keys exactly as issued). A valid one makes the record VERIFIED; an invalid one is 400."),
-  identifier: identifier.optional().describe('Raw email, phone or user id, hashed by the service. Secret keys only (server-to-server): with a publishable key it is 400 VALIDATION_ERROR.'),
+  identifier: identifierSchema.optional().describe('Raw email, phone or user id, hashed by the service. Secret keys only (server-to-server): with a publishable key it is 400 VALIDATION_ERROR.'),
   externalId: z.string().trim().min(1).max(256).optional(),
 });
 
@@ -152,13 +152,13 @@ export const analyticsView = z.object({
 });
 
 export const withdrawBody = z.strictObject({
-  dataPrincipalIdentifier: identifier,
+  dataPrincipalIdentifier: identifierSchema,
   noticeId: z.uuid(),
   reason: reasonSchema.optional(),
 });
 
 export const withdrawalTokenBody = z.strictObject({
-  dataPrincipalIdentifier: identifier,
+  dataPrincipalIdentifier: identifierSchema,
   noticeId: z.uuid(),
 });
 
@@ -290,4 +290,14 @@ export const taskView = z.object({
   completedAt: z.iso.datetime().nullable(),
   completedBy: z.string().nullable(),
   description: z.string(),
+});
+
+const exportDay = z.iso.date();
+
+export const exportRecordsQuery = z.strictObject({
+  from: exportDay.optional().describe('First UTC day of creation, YYYY-MM-DD, inclusive; default: the first record'),
+  to: exportDay.optional().describe('Last UTC day of creation, inclusive; default: today'),
+  format: z.enum(['jsonl', 'csv']).default('jsonl').describe('jsonl: one JSON object per line; csv: RFC 4180 with a header row on the first page'),
+  limit: z.coerce.number().int().min(1).max(5000).default(5000).describe('Records per page at most; a page also ends at about 4 MB'),
+  cursor: z.string().max(2000).optional().describe('The X-Next-Cursor header of the previous page'),
 });

@@ -3,6 +3,7 @@ import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { queryAll } from '../db/query';
 import { ConflictError } from '../errors';
+import { timeOrderedIdPrefix } from '../ids';
 import { tenantPartition } from '../tenants/keys';
 import { consentKeys, type DerivedStatus } from './keys';
 import type { ConsentRecord } from './record';
@@ -78,6 +79,21 @@ export const recordRanges = {
     KeyConditionExpression: 'GSI4PK = :pk',
     ExpressionAttributeValues: { ':pk': consentKeys.withdrawnPartition(tenantId) },
     ScanIndexForward: ascending,
+  }),
+  /**
+   * Records created in [from, to] (by their UUIDv7 ids, which begin with the creation time),
+   * oldest first, after record `afterId` when given (an id's own SK sorts before `<SK>#`, and the
+   * next id after it). From the tenant's first record when `from` is undefined.
+   */
+  createdBetween: (tenantId: string, from: Date | undefined, to: Date, afterId?: string): RecordRange => ({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
+    ExpressionAttributeValues: {
+      ':pk': tenantPartition(tenantId),
+      ':low': afterId ? `${consentKeys.record(tenantId, afterId).SK}#` : `${consentKeys.recordPrefix}${from ? timeOrderedIdPrefix(from) : ''}`,
+      // '~' sorts after every hex digit and '-': the last id of millisecond `to` is below it.
+      ':high': `${consentKeys.recordPrefix}${timeOrderedIdPrefix(to)}~`,
+    },
+    ScanIndexForward: true,
   }),
   /** Hash-chain era records at chain positions [from, to]. */
   byChainPosition: (tenantId: string, from: number, to: number): RecordRange => ({

@@ -36,4 +36,7 @@ export const withdrawalEvidenceOf = (item: Record<string, unknown>): WithdrawalE
   withdrawnAt: String(item.withdrawnAt),
 });
 
-export const withdrawalHashOf = (item: Record<string, unknown>): string => sha256Hex(canonicalJson({ kind: 'withdrawal', ...withdrawalEvidenceOf(item) }));
+/** Exactly what a withdrawal's hash covers: its evidence, marked as a withdrawal so it cannot pass for another kind of entry. */
+export const hashedWithdrawal = (item: Record<string, unknown>) => ({ kind: 'withdrawal' as const, ...withdrawalEvidenceOf(item) });
+
+export const withdrawalHashOf = (item: Record<string, unknown>): string => sha256Hex(canonicalJson(hashedWithdrawal(item)));

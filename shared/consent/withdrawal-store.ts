@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';
 import { queryAll } from '../db/query';
@@ -10,8 +11,11 @@ import type { ConsentRecord } from './record';
 /** A fresh id's condition fails only if a concurrent change got there first: worth a retry. */
 export const changedWhileWithdrawing = () => new ConflictError('The consent changed while it was being withdrawn; retry');
 
-/** The WithdrawalRecord, in the sparse pending index until every record carries it (withdrawal-apply.ts). */
-export const withdrawalPut = (withdrawal: { tenantId: string; withdrawalId: string; withdrawnAt: string } & Record<string, unknown>): NamedItem => ({
+/**
+ * The WithdrawalRecord, in the sparse pending index until every record carries it
+ * (withdrawal-apply.ts), and listed under its principal for evidence packs.
+ */
+export const withdrawalPut = (withdrawal: { tenantId: string; withdrawalId: string; withdrawnAt: string; dataPrincipalHash: string } & Record<string, unknown>): NamedItem => ({
   name: 'withdrawal',
   item: {
     Put: {
@@ -19,6 +23,7 @@ export const withdrawalPut = (withdrawal: { tenantId: string; withdrawalId: stri
       Item: {
         ...consentKeys.withdrawal(withdrawal.tenantId, withdrawal.withdrawalId),
         ...consentKeys.withdrawalPending(withdrawal.tenantId, withdrawal.withdrawnAt, withdrawal.withdrawalId),
+        ...consentKeys.principalWithdrawal(withdrawal.tenantId, withdrawal.dataPrincipalHash, withdrawal.withdrawnAt, withdrawal.withdrawalId),
         type: 'WithdrawalRecord',
         ...withdrawal,
       },
@@ -118,6 +123,24 @@ export const withdrawalCompleteUpdate = (tenantId: string, withdrawalId: string)
 /** False when another run completed it first (the records are applied either way). */
 export const markWithdrawalComplete = (tenantId: string, withdrawalId: string): Promise<boolean> =>
   writtenUnlessRaced(() => db().send(new UpdateCommand(withdrawalCompleteUpdate(tenantId, withdrawalId))));
+
+/**
+ * A principal's withdrawal items, oldest first: those listed under the principal (GSI2), plus
+ * those named in `alsoIds` that are not (withdrawals written before that index existed, found
+ * through their records' lastWithdrawalId).
+ */
+export const principalWithdrawalItems = async (tenantId: string, principalHash: string, alsoIds: readonly string[]): Promise<Record<string, unknown>[]> => {
+  const listed = await queryAll({
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': consentKeys.principalWithdrawalsPartition(tenantId, principalHash) },
+  });
+  const seen = new Set(listed.map((item) => String(item.withdrawalId)));
+  const unlisted = [...new Set(alsoIds)].filter((id) => !seen.has(id));
+  const older = await batchGetAll(unlisted.map((id) => consentKeys.withdrawal(tenantId, id)));
+  const timeOf = (item: Record<string, unknown>) => `${String(item.withdrawnAt)}#${String(item.withdrawalId)}`;
+  return [...listed, ...older].sort((a, b) => timeOf(a).localeCompare(timeOf(b)));
+};
 
 export const getWithdrawalItem = async (tenantId: string, withdrawalId: string): Promise<Record<string, unknown> | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.withdrawal(tenantId, withdrawalId), ConsistentRead: true }));

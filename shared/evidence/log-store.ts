@@ -160,8 +160,6 @@ export const positionsOf = async (tenantId: string, ids: readonly string[]): Pro
   return found;
 };
 
-export const positionOf = async (tenantId: string, id: string): Promise<number | undefined> => (await positionsOf(tenantId, [id])).get(id);
-
 export interface StoredBatch {
   start: number;
   entries: { kind: EntryKind; id: string; hash: string }[];

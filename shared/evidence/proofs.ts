@@ -1,6 +1,6 @@
 import { NotFoundError, ValidationError } from '../errors';
 import { readCheckpoints } from './checkpoint-store';
-import { positionOf, readHead, readTiles, type StoredCheckpoint } from './log-store';
+import { positionsOf, readHead, readTiles, type StoredCheckpoint } from './log-store';
 import { consistencyNodes, consistencyProof, inclusionNodes, inclusionProof, toHex, type NodeId } from './merkle';
 import { nodeFromTiles, tileName, tilesForNodes } from './tiles';
 
@@ -19,26 +19,44 @@ export interface LogProof {
   checkpoint: StoredCheckpoint | null;
 }
 
+/** An entry's place in the tree of one checkpoint: PENDING (no inclusion proof) when the checkpoint does not cover it yet. */
+export interface EntryProof {
+  status: LogProof['status'];
+  leafIndex: number | null;
+  inclusionProof: string[];
+}
+
 /**
- * Where an entry sits in the tenant's log and the proof that it is there, against the latest
- * signed checkpoint. PENDING until a checkpoint covers it (sequencing and signing follow the
- * write by seconds); the leaf index is known as soon as it is sequenced.
+ * Where each entry sits in the tenant's log and the proof that it is there, all against ONE
+ * checkpoint, the latest signed one, read once (so a checkpoint signed meanwhile cannot split the
+ * entries between two trees). An entry is PENDING until a checkpoint covers it (sequencing and
+ * signing follow the write by seconds); its leaf index is known as soon as it is sequenced.
  */
-export const logProofOf = async (tenantId: string, entryId: string): Promise<LogProof> => {
-  const [leafIndex, head] = await Promise.all([positionOf(tenantId, entryId), readHead(tenantId)]);
+export const logProofsAt = async (tenantId: string, entryIds: readonly string[]): Promise<{ checkpoint: StoredCheckpoint | null; proofs: Map<string, EntryProof> }> => {
+  const [positions, head] = await Promise.all([positionsOf(tenantId, entryIds), readHead(tenantId)]);
   const checkpoint = head.checkpoint;
-  if (leafIndex === undefined || !checkpoint || leafIndex >= checkpoint.treeSize) {
-    return { status: 'PENDING', leafIndex: leafIndex ?? null, treeSize: checkpoint?.treeSize ?? 0, inclusionProof: [], rootHash: checkpoint?.rootHash ?? null, checkpoint };
-  }
-  const size = checkpoint.treeSize;
-  return { status: 'INTEGRATED', leafIndex, treeSize: size, inclusionProof: await inclusionAt(tenantId, leafIndex, size), rootHash: checkpoint.rootHash, checkpoint };
+  const size = checkpoint?.treeSize ?? 0;
+  const covered = entryIds.filter((id) => (positions.get(id) ?? size) < size);
+  const paths = await inclusionsAt(tenantId, covered.map((id) => positions.get(id)!), size);
+  const proofs = new Map<string, EntryProof>(entryIds.map((id) => [id, { status: 'PENDING', leafIndex: positions.get(id) ?? null, inclusionProof: [] }]));
+  covered.forEach((id, index) => proofs.set(id, { status: 'INTEGRATED', leafIndex: positions.get(id)!, inclusionProof: paths[index]! }));
+  return { checkpoint, proofs };
 };
 
-/** RFC 9162 §2.1.3 inclusion proof of a leaf in the tree of `size` (any integrated size: perfect subtrees never change). */
-export const inclusionAt = async (tenantId: string, leafIndex: number, size: number): Promise<string[]> => {
-  const read = await nodeReader(tenantId, inclusionNodes(leafIndex, size), size);
-  return inclusionProof(leafIndex, size, read).map(toHex);
+/** One entry's place in the log, against the latest signed checkpoint, as the proof endpoint shows it. */
+export const logProofOf = async (tenantId: string, entryId: string): Promise<LogProof> => {
+  const { checkpoint, proofs } = await logProofsAt(tenantId, [entryId]);
+  return { ...proofs.get(entryId)!, treeSize: checkpoint?.treeSize ?? 0, rootHash: checkpoint?.rootHash ?? null, checkpoint };
 };
+
+/** RFC 9162 §2.1.3 inclusion proofs of leaves in the tree of `size` (any integrated size: perfect subtrees never change), reading each tile once. */
+export const inclusionsAt = async (tenantId: string, leafIndexes: readonly number[], size: number): Promise<string[][]> => {
+  if (leafIndexes.length === 0) return [];
+  const read = await nodeReader(tenantId, leafIndexes.flatMap((leafIndex) => inclusionNodes(leafIndex, size)), size);
+  return leafIndexes.map((leafIndex) => inclusionProof(leafIndex, size, read).map(toHex));
+};
+
+export const inclusionAt = async (tenantId: string, leafIndex: number, size: number): Promise<string[]> => (await inclusionsAt(tenantId, [leafIndex], size))[0]!;
 
 export const checkpointView = (checkpoint: StoredCheckpoint) => ({
   treeSize: checkpoint.treeSize,
@@ -67,4 +85,15 @@ export const consistencyBetween = async (tenantId: string, from: number, to: num
   if (from > to) throw new ValidationError({ from: 'must not exceed to' });
   const read = await nodeReader(tenantId, consistencyNodes(from, to), to);
   return { from, to, proof: consistencyProof(from, to, read).map(toHex) };
+};
+
+/**
+ * The latest signed checkpoint now, and the RFC 9162 consistency proof that its tree extends the
+ * tree of `since` (an earlier reading): empty when no checkpoint was signed in between.
+ */
+export const extensionOf = async (tenantId: string, since: StoredCheckpoint | null): Promise<{ checkpoint: StoredCheckpoint | null; proof: string[] }> => {
+  if (!since) return { checkpoint: null, proof: [] };
+  const { checkpoint: latest } = await readHead(tenantId);
+  if (!latest || latest.treeSize <= since.treeSize) return { checkpoint: checkpointView(since), proof: [] };
+  return { checkpoint: checkpointView(latest), proof: (await consistencyBetween(tenantId, since.treeSize, latest.treeSize)).proof };
 };

@@ -7,6 +7,6 @@ export const corsPolicy = {
   allowOrigins: ['*'],
   allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   allowHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'If-None-Match'],
-  exposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag'],
+  exposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'X-Next-Cursor', 'X-Export-Records', 'X-Export-Total', 'Content-Disposition'],
   maxAgeSeconds: 86400,
 } as const;

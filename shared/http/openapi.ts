@@ -115,7 +115,10 @@ const operationOf = (route: (typeof routeList)[number]) => {
     responses: {
       [String(route.response.status)]: {
         description: route.response.description,
-        content: { 'application/json': { schema: success } },
+        content: {
+          ...(route.response.data || !route.response.media ? { 'application/json': { schema: success } } : {}),
+          ...Object.fromEntries(Object.entries(route.response.media ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }])),
+        },
         ...(route.response.headers || route.noStore
           ? {
               headers: Object.fromEntries(

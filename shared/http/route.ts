@@ -64,6 +64,11 @@ interface RouteFields {
     data?: z.ZodType;
     /** Response headers, name to description. */
     headers?: Readonly<Record<string, string>>;
+    /**
+     * Bodies other than the `{ data }` envelope, media type to description (a CSV export, a
+     * printable page). Without `data`, the success answer has only these.
+     */
+    media?: Readonly<Record<string, string>>;
     /** Other success statuses without a body (304), status to description. */
     alternatives?: Readonly<Record<number, string>>;
   };

@@ -4,6 +4,7 @@ import { authRoutes } from './routes/auth';
 import { breachRoutes } from './routes/breaches';
 import { cmpRoutes } from './routes/cmp';
 import { consentRoutes } from './routes/consent';
+import { evidenceExportRoutes } from './routes/evidence-exports';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
@@ -25,6 +26,7 @@ export const routes = {
   ...purposeRoutes,
   ...noticeRoutes,
   ...consentRoutes,
+  ...evidenceExportRoutes,
   ...withdrawalRoutes,
   ...webhookRoutes,
   ...sdkRoutes,

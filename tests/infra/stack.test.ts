@@ -96,7 +96,7 @@ describe('HTTP API', () => {
         AllowOrigins: ['*'],
         AllowMethods: Match.arrayWith(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
         AllowHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'If-None-Match'],
-        ExposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag'],
+        ExposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'X-Next-Cursor', 'X-Export-Records', 'X-Export-Total', 'Content-Disposition'],
         MaxAge: 86_400,
       },
     });

@@ -74,7 +74,9 @@ export const useApi = () => {
     for (const [name, value] of Object.entries(responseHeaders)) {
       for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeadersOut.append(name, one);
     }
-    return { status, body: text ? JSON.parse(text) : undefined, headers: responseHeadersOut };
+    // A page or an export (text/html, text/csv, JSON lines) comes back as its text.
+    const json = /^application\/json\b/.test(responseHeadersOut.get('content-type') ?? 'application/json');
+    return { status, body: text ? (json ? JSON.parse(text) : text) : undefined, headers: responseHeadersOut };
   };
   return { call, state };
 };

@@ -12,6 +12,8 @@ const endpoints = {
   consentAnalytics: ['GET', '/api/v1/consent/analytics'],
   listConsentRecords: ['GET', '/api/v1/consent/records'],
   consentProof: ['GET', '/api/v1/consent/records/:id/proof'],
+  createEvidencePack: ['POST', '/api/v1/consent/evidence-packs'],
+  exportConsentRecords: ['GET', '/api/v1/consent/records/export'],
   listComplianceTasks: ['GET', '/api/v1/compliance-tasks'],
   completeComplianceTask: ['POST', '/api/v1/compliance-tasks/:id/complete'],
   createWithdrawalToken: ['POST', '/api/v1/consent/withdrawal-token'],
@@ -90,6 +92,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields: Record<string, string> = {},
+    /** Seconds to wait before trying again (429), when the service said. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -118,22 +122,28 @@ const urlOf = (op: Operation, input: Record<string, unknown>): string => {
   return search ? `${path}?${search}` : path;
 };
 
-const send = async (op: Operation, input: Record<string, unknown>, token: string | undefined): Promise<unknown> => {
+/** One request of an operation; a network failure is an ApiError (status 0). */
+const request = async (op: Operation, input: Record<string, unknown>, token: string | undefined): Promise<Response> => {
   const [method] = endpoints[op];
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
   // Every write sends a JSON body (an empty object when the route takes none); a DELETE only when it names one (DELETE /cmp/trackers).
   const hasBody = method !== 'GET' && (method !== 'DELETE' || input.body !== undefined);
   if (hasBody) headers['Content-Type'] = 'application/json';
-  let response: Response;
   // no-cache: a public document cached for visitors (GET /cmp/config/:tenantId, max-age 300) is revalidated, never shown stale after a save.
   try {
-    response = await fetch(urlOf(op, input), { method, headers, ...(hasBody ? { body: JSON.stringify(input.body ?? {}) } : {}), credentials: 'omit', cache: 'no-cache' });
+    return await fetch(urlOf(op, input), { method, headers, ...(hasBody ? { body: JSON.stringify(input.body ?? {}) } : {}), credentials: 'omit', cache: 'no-cache' });
   } catch {
     throw new ApiError(0, 'NETWORK', 'The service could not be reached. Check your connection and try again.');
   }
+};
+
+type Envelope = { data?: unknown; error?: { code?: string; message?: string; fields?: Record<string, string> } };
+
+/** An answer's envelope; an error answer (its code, message and fields) is thrown. */
+const envelopeOf = async (response: Response): Promise<Envelope> => {
   const text = await response.text();
-  let parsed: { data?: unknown; error?: { code?: string; message?: string; fields?: Record<string, string> } } = {};
+  let parsed: Envelope = {};
   try {
     parsed = text ? JSON.parse(text) : {};
   } catch {
@@ -141,9 +151,19 @@ const send = async (op: Operation, input: Record<string, unknown>, token: string
   }
   if (!response.ok) {
     const error = parsed.error;
-    throw new ApiError(response.status, error?.code ?? 'HTTP_ERROR', error?.message ?? `The service answered ${response.status}.`, error?.fields ?? {});
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    throw new ApiError(response.status, error?.code ?? 'HTTP_ERROR', error?.message ?? `The service answered ${response.status}.`, error?.fields ?? {}, Number.isFinite(retryAfter) ? retryAfter : undefined);
   }
-  return parsed.data;
+  return parsed;
+};
+
+const send = async (op: Operation, input: Record<string, unknown>, token: string | undefined): Promise<unknown> => (await envelopeOf(await request(op, input, token))).data;
+
+/** An operation whose success is a file (an export page, a printable page), not the envelope: its response, or the error thrown. */
+const sendForFile = async (op: Operation, input: Record<string, unknown>, token: string | undefined): Promise<Response> => {
+  const response = await request(op, input, token);
+  if (!response.ok) await envelopeOf(response);
+  return response;
 };
 
 export const createClient = (tokens: TokenStore) => {
@@ -171,20 +191,27 @@ export const createClient = (tokens: TokenStore) => {
     return refreshing;
   };
 
-  /** Calls one operation with the access token; on a 401 refreshes once and tries again. */
-  const call = async <Op extends Operation>(op: Op, ...args: keyof Input<Op> extends never ? [input?: Input<Op>] : [input: Input<Op>]): Promise<DataOf<Op>> => {
-    const input = (args[0] ?? {}) as Record<string, unknown>;
+  /** Runs one request with the access token; on a 401 refreshes once and tries again. */
+  const withToken = async <T,>(attempt: (token: string | undefined) => Promise<T>): Promise<T> => {
     const token = tokens.current()?.token;
     try {
-      return (await send(op, input, token)) as DataOf<Op>;
+      return await attempt(token);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401 || !token) throw error;
       if (!(await refresh())) {
         throw new ApiError(401, 'UNAUTHORIZED', 'Your session has ended. Please sign in again.');
       }
-      return (await send(op, input, tokens.current()?.token)) as DataOf<Op>;
+      return attempt(tokens.current()?.token);
     }
   };
+
+  /** Calls one operation; resolves to its `data`. */
+  const call = <Op extends Operation>(op: Op, ...args: keyof Input<Op> extends never ? [input?: Input<Op>] : [input: Input<Op>]): Promise<DataOf<Op>> =>
+    withToken((token) => send(op, (args[0] ?? {}) as Record<string, unknown>, token) as Promise<DataOf<Op>>);
+
+  /** Calls an operation that answers with a file; resolves to the response (its body unread). */
+  const file = <Op extends 'createEvidencePack' | 'exportConsentRecords'>(op: Op, input: Input<Op>): Promise<Response> =>
+    withToken((token) => sendForFile(op, input as Record<string, unknown>, token));
 
   /** Signing in sends no token. */
   const login = (email: string, password: string) => send('login', { body: { email, password } }, undefined) as Promise<DataOf<'login'>>;
@@ -192,5 +219,5 @@ export const createClient = (tokens: TokenStore) => {
   /** Signing out revokes the refresh token's whole login on the server (sends no access token). */
   const logout = (refreshToken: string) => send('logout', { body: { refreshToken } }, undefined) as Promise<DataOf<'logout'>>;
 
-  return { call, login, logout, refresh };
+  return { call, file, login, logout, refresh };
 };

@@ -91,8 +91,13 @@ export const resume = async (): Promise<boolean> => {
   return ok;
 };
 
+const roleMay = (access: keyof typeof accessPolicy) =>
+  computed(() => {
+    const role = session.value?.role;
+    return role !== undefined && (accessPolicy[access] as readonly Role[]).includes(role);
+  });
+
 /** Whether the role may change state (accessPolicy.write: DPO and SUPER_ADMIN); the API enforces it too. */
-export const canWrite = computed(() => {
-  const role = session.value?.role;
-  return role !== undefined && (accessPolicy.write as readonly Role[]).includes(role);
-});
+export const canWrite = roleMay('write');
+/** Whether the role may audit: verify the log, export evidence and records (DPO and SUPER_ADMIN). */
+export const canAudit = roleMay('audit');

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, session } from '../session';
 import { ErrorText, Heading, Link, Loading, formatDateTime, useData } from '../ui';
 import { verifyProof, type Verification } from '../verify';
+import { EvidenceExport } from './evidence-export';
 
 /** The JWKS (served bare, no envelope, no token needed) that signs checkpoints and receipts. */
 const loadKeys = async () => {
@@ -102,6 +103,8 @@ export default function Record({ params }: { params: Record<string, string> }) {
             <h2 id="attribution-heading">Who the record names</h2>
             <p id="attribution">{attributionText(proof.payload, proof.proofVersion)}</p>
           </section>
+
+          <EvidenceExport id="record-pack" principal={{ principalHash: String(proof.payload.dataPrincipalHash) }} />
 
           <section aria-labelledby="evidence-heading">
             <h2 id="evidence-heading">Evidence</h2>

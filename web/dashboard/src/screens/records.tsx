@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { api } from '../session';
 import type { DataOf } from '../api';
 import { ErrorText, Heading, Link, Loading, fieldErrors, formatDateTime, formatNumber, useData } from '../ui';
+import { EvidenceExport } from './evidence-export';
+import { RecordsExport } from './records-export';
 
 type Item = DataOf<'listConsentRecords'>['items'][number];
 type Status = '' | 'active' | 'partial' | 'withdrawn';
@@ -82,6 +84,7 @@ export default function Records() {
           <p role="status" class="muted">
             {applied.email ? `${formatNumber(data.total)} record(s) for that email.` : `${formatNumber(data.total)} record(s) in all.`}
           </p>
+          {applied.email && data.total > 0 ? <EvidenceExport id="principal-pack" principal={{ dataPrincipalIdentifier: applied.email }} /> : null}
           {data.items.length === 0 ? (
             <p>No records match.</p>
           ) : (
@@ -135,6 +138,7 @@ export default function Records() {
           </div>
         </>
       ) : null}
+      <RecordsExport />
     </>
   );
 }

@@ -1,0 +1,194 @@
+/**
+ * The checks the offline verifiers share (verify-receipt.mjs, verify-evidence-pack.mjs): Node.js
+ * 20+ and node:crypto only, no install, no network, no service code, so an auditor can read all of
+ * it. The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts,
+ * the Merkle rules (RFC 9162) shared/evidence/merkle.ts, and the canonical form (RFC 8785) what the
+ * service hashes with: change them together.
+ */
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/** A failed check: its message is what the verifier prints after INVALID. */
+export class Invalid extends Error {}
+export const fail = (reason) => {
+  throw new Invalid(reason);
+};
+
+/** Runs a check, naming `position` in front of its failure. */
+export const at = (position, check) => {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof Invalid) fail(`${position}: ${error.message}`);
+    throw error;
+  }
+};
+
+export const sha256 = (...parts) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest();
+const keyOf = (jwk) => createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, ...(jwk.y ? { y: jwk.y } : {}) }, format: 'jwk' });
+const isEd25519 = (jwk) => jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
+const isP256 = (jwk) => jwk.kty === 'EC' && jwk.crv === 'P-256';
+export const hexBytes = (value, what) => (typeof value === 'string' && /^([0-9a-f]{2}){32}$/.test(value) ? Buffer.from(value, 'hex') : fail(`${what} is not 32 bytes of lowercase hex`));
+const canonicalBase64 = (text, alphabet) => {
+  const bytes = Buffer.from(text, alphabet);
+  return alphabet === 'base64url' ? /^[\w-]*$/.test(text) && bytes.toString(alphabet) === text && bytes : /^[A-Za-z0-9+/]*={0,2}$/.test(text) && bytes.toString(alphabet) === text && bytes;
+};
+
+/** The log's origin line for a tenant (shared/evidence/checkpoint.ts logOrigin). */
+export const logOrigin = (tenantId) => `consent-service/log/${tenantId}`;
+
+/** RFC 9162 §2.1.1 leaf hash of an entry's 32-byte hash. */
+export const leafHash = (data) => sha256(Buffer.from([0]), data);
+const nodeHash = (left, right) => sha256(Buffer.from([1]), left, right);
+
+const maxDepth = 64;
+/**
+ * RFC 8785 (JCS) canonical JSON, as the service's `canonicalize` package writes it: object keys
+ * sorted by UTF-16 code units, numbers and strings as ECMAScript's JSON.stringify writes them.
+ */
+export const canonicalJson = (value, depth = 0) => {
+  if (depth > maxDepth) fail(`a value is nested more than ${maxDepth} levels deep`);
+  if (typeof value === 'number' && !Number.isFinite(value)) fail('a number is not finite: not JSON');
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
+  const members = Object.keys(value)
+    .sort()
+    .filter((key) => value[key] !== undefined)
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key], depth + 1)}`);
+  return `{${members.join(',')}}`;
+};
+
+/** SHA-256 (hex) of a value's canonical JSON: how the service hashes evidence. */
+export const canonicalHash = (value) => sha256(Buffer.from(canonicalJson(value), 'utf8')).toString('hex');
+
+/** The JWS's claims, if its signature verifies with the JWKS key its header names. */
+export const receiptClaims = (jws, keys, keysName) => {
+  if (typeof jws !== 'string') fail('the receipt is not a compact JWS');
+  const parts = jws.trim().split('.');
+  if (parts.length !== 3) fail('the receipt is not a compact JWS');
+  const [header, payload, signature] = parts.map((part) => canonicalBase64(part, 'base64url') || fail('the receipt is not base64url'));
+  const { alg, kid } = JSON.parse(header.toString('utf8'));
+  const jwk = keys.find((key) => key.kid === kid) ?? fail(`the receipt's key ${kid} is not in ${keysName}`);
+  const input = Buffer.from(`${parts[0]}.${parts[1]}`, 'ascii');
+  const valid =
+    alg === 'EdDSA' && isEd25519(jwk) ? verify(null, input, keyOf(jwk), signature)
+    : alg === 'ES256' && isP256(jwk) ? verify('sha256', input, { key: keyOf(jwk), dsaEncoding: 'ieee-p1363' }, signature)
+    : fail(`the receipt's algorithm ${alg} does not match key ${kid}`);
+  if (!valid) fail('the receipt signature does not verify: it was altered or not signed by this key');
+  return JSON.parse(payload.toString('utf8'));
+};
+
+/** RFC 9162 §2.1.3.2: the root that `proof` gives for leaf `index` in a tree of `size`, or undefined. */
+export const inclusionRoot = (index, size, leaf, proof) => {
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) return undefined;
+  let fn = index;
+  let sn = size - 1;
+  let r = leaf;
+  for (const p of proof) {
+    if (sn === 0) return undefined;
+    if (fn % 2 === 1 || fn === sn) {
+      r = nodeHash(p, r);
+      while (fn % 2 === 0 && fn !== 0) [fn, sn] = [fn / 2, Math.floor(sn / 2)];
+    } else {
+      r = nodeHash(r, p);
+    }
+    [fn, sn] = [Math.floor(fn / 2), Math.floor(sn / 2)];
+  }
+  return sn === 0 ? r : undefined;
+};
+
+/**
+ * RFC 9162 §2.1.4.2: whether `proof` shows the tree of size `to` (root `toRoot`) extends the tree
+ * of size `from` (root `fromRoot`). Equal sizes need an empty proof and equal roots.
+ */
+export const consistencyHolds = (from, to, fromRoot, toRoot, proof) => {
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || from > to) return false;
+  if (from === to) return proof.length === 0 && fromRoot.equals(toRoot);
+  if (from === 0) return proof.length === 0 && fromRoot.equals(sha256());
+  if (proof.length === 0) return false;
+  // A power-of-two `from` is a complete subtree whose hash the proof leaves out: it is fromRoot.
+  const path = (from & (from - 1)) === 0 ? [fromRoot, ...proof] : proof;
+  let fn = from - 1;
+  let sn = to - 1;
+  while (fn % 2 === 1) [fn, sn] = [Math.floor(fn / 2), Math.floor(sn / 2)];
+  let [fr, sr] = [path[0], path[0]];
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      [fr, sr] = [nodeHash(c, fr), nodeHash(c, sr)];
+      while (fn % 2 === 0 && fn !== 0) [fn, sn] = [fn / 2, Math.floor(sn / 2)];
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    [fn, sn] = [Math.floor(fn / 2), Math.floor(sn / 2)];
+  }
+  return sn === 0 && fr.equals(fromRoot) && sr.equals(toRoot);
+};
+
+/** A signed-note key ID: Ed25519 type 0x01 over name and raw key; ECDSA type 0x02 over the SPKI DER alone. */
+const noteKeyId = (name, jwk) =>
+  isEd25519(jwk) ? sha256(Buffer.from(`${name}\n`), Buffer.from([1]), Buffer.from(jwk.x, 'base64url')).subarray(0, 4)
+  : isP256(jwk) ? sha256(keyOf(jwk).export({ format: 'der', type: 'spki' })).subarray(0, 4)
+  : undefined;
+
+/** The checkpoint of a note signed by a JWKS key (kid = the line's key name); a bad signature of a known key fails. */
+export const openCheckpoint = (note, keys, keysName) => {
+  if (typeof note !== 'string' || !note.endsWith('\n') || [...note].some((c) => c < ' ' && c !== '\n')) fail('the checkpoint note is malformed');
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0) fail('the checkpoint note has no signatures');
+  const text = Buffer.from(note.slice(0, split + 1), 'utf8');
+  let signedBy;
+  for (const line of note.slice(split + 2, -1).split('\n')) {
+    const [name, encoded, ...rest] = line.startsWith('\u2014 ') ? line.slice(2).split(' ') : [];
+    const signature = encoded && canonicalBase64(encoded, 'base64');
+    if (!name || !signature || signature.length < 5 || rest.length > 0) fail('the checkpoint note has a malformed signature line');
+    const jwk = keys.find((key) => key.kid === name);
+    if (!jwk || !noteKeyId(name, jwk)?.equals(signature.subarray(0, 4))) continue;
+    const sig = signature.subarray(4);
+    const valid = isEd25519(jwk) ? verify(null, text, keyOf(jwk), sig) : verify('sha256', text, { key: keyOf(jwk), dsaEncoding: 'der' }, sig);
+    if (!valid) fail(`the checkpoint signature by ${name} does not verify: the note was altered`);
+    signedBy ??= name;
+  }
+  if (!signedBy) fail(`the checkpoint note is not signed by any key in ${keysName}`);
+  const [origin, size, root] = text.toString('utf8').split('\n');
+  if (!origin || !/^(0|[1-9]\d*)$/.test(size ?? '') || !canonicalBase64(root ?? '', 'base64')) fail('the checkpoint body is malformed');
+  return { origin, treeSize: Number(size), rootHash: Buffer.from(root, 'base64') };
+};
+
+/** The keys of a JWKS document ({ "keys": [...] }). */
+export const jwksKeys = (jwks, name) => (Array.isArray(jwks?.keys) ? jwks.keys : fail(`${name} is not a JWKS ({ "keys": [...] })`));
+
+/**
+ * Runs a verifier from the command line: reads the files named on it, hands their text to
+ * `check`, prints its VALID line (exit 0) or INVALID: <reason> (exit 1); exit 2 on a usage error
+ * or an unreadable file.
+ */
+export const runVerifier = ({ usage, accepts, check }) => {
+  const args = process.argv.slice(2);
+  if (!accepts(args.length)) {
+    console.error(`usage: ${usage}`);
+    process.exit(2);
+  }
+  let inputs;
+  try {
+    inputs = args.map((file) => ({ name: file, text: readFileSync(file, 'utf8') }));
+  } catch (error) {
+    console.error(`cannot read ${error.path ?? 'an input'}: ${error.code ?? error.message}`);
+    process.exit(2);
+  }
+  try {
+    console.log(check(inputs));
+  } catch (error) {
+    console.log(`INVALID: ${error instanceof Invalid ? error.message : `unreadable input (${error.message})`}`);
+    process.exit(1);
+  }
+};
+
+/** JSON.parse, failing with the file's name. */
+export const parseJson = (text, name) => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fail(`${name} is not JSON`);
+  }
+};

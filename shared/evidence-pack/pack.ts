@@ -1,0 +1,165 @@
+import { recordEvidence } from '../consent/lookups';
+import { principalHash as hashOfIdentifier } from '../consent/principal';
+import { proofAlgorithm } from '../consent/proof';
+import type { ConsentRecord } from '../consent/record';
+import { noticeTextShown } from '../consent/notice-text';
+import { principalRecords } from '../consent/store';
+import { hashedWithdrawal, withdrawalHashOf } from '../consent/withdrawal-evidence';
+import { principalWithdrawalItems } from '../consent/withdrawal-store';
+import { NotFoundError, ValidationError } from '../errors';
+import { logOrigin } from '../evidence/checkpoint';
+import { checkpointView, extensionOf, logProofsAt, type EntryProof } from '../evidence/proofs';
+import { verificationKeys } from '../evidence/signers';
+import type { NoticeSnapshot } from '../notices/notice';
+import { getVersion } from '../notices/store';
+import { requireTenant } from '../tenants/store';
+import { maxPackRecords, packKind, packVersion } from './schemas';
+
+/**
+ * The evidence pack: everything a regulator needs to check, without trusting the service, what
+ * one data principal agreed to and withdrew. Built only from the domains' own functions (the
+ * record's evidence as the proof endpoint builds it, the principal lookup, the notice store's
+ * version snapshots, the withdrawal evidence, the log's proofs), so whatever those carry (a new
+ * proof format's fields) flows into the pack; never from raw items, so nothing secret can leak.
+ *
+ * Every inclusion proof is against ONE checkpoint, the latest signed one when the pack is built;
+ * `latestCheckpoint` is read again at the end with a consistency proof from the first (both the
+ * same, and the proof empty, unless a checkpoint was signed while the pack was being built).
+ * Entries a checkpoint does not cover yet are PENDING, with no inclusion proof: the verifier checks
+ * their hashes and reports them as not yet provable.
+ */
+type Checkpoint = ReturnType<typeof checkpointView>;
+
+export interface PackRecord {
+  recordId: string;
+  proofVersion: number;
+  /** The canonical evidence as the proof endpoint gives it: its RFC 8785 form hashes to proofHash. */
+  payload: Record<string, unknown>;
+  proofHash: string;
+  /** The receipt (compact JWS) over record id, proof hash, tenant, notice and version. */
+  receipt: string;
+  log: EntryProof;
+}
+
+/** The exact text a principal was shown: the notice version's snapshot in one language (shared/consent/notice-text.ts). */
+export interface PackNotice {
+  noticeId: string;
+  versionNumber: number;
+  language: string;
+  publishedAt: string;
+  changeNote: string | null;
+  /** Its RFC 8785 form hashes to the records' noticeTextHash. */
+  text: ReturnType<typeof noticeTextShown>;
+}
+
+export interface PackWithdrawal {
+  withdrawalId: string;
+  /** Exactly what the log committed to: its RFC 8785 form hashes to `hash`. */
+  evidence: Record<string, unknown>;
+  hash: string;
+  log: EntryProof;
+}
+
+export interface EvidencePack {
+  packVersion: typeof packVersion;
+  kind: typeof packKind;
+  generatedAt: string;
+  tenant: { tenantId: string; name: string; slug: string };
+  principalHash: string;
+  proofAlgorithm: string;
+  records: PackRecord[];
+  notices: PackNotice[];
+  withdrawals: PackWithdrawal[];
+  log: {
+    origin: string;
+    /** The checkpoint every inclusion proof leads to; null while nothing of the tenant's is signed. */
+    checkpoint: Checkpoint | null;
+    latestCheckpoint: Checkpoint | null;
+    /** RFC 9162 §2.1.4 proof that latestCheckpoint's tree extends checkpoint's (empty when they are the same). */
+    consistencyProof: string[];
+  };
+  /** The public keys (JWKS) of the checkpoint and receipt signatures, as GET /consent/log/keys serves them. */
+  keys: Awaited<ReturnType<typeof verificationKeys>>;
+}
+
+export type PackRequest = { dataPrincipalIdentifier: string } | { principalHash: string };
+
+const noticeKey = (noticeId: string, versionNumber: number, language: string) => `${noticeId}#${versionNumber}#${language}`;
+
+/** The snapshots the records were given against (each version read once), shown in each record's language. */
+const noticesOf = async (tenantId: string, records: ConsentRecord[]): Promise<PackNotice[]> => {
+  const versions = new Map<string, Promise<NoticeSnapshot | undefined>>();
+  const versionOf = (record: ConsentRecord) => {
+    const key = `${record.lineageId}#${record.noticeVersionNumber}`;
+    if (!versions.has(key)) versions.set(key, getVersion(tenantId, record.lineageId, record.noticeVersionNumber));
+    return versions.get(key)!;
+  };
+  const notices = new Map<string, PackNotice>();
+  for (const record of records) {
+    const key = noticeKey(record.noticeId, record.noticeVersionNumber, record.languageShown);
+    const snapshot = await versionOf(record);
+    // A missing snapshot is left out, never made up: the verifier then reports the record's notice as missing.
+    if (notices.has(key) || !snapshot || snapshot.noticeId !== record.noticeId) continue;
+    notices.set(key, {
+      noticeId: snapshot.noticeId,
+      versionNumber: snapshot.versionNumber,
+      language: record.languageShown,
+      publishedAt: snapshot.publishedAt,
+      changeNote: snapshot.changeNote,
+      text: noticeTextShown(snapshot, record.languageShown),
+    });
+  }
+  return [...notices.values()];
+};
+
+const principalOf = (request: PackRequest) =>
+  'principalHash' in request ? { hash: request.principalHash, field: 'principalHash' } : { hash: hashOfIdentifier(request.dataPrincipalIdentifier), field: 'dataPrincipalIdentifier' };
+
+export const buildEvidencePack = async (tenantId: string, request: PackRequest, now: Date): Promise<EvidencePack> => {
+  const principal = principalOf(request);
+  const newestFirst = await principalRecords(tenantId, principal.hash, maxPackRecords + 1);
+  if (newestFirst.length === 0) throw new NotFoundError('Consent records of this principal');
+  if (newestFirst.length > maxPackRecords) {
+    throw new ValidationError({ [principal.field]: `this principal has more than ${maxPackRecords} consent records, too many for one pack; use GET /consent/records/export` });
+  }
+  const records = [...newestFirst].reverse();
+  const withdrawalItems = await principalWithdrawalItems(tenantId, principal.hash, records.flatMap((record) => (record.lastWithdrawalId ? [record.lastWithdrawalId] : [])));
+  const [tenant, keys, evidence, notices, logged] = await Promise.all([
+    requireTenant(tenantId),
+    verificationKeys(),
+    Promise.all(records.map(recordEvidence)),
+    noticesOf(tenantId, records),
+    logProofsAt(tenantId, [...records.map((record) => record.recordId), ...withdrawalItems.map((item) => String(item.withdrawalId))]),
+  ]);
+  const latest = await extensionOf(tenantId, logged.checkpoint);
+  return {
+    packVersion,
+    kind: packKind,
+    generatedAt: now.toISOString(),
+    tenant: { tenantId, name: tenant.name, slug: tenant.slug },
+    principalHash: principal.hash,
+    proofAlgorithm,
+    records: evidence.map((proof) => ({
+      recordId: proof.recordId,
+      proofVersion: proof.proofVersion,
+      payload: { ...proof.payload },
+      proofHash: proof.proofHash,
+      receipt: proof.receipt,
+      log: logged.proofs.get(proof.recordId)!,
+    })),
+    notices,
+    withdrawals: withdrawalItems.map((item) => ({
+      withdrawalId: String(item.withdrawalId),
+      evidence: hashedWithdrawal(item),
+      hash: withdrawalHashOf(item),
+      log: logged.proofs.get(String(item.withdrawalId))!,
+    })),
+    log: {
+      origin: logOrigin(tenantId),
+      checkpoint: logged.checkpoint && checkpointView(logged.checkpoint),
+      latestCheckpoint: latest.checkpoint,
+      consistencyProof: latest.proof,
+    },
+    keys,
+  };
+};

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvLine } from '../shared/consent/export';
+import { packPagePolicy, renderPackPage } from '../shared/evidence-pack/html';
+import type { EvidencePack } from '../shared/evidence-pack/pack';
+
+/** The offline verifiers' shared checks (plain .mjs, no types: the scripts need nothing but Node.js). */
+const checks: {
+  canonicalJson(value: unknown): string;
+  consistencyHolds(from: number, to: number, fromRoot: Buffer, toRoot: Buffer, proof: Buffer[]): boolean;
+} = await import(new URL('../scripts/evidence-checks.mjs', import.meta.url).href);
+
+const sha = (...parts: Uint8Array[]) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest();
+const leaves = Array.from({ length: 70 }, (_, at) => sha(Buffer.from([0]), Buffer.from(`entry ${at}`)));
+const split = (n: number) => 2 ** Math.ceil(Math.log2(n) - 1);
+/** RFC 9162 §2.1.1 and §2.1.4.1, straight from the text. */
+const mth = (a: number, b: number): Buffer => (b - a === 0 ? sha() : b - a === 1 ? leaves[a]! : sha(Buffer.from([1]), mth(a, a + split(b - a)), mth(a + split(b - a), b)));
+const subproof = (m: number, a: number, b: number, complete: boolean): Buffer[] => {
+  if (m === b - a) return complete ? [] : [mth(a, b)];
+  const k = split(b - a);
+  return m <= k ? [...subproof(m, a, a + k, complete), mth(a + k, b)] : [...subproof(m - k, a + k, b, false), mth(a, a + k)];
+};
+
+describe('the verifiers\' RFC 8785 canonical JSON', () => {
+  it('writes exactly what the service hashes (the canonicalize package) for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const parsed = JSON.parse(JSON.stringify(value)) as unknown;
+        expect(checks.canonicalJson(parsed)).toBe(canonicalize(parsed));
+      }),
+      { numRuns: 500, seed: 8785 },
+    );
+    expect(checks.canonicalJson({ b: [1e21, -0, 0.1], a: 'é\u2028"', ä: null, A: true })).toBe('{"A":true,"a":"é\u2028\\"","b":[1e+21,0,0.1],"ä":null}');
+  });
+
+  it('refuses values nested past its bound instead of overflowing the stack', () => {
+    let deep: unknown = 1;
+    for (let depth = 0; depth < 100; depth += 1) deep = [deep];
+    expect(() => checks.canonicalJson(deep)).toThrow(/nested more than 64/);
+  });
+});
+
+describe("the verifiers' RFC 9162 consistency check", () => {
+  it('accepts the RFC\'s proof between every pair of sizes up to 70 and rejects it altered or for other roots', () => {
+    for (let to = 1; to <= 70; to += 1) {
+      for (let from = 1; from <= to; from += 1) {
+        const proof = from === to ? [] : subproof(from, 0, to, true);
+        expect(checks.consistencyHolds(from, to, mth(0, from), mth(0, to), proof), `${from}→${to}`).toBe(true);
+        if (proof.length > 0) {
+          const altered = proof.map((node, index) => (index === proof.length - 1 ? sha(node) : node));
+          expect(checks.consistencyHolds(from, to, mth(0, from), mth(0, to), altered)).toBe(false);
+        }
+        expect(checks.consistencyHolds(from, to, mth(0, from), sha(Buffer.from('other')), proof)).toBe(false);
+      }
+    }
+    expect(checks.consistencyHolds(3, 2, mth(0, 3), mth(0, 2), [])).toBe(false);
+  });
+});
+
+describe('CSV cells of the records export', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['=1+2', "'=1+2"],
+    ['+SUM(A1)', "'+SUM(A1)"],
+    ['-2', "'-2"],
+    ['@cmd', "'@cmd"],
+    ['\tx', "'\tx"],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['=a,"b"', '"\'=a,""b"""'],
+    ['line\nbreak', '"line\nbreak"'],
+    [null, ''],
+    [['p1', 'p2'], 'p1;p2'],
+    [{ p1: true, p2: false }, 'p1=true;p2=false'],
+    [7, '7'],
+  ])('%j is written %j', (value, written) => {
+    expect(csvCell(value)).toBe(written);
+  });
+
+  it('ends a line with CRLF', () => {
+    expect(csvLine(['a', 'b,c'])).toBe('a,"b,c"\r\n');
+  });
+});
+
+describe('the printable pack page', () => {
+  const hostile = '</script><script>alert(1)</script>"\'&';
+  const pack: EvidencePack = {
+    packVersion: 1,
+    kind: 'consent-service/evidence-pack',
+    generatedAt: '2026-01-02T03:04:05.000Z',
+    tenant: { tenantId: 't1', name: hostile, slug: 'shop' },
+    principalHash: 'a'.repeat(64),
+    proofAlgorithm: 'SHA-256',
+    records: [
+      {
+        recordId: 'r1',
+        proofVersion: 2,
+        payload: { recordId: 'r1', noticeId: 'n1', noticeVersionNumber: 1, languageShown: 'UR', consentGiven: { p1: true, p2: false }, createdAt: '2026-01-01T00:00:00.000Z', userAgent: hostile },
+        proofHash: 'b'.repeat(64),
+        receipt: 'x.y.z',
+        log: { status: 'PENDING', leafIndex: null, inclusionProof: [] },
+      },
+    ],
+    notices: [
+      {
+        noticeId: 'n1',
+        versionNumber: 1,
+        language: 'UR',
+        publishedAt: '2025-12-01T00:00:00.000Z',
+        changeNote: hostile,
+        text: {
+          language: 'UR',
+          title: 'رازداری',
+          introText: hostile,
+          rightsText: 'r',
+          complaintText: 'c',
+          contactEmail: 'dpo@shop.example',
+          contactUrl: null,
+          purposes: [
+            { id: 'p1', name: 'آرڈر', description: hostile, dataCategories: ['email'], legalBasis: 'CONSENT', required: true },
+            { id: 'p2', name: hostile, description: 'd', dataCategories: [], legalBasis: 'CONSENT', required: false },
+          ],
+        },
+      },
+    ],
+    withdrawals: [],
+    log: { origin: 'consent-service/log/t1', checkpoint: null, latestCheckpoint: null, consistencyProof: [] },
+    keys: { keys: [] },
+  };
+  const html = renderPackPage(pack);
+
+  it('escapes every value and lets nothing close the embedded JSON', () => {
+    expect(html).not.toContain(hostile);
+    expect(html.match(/<script/g)).toHaveLength(1);
+    expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;');
+    const json = html.slice(html.indexOf('>', html.indexOf('id="evidence-pack"')) + 1, html.lastIndexOf('</script>'));
+    expect(JSON.parse(json)).toEqual(pack);
+  });
+
+  it('allows its one stylesheet by hash, and marks right-to-left text', () => {
+    const style = html.slice(html.indexOf('<style>') + '<style>'.length, html.indexOf('</style>'));
+    expect(packPagePolicy).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(html).toContain('<span lang="ur" dir="rtl">رازداری</span>');
+    expect(html).toContain('Not yet covered by a signed checkpoint');
+  });
+});

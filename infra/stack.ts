@@ -101,6 +101,15 @@ export class ConsentServiceStack extends Stack {
       targets: [new targets.LambdaFunction(sweeper)],
     });
 
+    // Rights requests' due work: unconfirmed ones expire after a day, the DPO is reminded a week
+    // before a due date and told when one is overdue (each mail once; the requests' due index).
+    const rightsSweeper = this.functions.build('rights-sweeper', join(repoRoot, 'functions', 'rights-sweeper', 'handler.ts'), 'consent-service rights request due sweep', accessOf('rights-sweeper'));
+    new events.Rule(this, 'RightsSweepSchedule', {
+      description: 'Expire unconfirmed rights requests; remind the DPO of due and overdue ones',
+      schedule: events.Schedule.rate(Duration.minutes(15)),
+      targets: [new targets.LambdaFunction(rightsSweeper)],
+    });
+
     // The tracker scanner (a container image with Chromium) fed by the scan queue, and its scheduler.
     this.scanner = new TrackerScanner(this, 'Scanner', { table: this.data.table, queue: this.scanQueues.queue, functions: this.functions });
 

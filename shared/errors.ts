@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'SET_PASSWORD_TOKEN_NOT_FOUND'
   | 'SET_PASSWORD_TOKEN_EXPIRED'
   | 'SET_PASSWORD_TOKEN_USED'
+  | 'GONE'
   | 'INTERNAL_ERROR';
 
 /** HTTP status per code: the spec's Errors table, plus the documented extensions. */
@@ -67,6 +68,8 @@ export const statusOfCode: Record<ErrorCode, number> = {
   SET_PASSWORD_TOKEN_NOT_FOUND: 404,
   SET_PASSWORD_TOKEN_EXPIRED: 410,
   SET_PASSWORD_TOKEN_USED: 409,
+  /** Extension: a rights request's link whose request expired unconfirmed (error.details.reason says why). */
+  GONE: 410,
   INTERNAL_ERROR: 500,
 };
 

@@ -3,9 +3,11 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { cmpRoutes } from './routes/cmp';
 import { consentRoutes } from './routes/consent';
+import { dataMapRoutes } from './routes/data-map';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
+import { rightsRoutes } from './routes/rights';
 import { sdkRoutes } from './routes/sdk';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
@@ -28,6 +30,8 @@ export const routes = {
   ...webhookRoutes,
   ...sdkRoutes,
   ...cmpRoutes,
+  ...dataMapRoutes,
+  ...rightsRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;
 

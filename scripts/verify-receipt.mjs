@@ -1,17 +1,24 @@
 #!/usr/bin/env node
 /**
- * Offline verifier of a consent receipt: needs Node.js 20+ and nothing else (no install, no
- * network, no service code), so a data principal, an auditor or the Data Protection Board can run it.
+ * Offline verifier of a consent receipt or a grievance's closure receipt: needs Node.js 20+ and
+ * nothing else (no install, no network, no service code), so a data principal, an auditor or the
+ * Data Protection Board can run it.
  *
  *   node scripts/verify-receipt.mjs receipt.jws proof.json keys.json
+ *   node scripts/verify-receipt.mjs --closure closure.jws answer.json keys.json
  *
  * receipt.jws  the receipt returned when the consent was recorded (compact JWS)
  * proof.json   GET /api/v1/consent/records/:id/proof (the { data } body or the bare data object)
- * keys.json    GET /api/v1/consent/log/keys (JWKS); obtain it independently of proof.json
+ * closure.jws  the closure receipt mailed with a grievance's answer (compact JWS)
+ * answer.json  the request as its link shows it (GET /api/v1/rights/requests/public/:token) or as
+ *              the tenant's GET /api/v1/rights/requests/:id shows it: its `closure` section
+ * keys.json    GET /api/v1/consent/log/keys (JWKS); obtain it independently of the other files
  *
- * Checks that the receipt is signed by a listed key and names this record and proof hash, that the
- * canonical evidence hashes to that proof hash, that the record is a leaf of the tenant's RFC 9162
- * Merkle log, and that the root it proves is the one in a checkpoint note signed by a listed key.
+ * A consent receipt: signed by a listed key, naming this record and proof hash; the canonical
+ * evidence hashes to that proof hash. A closure receipt: signed by a listed key, naming the logged
+ * resolution (request, type, outcome, time, tenant) whose canonical text hashes to its `dh`. Either
+ * way the hash must then be a leaf of the tenant's RFC 9162 Merkle log, and the root it proves the
+ * one in a checkpoint note signed by a listed key.
  * Prints VALID and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
  * The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts.
  */
@@ -32,12 +39,13 @@ const canonicalBase64 = (text, alphabet) => {
   return alphabet === 'base64url' ? /^[\w-]*$/.test(text) && bytes.toString(alphabet) === text && bytes : /^[A-Za-z0-9+/]*={0,2}$/.test(text) && bytes.toString(alphabet) === text && bytes;
 };
 
-/** The JWS's claims, if its signature verifies with the JWKS key its header names. */
-const receiptClaims = (jws, keys) => {
+/** The JWS's claims, if it is of type `typ` and its signature verifies with the JWKS key its header names. */
+const receiptClaims = (jws, keys, typ) => {
   const parts = jws.trim().split('.');
   if (parts.length !== 3) fail('the receipt is not a compact JWS');
   const [header, payload, signature] = parts.map((part) => canonicalBase64(part, 'base64url') || fail('the receipt is not base64url'));
-  const { alg, kid } = JSON.parse(header.toString('utf8'));
+  const { alg, kid, typ: type } = JSON.parse(header.toString('utf8'));
+  if (type !== typ) fail(`the receipt is of type ${type}, not ${typ}`);
   const jwk = keys.find((key) => key.kid === kid) ?? fail(`the receipt's key ${kid} is not in keys.json`);
   const input = Buffer.from(`${parts[0]}.${parts[1]}`, 'ascii');
   const valid =
@@ -98,30 +106,55 @@ const openCheckpoint = (note, keys) => {
   return { origin, treeSize: Number(size), rootHash: Buffer.from(root, 'base64') };
 };
 
-const check = (jws, proofFile, keysFile) => {
-  const keys = Array.isArray(keysFile?.keys) ? keysFile.keys : fail('keys.json is not a JWKS ({ "keys": [...] })');
+/** That `leafData` (32 bytes) is leaf `log.leafIndex` of tenant `tenantId`'s log, under a checkpoint signed by a listed key. */
+const checkInLog = (leafData, log, keys, tenantId, what) => {
+  if (!log) fail('the proof has no log section');
+  if (log.status !== 'INTEGRATED') fail(`the ${what} is not yet in a signed checkpoint (status ${log.status}); try again in a minute`);
+  const path = Array.isArray(log.inclusionProof) ? log.inclusionProof.map((node) => hexBytes(node, 'an inclusion proof node')) : fail('the inclusion proof is missing');
+  const root = inclusionRoot(log.leafIndex, log.treeSize, sha256(Buffer.from([0]), leafData), path);
+  if (!root || !root.equals(hexBytes(log.rootHash, 'rootHash'))) fail(`the inclusion proof does not place the ${what} at leaf ${log.leafIndex} of the tree of size ${log.treeSize}`);
+  const checkpoint = openCheckpoint(log.checkpoint?.note, keys);
+  if (checkpoint.origin !== `consent-service/log/${tenantId}`) fail(`the checkpoint is of log ${checkpoint.origin}, not of tenant ${tenantId}'s`);
+  if (checkpoint.treeSize !== log.treeSize || !checkpoint.rootHash.equals(root)) fail('the signed checkpoint is for a different tree size or root than the proof');
+  return `leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
+};
+
+const jwksOf = (keysFile) => (Array.isArray(keysFile?.keys) ? keysFile.keys : fail('keys.json is not a JWKS ({ "keys": [...] })'));
+
+const checkConsent = (jws, proofFile, keysFile) => {
+  const keys = jwksOf(keysFile);
   const proof = proofFile?.data ?? proofFile;
-  const claims = receiptClaims(jws, keys);
+  const claims = receiptClaims(jws, keys, 'consent-receipt+jwt');
   if (claims.rid !== proof.recordId) fail(`the receipt is for record ${claims.rid}, the proof for ${proof.recordId}`);
   if (claims.ph !== proof.proofHash) fail('the receipt names a different proof hash than the proof');
   const proofHash = hexBytes(proof.proofHash, 'proofHash');
   if (typeof proof.canonicalPayload !== 'string' || !sha256(Buffer.from(proof.canonicalPayload, 'utf8')).equals(proofHash)) {
     fail('the canonical evidence does not hash to the proof hash: the evidence was altered');
   }
-  const log = proof.log ?? fail('the proof has no log section');
-  if (log.status !== 'INTEGRATED') fail(`the record is not yet in a signed checkpoint (status ${log.status}); try again in a minute`);
-  const path = Array.isArray(log.inclusionProof) ? log.inclusionProof.map((node) => hexBytes(node, 'an inclusion proof node')) : fail('the inclusion proof is missing');
-  const root = inclusionRoot(log.leafIndex, log.treeSize, sha256(Buffer.from([0]), proofHash), path);
-  if (!root || !root.equals(hexBytes(log.rootHash, 'rootHash'))) fail(`the inclusion proof does not place the record at leaf ${log.leafIndex} of the tree of size ${log.treeSize}`);
-  const checkpoint = openCheckpoint(log.checkpoint?.note, keys);
-  if (checkpoint.origin !== `consent-service/log/${claims.tid}`) fail(`the checkpoint is of log ${checkpoint.origin}, not of tenant ${claims.tid}'s`);
-  if (checkpoint.treeSize !== log.treeSize || !checkpoint.rootHash.equals(root)) fail('the signed checkpoint is for a different tree size or root than the proof');
-  return `VALID: record ${claims.rid} is leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
+  return `VALID: record ${claims.rid} is ${checkInLog(proofHash, proof.log, keys, claims.tid, 'record')}`;
 };
 
-const args = process.argv.slice(2);
+/** A grievance's closure receipt against the logged resolution it names. */
+const checkClosure = (jws, answerFile, keysFile) => {
+  const keys = jwksOf(keysFile);
+  const closure = (answerFile?.data ?? answerFile)?.closure ?? fail('answer.json has no closure section (is the request a resolved grievance?)');
+  const claims = receiptClaims(jws, keys, 'rights-closure+jwt');
+  const documentHash = hexBytes(claims.dh, 'the receipt\'s document hash');
+  const canonical = closure.document?.canonical;
+  if (typeof canonical !== 'string' || !sha256(Buffer.from(canonical, 'utf8')).equals(documentHash)) fail('the logged resolution does not hash to the receipt\'s document hash: it was altered, or is another one');
+  const logged = JSON.parse(canonical);
+  const facts = { documentType: logged.documentType, tenantId: logged.tenantId, subjectId: logged.subjectId, type: logged.content?.type, outcome: logged.content?.outcome, resolvedAt: logged.content?.resolvedAt };
+  const claimed = { documentType: 'rights.resolved', tenantId: claims.tid, subjectId: claims.rid, type: claims.rt, outcome: claims.out, resolvedAt: claims.rat };
+  for (const [name, value] of Object.entries(claimed)) if (facts[name] !== value) fail(`the receipt says ${name} ${value}, the logged resolution ${facts[name]}`);
+  const where = checkInLog(documentHash, closure.log, keys, claims.tid, 'resolution');
+  return `VALID: ${claims.rt.toLowerCase()} ${claims.rid} was closed ${claims.out} at ${claims.rat}; its resolution is ${where}`;
+};
+
+const given = process.argv.slice(2);
+const closure = given[0] === '--closure';
+const args = closure ? given.slice(1) : given;
 if (args.length !== 3) {
-  console.error('usage: node scripts/verify-receipt.mjs receipt.jws proof.json keys.json');
+  console.error('usage: node scripts/verify-receipt.mjs receipt.jws proof.json keys.json\n       node scripts/verify-receipt.mjs --closure closure.jws answer.json keys.json');
   process.exit(2);
 }
 let inputs;
@@ -139,7 +172,7 @@ try {
       return fail(`${name} is not JSON`);
     }
   };
-  console.log(check(inputs[0], json(inputs[1], 'proof.json'), json(inputs[2], 'keys.json')));
+  console.log(closure ? checkClosure(inputs[0], json(inputs[1], 'answer.json'), json(inputs[2], 'keys.json')) : checkConsent(inputs[0], json(inputs[1], 'proof.json'), json(inputs[2], 'keys.json')));
 } catch (error) {
   console.log(`INVALID: ${error instanceof Invalid ? error.message : `unreadable input (${error.message})`}`);
   process.exit(1);

@@ -1,4 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { principalHash } from '../shared/consent/principal';
@@ -22,6 +27,7 @@ beforeAll(() => {
 afterEach(() => resetClock());
 
 const day = 86_400_000;
+const run = promisify(execFile);
 const ownSweep = () => sweepRightsDue({ accept: (tenantId) => ownTenants.has(tenantId) });
 const publicView = async (token: string) => (await call('GET', `/api/v1/rights/requests/public/${token}`)).body.data;
 const detail = async (token: string, requestId: string) => (await call('GET', `/api/v1/rights/requests/${requestId}`, { token })).body.data;
@@ -217,6 +223,37 @@ describe('rights requests', () => {
     const access = await confirmedRequest(call, tenant.slug, { type: 'ACCESS', email, details: 'My data please' });
     const summary = (await call('GET', `/api/v1/rights/requests/${access.requestId}/summary`, { token: tenant.token })).body.data;
     expect(summary.nominees).toEqual([{ name: 'Meera Rao', relationship: 'Sister', nominatedAt: expect.any(String) }]);
+  });
+
+  it('answers a grievance with the Board and a closure receipt that the offline verifier checks against the log', async () => {
+    const tenant = await newTenant(call);
+    const email = uniqueEmail('grieved');
+    const logged = await call('POST', '/api/v1/rights/requests', { token: tenant.token, body: { type: 'GRIEVANCE', dataPrincipalIdentifier: email, details: 'You ignored my erasure request', channel: 'EMAIL' } });
+    const requestId = logged.body.data.requestId as string;
+    const resolved = await call('POST', `/api/v1/rights/requests/${requestId}/resolve`, { token: tenant.token, body: { outcome: 'REJECTED', response: 'The erasure was done on 3 May; see the attached log.' } });
+    expect(resolved.status).toBe(200);
+    const mail = (await mailsTo(email)).find((item) => /the answer to your request/.test(item.subject))!;
+    expect(mail.body.text).toContain('Data Protection Board of India');
+    const receipt = /^([\w-]+\.[\w-]+\.[\w-]+)$/m.exec(mail.body.text ?? '')?.[1];
+    expect(receipt).toBe(resolved.body.data.closure.receipt);
+
+    await waitForLog(tenant.tenantId, 2);
+    const token = await mailedLink(email, /the answer to your request/);
+    const answer = (await call('GET', `/api/v1/rights/requests/public/${token}`)).body;
+    expect(answer.data.closure.log.status).toBe('INTEGRATED');
+    const keys = (await call('GET', '/api/v1/consent/log/keys')).body;
+    const dir = await mkdtemp(join(tmpdir(), 'closure-'));
+    await writeFile(join(dir, 'closure.jws'), receipt!);
+    await writeFile(join(dir, 'answer.json'), JSON.stringify(answer));
+    await writeFile(join(dir, 'keys.json'), JSON.stringify(keys));
+    const verify = (jws: string) =>
+      run(process.execPath, ['scripts/verify-receipt.mjs', '--closure', join(dir, jws), join(dir, 'answer.json'), join(dir, 'keys.json')]).catch((error: { code: number; stdout: string }) => error);
+    expect(await verify('closure.jws')).toMatchObject({ stdout: expect.stringMatching(new RegExp(`^VALID: grievance ${requestId} was closed REJECTED at .*; its resolution is leaf 1 of the tenant's log`)) });
+    // A receipt claiming another outcome (re-signed or not) does not pass.
+    const [header, payload, signature] = receipt!.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    await writeFile(join(dir, 'altered.jws'), `${header}.${Buffer.from(JSON.stringify({ ...claims, out: 'FULFILLED' })).toString('base64url')}.${signature}`);
+    expect(await verify('altered.jws')).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: the receipt signature does not verify/) });
   });
 
   it('lets exactly one of five racing resolves win', async () => {

@@ -118,9 +118,12 @@ export const deleteAsset = async (tenantId: string, assetId: string) => {
     const [asset, published] = await Promise.all([requireAsset(tenantId, assetId), publishedPurposes(tenantId)]);
     const linked = asset.purposeIds.filter((id) => published.purposeIds.has(id));
     if (linked.length > 0) {
-      throw new AppError('ASSET_LINKED_TO_PUBLISHED_NOTICE', `The asset's purposes ${linked.join(', ')} are in the published notice; take them off the asset (or publish a notice without them) before deleting it`, {
-        details: { noticeId: published.noticeId, purposeIds: linked },
-      });
+      const names = (await getPurposes(tenantId, linked)).map((purpose) => purpose.name).sort();
+      throw new AppError(
+        'ASSET_LINKED_TO_PUBLISHED_NOTICE',
+        `"${asset.name}" serves ${names.join(', ')}, in the published notice: take those purposes off the asset, or publish a notice without them, before deleting it`,
+        { details: { noticeId: published.noticeId, purposeIds: linked } },
+      );
     }
     if ((await deleteAssetIfUnlinked(asset, published.noticeId)) === 'ok') return { deleted: true as const };
   }
@@ -160,7 +163,7 @@ export const deleteProcessor = async (tenantId: string, processorId: string) => 
   const [processor, assets] = await Promise.all([getProcessor(tenantId, processorId), listAssets(tenantId)]);
   if (!processor) throw new NotFoundError('Processor');
   const listing = assets.filter((asset) => asset.processorIds.includes(processorId)).map((asset) => ({ assetId: asset.assetId, name: asset.name }));
-  throw new AppError('PROCESSOR_HAS_LINKED_ASSETS', `${processor.linkedAssets} data asset(s) list this processor; take it off them before deleting it`, {
+  throw new AppError('PROCESSOR_HAS_LINKED_ASSETS', `"${processor.name}" is listed by ${listing.map((asset) => `"${asset.name}"`).join(', ') || `${processor.linkedAssets} data asset(s)`}: take it off them before deleting it`, {
     details: { linkedAssets: processor.linkedAssets, assets: listing },
   });
 };

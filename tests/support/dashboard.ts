@@ -1,0 +1,44 @@
+import type { Browser, Page } from 'puppeteer-core';
+import { expect } from 'vitest';
+import { axeViolations } from './browser';
+
+/**
+ * Driving the dashboard through accessible names, for its browser tests: an ARIA selector, the
+ * main region's text, waits on the heading and on text, sign-in and navigation, axe-core.
+ */
+export const aria = (name: string, role: string) => `::-p-aria([name="${name}"][role="${role}"])`;
+export const mainText = (target: Page) => target.$eval('main', (element) => (element as unknown as { innerText: string }).innerText);
+export const waitForH1 = (target: Page, text: string) =>
+  target.waitForFunction((expected) => (globalThis as unknown as { document: Document }).document.querySelector('h1')?.textContent === expected, { timeout: 15_000 }, text);
+export const waitForText = (target: Page, text: string) =>
+  target.waitForFunction((expected) => ((globalThis as unknown as { document: Document }).document.querySelector('main') as unknown as { innerText: string } | null)?.innerText.includes(expected), { timeout: 15_000 }, text);
+export const expectNoAxeViolations = async (target: Page) => expect(await axeViolations(target)).toEqual([]);
+export const click = async (target: Page, selector: string) => (await target.waitForSelector(selector))!.click();
+export const fill = async (target: Page, selector: string, text: string) => {
+  const box = (await target.waitForSelector(selector))!;
+  await box.click({ clickCount: 3 });
+  await box.press('Backspace');
+  await box.type(text);
+};
+
+/** A new tab on the dashboard (CSP bypassed: axe is injected as an inline script, which the dashboard's policy refuses). */
+export const openDashboard = async (browser: Browser, baseUrl: string, path = '/dashboard/') => {
+  const opened = await browser.newPage();
+  await opened.setBypassCSP(true);
+  await opened.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
+  return opened;
+};
+
+export const signIn = async (target: Page, email: string, secret: string) => {
+  await fill(target, aria('Email', 'textbox'), email);
+  await fill(target, '#password', secret);
+  await click(target, aria('Sign in', 'button'));
+  await waitForH1(target, 'Overview');
+};
+
+/** Follows a link of the main navigation and waits for its screen to have loaded. */
+export const go = async (target: Page, link: string, heading = link) => {
+  await click(target, `nav ${aria(link, 'link')}`);
+  await waitForH1(target, heading);
+  await target.waitForFunction(() => !((globalThis as unknown as { document: Document }).document.querySelector('main') as unknown as { innerText: string } | null)?.innerText.includes('Loading'));
+};

@@ -19,7 +19,7 @@ let tenant: Tenant;
 let principal: string;
 let admin: Page;
 const pages: Page[] = [];
-const dialogClosed = (target: Page) => target.waitForFunction(() => !(globalThis as unknown as { document: Document }).document.querySelector('dialog[open]'));
+const dialogClosed = (target: Page) => target.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document.querySelector('dialog[open]'));
 
 beforeAll(async () => {
   process.env.RATE_LIMIT_BEARER_PER_MINUTE = '100000';

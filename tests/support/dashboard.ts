@@ -6,12 +6,15 @@ import { axeViolations } from './browser';
  * Driving the dashboard through accessible names, for its browser tests: an ARIA selector, the
  * main region's text, waits on the heading and on text, sign-in and navigation, axe-core.
  */
+/** The page's document, as much of it as these helpers read (the tests' tsconfig has no DOM types). */
+type PageDocument = { document: { querySelector(selector: string): { textContent: string | null; innerText: string } | null } };
+
 export const aria = (name: string, role: string) => `::-p-aria([name="${name}"][role="${role}"])`;
 export const mainText = (target: Page) => target.$eval('main', (element) => (element as unknown as { innerText: string }).innerText);
 export const waitForH1 = (target: Page, text: string) =>
-  target.waitForFunction((expected) => (globalThis as unknown as { document: Document }).document.querySelector('h1')?.textContent === expected, { timeout: 15_000 }, text);
+  target.waitForFunction((expected) => (globalThis as unknown as PageDocument).document.querySelector('h1')?.textContent === expected, { timeout: 15_000 }, text);
 export const waitForText = (target: Page, text: string) =>
-  target.waitForFunction((expected) => ((globalThis as unknown as { document: Document }).document.querySelector('main') as unknown as { innerText: string } | null)?.innerText.includes(expected), { timeout: 15_000 }, text);
+  target.waitForFunction((expected) => (globalThis as unknown as PageDocument).document.querySelector('main')?.innerText.includes(expected), { timeout: 15_000 }, text);
 export const expectNoAxeViolations = async (target: Page) => expect(await axeViolations(target)).toEqual([]);
 export const click = async (target: Page, selector: string) => (await target.waitForSelector(selector))!.click();
 export const fill = async (target: Page, selector: string, text: string) => {
@@ -40,5 +43,5 @@ export const signIn = async (target: Page, email: string, secret: string) => {
 export const go = async (target: Page, link: string, heading = link) => {
   await click(target, `nav ${aria(link, 'link')}`);
   await waitForH1(target, heading);
-  await target.waitForFunction(() => !((globalThis as unknown as { document: Document }).document.querySelector('main') as unknown as { innerText: string } | null)?.innerText.includes('Loading'));
+  await target.waitForFunction(() => !(globalThis as unknown as PageDocument).document.querySelector('main')?.innerText.includes('Loading'));
 };

@@ -139,7 +139,7 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
   });
 
   it('navigates every link of the nav landmark, each screen axe-clean with its heading focused', async () => {
-    const links = ['Overview', 'Notices', 'Consent records', 'Withdrawals', 'Webhooks', 'API keys', 'Cookie consent', 'Team'];
+    const links = ['Overview', 'Notices', 'Consent records', 'Withdrawals', 'Rights requests', 'Data map', 'Webhooks', 'API keys', 'Cookie consent', 'Team'];
     const names = await page.$$eval('nav a', (anchors) => anchors.map((anchor) => anchor.textContent));
     expect(names).toEqual(links);
     for (const link of links) {

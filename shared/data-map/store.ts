@@ -1,9 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
-import { conditional, notFound, writtenUnlessRaced } from '../db/errors';
+import { writtenUnlessRaced } from '../db/errors';
 import { checkedEntityOf, soundEntitiesOf, type RequiredShape } from '../db/item';
 import { queryPrefix } from '../db/query';
+import { setExistingFields } from '../db/update';
 import { tryTransaction, writeTransaction, type NamedItem, type TransactionOutcome } from '../db/transact';
 import { ValidationError } from '../errors';
 import { noticeKeys } from '../notices/keys';
@@ -15,10 +16,9 @@ const assetShape: RequiredShape = { assetId: 'string', name: 'string', dataCateg
 const processorShape: RequiredShape = { processorId: 'string', name: 'string', role: 'string', country: 'string', lawfulDisclosure: 'boolean', createdAt: 'string' };
 
 const assetOf = (item: Record<string, unknown>) => checkedEntityOf<DataAsset>(item, assetShape, 'Data asset', 'assetId');
-const processorOf = (item: Record<string, unknown>): Processor => {
-  const processor = checkedEntityOf<Processor>(item, processorShape, 'Processor', 'processorId');
-  return { ...processor, linkedAssets: Number(processor.linkedAssets ?? 0) };
-};
+/** A processor no asset ever listed has no count yet. */
+const counted = (processor: Processor): Processor => ({ ...processor, linkedAssets: Number(processor.linkedAssets ?? 0) });
+const processorOf = (item: Record<string, unknown>): Processor => counted(checkedEntityOf<Processor>(item, processorShape, 'Processor', 'processorId'));
 
 /**
  * One more (or one fewer) asset listing a processor, in the asset's own transaction. The processor
@@ -137,32 +137,12 @@ export const getProcessors = async (tenantId: string, processorIds: readonly str
   (await batchGetAll([...new Set(processorIds)].map((id) => dataMapKeys.processor(tenantId, id)))).map(processorOf);
 
 export const listProcessors = async (tenantId: string): Promise<Processor[]> =>
-  soundEntitiesOf<Processor>(await queryPrefix(tenantPartition(tenantId), dataMapKeys.processorPrefix), processorShape, 'Processor').map((processor) => ({
-    ...processor,
-    linkedAssets: Number(processor.linkedAssets ?? 0),
-  }));
+  soundEntitiesOf<Processor>(await queryPrefix(tenantPartition(tenantId), dataMapKeys.processorPrefix), processorShape, 'Processor').map(counted);
 
 type ProcessorFields = Partial<Pick<Processor, 'name' | 'role' | 'contactEmail' | 'country' | 'description' | 'lawfulDisclosure'>>;
 
-export const updateProcessorFields = async (tenantId: string, processorId: string, fields: ProcessorFields, updatedAt: string): Promise<Processor> => {
-  const entries = Object.entries({ ...fields, updatedAt }).filter(([, value]) => value !== undefined);
-  const { Attributes } = await conditional(
-    () =>
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: dataMapKeys.processor(tenantId, processorId),
-          UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
-          ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    notFound('Processor'),
-  );
-  return processorOf(Attributes ?? {});
-};
+export const updateProcessorFields = async (tenantId: string, processorId: string, fields: ProcessorFields, updatedAt: string): Promise<Processor> =>
+  processorOf(await setExistingFields(dataMapKeys.processor(tenantId, processorId), { ...fields, updatedAt }, 'Processor'));
 
 /**
  * Deletes the processor only while no asset lists it: one conditional write on the count the

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { navigate } from '../router';
 import { api, canWrite } from '../session';
 import { Dialog, DialogActions, ErrorText, Heading, Link, Loading, fieldErrors, formatDate, useAction, useData } from '../ui';
-import { Field, useSaid } from './parts';
+import { Field, usePager, useSaid } from './parts';
 import { Due, StatusBadge, channelNames, statusNames, typeNames, type RequestStatus, type RequestType } from './rights-parts';
 
 const types = Object.keys(typeNames) as RequestType[];
@@ -133,8 +133,7 @@ export default function RightsRequests() {
   const [type, setType] = useState<'' | RequestType>('');
   const [overdue, setOverdue] = useState(false);
   const [applied, setApplied] = useState({ status: '' as '' | RequestStatus, type: '' as '' | RequestType, overdue: false });
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursor, restart, pager } = usePager();
   const [logging, setLogging] = useState(false);
   const { data, error, loading } = useData(
     () => api.call('listRightsRequests', { query: { limit: 20, status: applied.status || undefined, type: applied.type || undefined, overdue: applied.overdue ? 'true' : undefined, cursor } }),
@@ -158,7 +157,7 @@ export default function RightsRequests() {
         aria-label="Rights requests"
         onSubmit={(event) => {
           event.preventDefault();
-          setCursors([undefined]);
+          restart();
           setApplied({ status, type, overdue });
         }}
       >
@@ -225,16 +224,7 @@ export default function RightsRequests() {
           </tbody>
         </table>
       ) : null}
-      {data ? (
-        <div class="pager">
-          <button type="button" class="secondary" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
-            Previous page
-          </button>
-          <button type="button" class="secondary" disabled={!data.nextCursor} onClick={() => setCursors([...cursors, data.nextCursor ?? undefined])}>
-            Next page
-          </button>
-        </div>
-      ) : null}
+      {data ? pager(data.nextCursor) : null}
       <Settings />
     </>
   );

@@ -12,6 +12,7 @@ import { documentKeys } from '../shared/evidence/documents';
 import { sweepRightsDue } from '../shared/rights/sweeper';
 import { loginAs, newTenant, uniqueEmail, useApi } from './support/api';
 import { waitForLog } from './support/evidence';
+import { failWrites } from './support/storage';
 import { mailsTo } from './support/mail';
 import { startReceiver, waitFor } from './support/receiver';
 import { confirmedRequest, mailedLink, mappedPrincipal } from './support/rights';
@@ -254,6 +255,23 @@ describe('rights requests', () => {
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     await writeFile(join(dir, 'altered.jws'), `${header}.${Buffer.from(JSON.stringify({ ...claims, out: 'FULFILLED' })).toString('base64url')}.${signature}`);
     expect(await verify('altered.jws')).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: the receipt signature does not verify/) });
+  });
+
+  it('never answers a request or a resolution whose write failed with a 2xx, and stores none of it', async () => {
+    const tenant = await newTenant(call);
+    const email = uniqueEmail('unlucky');
+    const logged = await call('POST', '/api/v1/rights/requests', { token: tenant.token, body: { type: 'GRIEVANCE', dataPrincipalIdentifier: 'customer-9', details: 'Late', channel: 'PHONE' } });
+    const requestId = logged.body.data.requestId as string;
+    // Rate-limit counters are UpdateCommands: they go through, so the requests reach their own writes.
+    const { restore } = failWrites({ except: (command) => command === 'UpdateCommand' });
+    try {
+      expect((await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: tenant.slug, type: 'ACCESS', email, details: 'x' } })).status).toBe(500);
+      expect((await call('POST', `/api/v1/rights/requests/${requestId}/resolve`, { token: tenant.token, body: { outcome: 'FULFILLED', response: 'Done' } })).status).toBe(500);
+    } finally {
+      restore();
+    }
+    // The request, its link and its mail are one transaction: none of them was written.
+    expect((await call('GET', '/api/v1/rights/requests', { token: tenant.token })).body.data.items.map((item: { requestId: string; status: string }) => [item.requestId, item.status])).toEqual([[requestId, 'SUBMITTED']]);
   });
 
   it('lets exactly one of five racing resolves win', async () => {

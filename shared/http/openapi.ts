@@ -29,7 +29,7 @@ const errorEnvelope = {
         details: {
           type: 'object',
           description:
-            'Extension, only on WITHDRAWAL_TOKEN_EXPIRED and WITHDRAWAL_TOKEN_USED: tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and expiredAt or usedAt, so the portal page can say whose link it was and where to get a new one',
+            'Extension, only on WITHDRAWAL_TOKEN_EXPIRED and WITHDRAWAL_TOKEN_USED: tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and expiredAt or usedAt, so the portal page can say whose link it was and where to get a new one. The data map and rights routes add the facts behind a refusal: ASSET_LINKED_TO_PUBLISHED_NOTICE (noticeId, purposeIds), PROCESSOR_HAS_LINKED_ASSETS (linkedAssets, assets), GONE (reason, confirmBy), CONFLICT of an erasure with pending assets (reason, pendingAssets)',
         },
       },
     },

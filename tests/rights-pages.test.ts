@@ -107,7 +107,10 @@ describe('the request page /portal/r/<token>', () => {
       expect(await heading(page)).toBe('Your request');
       expect(await text(page)).toMatch(/Status\s*Waiting for your confirmation/);
       await accessible(page);
-      await page.click('#confirm');
+      // Keyboard only: Tab to Confirm, Enter.
+      for (let tabs = 0; (await focusedId(page)) !== 'confirm' && tabs < 20; tabs += 1) await page.keyboard.press('Tab');
+      expect(await focusedId(page)).toBe('confirm');
+      await page.keyboard.press('Enter');
       await waitForText(page, 'Received on');
       expect(await text(page)).toMatch(/Status\s*Received/);
       expect(await text(page)).toMatch(/To be answered by\s*.*\(30 days left\)/);

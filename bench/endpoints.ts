@@ -50,7 +50,8 @@ export const prepareEndpoints = async (tenant: BenchTenant): Promise<Endpoint[]>
   // A known principal with a few records, as a tenant's backend would look up.
   const knownIdentifier = 'returning-visitor@bench.example';
   if (sdkRecord) {
-    for (let index = 0; index < 3; index += 1) await expectData(sdkRecord, { body: { ...sdkBody(), identifier: knownIdentifier } });
+    // As the tenant's server sends it: a raw identifier needs a secret key.
+    for (let index = 0; index < 3; index += 1) await expectData(sdkRecord, { body: { ...sdkBody(), apiKey: tenant.serverKey, identifier: knownIdentifier } });
   }
 
   const categories = { NECESSARY: true, ANALYTICS: true };

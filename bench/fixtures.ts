@@ -12,6 +12,8 @@ export interface BenchTenant {
   tenantId: string;
   token: string;
   apiKey: string;
+  /** A secret key: what the tenant's own server records a named principal with. */
+  serverKey: string;
   noticeId: string;
   purposeIds: string[];
 }
@@ -54,7 +56,8 @@ export const createBenchTenant = async (label: string): Promise<BenchTenant> => 
   });
   await expectData(requireRoute('POST', '/api/v1/notices/:id/publish'), { bearer: token, params: { id: notice.id }, body: {} });
   const { apiKey } = await createApiKey(tenantId);
-  return { tenantId, token, apiKey, noticeId: notice.id, purposeIds };
+  const { apiKey: serverKey } = await createApiKey(tenantId, 'secret');
+  return { tenantId, token, apiKey, serverKey, noticeId: notice.id, purposeIds };
 };
 
 /** Saves the tenant's cookie-consent config (the cmp web-event needs one); false while that route is not built. */

@@ -99,7 +99,7 @@ export class GroupFunctions extends Construct {
       Validations.of(secret).acknowledge({
         id: 'AwsSolutions-SMG4',
         reason:
-          'Rotated by hand, by design: a new JWT key is put in front of the old one (kid:secret list) so sessions survive; the webhook key would need every stored webhook secret re-encrypted, and the cursor key only invalidates paging cursors (README, Operations).',
+          'Rotated by hand, by design: a new JWT key is put in front of the old one (kid:secret list) so sessions survive; the webhook key would need every stored webhook secret and identity verifier re-encrypted, and the cursor key only invalidates paging cursors (README, Operations).',
       });
     }
 
@@ -114,7 +114,7 @@ export class GroupFunctions extends Construct {
       // lambda:GetFunctionConfiguration can read it. Production hardening: pass only the secret
       // ARN and read the secret at cold start (grantRead), caching it for the container's life.
       JWT_SIGNING_KEYS: `${signingKeyId}:${this.signingSecret.secretValue.unsafeUnwrap()}`,
-      // Same trade-off as above: the key that encrypts webhook secrets at rest.
+      // Same trade-off as above: the key that encrypts webhook secrets and secret API keys' identity verifiers at rest.
       WEBHOOK_SECRET_KEY: this.webhookKeySecret.secretValue.unsafeUnwrap(),
       // Same trade-off again: the key that authenticates paging cursors.
       CURSOR_SECRET: this.cursorSecret.secretValue.unsafeUnwrap(),

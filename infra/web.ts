@@ -9,7 +9,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { acknowledgeWildcards } from './compliance';
-import { dashboardContentSecurityPolicy, deployableFiles, portalContentSecurityPolicy, presentWebApps, type DeployedWebFile } from '../web/build';
+import { dashboardContentSecurityPolicy, demoContentSecurityPolicy, deployableFiles, portalContentSecurityPolicy, presentWebApps, type DeployedWebFile } from '../web/build';
 
 export interface WebAssetsProps {
   httpApi: apigwv2.HttpApi;
@@ -96,6 +96,18 @@ export class WebAssets extends Construct {
       },
     });
 
+    // The widget's demo page: the local server's headers for it (web/build.ts fileHeaders), so
+    // CloudFront serves it as strictly as the portal. cms.js itself runs under tenants' policies.
+    const demoHeaders = new cloudfront.ResponseHeadersPolicy(this, 'DemoHeaders', {
+      comment: 'Widget demo page: strict CSP, no framing',
+      securityHeadersBehavior: {
+        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: demoContentSecurityPolicy, override: true },
+      },
+    });
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'consent-service widget, withdrawal pages and API',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
@@ -107,6 +119,12 @@ export class WebAssets extends Construct {
         responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
       },
       additionalBehaviors: {
+        '/widget/demo*': {
+          origin: assets,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+          responseHeadersPolicy: demoHeaders,
+        },
         '/portal/*': {
           origin: assets,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,

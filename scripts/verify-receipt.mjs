@@ -14,11 +14,11 @@
  *              the tenant's GET /api/v1/rights/requests/:id shows it: its `closure` section
  * keys.json    GET /api/v1/consent/log/keys (JWKS); obtain it independently of the other files
  *
- * A consent receipt: signed by a listed key, naming this record and proof hash; the canonical
- * evidence hashes to that proof hash. A closure receipt: signed by a listed key, naming the logged
- * resolution (request, type, outcome, time, tenant) whose canonical text hashes to its `dh`. Either
- * way the hash must then be a leaf of the tenant's RFC 9162 Merkle log, and the root it proves the
- * one in a checkpoint note signed by a listed key.
+ * A consent receipt: signed by a listed key, naming this record, proof hash and (proof format 3)
+ * attribution; the canonical evidence hashes to that proof hash. A closure receipt: signed by a
+ * listed key, naming the logged resolution (request, type, outcome, time, tenant) whose canonical
+ * text hashes to its `dh`. Either way the hash must then be a leaf of the tenant's RFC 9162 Merkle
+ * log, and the root it proves the one in a checkpoint note signed by a listed key.
  * Prints VALID and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
  * The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts.
  */
@@ -131,7 +131,10 @@ const checkConsent = (jws, proofFile, keysFile) => {
   if (typeof proof.canonicalPayload !== 'string' || !sha256(Buffer.from(proof.canonicalPayload, 'utf8')).equals(proofHash)) {
     fail('the canonical evidence does not hash to the proof hash: the evidence was altered');
   }
-  return `VALID: record ${claims.rid} is ${checkInLog(proofHash, proof.log, keys, claims.tid, 'record')}`;
+  // Proof format 3 records state their attribution in the evidence, and their receipt names it (att).
+  const attribution = JSON.parse(proof.canonicalPayload).attribution ?? null;
+  if ((claims.att ?? null) !== attribution) fail(`the receipt names attribution ${claims.att ?? 'none'}, the evidence ${attribution ?? 'none'}`);
+  return `VALID: record ${claims.rid}${attribution ? ` (attribution ${attribution})` : ''} is ${checkInLog(proofHash, proof.log, keys, claims.tid, 'record')}`;
 };
 
 /** A grievance's closure receipt against the logged resolution it names. */

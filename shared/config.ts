@@ -75,8 +75,8 @@ export const config = {
   },
   /**
    * The key that encrypts webhook signing secrets at rest (they must be readable to sign, so
-   * they are encrypted rather than hashed): SHA-256 of WEBHOOK_SECRET_KEY, a secret of at least
-   * 32 characters.
+   * they are encrypted rather than hashed), and secret API keys' identity verifiers (shared/api-keys/api-key.ts):
+   * SHA-256 of WEBHOOK_SECRET_KEY, a secret of at least 32 characters.
    */
   get webhookSecretKey(): Buffer {
     const raw = env('WEBHOOK_SECRET_KEY');
@@ -211,9 +211,24 @@ export const config = {
       return { kid, secret };
     });
   },
+  /**
+   * The most of its tenant's bearer limit one user may take, in percent (not in the spec, which
+   * counts only per tenant): with the default 60, one VIEWER's script stops at 60 of the 100 a
+   * minute and the rest of the team keeps 40. At most 100.
+   */
+  get bearerUserSharePercent(): number {
+    return Math.min(100, Math.max(1, intFromEnv('RATE_LIMIT_BEARER_USER_SHARE_PERCENT', 60)));
+  },
   get limits() {
+    const bearerPerTenant = rule('bearer-tenant', 'RATE_LIMIT_BEARER_PER_MINUTE', 100, 60);
     return {
-      bearerPerTenant: rule('bearer-tenant', 'RATE_LIMIT_BEARER_PER_MINUTE', 100, 60),
+      bearerPerTenant,
+      /** Each user's share of bearerPerTenant, counted first, so requests a user's share refuses never use up the tenant's. */
+      bearerPerUser: {
+        name: 'bearer-user',
+        limit: Math.max(1, Math.floor((bearerPerTenant.limit * this.bearerUserSharePercent) / 100)),
+        windowSeconds: bearerPerTenant.windowSeconds,
+      },
       /**
        * The spec gives two per-key limits for SDK endpoints (1,000 general, 5,000 abuse layer)
        * without reconciling them; both apply, so one counter enforces the smaller.

@@ -26,16 +26,18 @@ export type ErrorCode =
   | 'MONTHLY_LIMIT_REACHED'
   | 'CMP_RATE_LIMIT'
   | 'SCAN_RATE_LIMIT'
-  | 'WITHDRAWAL_TOKEN_NOT_FOUND'
-  | 'WITHDRAWAL_TOKEN_EXPIRED'
-  | 'WITHDRAWAL_TOKEN_USED'
   | 'SET_PASSWORD_TOKEN_NOT_FOUND'
   | 'SET_PASSWORD_TOKEN_EXPIRED'
   | 'SET_PASSWORD_TOKEN_USED'
   | 'GONE'
+  | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL_ERROR';
 
-/** HTTP status per code: the spec's Errors table, plus the documented extensions. */
+/**
+ * HTTP status per code: the spec's Errors table, plus the documented extensions, which only
+ * extension routes may answer with (tests/spec-error-codes.unit.test.ts). A spec route that needs
+ * to say more puts it in `error.details` (a withdrawal link's `reason`, say).
+ */
 export const statusOfCode: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
@@ -59,17 +61,18 @@ export const statusOfCode: Record<ErrorCode, number> = {
   MONTHLY_LIMIT_REACHED: 429,
   CMP_RATE_LIMIT: 429,
   SCAN_RATE_LIMIT: 429,
-  /** Extensions: the portal's token errors, which the spec leaves to us. */
-  WITHDRAWAL_TOKEN_NOT_FOUND: 404,
-  WITHDRAWAL_TOKEN_EXPIRED: 410,
-  /** A link spent by its withdrawal: a state conflict, told apart from others so the portal can say so. */
-  WITHDRAWAL_TOKEN_USED: 409,
-  /** Extensions: an invited user's set-password link, in the same style as the withdrawal links. */
+  /** Extensions, on an extension route only (POST /auth/set-password): an invited user's set-password link. */
   SET_PASSWORD_TOKEN_NOT_FOUND: 404,
   SET_PASSWORD_TOKEN_EXPIRED: 410,
   SET_PASSWORD_TOKEN_USED: 409,
   /** Extension: a rights request's link whose request expired unconfirmed (error.details.reason says why). */
   GONE: 410,
+  /**
+   * Extension, never a route's answer: the local stand-in for the gateway refuses a body past the
+   * gateway's limit (http/body-limits.ts) before any route runs. The spec's table has no 413; in
+   * AWS the gateway gives its own 413 there.
+   */
+  PAYLOAD_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,
 };
 
@@ -77,7 +80,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fields?: Record<string, string>;
   readonly headers?: Record<string, string>;
-  /** Extension: facts a client needs to explain the error (the withdrawal-link errors only). */
+  /** Extension: facts a client needs to explain the error (a withdrawal link's reason, whose link it was). */
   readonly details?: Record<string, unknown>;
 
   constructor(

@@ -28,3 +28,15 @@ export type AccessLevel = keyof typeof accessPolicy;
 export type StateChangingAccess = Extract<AccessLevel, 'write' | 'admin'>;
 
 export const rolesFor = (access: AccessLevel): readonly Role[] => accessPolicy[access];
+
+/**
+ * The levels whose routes check the caller's membership and role as stored now, not only as its
+ * access token says: every state change (write, admin) and the team's administration. A token
+ * outlives a removal or a change of role by up to ACCESS_TOKEN_TTL_SECONDS (15 minutes); for
+ * these routes that window is closed, so a removed SUPER_ADMIN cannot invite a new one, mint API
+ * keys, point a webhook elsewhere or put a decision on record in the tenant's name. A removed user
+ * is 401 TOKEN_INVALID (its refresh fails too), a lowered role 403 FORBIDDEN. Cost: one strongly
+ * consistent GetItem of the user (1 RCU) per such request. Reads (read, audit) trust the token for
+ * its lifetime.
+ */
+export const currentRoleChecked = (access: AccessLevel): boolean => access === 'write' || access === 'admin';

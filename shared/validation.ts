@@ -35,16 +35,56 @@ export const fieldsOf = (error: z.ZodError, root = 'body'): Record<string, strin
  */
 const isPrototypeKey = (key: string): boolean => key === '__proto__' || key === 'prototype' || Object.hasOwn(Object.prototype, key);
 
-/** Dotted paths of every prototype-named key in a parsed JSON value, at any depth. */
-export const prototypeKeyPaths = (value: unknown, path: string[] = []): string[] => {
-  if (typeof value !== 'object' || value === null) return [];
-  const found: string[] = [];
-  for (const key of Object.keys(value)) {
-    const at = [...path, key];
-    if (isPrototypeKey(key)) found.push(at.join('.'));
-    found.push(...prototypeKeyPaths((value as Record<string, unknown>)[key], at));
+/**
+ * How deep a request's JSON may nest (objects and arrays inside one another). No body of this API
+ * needs more than a handful of levels; anything past this is refused before any code walks it, so
+ * no walk over input can run out of stack (a 5,000-level body once answered 500).
+ */
+export const maxJsonDepth = 64;
+
+/** What the walk over a parsed request part found: prototype-named keys, and whether it nests too deep. */
+export interface JsonInspection {
+  /** Dotted paths of every prototype-named key, in document order. */
+  prototypeKeys: string[];
+  /** The path of the first container nested deeper than maxJsonDepth, if any (the walk stops there). */
+  tooDeepAt?: string;
+}
+
+/** A value met on the walk: its key and its parent's step, so a path is spelled out only when reported. */
+interface Step {
+  value: unknown;
+  key?: string;
+  parent?: Step;
+  depth: number;
+}
+
+const pathOf = (step: Step): string => {
+  const keys: string[] = [];
+  for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  return keys.reverse().join('.');
+};
+
+/**
+ * Walks a parsed JSON value iteratively (an explicit stack, never recursion; linear in its size),
+ * bounded by maxDepth, collecting the paths of prototype-named keys at any depth.
+ */
+export const inspectJson = (value: unknown, maxDepth = maxJsonDepth): JsonInspection => {
+  const prototypeKeys: string[] = [];
+  const pending: Step[] = [{ value, depth: 0 }];
+  for (let step = pending.pop(); step; step = pending.pop()) {
+    if (step.key !== undefined && isPrototypeKey(step.key)) prototypeKeys.push(pathOf(step));
+    const current = step.value;
+    if (typeof current !== 'object' || current === null) continue;
+    // The root container is level 1.
+    if (step.depth + 1 > maxDepth) return { prototypeKeys, tooDeepAt: pathOf(step) };
+    const keys = Object.keys(current);
+    // Pushed in reverse, so keys are visited in document order (depth first, as JSON reads).
+    for (let index = keys.length - 1; index >= 0; index -= 1) {
+      const key = keys[index]!;
+      pending.push({ value: (current as Record<string, unknown>)[key], key, parent: step, depth: step.depth + 1 });
+    }
   }
-  return found;
+  return { prototypeKeys };
 };
 
 /** Parses or throws: the caller gets data only when parsing succeeded (fails closed). */

@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../shared/http/openapi';
 import { bracedPath, type RouteDefinition } from '../shared/http/route';
 import { routeList } from '../shared/http/routes';
-import { accessPolicy, roles, rolesFor, type Role } from '../shared/roles';
-import { newTenant, useApi } from './support/api';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../shared/db/client';
+import { accessPolicy, currentRoleChecked, roles, rolesFor, type Role } from '../shared/roles';
+import { userKeys } from '../shared/users/keys';
+import { loginAs, newTenant, password, uniqueEmail, useApi } from './support/api';
 
 const { call } = useApi();
 
@@ -112,6 +115,41 @@ describe('function-level authorisation', () => {
       }
     }
     expect(mismatches).toEqual([]);
+  });
+
+  it('answers every state-changing and team route by the team as it is now: 401 TOKEN_INVALID once removed, 403 once lowered', async () => {
+    const tenant = await newTenant(call);
+    const join = async () => {
+      const email = uniqueEmail('admin');
+      const invited = await call('POST', '/api/v1/users', { token: tenant.token, body: { email, role: 'SUPER_ADMIN', password } });
+      expect(invited.status).toBe(201);
+      return { userId: invited.body.data.userId as string, token: await loginAs(call, email) };
+    };
+    const removed = await join();
+    const lowered = await join();
+    expect((await call('DELETE', `/api/v1/users/${removed.userId}`, { token: tenant.token })).status).toBe(200);
+    // No endpoint changes a role; the store is the truth the check reads.
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: userKeys.user(tenant.tenantId, lowered.userId), UpdateExpression: 'SET #role = :viewer', ExpressionAttributeNames: { '#role': 'role' }, ExpressionAttributeValues: { ':viewer': 'VIEWER' } }),
+    );
+    const checked = bearerRoutes.filter((route) => route.auth.kind === 'bearer' && currentRoleChecked(route.auth.access));
+    expect(checked.map((route) => route.operationId)).toEqual(expect.arrayContaining(['inviteUser', 'removeUser', 'listUsers', 'createApiKey', 'createWebhook', 'updateWebhook']));
+    expect(checked.filter((route) => route.method === 'GET').map((route) => route.operationId)).toEqual(['listUsers']);
+    const mismatches: string[] = [];
+    for (const route of checked) {
+      const path = concretePath(route.path);
+      const options = route.method === 'GET' ? {} : { body: {} };
+      const asRemoved = await call(route.method, path, { token: removed.token, ...options });
+      if (asRemoved.status !== 401 || asRemoved.body?.error?.code !== 'TOKEN_INVALID') mismatches.push(`removed ${route.method} ${route.path}: ${asRemoved.status}`);
+      const asLowered = await call(route.method, path, { token: lowered.token, ...options });
+      if (asLowered.status !== 403 || asLowered.body?.error?.code !== 'FORBIDDEN') mismatches.push(`lowered ${route.method} ${route.path}: ${asLowered.status}`);
+    }
+    expect(mismatches).toEqual([]);
+    // What the review found: the removed SUPER_ADMIN made a new SUPER_ADMIN and an API key.
+    const team = (await call('GET', '/api/v1/users', { token: tenant.token })).body.data as { userId: string }[];
+    expect(team.map((user) => user.userId)).not.toContain(removed.userId);
+    expect(team).toHaveLength(2);
+    expect((await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data).toEqual([]);
   });
 
   it('accepts the Bearer scheme in any case (RFC 9110)', async () => {

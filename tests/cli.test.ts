@@ -42,7 +42,10 @@ describe('cms CLI', () => {
     expect((await call('GET', `/api/v1/sdk/verify?apiKey=${apiKey}`)).status).toBe(200);
 
     const readable = await cms('apikey', 'create', '--tenant', tenant.tenantId);
-    expect(readable.stdout).toMatch(/^API key [0-9a-f-]{36}: cms_/);
+    expect(readable.stdout).toMatch(/^API key [0-9a-f-]{36} \(publishable\): cms_/);
+    const secret = await cms('apikey', 'create', '--tenant', tenant.tenantId, '--kind', 'secret', '--json');
+    expect(JSON.parse(secret.stdout)).toMatchObject({ kind: 'secret', apiKey: expect.stringMatching(/^cms_sk_/) });
+    expect((await cms('apikey', 'create', '--tenant', tenant.tenantId, '--kind', 'other')).code).toBe(2);
 
     const tenants = await cms('tenant', 'list', '--json');
     expect(tenants.code).toBe(0);

@@ -25,6 +25,7 @@ describe('recording consent', () => {
       consentRecordId: expect.any(String),
       proofHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       status: 'recorded',
+      attribution: 'VERIFIED',
       receipt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
     });
 
@@ -44,7 +45,8 @@ describe('recording consent', () => {
       positionShown: 'api',
     });
     expect(proof.payload).not.toHaveProperty('chainSeq');
-    expect(proof).toMatchObject({ proofVersion: 2, matches: true, log: { leafIndex: expect.toBeOneOf([null, 0]) } });
+    expect(proof).toMatchObject({ proofVersion: 3, matches: true, log: { leafIndex: expect.toBeOneOf([null, 0]) } });
+    expect(proof.payload).toMatchObject({ attribution: 'VERIFIED', attributionMethod: 'DASHBOARD' });
   });
 
   it('refuses unknown purposes, system fields, other notices and a notice that is not published', async () => {
@@ -104,12 +106,14 @@ describe('sdk-record', () => {
     const tenant = await newTenant(call);
     const { required } = await publishedNotice(call, tenant.token);
     const apiKey = await tenant.apiKey();
+    const serverKey = await tenant.apiKey('secret');
     const sdk = (body: Record<string, unknown>, ip = '203.0.113.9') =>
       call('POST', '/api/v1/consent/sdk-record', { ip, body: { apiKey, status: 'ACCEPTED', purposes: { [required]: true }, ...body } });
     const given = 'a'.repeat(64);
-    const byHash = await sdk({ identifierHash: given, identifier: 'ignored@example.com' });
+    // A raw identifier is server-to-server: the secret key's (identifierHash wins when both come).
+    const byHash = await sdk({ apiKey: serverKey, identifierHash: given, identifier: 'ignored@example.com' });
     expect(byHash.status).toBe(201);
-    const byIdentifier = await sdk({ identifier: 'meera@example.com' });
+    const byIdentifier = await sdk({ apiKey: serverKey, identifier: 'meera@example.com' });
     const byIp = await sdk({});
     const hashOf = async (recordId: string) =>
       (await call('GET', `/api/v1/consent/records/${recordId}/proof`, { token: tenant.token })).body.data.payload;

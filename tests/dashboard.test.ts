@@ -139,7 +139,7 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
   });
 
   it('navigates every link of the nav landmark, each screen axe-clean with its heading focused', async () => {
-    const links = ['Overview', 'Notices', 'Consent records', 'Withdrawals', 'Rights requests', 'Data map', 'Webhooks', 'API keys', 'Cookie consent', 'Team'];
+    const links = ['Overview', 'Notices', 'Consent records', 'Withdrawals', 'Rights requests', 'Data map', 'Webhooks', 'API keys', 'Consent settings', 'Cookie consent', 'Team'];
     const names = await page.$$eval('nav a', (anchors) => anchors.map((anchor) => anchor.textContent));
     expect(names).toEqual(links);
     for (const link of links) {
@@ -188,6 +188,8 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
     await page.waitForSelector(aria('Verify proof', 'button'));
     expect(await mainText(page)).toContain('Evidence');
     expect(await mainText(page)).toMatch(/Receipt[\s\S]*eyJ/);
+    // The attribution, in words: this record was made by the tenant's staff in the dashboard.
+    expect(await page.$eval('#attribution', (element) => element.textContent)).toMatch(/^Verified: a member of your team recorded it in the dashboard/);
     await expectNoAxeViolations(page);
 
     // By keyboard: Tab to the button, Enter.
@@ -236,7 +238,7 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
 
   it('creates an API key, shows it once with the embed snippet for this key and tenant, and revokes it', async () => {
     await go(page, 'API keys');
-    const create = await page.waitForSelector(aria('Create API key', 'button'));
+    const create = await page.waitForSelector(aria('Create publishable key', 'button'));
     await create!.click();
     await page.waitForSelector('dialog[open]');
     const key = await page.$eval('#new-key', (element) => (element as unknown as { value: string }).value);
@@ -251,7 +253,7 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !(globalThis as any).document.querySelector('dialog[open]'));
     // Focus returns to the button that opened the dialog (the browser restores it as the dialog closes, a task after Escape).
-    await page.waitForFunction(() => (globalThis as any).document.activeElement?.textContent === 'Create API key', { timeout: 2000 });
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.textContent === 'Create publishable key', { timeout: 2000 });
 
     // An allowed domain for the new key, then revoke it.
     const keys = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data;
@@ -269,6 +271,40 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
     const revoked = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data.find((item: { keyId: string }) => item.keyId === keys[0].keyId);
     expect(revoked.revokedAt).not.toBeNull();
     await expectNoAxeViolations(page);
+  });
+
+  it('creates a secret key, shown once with the warning that it must never be in a page, and lists its kind', async () => {
+    await go(page, 'API keys');
+    await (await page.waitForSelector(aria('Create secret key', 'button')))!.click();
+    await page.waitForSelector('dialog[open]');
+    expect(await page.$eval('dialog h2', (element) => element.textContent)).toBe('Your new secret key');
+    const key = await page.$eval('#new-key', (element) => (element as unknown as { value: string }).value);
+    expect(key).toMatch(/^cms_sk_/);
+    const dialogText = await page.$eval('dialog', (element) => (element as unknown as { innerText: string }).innerText);
+    expect(dialogText).toContain('Never put it in a web page');
+    // No embed snippet: a secret key has no place in a page.
+    expect(await page.$('#new-key-snippet')).toBeNull();
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('dialog[open]'));
+    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('.card .badge')].some((badge: any) => badge.textContent === 'Secret'));
+    const listed = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data;
+    expect(listed.find((item: { kind: string; revokedAt: string | null }) => item.kind === 'secret' && item.revokedAt === null)).toBeDefined();
+    await expectNoAxeViolations(page);
+  });
+
+  it('changes the consent settings, which the API then reports', async () => {
+    await go(page, 'Consent settings');
+    await page.waitForSelector(aria('Save settings', 'button'));
+    await expectNoAxeViolations(page);
+    await (await page.$(aria('Record only verified identities', 'checkbox')))!.click();
+    await (await page.$(aria('Confirm by email first', 'radio')))!.click();
+    await (await page.$(aria('Save settings', 'button')))!.click();
+    await page.waitForFunction(() => ((globalThis as any).document.querySelector('main [role="status"]')?.textContent ?? '').startsWith('Settings saved'));
+    expect((await call('GET', '/api/v1/consent/settings', { token: tenant.token })).body.data).toMatchObject({ requireVerifiedIdentity: true, publicWithdrawal: 'CONFIRM_BY_EMAIL' });
+    await expectNoAxeViolations(page);
+    // Back to the defaults, for the tests after this one.
+    expect((await call('PUT', '/api/v1/consent/settings', { token: tenant.token, body: { requireVerifiedIdentity: false, publicWithdrawal: 'IMMEDIATE' } })).status).toBe(200);
   });
 
   it('reaches the main actions with the keyboard alone', async () => {
@@ -339,6 +375,11 @@ describe('dashboard as a VIEWER', () => {
       // Copying is the only action offered: no create, revoke, add or remove.
       expect(await viewer.$$eval('main button', (buttons) => buttons.map((button) => button.textContent))).toEqual(['Copy snippet']);
       expect(await viewer.$$('main input:not([readonly])')).toHaveLength(0);
+      await expectNoAxeViolations(viewer);
+      await go(viewer, 'Consent settings');
+      await viewer.waitForSelector('fieldset');
+      expect(await viewer.$$(aria('Save settings', 'button'))).toHaveLength(0);
+      expect(await viewer.$$eval('main fieldset', (fieldsets) => fieldsets.map((fieldset) => (fieldset as unknown as { disabled: boolean }).disabled))).toEqual([true, true]);
       await expectNoAxeViolations(viewer);
       await go(viewer, 'Consent records');
       await viewer.waitForSelector('table.records');

@@ -39,7 +39,10 @@ describe('the evidence log under load', () => {
   let recordIds: string[] = [];
   let withdrawalId = '';
 
-  it('records 1,000 concurrent consents of one tenant, all 201 and none 409', async () => {
+  // Sent all at once; the test client's pool keeps testClientSockets (32) in flight at the server,
+  // concurrency enough for the property (no 409 among one tenant's simultaneous consents) on a
+  // loaded 2-core machine. The 1,000-wide burst is the bench's (`npm run bench`, section burst).
+  it('records 1,000 consents of one tenant sent at once, all 201 and none 409', async () => {
     tenant = await newTenant(call);
     const { noticeId, required, optional } = await publishedNotice(call, tenant.token);
     const results = await Promise.all(
@@ -53,8 +56,10 @@ describe('the evidence log under load', () => {
     const withdrawal = await call('POST', '/api/v1/consent/withdraw', { token: tenant.token, body: { dataPrincipalIdentifier: 'load3@example.com', noticeId } });
     expect(withdrawal.status).toBe(200);
     withdrawalId = withdrawal.body.data.withdrawalId;
-    await waitForLog(tenant.tenantId, 1001);
-  });
+    await waitForLog(tenant.tenantId, 1001, { timeoutMs: 120_000 });
+    // A ceiling, not a measure: on a 2-core machine at load 20 with another test file beside it, the
+    // thousand requests and their log integration took over a minute.
+  }, 240_000);
 
   it('holds exactly one leaf per record and per withdrawal, the withdrawal after its record', async () => {
     const entries = await logEntries(tenant.tenantId);

@@ -48,7 +48,7 @@ describe('log verification finds tampering, with its position', () => {
     const { tenant, ids } = await loggedTenant(3);
     const key = consentKeys.record(tenant.tenantId, ids[2]!);
     const proof = (await call('GET', `/api/v1/consent/records/${ids[2]}/proof`, { token: tenant.token })).body.data;
-    const forged = proofHashOf({ ...proof.payload, ipAddress: '203.0.113.66' });
+    const forged = proofHashOf({ ...proof.payload, ipAddress: '203.0.113.66', proofVersion: proof.proofVersion });
     await update(key, 'SET ip = :ip, ph = :ph', { ':ip': '203.0.113.66', ':ph': Buffer.from(forged, 'hex') });
     const result = await verify(tenant.token);
     expect(result.intact).toBe(false);

@@ -1,12 +1,10 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import * as z from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db, tableName } from '../shared/db/client';
 import type { RouteDefinition } from '../shared/http/route';
 import { routeList } from '../shared/http/routes';
 import { newTenant, useApi } from './support/api';
+import { tenantDigest } from './support/storage';
 
 /**
  * Property-based fuzzing of every route in the route table, through the real local server:
@@ -194,20 +192,6 @@ const requestOf = (route: RouteDefinition) => {
   });
 };
 
-/** The tenant's stored items, as one digest (test-only read of its partition). */
-const tenantDigest = async (): Promise<string> => {
-  const hash = createHash('sha256');
-  let lastKey: Record<string, unknown> | undefined;
-  do {
-    const { Items = [], LastEvaluatedKey } = await db().send(
-      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `TENANT#${tenant.tenantId}` }, ExclusiveStartKey: lastKey }),
-    );
-    for (const item of Items) hash.update(JSON.stringify(item));
-    lastKey = LastEvaluatedKey;
-  } while (lastKey);
-  return hash.digest('hex');
-};
-
 describe('fuzzing every route', () => {
   for (const route of routeList) {
     it(`${route.method} ${route.path}`, async () => {
@@ -225,7 +209,7 @@ describe('fuzzing every route', () => {
           if (route.auth.kind === 'apiKey' && route.auth.in === 'query') search.set('apiKey', apiKey);
           const headers: Record<string, string> = { origin: 'http://localhost' };
           if (route.auth.kind === 'apiKey' && route.auth.in === 'header') headers['x-api-key'] = apiKey;
-          const before = await tenantDigest();
+          const before = await tenantDigest(tenant.tenantId);
           const response = await call(route.method, `${path}${search.size ? `?${search}` : ''}`, {
             token: route.auth.kind === 'bearer' ? tenant.token : undefined,
             headers,
@@ -242,7 +226,7 @@ describe('fuzzing every route', () => {
             expect(typeof error.message).toBe('string');
             if (error.code !== 'VALIDATION_ERROR') expect(error).not.toHaveProperty('fields');
             expect(response.headers.get('x-request-id')).toBeTruthy();
-            expect(await tenantDigest(), 'a rejected request changed what is stored').toBe(before);
+            expect(await tenantDigest(tenant.tenantId), 'a rejected request changed what is stored').toBe(before);
           }
         }),
         { numRuns: runs, seed, endOnFailure: true },

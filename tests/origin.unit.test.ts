@@ -33,7 +33,9 @@ describe('API key format', () => {
   it('round-trips the key id and rejects other shapes', () => {
     const keyId = '0f8fad5b-d9cb-469f-a165-70867728950e';
     const key = formatApiKey(keyId, 'A'.repeat(43));
-    expect(parseApiKey(key)).toEqual({ keyId, secret: 'A'.repeat(43) });
+    expect(parseApiKey(key)).toEqual({ keyId, secret: 'A'.repeat(43), kind: 'publishable' });
+    expect(parseApiKey(formatApiKey(keyId, 'A'.repeat(43), 'secret'))).toEqual({ keyId, secret: 'A'.repeat(43), kind: 'secret' });
+    expect(parseApiKey(key.replace('cms_', 'cms_pk_'))).toBeUndefined();
     expect(parseApiKey(`${key}x`)).toBeUndefined();
     expect(parseApiKey('cms_123_abc')).toBeUndefined();
   });

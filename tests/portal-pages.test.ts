@@ -124,8 +124,8 @@ describe('portal page /portal/<token>', () => {
       const used = await call('GET', `/api/v1/consent/portal/${token}`);
       expect(used.status).toBe(409);
       expect(used.body.error).toMatchObject({
-        code: 'WITHDRAWAL_TOKEN_USED',
-        details: { tenant: { slug: principal.tenant.slug }, newLinkUrl: `${state.baseUrl}/portal/t/${principal.tenant.slug}`, usedAt: expect.any(String) },
+        code: 'CONFLICT',
+        details: { reason: 'USED', tenant: { slug: principal.tenant.slug }, newLinkUrl: `${state.baseUrl}/portal/t/${principal.tenant.slug}`, usedAt: expect.any(String) },
       });
     } finally {
       await page.close();

@@ -17,6 +17,8 @@ afterEach(() => {
 describe('rate limits', () => {
   it('limits bearer requests per tenant, with Retry-After, and opens again in the next window', async () => {
     override('RATE_LIMIT_BEARER_PER_MINUTE', 3);
+    // One user here, allowed the whole tenant limit: the tenant's counter is what is tested.
+    override('RATE_LIMIT_BEARER_USER_SHARE_PERCENT', 100);
     // Start at the beginning of a minute so the window does not roll over mid-test.
     const now = Date.now();
     setClock(offsetClock(60_000 - (now % 60_000) + 1_000));
@@ -35,6 +37,28 @@ describe('rate limits', () => {
 
     setClock(offsetClock(60_000 - (now % 60_000) + 61_000));
     expect((await call('GET', '/api/v1/api-keys', { token: tenant.token })).status).toBe(200);
+  });
+
+  it("keeps one user to its share of the tenant's bearer limit, so the rest of the team still gets through", async () => {
+    // The defaults: 100 a minute per tenant (the spec), 60% of it per user.
+    setClock(offsetClock(60_000 - (Date.now() % 60_000) + 1_000));
+    const tenant = await newTenant(call);
+    const viewer = await tenant.userToken('VIEWER');
+    const burst = async (token: string, count: number) => {
+      const statuses: number[] = [];
+      // Ten at a time: the order of admissions is the order of the counter's hits.
+      for (let sent = 0; sent < count; sent += 10) {
+        statuses.push(...(await Promise.all(Array.from({ length: Math.min(10, count - sent) }, () => call('GET', '/api/v1/notices', { token })))).map((response) => response.status));
+      }
+      return statuses;
+    };
+    const byViewer = await burst(viewer, 160);
+    expect(byViewer.filter((status) => status === 200)).toHaveLength(60);
+    expect(byViewer.filter((status) => status === 429)).toHaveLength(100);
+    // The viewer's 100 refused requests did not use up the tenant's limit: 40 are left for the others.
+    const byAdmin = await burst(tenant.token, 41);
+    expect(byAdmin.filter((status) => status === 200)).toHaveLength(40);
+    expect(byAdmin.filter((status) => status === 429)).toHaveLength(1);
   });
 
   it('limits SDK calls per (key, IP) with SDK_RATE_LIMIT, counting each IP apart', async () => {

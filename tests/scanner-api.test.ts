@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { addFoundTrackers } from '../shared/cmp/service';
+import { openCookieDatabase } from '../shared/scanner/cookie-database';
+import { buildFindings, trackerOf, undeclared } from '../shared/scanner/report';
 import { finishRun, readRun } from '../shared/scanner/store';
 import { loginAs, newTenant, useApi, type ApiResponse } from './support/api';
 
@@ -43,7 +46,7 @@ describe('POST /cmp/scan-now', () => {
     ]);
     // Exactly the documented fields, in a stable shape.
     expect(Object.keys(runs.body.data[0]).sort()).toEqual(
-      ['completedAt', 'createdAt', 'error', 'newUndeclared', 'pagesScanned', 'scanRunId', 'startedAt', 'status', 'trackersFound', 'trigger', 'urls', 'violations'],
+      ['completedAt', 'createdAt', 'error', 'failedPages', 'newUndeclared', 'pagesScanned', 'scanRunId', 'startedAt', 'status', 'trackersFound', 'trigger', 'urls', 'violations'],
     );
     const report = await call('GET', `/api/v1/cmp/scan-runs/${response.body.data.scanRunId}`, { token: tenant.token });
     expect(report.body.data).toMatchObject({ status: 'QUEUED', findings: [] });
@@ -134,5 +137,39 @@ describe('scanUrls in PUT /cmp/config', () => {
       expectError(response, 400, 'VALIDATION_ERROR');
       expect(Object.keys(response.body.error.fields)).toEqual(['scanUrls.0']);
     }
+  });
+});
+
+describe('trackers the scanner adds', () => {
+  it('can each be removed with DELETE /cmp/trackers, on hosts such as ::1, [::1] and localhost. too', async () => {
+    const tenant = await scanningTenant();
+    const found = [
+      ['COOKIE', 'uid', '::1'],
+      ['COOKIE', 'sid', '[::1]'],
+      ['LOCAL_STORAGE', ' key\u0007 ', 'localhost.'],
+      ['REQUEST', null, '.Tracker.Example.'],
+    ] as const;
+    const findings = buildFindings(
+      found.map(([kind, name, domain]) => ({ kind, name, domain, page: 'http://[::1]:8080/', beforeConsent: true })),
+      [],
+      openCookieDatabase(),
+    );
+    // What a run does with its new finds (shared/scanner/worker.ts).
+    await addFoundTrackers(tenant.tenantId, undeclared(findings).flatMap((finding) => trackerOf(finding) ?? []));
+    const registry = (await call('GET', '/api/v1/cmp/trackers', { token: tenant.token })).body.data as { domain: string; cookieName?: string }[];
+    expect(registry).toHaveLength(4);
+    for (const { domain, cookieName } of registry) {
+      const removed = await call('DELETE', '/api/v1/cmp/trackers', { token: tenant.token, body: { domain, ...(cookieName === undefined ? {} : { cookieName }) } });
+      expect(removed.status, `${domain} ${cookieName}: ${JSON.stringify(removed.body)}`).toBe(200);
+    }
+    expect((await call('GET', '/api/v1/cmp/trackers', { token: tenant.token })).body.data).toEqual([]);
+  });
+
+  it('can be removed by the name a person would type, when stored in a raw form before domains were normalised', async () => {
+    const tenant = await scanningTenant();
+    await addFoundTrackers(tenant.tenantId, [{ domain: '[::1]', cookieName: 'uid', category: 'ANALYTICS', declaredByAdmin: false }]);
+    const removed = await call('DELETE', '/api/v1/cmp/trackers', { token: tenant.token, body: { domain: '::1', cookieName: 'uid' } });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect((await call('GET', '/api/v1/cmp/trackers', { token: tenant.token })).body.data).toEqual([]);
   });
 });

@@ -12,9 +12,10 @@ const { sites } = useFixtureSites();
 const database = openCookieDatabase();
 const budget = { pageMs: 8000 };
 
-const scan = async (paths: string[], options: { allowLocal?: boolean; budget?: Parameters<typeof crawl>[1]['budget'] } = {}) => {
+/** `also`: absolute scan URLs besides the site's paths (the local exception reaches exactly the scan URLs' origins). */
+const scan = async (paths: string[], options: { allowLocal?: boolean; budget?: Parameters<typeof crawl>[1]['budget']; also?: string[] } = {}) => {
   const result = await crawl(
-    paths.map((path) => `${sites().site}${path}`),
+    [...paths.map((path) => `${sites().site}${path}`), ...(options.also ?? [])],
     { allowLocal: options.allowLocal ?? true, budget: options.budget ?? budget },
   );
   return { ...result, findings: buildFindings(result.observations, [], database) };
@@ -26,10 +27,10 @@ const find = (findings: ReturnType<typeof buildFindings>, kind: string, name: st
 describe('the crawl, pass 1 (no consent)', () => {
   it('records first-party cookies (HttpOnly too) and storage keys, classifies them, and follows same-site links', async () => {
     const started = Date.now();
-    const { findings, pages, overBudget } = await scan(['/']);
+    const { findings, pages, stoppedEarly } = await scan(['/']);
     const seconds = (Date.now() - started) / 1000;
     console.log(`scanner: ${pages.length} pages in ${seconds.toFixed(1)} s (${((pages.length / seconds) * 60).toFixed(0)} pages/minute)`);
-    expect(overBudget).toBeNull();
+    expect(stoppedEarly).toBeNull();
     const site = new URL(sites().site);
     // The hash is dropped and a repeated link followed once; other sites and mailto never.
     expect(pages).toEqual([`${site.origin}/`, `${site.origin}/about`, `${site.origin}/contact`]);
@@ -46,7 +47,8 @@ describe('the crawl, pass 1 (no consent)', () => {
   });
 
   it('records a cookie a script from a second loopback host sets, and the request, as third-party', async () => {
-    const { findings } = await scan(['/third-party']);
+    // The vendor's origin is one of the run's scan URLs, so the local exception lets the page reach it.
+    const { findings } = await scan(['/third-party'], { also: [`${sites().vendor}/tag.js`] });
     expect(find(findings, 'COOKIE', 'vendor_uid')).toMatchObject({ domain: 'localhost', firstParty: false, setBeforeConsent: true, category: 'UNCLASSIFIED' });
     expect(find(findings, 'REQUEST', null, 'localhost')).toMatchObject({ firstParty: false, setBeforeConsent: true });
   });
@@ -68,8 +70,10 @@ describe('the crawl, pass 1 (no consent)', () => {
   it('stops at the run budget and says so', async () => {
     // Page and run budgets equal: the first page starts however long Chromium took to launch (up to
     // 4 s), the hanging page uses its budget up, and the second can no longer start.
-    const { overBudget, pages } = await scan(['/hang', '/about'], { budget: { pageMs: 6000, runMs: 6000 } });
-    expect(overBudget).toMatch(/exceeded its 6 s budget after 1 pages/);
+    const { stoppedEarly, pages, findings } = await scan(['/hang', '/about'], { budget: { pageMs: 6000, runMs: 6000 } });
+    expect(stoppedEarly).toBe(`The run exceeded its 6 s budget after 1 pages; ${sites().site}/about and any page after it were not scanned`);
+    // What the first page showed before the budget ran out is kept.
+    expect(find(findings, 'COOKIE', 'hang_started')).toBeDefined();
     expect(pages).toHaveLength(1);
   });
 
@@ -91,6 +95,36 @@ describe('the crawl, pass 1 (no consent)', () => {
   });
 });
 
+describe('pages that fight the scanner', () => {
+  it('opens no popup or new window a page asks for (200 of them), and scans on', async () => {
+    const { findings, pages, failedPages, stoppedEarly } = await scan(['/popups', '/about'], { budget: { pageMs: 8000, linksPerUrl: 0 } });
+    expect(sites().popupHits()).toBe(0);
+    expect(pages).toHaveLength(2);
+    expect(failedPages).toEqual([]);
+    expect(stoppedEarly).toBeNull();
+    expect(find(findings, 'COOKIE', 'popups_page')).toBeDefined();
+    expect(find(findings, 'COOKIE', 'popup_cookie')).toBeUndefined();
+  });
+
+  it("keeps the earlier pages' findings when a page busy-loops, says which page failed, and scans the pages after it", async () => {
+    const { findings, pages, failedPages } = await scan(['/', '/busy', '/about'], { budget: { pageMs: 6000, linksPerUrl: 0 } });
+    const site = sites().site;
+    expect(pages).toEqual([`${site}/`, `${site}/busy`, `${site}/about`]);
+    expect(failedPages).toEqual([{ url: `${site}/busy`, reason: expect.stringMatching(/stopped responding/), afterConsent: false }]);
+    expect(find(findings, 'COOKIE', '_ga')).toMatchObject({ pages: [`${site}/`] });
+    expect(find(findings, 'COOKIE', 'busy_started')).toMatchObject({ pages: [`${site}/busy`] });
+  });
+
+  it('caps a page\'s memory: a page that allocates without end fails alone, and the run goes on', async () => {
+    const { findings, pages, failedPages } = await scan(['/', '/memory', '/about'], { budget: { pageMs: 8000, linksPerUrl: 0, pageHeapMb: 64 } });
+    const site = sites().site;
+    expect(pages).toEqual([`${site}/`, `${site}/memory`, `${site}/about`]);
+    // The heap cap ends it (the single-process browser goes down with the page and is started again), not the page's time budget.
+    expect(failedPages).toEqual([{ url: `${site}/memory`, reason: expect.stringMatching(/crashed/), afterConsent: false }]);
+    expect(find(findings, 'COOKIE', '_ga')).toBeDefined();
+  });
+});
+
 describe('pass 2 (consent given through window.cms)', () => {
   it('finds the trackers a correctly gated banner releases only after consent: no violations', async () => {
     const { findings } = await scan(['/widget']);
@@ -108,6 +142,15 @@ describe('the address policy at the network level', () => {
     expect(pages).toHaveLength(2);
     expect(sites().canaryHits()).toBe(0);
     expect(refused.some((target) => target.startsWith('127.0.0.2:'))).toBe(true);
+  });
+
+  it("keeps the local exception to the scan URLs' own origins: another port on the same loopback address is refused", async () => {
+    const { refused, pages, findings } = await scan(['/other-port', '/to-other-port']);
+    expect(pages).toHaveLength(2);
+    expect(sites().loopbackCanaryHits()).toBe(0);
+    const port = new URL(sites().loopbackCanary).port;
+    expect(refused).toEqual(expect.arrayContaining([`127.0.0.1:${port}`, `localhost:${port}`]));
+    expect(findings.filter((finding) => finding.kind === 'REQUEST').map((finding) => finding.domain).sort()).toEqual(['localhost']);
   });
 
   it('with the local exceptions turned off, reaches nothing on loopback at all', async () => {

@@ -93,12 +93,25 @@ describe('a scan run end to end', () => {
     // 4 s), the hanging page uses its budget up, and the second can no longer start.
     await runScan({ tenantId: tenant.tenantId, scanRunId }, { budget: { pageMs: 6000, runMs: 6000 } });
     const run = await report(tenant, scanRunId);
-    expect(run).toMatchObject({ status: 'FAILED', error: 'The run exceeded its 6 s budget after 1 pages', pagesScanned: 1 });
+    expect(run).toMatchObject({ status: 'FAILED', error: `The run exceeded its 6 s budget after 1 pages; ${sites().site}/about and any page after it were not scanned`, pagesScanned: 1 });
+    // What the page scanned before the budget ran out found is in the report.
+    expect(run.findings.map((finding: { name: string }) => finding.name)).toEqual(expect.arrayContaining(['hang_started', '_gid']));
     expect(run.completedAt).not.toBeNull();
     expect(await mailsTo(tenant.adminEmail)).toEqual([]);
     // The lock is released: ten minutes on, the next scan may start.
     setClock(offsetClock(601_000));
     await scanNow(tenant);
+  });
+
+  it("completes with what the other pages found when one page busy-loops, and names that page in the report and the DPO's mail", async () => {
+    const tenant = await tenantScanning(['/', '/busy']);
+    const scanRunId = await scanNow(tenant);
+    await runScan({ tenantId: tenant.tenantId, scanRunId }, { budget: { pageMs: 6000, linksPerUrl: 0 } });
+    const run = await report(tenant, scanRunId);
+    expect(run).toMatchObject({ status: 'COMPLETED', pagesScanned: 2, error: null, failedPages: [{ url: `${sites().site}/busy`, reason: expect.stringMatching(/stopped responding/), afterConsent: false }] });
+    expect(run.findings.find((finding: { name: string }) => finding.name === '_ga')).toMatchObject({ pages: [`${sites().site}/`] });
+    const [mail] = await mailsTo(tenant.adminEmail);
+    expect(mail?.body.text).toContain(`- ${sites().site}/busy: The page stopped responding`);
   });
 
   it('ends FAILED, never RUNNING forever, when a delivery died mid-run and the message comes back', async () => {

@@ -3,7 +3,8 @@ import { languageCodes, type LanguageCode } from '../shared/i18n/languages';
 import { buildTranslateRequest, createAmazonTranslator, mapWithConcurrency } from '../shared/translation/amazon-translator';
 import { untranslatableLanguages } from '../shared/translation/coverage';
 import { localTranslator } from '../shared/translation/local-translator';
-import { draftTranslation, setTranslator, translatorFor, type Translator } from '../shared/translation/translator';
+import { setTranslator, translatorFor } from '../shared/translation/select';
+import { draftTranslation, type Translator } from '../shared/translation/translator';
 
 /** Records its calls; supports only the languages it is given. */
 const fakeTranslator = (supported: LanguageCode[]) => {

@@ -4,6 +4,8 @@ import { verifyWebhookSignature } from '../shared/webhooks/signature';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
 import { startReceiver, waitFor } from './support/receiver';
+import { insertsOf, itemsWithPrefix } from './support/evidence';
+import { dispatchChanges } from '../shared/stream/consumers';
 
 const { call } = useApi();
 const secret = 'whsec_test_secret_0123456789';
@@ -241,6 +243,41 @@ describe('crash safety', () => {
       expect(delivered.some((envelope) => envelope.data.consentRecordId === recorded.body.data.consentRecordId)).toBe(true);
     } finally {
       await receiver.close();
+    }
+  });
+});
+
+describe('replay', () => {
+  it('never hands a webhook an event older than the webhook, when the stream is replayed as after a restart', async () => {
+    const tenant = await newTenant(call);
+    const receivers = await Promise.all([0, 1].map(() => startReceiver(() => ({ status: 200 }))));
+    const events = ['consent.recorded', 'consent.withdrawn', 'notice.published'];
+    try {
+      const { noticeId, required } = await publishedNotice(call, tenant.token);
+      const older = await createHook(tenant.token, receivers[0]!.url, events);
+      for (const index of [0, 1, 2]) {
+        expect((await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: `replay${index}@example.com`, consentGiven: { [required]: true } })).status).toBe(201);
+      }
+      expect((await call('POST', '/api/v1/consent/withdraw', { token: tenant.token, body: { dataPrincipalIdentifier: 'replay0@example.com', noticeId } })).status).toBe(200);
+      const before = (await waitFor(async () => {
+        const deliveries = await deliveriesOf(tenant, older);
+        return deliveries.filter((delivery: { event: string }) => delivery.event === 'consent.recorded').length === 3 && deliveries.some((delivery: { event: string }) => delivery.event === 'consent.withdrawn') ? deliveries : undefined;
+      })) as { id: string; event: string }[];
+      // The notice was published before either webhook existed.
+      expect(before.map((delivery) => delivery.event)).not.toContain('notice.published');
+      const newer = await createHook(tenant.token, receivers[1]!.url, events);
+      // What a restarted stream reader does (the local one starts at the trim horizon): every record
+      // and outbox item of the tenant is handed to the consumers again.
+      const items = [...(await itemsWithPrefix(`TENANT#${tenant.tenantId}`, 'RECORD#')), ...(await itemsWithPrefix(`TENANT#${tenant.tenantId}`, 'OUTBOX#'))];
+      expect(items.length).toBeGreaterThanOrEqual(5);
+      await dispatchChanges(await insertsOf(items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) }))));
+      expect(await deliveriesOf(tenant, newer)).toEqual([]);
+      const after = (await deliveriesOf(tenant, older)) as { id: string }[];
+      expect(after.map((delivery) => delivery.id).sort()).toEqual(before.map((delivery) => delivery.id).sort());
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receivers[1]!.received).toHaveLength(0);
+    } finally {
+      await Promise.all(receivers.map((receiver) => receiver.close()));
     }
   });
 });

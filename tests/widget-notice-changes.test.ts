@@ -93,6 +93,40 @@ describe('notice banner over time', () => {
     }
   });
 
+  it('keeps the withdrawal key with the decision, records a signed identity as VERIFIED, and sends a decision without a key to the withdrawal page', async () => {
+    const { tenant, url } = await site('/keys');
+    const secret = await tenant.apiKey('secret');
+    const { createHmac, createHash } = await import('node:crypto');
+    const hash = createHash('sha256').update('asha@example.in').digest('hex');
+    const signature = createHmac('sha256', secret).update(hash).digest('hex');
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      expect(await page.evaluate(`[window.cms.identify({ identifierHash: '${hash}', identifierSignature: 'not hex' }), window.cms.identify({ identifierHash: '${hash}', identifierSignature: '${signature}' })]`)).toEqual([false, true]);
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      const recordId = (await consented()).notice.consentRecordId as string;
+      expect((await call('GET', `/api/v1/consent/records/${recordId}/proof`, { token: tenant.token })).body.data.payload).toMatchObject({ attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH' });
+      const storageKey = `cms_notice_${tenant.tenantId}`;
+      const stored = JSON.parse((await page.evaluate(`localStorage.getItem('${storageKey}')`)) as string);
+      expect(stored).toMatchObject({ consentRecordId: recordId, withdrawalKey: expect.stringMatching(/^[\w-]{43}$/) });
+      expect(stored).not.toHaveProperty('proofHash');
+
+      // A decision stored before withdrawal keys: the widget cannot withdraw it, and says where to go.
+      const { withdrawalKey: _key, ...old } = stored;
+      await page.evaluate(`localStorage.setItem('${storageKey}', ${JSON.stringify(JSON.stringify(old))})`);
+      await openPage(page, url);
+      await clickButton(page, 'Privacy choices');
+      await clickButton(page, 'Withdraw all');
+      await page.waitForFunction(`document.querySelector('[data-cms]').shadowRoot.querySelector('[role=alert] a')`);
+      const link = (await page.evaluate(`(() => { const a = document.querySelector('[data-cms]').shadowRoot.querySelector('[role=alert] a'); return { href: a.href, focused: a.getRootNode().activeElement === a }; })()`)) as { href: string; focused: boolean };
+      expect(link).toEqual({ href: 'https://shop.example/withdraw', focused: true });
+      expect((await call('GET', '/api/v1/compliance-tasks', { token: tenant.token })).body.data).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('switches language, with dir=rtl for Urdu, and starts in the browser language it offers', async () => {
     const { tenant, url } = await site('/language', {}, async () => undefined);
     const noticeId = await createNotice(call, tenant.token, [await createPurpose(call, tenant.token, { name: 'Orders' })]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getRecord } from '../shared/consent/store';
 import { newTenant, useApi } from './support/api';
-import { axeViolations, useBrowser } from './support/browser';
+import { axeViolations, collectCspViolations, cspViolationsOf, useBrowser } from './support/browser';
+import { portalContentSecurityPolicy } from '../web/build';
 import { publishedNotice } from './support/consent';
 import { englishNotice } from './support/notices';
 import { configureCookies, clickButton, dialogText, dialogTitles, embedPage, nextEvent, openPage, setSwitch, useFixtureSite } from './support/widget';
@@ -110,12 +111,18 @@ describe('notice banner', () => {
     }
   });
 
-  it('runs on the demo page the local server serves at /widget/demo', async () => {
+  it('runs on the demo page the local server serves at /widget/demo, under a CSP as strict as the portal\'s, with no violation', async () => {
     const tenant = await newTenant(call);
     await publishedNotice(call, tenant.token);
     await configureCookies(call, tenant.token);
+    const demo = await fetch(`${state.baseUrl}/widget/demo`);
+    expect(demo.headers.get('content-security-policy')).toBe(portalContentSecurityPolicy);
+    expect(demo.headers.get('x-frame-options')).toBe('DENY');
+    // The same policy travels in the page itself, for hosts that do not send the header.
+    expect(await demo.text()).toContain(`<meta http-equiv="Content-Security-Policy" content="${portalContentSecurityPolicy.replace("; frame-ancestors 'none'", '')}">`);
     const { page, close } = await freshPage(browser());
     try {
+      await collectCspViolations(page);
       const { errors } = await openPage(page, `${state.baseUrl}/widget/demo#apiKey=${await tenant.apiKey()}&tenantId=${tenant.tenantId}`);
       expect(await dialogTitles(page)).toEqual([englishNotice.title]);
       const consented = await nextEvent(page, 'consent');
@@ -123,6 +130,10 @@ describe('notice banner', () => {
       const recordId = (await consented()).notice.consentRecordId as string;
       expect(await page.$eval('#status', (status) => status.textContent)).toContain(recordId);
       expect(await dialogTitles(page)).toEqual(['We value your privacy']);
+      // The analytics tag the banner gates runs once granted, under the same policy.
+      await clickButton(page, 'Accept all');
+      await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } | null } }).document.getElementById('analytics')?.textContent?.includes('running'));
+      expect(await cspViolationsOf(page)).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
       await close();

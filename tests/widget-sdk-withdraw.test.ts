@@ -16,23 +16,60 @@ const widgetConsent = async () => {
     body: { apiKey, status: 'ACCEPTED', purposes: { [notice.required]: true, [notice.optional]: true } },
   });
   expect(recorded.status).toBe(201);
-  const { consentRecordId, proofHash } = recorded.body.data as { consentRecordId: string; proofHash: string };
-  return { tenant, apiKey, notice, record: { consentRecordId, proofHash } };
+  const { consentRecordId, withdrawalKey } = recorded.body.data as { consentRecordId: string; withdrawalKey: string };
+  expect(withdrawalKey).toMatch(/^[\w-]{43}$/);
+  return { tenant, apiKey, notice, record: { consentRecordId, withdrawalKey }, proofHash: recorded.body.data.proofHash as string };
 };
 
 const sdkWithdraw = (body: Record<string, unknown>) => call('POST', '/api/v1/consent/sdk-withdraw', { body });
 
 describe('POST /api/v1/consent/sdk-withdraw (widget withdrawal, extension)', () => {
-  it('answers a wrong proof exactly like an unknown record, and withdraws nothing', async () => {
+  it('answers a wrong withdrawal key exactly like an unknown record, and withdraws nothing', async () => {
     const { apiKey, record, tenant } = await widgetConsent();
-    const wrongProof = await sdkWithdraw({ apiKey, consentRecordId: record.consentRecordId, proofHash: 'a'.repeat(64) });
-    const unknown = await sdkWithdraw({ apiKey, consentRecordId: '0190a8f4-0000-7000-8000-000000000000', proofHash: record.proofHash });
-    for (const response of [wrongProof, unknown]) {
+    const wrongKey = await sdkWithdraw({ apiKey, consentRecordId: record.consentRecordId, withdrawalKey: 'a'.repeat(43) });
+    const unknown = await sdkWithdraw({ apiKey, consentRecordId: '0190a8f4-0000-7000-8000-000000000000', withdrawalKey: record.withdrawalKey });
+    for (const response of [wrongKey, unknown]) {
       expect(response.status).toBe(404);
       expect(response.body.error.code).toBe('NOT_FOUND');
     }
-    expect(wrongProof.body.error.message).toBe(unknown.body.error.message);
+    expect(wrongKey.body.error.message).toBe(unknown.body.error.message);
     expect((await call('GET', '/api/v1/compliance-tasks', { token: tenant.token })).body.data).toEqual([]);
+  });
+
+  it('no longer lets a VIEWER who reads the proof hash in the records list withdraw, and shows the withdrawal key nowhere else', async () => {
+    const { apiKey, record, tenant, proofHash } = await widgetConsent();
+    const viewer = await tenant.userToken('VIEWER');
+    const reads = [
+      await call('GET', '/api/v1/consent/records', { token: viewer }),
+      await call('GET', `/api/v1/consent/records/${record.consentRecordId}/proof`, { token: viewer }),
+      await call('GET', `/api/v1/consent/status/${(await call('GET', '/api/v1/consent/records', { token: viewer })).body.data.items[0].dataPrincipalHash}`, { token: viewer }),
+    ];
+    expect(reads[0]!.body.data.items[0].proofHash).toBe(proofHash);
+    const { createHash } = await import('node:crypto');
+    const keyHash = createHash('sha256').update(record.withdrawalKey).digest();
+    for (const read of reads) {
+      const text = JSON.stringify(read.body);
+      expect(text).not.toContain(record.withdrawalKey);
+      expect(text).not.toContain(keyHash.toString('hex'));
+      expect(text).not.toContain(keyHash.toString('base64'));
+    }
+    // What the VIEWER has: the record id and its proof hash. The old credential is no field any more.
+    const withProof = await sdkWithdraw({ apiKey, consentRecordId: record.consentRecordId, proofHash });
+    expect(withProof.status).toBe(400);
+    expect(withProof.body.error.fields).toHaveProperty('withdrawalKey');
+    const guessed = await sdkWithdraw({ apiKey, consentRecordId: record.consentRecordId, withdrawalKey: proofHash.slice(0, 43) });
+    expect(guessed.status).toBe(404);
+    expect((await call('GET', '/api/v1/compliance-tasks', { token: tenant.token })).body.data).toEqual([]);
+  });
+
+  it('answers 404 for a record without a withdrawal key (made before them, or in the dashboard)', async () => {
+    const { apiKey, tenant, notice } = await widgetConsent();
+    const recorded = await call('POST', '/api/v1/consent/record', {
+      token: tenant.token,
+      body: { noticeId: notice.noticeId, dataPrincipalIdentifier: 'desk@example.in', consentGiven: { [notice.required]: true } },
+    });
+    const response = await sdkWithdraw({ apiKey, consentRecordId: recorded.body.data.consentRecordId, withdrawalKey: 'A'.repeat(43) });
+    expect(response.status).toBe(404);
   });
 
   it('withdraws one purpose, then the rest: WithdrawalRecord, 7-day task and consent.withdrawn with method WIDGET', async () => {

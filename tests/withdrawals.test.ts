@@ -103,24 +103,48 @@ describe('withdrawal links', () => {
 
     const reuse = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: {} });
     expect(reuse.status).toBe(409);
-    expect(reuse.body.error.code).toBe('WITHDRAWAL_TOKEN_USED');
+    expect(reuse.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'USED', usedAt: expect.any(String), tenant: { slug: tenant.slug } } });
     const reopened = await call('GET', `/api/v1/consent/portal/${token}`);
     expect(reopened.status).toBe(409);
-    expect(reopened.body.error.code).toBe('WITHDRAWAL_TOKEN_USED');
+    expect(reopened.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'USED' } });
     const unknown = await call('GET', `/api/v1/consent/portal/${'x'.repeat(43)}`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error.code).toBe('WITHDRAWAL_TOKEN_NOT_FOUND');
+    expect(unknown.body.error).toMatchObject({ code: 'NOT_FOUND', details: { reason: 'NOT_FOUND' } });
+    // The link is a secret: no answer about it, success or error, may be kept by a cache.
+    for (const response of [view, partial, reuse, reopened, unknown]) expect(response.headers.get('cache-control')).toBe('no-store');
     const noPurposes = await call('POST', '/api/v1/consent/withdrawal-token', { token: tenant.token, body: { dataPrincipalIdentifier: 'nobody@example.com', noticeId } });
     expect(noPurposes.status).toBe(404);
   });
 
-  it('refuses an expired link with 410 WITHDRAWAL_TOKEN_EXPIRED', async () => {
+  it('refuses an expired link with 409 CONFLICT, reason EXPIRED', async () => {
     const { tenant, noticeId, email } = await setup();
     const { token } = (await call('POST', '/api/v1/consent/withdrawal-token', { token: tenant.token, body: { dataPrincipalIdentifier: email, noticeId } })).body.data;
     setClock(offsetClock(7 * 86_400_000 + 1000));
-    const response = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: {} });
-    expect(response.status).toBe(410);
-    expect(response.body.error.code).toBe('WITHDRAWAL_TOKEN_EXPIRED');
+    for (const response of [await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: {} }), await call('GET', `/api/v1/consent/portal/${token}`)]) {
+      expect(response.status).toBe(409);
+      expect(response.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'EXPIRED', expiredAt: expect.any(String), tenant: { slug: tenant.slug }, newLinkUrl: expect.any(String) } });
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('refuses withdrawAll with purposeIds, and purposes the record never granted, naming purposeIds', async () => {
+    const tenant = await newTenant(call);
+    const { noticeId, required, optional } = await publishedNotice(call, tenant.token);
+    const email = `partial-${Math.random().toString(36).slice(2)}@example.com`;
+    await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: email, consentGiven: { [required]: true, [optional]: false } });
+    const { token } = (await call('POST', '/api/v1/consent/withdrawal-token', { token: tenant.token, body: { dataPrincipalIdentifier: email, noticeId } })).body.data;
+    const both = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { withdrawAll: true, purposeIds: [optional] } });
+    const defaulted = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { purposeIds: [required] } });
+    const neverGranted = await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { withdrawAll: false, purposeIds: [optional] } });
+    for (const response of [both, defaulted, neverGranted]) {
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      expect(response.body.error.fields).toHaveProperty('purposeIds');
+    }
+    expect(neverGranted.body.error.fields.purposeIds).toContain(optional);
+    // Nothing was withdrawn and the link still works.
+    expect((await statusOf(tenant.token, email)).withdrawnPurposes).toEqual([]);
+    expect((await call('POST', `/api/v1/consent/portal/${token}/withdraw`, { body: { withdrawAll: false, purposeIds: [required] } })).status).toBe(200);
   });
 
   it('lets exactly one of 50 simultaneous redemptions through', async () => {
@@ -130,7 +154,7 @@ describe('withdrawal links', () => {
     const statuses = results.map((result) => result.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
-    expect(new Set(results.filter((result) => result.status === 409).map((result) => result.body.error.code))).toEqual(new Set(['WITHDRAWAL_TOKEN_USED']));
+    expect(new Set(results.filter((result) => result.status === 409).map((result) => `${result.body.error.code} ${result.body.error.details?.reason}`))).toEqual(new Set(['CONFLICT USED']));
     const tasks = (await call('GET', '/api/v1/compliance-tasks', { token: tenant.token })).body.data;
     expect(tasks).toHaveLength(1);
   });
@@ -149,7 +173,7 @@ describe('public withdrawal', () => {
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(Object.keys(known.body.data).sort()).toEqual(Object.keys(unknown.body.data).sort());
-    expect(Object.keys(known.body.data).sort()).toEqual(['isFullWithdrawal', 'purposesWithdrawn', 'tenant', 'withdrawalId', 'withdrawnAt', 'withdrawnCount']);
+    expect(Object.keys(known.body.data).sort()).toEqual(['confirmationRequired', 'isFullWithdrawal', 'purposesWithdrawn', 'tenant', 'withdrawalId', 'withdrawnAt', 'withdrawnCount']);
     expect([...known.headers.keys()].filter((name) => name !== 'x-request-id' && name !== 'date').sort()).toEqual(
       [...unknown.headers.keys()].filter((name) => name !== 'x-request-id' && name !== 'date').sort(),
     );
@@ -158,6 +182,41 @@ describe('public withdrawal', () => {
     expect((await statusOf(tenant.token, email)).isWithdrawn).toBe(true);
     expect((await mailsTo(email)).length).toBeGreaterThan(0);
     expect(await mailsTo('stranger@example.com')).toEqual([]);
+  });
+
+  it('with publicWithdrawal CONFIRM_BY_EMAIL, answers every address alike and mails a single-use link that withdraws when the person confirms', async () => {
+    process.env.WITHDRAW_PUBLIC_MIN_MS = '300';
+    onTestFinished(() => {
+      delete process.env.WITHDRAW_PUBLIC_MIN_MS;
+    });
+    const { tenant, email } = await setup();
+    const apiKey = await tenant.apiKey();
+    expect((await call('PUT', '/api/v1/consent/settings', { token: tenant.token, body: { publicWithdrawal: 'CONFIRM_BY_EMAIL' } })).status).toBe(200);
+    const timed = async (address: string, ip: string) => {
+      const started = Date.now();
+      const response = await call('POST', '/api/v1/consent/withdraw-public', { ip, body: { apiKey, email: address } });
+      return { response, elapsed: Date.now() - started };
+    };
+    const stranger = `stranger-${Math.random().toString(36).slice(2)}@example.com`;
+    const known = await timed(email, '203.0.113.60');
+    const unknown = await timed(stranger, '203.0.113.61');
+    for (const { response, elapsed } of [known, unknown]) {
+      expect(response.status).toBe(200);
+      expect(elapsed).toBeGreaterThanOrEqual(300);
+    }
+    const { withdrawnAt: _known, ...knownBody } = known.response.body.data;
+    const { withdrawnAt: _unknown, ...unknownBody } = unknown.response.body.data;
+    expect(knownBody).toEqual(unknownBody);
+    expect(knownBody).toMatchObject({ withdrawalId: null, withdrawnCount: 0, confirmationRequired: true, tenant: { slug: tenant.slug } });
+    // Nothing is withdrawn until the person confirms.
+    expect((await statusOf(tenant.token, email)).isWithdrawn).toBe(false);
+    expect(await mailsTo(stranger)).toEqual([]);
+    const link = (await mailsTo(email)).map((mail) => /\/portal\/([\w-]{43})\b/.exec(mail.body.text ?? '')?.[1]).find(Boolean);
+    expect(link).toBeDefined();
+    const confirmed = await call('POST', `/api/v1/consent/portal/${link}/withdraw`, { body: {} });
+    expect(confirmed.status).toBe(200);
+    expect((await statusOf(tenant.token, email)).isWithdrawn).toBe(true);
+    expect((await call('POST', `/api/v1/consent/portal/${link}/withdraw`, { body: {} })).body.error.details.reason).toBe('USED');
   });
 
   it('allows 5 requests per hour per IP', async () => {

@@ -21,6 +21,14 @@ export const portalContentSecurityPolicy =
 export const dashboardContentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; font-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/**
+ * The widget's demo page (/widget/demo): it loads only its own script and stylesheet, cms.js from
+ * the same origin and the API there, so it gets the portal's policy, as strict as any page here.
+ * The page carries it in a meta tag too (without frame-ancestors, which only a header can set),
+ * for hosts that serve the file without the header.
+ */
+export const demoContentSecurityPolicy = portalContentSecurityPolicy;
+
 export const webApps = {
   widget: {
     entry: 'src/main.ts',
@@ -28,7 +36,12 @@ export const webApps = {
     outFile: 'v1/cms.js',
     // A page URL that is not a file is a 404: the widget has no client-side routes.
     fallback: undefined,
+    // cms.js runs on tenants' pages, under their policies; the preview page sets its own in a meta
+    // tag (and is framed by the dashboard, so it must not refuse framing).
     headers: {},
+    fileHeaders: {
+      'demo.html': { 'Content-Security-Policy': demoContentSecurityPolicy, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' },
+    },
   },
   portal: {
     entry: 'src/main.ts',
@@ -65,10 +78,12 @@ export const webApps = {
 
 export type WebApp = keyof typeof webApps;
 
-interface WebAppDefinition {
+export interface WebAppDefinition {
   entry: string;
   outFile: string;
   fallback: string | undefined;
+  /** Headers of one file (its path below the app), beside `headers`, which every file of the app gets. */
+  fileHeaders?: Record<string, Record<string, string>>;
   /** ESM with code splitting and content-hashed names; the build writes index.html from public/index.html. */
   split?: boolean;
   headers: Record<string, string>;

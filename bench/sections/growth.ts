@@ -26,7 +26,8 @@ const seed = async (tenant: BenchTenant, count: number) => {
       remaining -= 1;
       await recordConsent({
         tenantId: tenant.tenantId,
-        dataPrincipalHash: randomBytes(32).toString('hex'),
+        // As a tenant's server with a secret key would send it (nothing checks the bench's key id here).
+        principal: { by: 'apiKey', keyId: 'bench', keyKind: 'secret', ip: randomIp(), identifierHash: randomBytes(32).toString('hex') },
         consentGiven: { [required]: true, [optional]: Math.random() < 0.5 },
         ipAddress: randomIp(),
         userAgent: 'cms-bench',
@@ -35,6 +36,7 @@ const seed = async (tenant: BenchTenant, count: number) => {
         channel: 'SDK',
         decision: 'ACCEPTED',
         countsAgainstMonthlyLimit: false,
+        issueWithdrawalKey: true,
       });
     }
   };

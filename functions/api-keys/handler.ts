@@ -11,7 +11,7 @@ import { apiKeyRoutes } from '../../shared/http/routes/api-keys';
 import { created, ok } from '../../shared/http/operation';
 
 export const handler = createGroupHandler('api-keys', apiKeyRoutes, {
-  createApiKey: async ({ caller }) => created(await createApiKey(caller.tenantId)),
+  createApiKey: async ({ caller, body }) => created(await createApiKey(caller.tenantId, body.kind)),
   listApiKeys: async ({ caller }) => ok(await listApiKeys(caller.tenantId)),
   revokeApiKey: async ({ caller, params }) => ok(await revokeApiKey(caller.tenantId, params.keyId)),
   listDomains: async ({ caller, params }) => ok(await listDomains(caller.tenantId, params.keyId)),

@@ -2,7 +2,6 @@ import { createGroupHandler } from '../../shared/http/handler';
 import { sdkRoutes } from '../../shared/http/routes/sdk';
 import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
-import { ipAttribution, principalHash } from '../../shared/consent/principal';
 import { recordConsent } from '../../shared/consent/recording';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
 import { withdrawFromWidget } from '../../shared/consent/withdraw-widget';
@@ -15,7 +14,15 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
       await recordConsent({
         tenantId: caller.tenantId,
         noticeId: body.noticeId,
-        dataPrincipalHash: body.identifierHash ?? (body.identifier ? principalHash(body.identifier) : ipAttribution(meta.ip)),
+        principal: {
+          by: 'apiKey',
+          keyId: caller.keyId,
+          keyKind: caller.kind,
+          ip: meta.ip,
+          identifier: body.identifier,
+          identifierHash: body.identifierHash,
+          identifierSignature: body.identifierSignature,
+        },
         externalId: body.externalId,
         consentGiven: body.purposes,
         ipAddress: meta.ip,
@@ -25,6 +32,7 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
         channel: 'SDK',
         decision: body.status,
         countsAgainstMonthlyLimit: true,
+        issueWithdrawalKey: true,
       }),
     ),
   sdkWithdraw: async ({ caller, body }) => ok(await withdrawFromWidget(caller.tenantId, body)),

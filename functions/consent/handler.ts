@@ -3,8 +3,8 @@ import { consistencyBetween, latestCheckpoint } from '../../shared/evidence/proo
 import { verifyLog } from '../../shared/evidence/verify';
 import { listRecords } from '../../shared/consent/listing';
 import { proofOf, recordsByExternalId, statusByHash } from '../../shared/consent/lookups';
-import { principalHash } from '../../shared/consent/principal';
 import { recordConsent } from '../../shared/consent/recording';
+import { readConsentSettings, saveConsentSettings } from '../../shared/consent/settings';
 import { completeComplianceTask, listComplianceTasks } from '../../shared/consent/compliance-tasks';
 import { createWithdrawalToken, withdrawForPrincipal } from '../../shared/consent/withdrawal-routes';
 import { createGroupHandler } from '../../shared/http/handler';
@@ -18,7 +18,7 @@ export const handler = createGroupHandler('consent', { ...consentRoutes, ...with
       await recordConsent({
         tenantId: caller.tenantId,
         noticeId: body.noticeId,
-        dataPrincipalHash: principalHash(body.dataPrincipalIdentifier),
+        principal: { by: 'staff', userId: caller.userId, identifier: body.dataPrincipalIdentifier },
         externalId: body.externalId,
         consentGiven: body.consentGiven,
         ipAddress: body.ipAddress ?? meta.ip,
@@ -27,8 +27,11 @@ export const handler = createGroupHandler('consent', { ...consentRoutes, ...with
         position: body.positionShown,
         channel: 'DASHBOARD',
         countsAgainstMonthlyLimit: false,
+        issueWithdrawalKey: false,
       }),
     ),
+  getConsentSettings: async ({ caller }) => ok(await readConsentSettings(caller.tenantId)),
+  saveConsentSettings: async ({ caller, body }) => ok(await saveConsentSettings(caller.tenantId, body, caller.userId)),
   consentAnalytics: async ({ caller }) => ok(await consentAnalytics(caller.tenantId)),
   listConsentRecords: async ({ caller, query }) => ok(await listRecords(caller.tenantId, query)),
   consentStatus: async ({ caller, params }) => ok(await statusByHash(caller.tenantId, params.hash)),

@@ -1,9 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { config } from '../../shared/config';
-import { NotFoundError, ValidationError } from '../../shared/errors';
+import { AppError, NotFoundError, ValidationError } from '../../shared/errors';
+import { gatewayPayloadLimitBytes } from '../../shared/http/body-limits';
 import { corsPolicy } from '../../shared/http/cors';
 import { errorResponse } from '../../shared/http/error-mapper';
 import { bracedPath, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
@@ -36,13 +37,51 @@ const handlerOf = (group: FunctionGroup): Promise<GroupHandler> => {
   return loaded;
 };
 
-const readBody = (request: IncomingMessage): Promise<string> =>
+/**
+ * The body as text, or undefined once it passes the gateway's limit: a declared Content-Length
+ * past it is refused before a byte is read, and a body that grows past it stops being read there
+ * (nothing past the limit is buffered; the paused request stops the socket reading).
+ */
+const readBody = (request: IncomingMessage, limit: number): Promise<string | undefined> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const refuse = () => {
+      request.off('data', onData);
+      request.pause();
+      chunks.length = 0;
+      resolve(undefined);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) refuse();
+      else chunks.push(chunk);
+    };
+    // Listening first marks the body as consumed, so the server never drains it on its own.
+    request.on('data', onData);
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
+    if (Number(request.headers['content-length'] ?? 0) > limit) refuse();
   });
+
+/** How long a connection whose body was left unread stays open after its answer (see closeUnread). */
+const unreadBodyGraceMs = 2000;
+
+/**
+ * A connection whose body is left unread closes gently: after the answer this side half-closes,
+ * and the socket is dropped once the client closes or the grace period ends. Closing it at once,
+ * with the client's bytes still pending, resets the connection, and a client still sending would
+ * lose the answer (node's default for `Connection: close` destroys the socket when written).
+ */
+const closeUnread = (socket: Socket) => {
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), unreadBodyGraceMs).unref();
+  };
+};
+
+const payloadTooLarge = () =>
+  new AppError('PAYLOAD_TOO_LARGE', `Request body larger than the gateway's limit of ${gatewayPayloadLimitBytes} bytes`);
 
 const clientIp = (request: IncomingMessage): string => {
   const forwarded = request.headers['x-forwarded-for'];
@@ -114,7 +153,14 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
     send(response, { ...notFound, headers: { ...notFound.headers, 'X-Request-Id': requestId } }, origin);
     return;
   }
-  const body = await readBody(request);
+  const body = await readBody(request, gatewayPayloadLimitBytes);
+  if (body === undefined) {
+    // The rest of the body is never read: the connection closes after the answer.
+    closeUnread(request.socket);
+    const refused = errorResponse(payloadTooLarge(), requestId);
+    send(response, { ...refused, headers: { ...refused.headers, 'X-Request-Id': requestId, Connection: 'close' } }, origin);
+    return;
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
@@ -167,9 +213,14 @@ export const startApiServer = async (port: number, host = '127.0.0.1'): Promise<
       response.end(failure.body);
     });
   });
+  // Idle keep-alive connections stay open a minute (as an AWS load balancer keeps them), far
+  // longer than clients keep them idle, so a client never reuses one the server is closing.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    // A deeper accept queue than node's 511 (the kernel caps it at net.core.somaxconn): a burst
+    // of connections on a loaded machine waits there instead of being refused or reset.
+    server.listen({ port, host, backlog: 4096 }, () => resolve());
   });
   const { port: bound } = server.address() as AddressInfo;
   return { server, url: `http://${host}:${bound}` };

@@ -1,4 +1,4 @@
-import { buildWebApp, isContentHashed, presentWebApps, webApps, type WebApp, type WebFile } from '../../web/build';
+import { buildWebApp, isContentHashed, presentWebApps, webApps, type WebApp, type WebAppDefinition, type WebFile } from '../../web/build';
 
 /**
  * The local stand-in for CloudFront in front of the asset bucket: /widget/*, /portal/* and
@@ -35,14 +35,16 @@ export const staticResponse = async (pathname: string): Promise<StaticResponse |
   const located = appOf(pathname);
   // An app not written yet is no app: its paths fall through to the API's 404.
   if (!located || !presentWebApps().includes(located.app)) return undefined;
-  const definition: { fallback: string | undefined; split?: boolean; headers: Record<string, string> } = webApps[located.app];
+  const definition: WebAppDefinition = webApps[located.app];
   const files = filesOf(located.app);
   // `/widget/demo` is `demo.html`: printed URLs stay extension-free. A split app's client routes
   // have no extension; a missing script or stylesheet is a 404, never the page.
-  const fallback = definition.fallback && !(definition.split && /\.[a-z0-9]+$/i.test(located.path)) ? files.get(definition.fallback) : undefined;
-  const direct = files.get(located.path) ?? files.get(`${located.path}.html`);
-  const file = direct ?? fallback;
-  if (!file) return undefined;
+  const fallback = definition.fallback && !(definition.split && /\.[a-z0-9]+$/i.test(located.path)) ? definition.fallback : undefined;
+  const directPath = [located.path, `${located.path}.html`].find((path) => files.has(path));
+  const path = directPath ?? fallback;
+  const file = path === undefined ? undefined : files.get(path);
+  if (!file || path === undefined) return undefined;
+  const direct = directPath !== undefined;
   // Locally every restart may change the build; CloudFront's caching lives in the stack. A split
   // app's hashed files never change under their name; its page is never stored, so a new build
   // is live at once.
@@ -54,6 +56,7 @@ export const staticResponse = async (pathname: string): Promise<StaticResponse |
       'Cache-Control': caching,
       'X-Content-Type-Options': 'nosniff',
       ...definition.headers,
+      ...definition.fileHeaders?.[path],
     },
     body: file.contents,
   };

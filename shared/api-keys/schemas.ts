@@ -11,18 +11,35 @@ export const domainSchema = z
     'a hostname such as shop.example.com, without scheme, port or path',
   );
 
+/**
+ * Two kinds of key (an extension: the spec's one key is the publishable kind).
+ * - publishable: embedded in the tenant's pages (the widget), checked against the origin
+ *   allowlist; it names the tenant and proves nothing about who is calling.
+ * - secret: for the tenant's own servers only; never in a page, refused from a browser.
+ */
+export const apiKeyKinds = ['publishable', 'secret'] as const;
+export type ApiKeyKind = (typeof apiKeyKinds)[number];
+
+const kindSchema = z
+  .enum(apiKeyKinds)
+  .describe('publishable: for pages (the widget), origin allowlist, never a raw identifier. secret (cms_sk_…): for your servers only, refused from a browser, may send identifier and signs identifierHash');
+
+export const createApiKeyBody = z.strictObject({ kind: kindSchema.default('publishable') });
+
 export const keyIdParams = z.strictObject({ keyId: z.uuid() });
 export const domainParams = z.strictObject({ keyId: z.uuid(), domainId: z.uuid() });
 export const addDomainBody = z.strictObject({ domain: domainSchema });
 
 export const createdApiKey = z.object({
   keyId: z.uuid(),
+  kind: kindSchema,
   apiKey: z.string().describe('The key itself. Shown only in this response; store it now.'),
   createdAt: z.iso.datetime(),
 });
 
 export const maskedApiKey = z.object({
   keyId: z.uuid(),
+  kind: kindSchema,
   maskedKey: z.string().describe('The key with its secret part hidden'),
   createdAt: z.iso.datetime(),
   revokedAt: z.iso.datetime().nullable(),

@@ -1,11 +1,14 @@
 import { nowIso } from '../clock';
 import { safeEqual, sha256Hex } from '../crypto/hash';
-import { NotFoundError, UnauthorizedError } from '../errors';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../errors';
 import { newId } from '../ids';
-import { formatApiKey, maskApiKey, newApiKeySecret, parseApiKey } from './api-key';
+import { encryptSecret } from '../crypto/secret-box';
+import { formatApiKey, identityVerifierOf, maskApiKey, newApiKeySecret, parseApiKey, type ApiKeyKind } from './api-key';
 import {
   deleteDomain,
   insertApiKey,
+  insertSecretApiKey,
+  revokeSecretApiKey,
   insertDomain,
   listTenantApiKeys,
   loadApiKeyWithDomains,
@@ -13,25 +16,38 @@ import {
   type ApiKeyItem,
 } from './store';
 
-export const createApiKey = async (tenantId: string) => {
+const kindOf = (key: Pick<ApiKeyItem, 'kind'>): ApiKeyKind => key.kind ?? 'publishable';
+
+/**
+ * A new key, shown only in this answer. A secret key is written with its sealed identity
+ * verifier (api-key.ts says why the verifier can check signatures without being the key).
+ */
+export const createApiKey = async (tenantId: string, kind: ApiKeyKind = 'publishable') => {
   const keyId = newId();
   const { secret, secretHash } = newApiKeySecret();
   const createdAt = nowIso();
-  await insertApiKey({ keyId, tenantId, secretHash, last4: secret.slice(-4), createdAt });
-  return { keyId, apiKey: formatApiKey(keyId, secret), createdAt };
+  const apiKey = formatApiKey(keyId, secret, kind);
+  const item: ApiKeyItem = { keyId, tenantId, kind, secretHash, last4: secret.slice(-4), createdAt };
+  if (kind === 'secret') await insertSecretApiKey(item, encryptSecret(identityVerifierOf(apiKey).toString('base64')));
+  else await insertApiKey(item);
+  return { keyId, kind, apiKey, createdAt };
 };
 
 const masked = (key: ApiKeyItem) => ({
   keyId: key.keyId,
-  maskedKey: maskApiKey(key.keyId, key.last4),
+  kind: kindOf(key),
+  maskedKey: maskApiKey(key.keyId, key.last4, kindOf(key)),
   createdAt: key.createdAt,
   revokedAt: key.revokedAt ?? null,
 });
 
 export const listApiKeys = async (tenantId: string) => (await listTenantApiKeys(tenantId)).map(masked);
 
-export const revokeApiKey = async (tenantId: string, keyId: string) =>
-  masked(await markApiKeyRevoked(tenantId, keyId, nowIso()));
+export const revokeApiKey = async (tenantId: string, keyId: string) => {
+  const { key } = await ownedKey(tenantId, keyId);
+  const at = nowIso();
+  return masked(kindOf(key!) === 'secret' ? await revokeSecretApiKey(tenantId, keyId, at) : await markApiKeyRevoked(tenantId, keyId, at));
+};
 
 /** Another tenant's key is indistinguishable from a missing one. */
 const ownedKey = async (tenantId: string, keyId: string) => {
@@ -50,7 +66,8 @@ export const listDomains = async (tenantId: string, keyId: string) =>
   (await ownedKey(tenantId, keyId)).domains.map(domainView);
 
 export const addDomain = async (tenantId: string, keyId: string, domain: string) => {
-  await ownedKey(tenantId, keyId);
+  const { key } = await ownedKey(tenantId, keyId);
+  if (kindOf(key!) === 'secret') throw new ConflictError('A secret key is refused from every browser, so it has no allowed domains: list domains on a publishable key');
   const item = { domainId: newId(), domain, createdAt: nowIso() };
   await insertDomain(keyId, tenantId, item);
   return domainView(item);
@@ -67,6 +84,7 @@ export const removeDomain = async (tenantId: string, keyId: string, domainId: st
 export interface AuthenticatedKey {
   tenantId: string;
   keyId: string;
+  kind: ApiKeyKind;
   allowedDomains: string[];
 }
 
@@ -76,7 +94,8 @@ export const authenticateApiKey = async (apiKey: string | undefined): Promise<Au
   const parsed = parseApiKey(apiKey);
   if (!parsed) throw new UnauthorizedError('API key is malformed');
   const { key, domains } = await loadApiKeyWithDomains(parsed.keyId);
-  if (!key || !safeEqual(key.secretHash, sha256Hex(parsed.secret))) throw new UnauthorizedError('API key is not valid');
+  // The stored kind decides; a key whose prefix says otherwise was altered, and is no key of ours.
+  if (!key || !safeEqual(key.secretHash, sha256Hex(parsed.secret)) || kindOf(key) !== parsed.kind) throw new UnauthorizedError('API key is not valid');
   if (key.revokedAt) throw new UnauthorizedError('API key has been revoked');
-  return { tenantId: key.tenantId, keyId: key.keyId, allowedDomains: domains.map((domain) => domain.domain) };
+  return { tenantId: key.tenantId, keyId: key.keyId, kind: kindOf(key), allowedDomains: domains.map((domain) => domain.domain) };
 };

@@ -16,7 +16,7 @@ const usage = `Usage:
   cms user add --tenant ID --email E --password P --role DPO|SUPER_ADMIN|ANALYST|VIEWER [--json]
   cms tenant list [--json]
   cms user list --tenant ID [--json]
-  cms apikey create --tenant ID [--json]
+  cms apikey create --tenant ID [--kind publishable|secret] [--json]
 
 Through npm, keep npm's own banner off stdout: npm run -s cms -- tenant list --json`;
 
@@ -33,6 +33,7 @@ const options = {
   email: { type: 'string' },
   password: { type: 'string' },
   role: { type: 'string' },
+  kind: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;
@@ -128,12 +129,15 @@ const run = async (argv: string[]): Promise<{ result: unknown; line: string }> =
     }
     case 'apikey create': {
       const tenantId = required(values, 'tenant');
+      const kind = values.kind ?? 'publishable';
+      if (kind !== 'publishable' && kind !== 'secret') throw new UsageError('--kind is publishable or secret');
       useLocalStackByDefault();
       const { requireTenant } = await import('../tenants/store');
       const { createApiKey } = await import('../api-keys/service');
       await requireTenant(tenantId);
-      const { keyId, apiKey } = await createApiKey(tenantId);
-      return { result: { keyId, apiKey }, line: `API key ${keyId}: ${apiKey}  (shown once; store it now)` };
+      const { keyId, apiKey } = await createApiKey(tenantId, kind);
+      const note = kind === 'secret' ? 'shown once; keep it on your servers, never in a page' : 'shown once; store it now';
+      return { result: { keyId, kind, apiKey }, line: `API key ${keyId} (${kind}): ${apiKey}  (${note})` };
     }
     default:
       throw new UsageError(`unknown command "${command}"`);

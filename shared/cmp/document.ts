@@ -2,6 +2,7 @@ import { sha256Hex } from '../crypto/hash';
 import type { Tenant } from '../tenants/tenant';
 import { defaultBannerConfig, type BannerConfig, type CookieCategory } from './banner';
 import { defaultLabelSet, type LabelSet } from './labels';
+import { normaliseTrackerDomain } from './tracker-key';
 
 export interface Tracker {
   /** Lower-case host, without a leading dot. */
@@ -51,7 +52,12 @@ export const emptyDocument = (tenant: Pick<Tenant, 'tenantId' | 'name'>): CmpDoc
   updatedAt: null,
 });
 
-export const trackerKey = (tracker: Pick<Tracker, 'domain' | 'cookieName'>): string => `${tracker.domain}\u0000${tracker.cookieName ?? ''}`;
+/**
+ * The registry key of a tracker: its domain in canonical form (so an entry stored before domains
+ * were normalised, `[::1]` or `localhost.`, is found, replaced and removed by its canonical name) and its cookieName.
+ */
+export const trackerKey = (tracker: Pick<Tracker, 'domain' | 'cookieName'>): string =>
+  `${normaliseTrackerDomain(tracker.domain) ?? tracker.domain}\u0000${tracker.cookieName ?? ''}`;
 
 /** Registry order: by domain, then cookie name (a domain-wide entry first). */
 export const sortTrackers = (trackers: Tracker[]): Tracker[] =>

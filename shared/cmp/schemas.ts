@@ -3,6 +3,7 @@ import { config } from '../config';
 import { languageCodes, scheduledLanguageCodes } from '../i18n/languages';
 import { bannerPositions, cookieCategories } from './banner';
 import { trackerKey } from './document';
+import { maxTrackerNameLength, normaliseTrackerDomain } from './tracker-key';
 import { bannerLabelKeys, labelStatuses } from './labels';
 import { scanUrlProblem } from '../scanner/targets';
 import { cookieEvents } from './visitor';
@@ -108,18 +109,15 @@ const configFields = {
 
 export const configView = z.object(configFields);
 
-/** A host name: lower-cased, a leading dot (cookie-domain style) dropped. */
-const trackerDomain = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((domain) => domain.replace(/^\./, ''))
-  .pipe(
-    z
-      .string()
-      .max(253)
-      .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a host name such as analytics.example.com'),
-  );
+/** A host name or IP address, in the one form the registry keeps (shared/cmp/tracker-key.ts): the scanner's finds are written the same way. */
+const trackerDomain = z.string().max(512).transform((raw, context) => {
+  const domain = normaliseTrackerDomain(raw);
+  if (domain === null) {
+    context.addIssue({ code: 'custom', message: 'a host name such as analytics.example.com, or an IP address' });
+    return z.NEVER;
+  }
+  return domain;
+});
 
 const printable = (max: number) =>
   z
@@ -131,7 +129,7 @@ const printable = (max: number) =>
 
 export const trackerInput = z.strictObject({
   domain: trackerDomain,
-  cookieName: printable(200).optional(),
+  cookieName: printable(maxTrackerNameLength).optional(),
   category: cookieCategory,
   vendor: printable(200).optional(),
   location: printable(500).optional(),
@@ -153,7 +151,7 @@ export const trackersBody = z.strictObject({
     }),
 });
 
-export const trackerKeyBody = z.strictObject({ domain: trackerDomain, cookieName: printable(200).optional() });
+export const trackerKeyBody = z.strictObject({ domain: trackerDomain, cookieName: printable(maxTrackerNameLength).optional() });
 
 export const trackerView = z.object({
   domain: z.string(),

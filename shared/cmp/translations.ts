@@ -1,7 +1,8 @@
 import { nowIso } from '../clock';
 import { ConflictError } from '../errors';
 import { scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
-import { draftTranslation, translatorFor } from '../translation/translator';
+import { translatorFor } from '../translation/select';
+import { draftTranslation } from '../translation/translator';
 import { emptyDocument, type CmpDocument } from './document';
 import { defaultLabelSet, type BannerLabels, type LabelSet } from './labels';
 import { changeDocument, requireCmpTenant } from './service';

@@ -18,6 +18,7 @@ export const widgetFallbackLabels = {
   'notice.withdrawal': 'Withdrawing consent',
   'notice.withdrawalHint': 'You can change or withdraw your consent at any time, as easily as you gave it, with "Privacy choices" on this page.',
   'notice.withdrawalPage': 'Withdrawal page',
+  'notice.withdrawOnPage': 'Withdraw this earlier choice on the withdrawal page:',
   'notice.contact': 'Contact',
   'notice.privacyPolicy': 'Privacy policy',
   'notice.saveChoices': 'Save choices',

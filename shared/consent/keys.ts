@@ -29,6 +29,11 @@ const padded = (seq: number) => String(seq).padStart(12, '0');
  * - compliance task by id ........ GetItem PK=TENANT#<tid> SK=TASK#<id>
  * - tasks by state, by due date .. Query   GSI2 TASKS#<tid>#<OPEN|DONE>; OVERDUE = OPEN with due date before now
  * - withdrawal token ............. GetItem PK=WTOKEN#<sha256 of token> SK=WTOKEN           (TTL after expiry)
+ * - consent settings ............. GetItem PK=TENANT#<tid> SK=CONSENTSETTINGS              (read by sdk-record in the same consistent
+ *                                  BatchGetItem as the published-notice pointer: one round trip, one more read unit;
+ *                                  also holds the sealed identity verifiers of the tenant's live secret keys)
+ * - a principal's withdrawal claim  GetItem PK=TENANT#<tid> SK=WCLAIM#<principal hash>      (1 consistent read and 1 write
+ *                                  per withdrawal: its sequence serialises the principal's withdrawals, withdrawal.ts)
  * - withdrawals not yet applied .. Query   GSI1 WITHDRAWALS#PENDING, SK <tenant>#<time>#<id>   (sparse: only IN_PROGRESS
  *                                  withdrawals carry it; one tenant's by begins_with, everyone's for the completer)
  */
@@ -75,4 +80,6 @@ export const consentKeys = {
   }),
   withdrawalPendingPartition: 'WITHDRAWALS#PENDING',
   withdrawalToken: (tokenHash: string) => ({ PK: `WTOKEN#${tokenHash}`, SK: 'WTOKEN' }),
+  settings: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CONSENTSETTINGS' }),
+  withdrawalClaim: (tenantId: string, principalHash: string) => ({ PK: tenantPartition(tenantId), SK: `WCLAIM#${principalHash}` }),
 };

@@ -7,6 +7,7 @@ import type { ConsentRecord } from './record';
 import { externalIdRecords, getRecord, principalRecords } from './store';
 
 const statusFields = (record: ConsentRecord) => ({
+  attribution: record.attribution ?? null,
   isWithdrawn: record.isWithdrawn,
   withdrawnAt: record.withdrawnAt,
   withdrawnPurposes: record.withdrawnPurposes,

@@ -24,6 +24,7 @@ export const evidenceOf = (record: ConsentEvidence & { proofVersion?: ProofVersi
   ipAddress: record.ipAddress,
   userAgent: record.userAgent,
   ...(record.proofVersion === 1 ? { chainSeq: record.chainSeq, prevProofHash: record.prevProofHash } : {}),
+  ...(record.proofVersion === 3 ? { attribution: record.attribution, attributionMethod: record.attributionMethod, attributedBy: record.attributedBy } : {}),
 });
 
 export const canonicalJson = (value: unknown): string => {

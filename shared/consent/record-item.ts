@@ -1,15 +1,19 @@
 import { entityOf } from '../db/item';
 import { tenantPartition } from '../tenants/keys';
 import { consentKeys } from './keys';
+import type { AttributionLevel, AttributionMethod } from './attribution-levels';
 import type { ConsentRecord } from './record';
 
 /**
- * How a consent record is stored. Proof format 2 keeps the item under 1 KB for a typical consent
+ * How a consent record is stored. Proof formats 2 and 3 keep the item under 1 KB for a typical consent
  * (one write unit for the item and one per index entry): everything the keys already hold is
  * derived from them rather than stored twice (tenant and record id from PK/SK, creation time
  * from GSI1SK, principal hash from GSI1PK, external id from GSI3PK), hashes are 32 raw bytes
  * instead of 64 hex characters, and withdrawal fields exist only once a withdrawal happened.
- * Format 1 items (the hash-chain era) are stored whole and read as they are.
+ * Format 3 adds the attribution in about 20 bytes (`am`: one letter for the method, which implies
+ * the level; `ab`: who vouched, a UUID as 16 bytes, a `key:` for every method but DASHBOARD's
+ * `user:`) and, for widget records, the SHA-256 of the withdrawal key (`wk`, 32 bytes; not
+ * evidence). Format 1 items (the hash-chain era) are stored whole and read as they are.
  */
 
 type Item = Record<string, unknown>;
@@ -20,7 +24,31 @@ const after = (value: unknown, prefix: string): string => String(value).slice(pr
 
 export const recordItemType = 'ConsentRecord';
 
-/** The item PutItem writes for a new (format 2) record. */
+const methodCodes: Record<AttributionMethod, string> = { SECRET_KEY: 'S', SIGNED_HASH: 'G', DASHBOARD: 'D', UNSIGNED_HASH: 'U', IP_ADDRESS: 'P' };
+const levelOf: Record<AttributionMethod, AttributionLevel> = { SECRET_KEY: 'VERIFIED', SIGNED_HASH: 'VERIFIED', DASHBOARD: 'VERIFIED', UNSIGNED_HASH: 'CLAIMED', IP_ADDRESS: 'IP' };
+const methodOfCode = new Map(Object.entries(methodCodes).map(([method, code]) => [code, method as AttributionMethod]));
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `key:<uuid>` or `user:<uuid>` as the 16 bytes of the UUID (the prefix follows from the method); anything else as written. */
+const attributedByItem = (method: AttributionMethod, by: string): Uint8Array | string => {
+  const id = by.slice(by.indexOf(':') + 1);
+  const expected = `${method === 'DASHBOARD' ? 'user' : 'key'}:${id}`;
+  return by === expected && uuidPattern.test(id) ? bytes(id.replaceAll('-', '')) : by;
+};
+
+const attributedByOf = (method: AttributionMethod, stored: unknown): string => {
+  if (typeof stored === 'string') return stored;
+  const id = hex(stored).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+  return `${method === 'DASHBOARD' ? 'user' : 'key'}:${id}`;
+};
+
+const attributionOf = (item: Item) => {
+  const method = methodOfCode.get(String(item.am));
+  if (!method) throw new Error(`record ${String(item.SK)}: unknown attribution method ${String(item.am)}`);
+  return { attribution: levelOf[method], attributionMethod: method, attributedBy: attributedByOf(method, item.ab) };
+};
+
+/** The item PutItem writes for a new (format 3; format 2 in tests of old records) record. */
 export const recordItem = (record: ConsentRecord): Item => {
   const { tenantId, recordId, createdAt } = record;
   return {
@@ -28,7 +56,9 @@ export const recordItem = (record: ConsentRecord): Item => {
     ...consentKeys.principal(tenantId, record.dataPrincipalHash, createdAt, recordId),
     ...(record.externalId ? consentKeys.external(tenantId, record.externalId, createdAt, recordId) : {}),
     type: recordItemType,
-    pv: 2,
+    pv: record.proofVersion,
+    ...(record.proofVersion === 3 ? { am: methodCodes[record.attributionMethod!], ab: attributedByItem(record.attributionMethod!, record.attributedBy!) } : {}),
+    ...(record.withdrawalKeyHash ? { wk: bytes(record.withdrawalKeyHash) } : {}),
     nid: record.noticeId,
     nv: record.noticeVersionNumber,
     nth: bytes(record.noticeTextHash),
@@ -56,10 +86,13 @@ const withdrawalState = (item: Item) => ({
   ...(item.lastWithdrawalId ? { lastWithdrawalId: String(item.lastWithdrawalId) } : {}),
 });
 
-const formatTwo = (item: Item): ConsentRecord => {
+/** Formats 2 and 3: keys derived from the item's keys, hashes as bytes. */
+const compact = (item: Item): ConsentRecord => {
   const tenantId = after(item.PK, tenantPartition(''));
   return {
-    proofVersion: 2,
+    proofVersion: item.pv === 3 ? 3 : 2,
+    ...(item.pv === 3 ? attributionOf(item) : {}),
+    ...(item.wk === undefined ? {} : { withdrawalKeyHash: hex(item.wk) }),
     tenantId,
     recordId: after(item.SK, consentKeys.recordPrefix),
     noticeId: String(item.nid),
@@ -85,4 +118,4 @@ const formatTwo = (item: Item): ConsentRecord => {
 
 /** A stored record item (either format) as the domain's record. */
 export const recordOf = (item: Item): ConsentRecord =>
-  item.pv === 2 ? formatTwo(item) : { ...entityOf<ConsentRecord>(item), proofVersion: 1, ...withdrawalState(item) };
+  item.pv === 2 || item.pv === 3 ? compact(item) : { ...entityOf<ConsentRecord>(item), proofVersion: 1, ...withdrawalState(item) };

@@ -1,3 +1,4 @@
+import type { AttributionLevel, AttributionMethod } from './attribution-levels';
 import type { DerivedStatus } from './keys';
 
 export type RecordChannel = 'DASHBOARD' | 'SDK';
@@ -5,10 +6,12 @@ export type RecordChannel = 'DASHBOARD' | 'SDK';
 /**
  * What the proof hash covers. Written once, never changed.
  *
- * Proof format 2 (every record since the evidence log): the evidence alone; the log, not a link
- * to a predecessor, orders and commits to records. Format 1 (records written while consents
- * were a hash chain) also covered `chainSeq` and `prevProofHash`; those records keep verifying
- * with them, and the log's first leaves are that chain, in chain order.
+ * Proof format 3 (every record since attribution was recorded): format 2's evidence plus who
+ * the record says the principal is and how that is known (`attribution`, `attributionMethod`,
+ * `attributedBy`: attribution.ts). Format 2 (records since the evidence log): the evidence alone;
+ * the log, not a link to a predecessor, orders and commits to records. Format 1 (records written
+ * while consents were a hash chain) also covered `chainSeq` and `prevProofHash`. Every format
+ * keeps verifying by its own fields, and the log's first leaves are the old chain, in chain order.
  */
 export interface ConsentEvidence {
   tenantId: string;
@@ -25,13 +28,19 @@ export interface ConsentEvidence {
   createdAt: string;
   ipAddress: string;
   userAgent: string | null;
+  /** Format 3 only: VERIFIED, CLAIMED or IP. */
+  attribution?: AttributionLevel;
+  /** Format 3 only. */
+  attributionMethod?: AttributionMethod;
+  /** Format 3 only: `key:<keyId>` or `user:<userId>`. */
+  attributedBy?: string;
   /** Format 1 only. */
   chainSeq?: number;
   /** Format 1 only. */
   prevProofHash?: string;
 }
 
-export type ProofVersion = 1 | 2;
+export type ProofVersion = 1 | 2 | 3;
 
 export interface ConsentRecord extends ConsentEvidence {
   proofVersion: ProofVersion;
@@ -53,6 +62,12 @@ export interface ConsentRecord extends ConsentEvidence {
   withdrawalVersion: number;
   /** The withdrawal that changed the record last (absent until one does). */
   lastWithdrawalId?: string;
+  /**
+   * SHA-256 (hex) of the withdrawal key sdk-record returned to the browser, the proof of
+   * possession sdk-withdraw asks for. Not evidence, and never shown: records made before withdrawal
+   * keys, and dashboard records, have none.
+   */
+  withdrawalKeyHash?: string;
 }
 
 export const derivedStatus = (record: Pick<ConsentRecord, 'isWithdrawn' | 'withdrawnPurposes'>): DerivedStatus =>

@@ -1,19 +1,24 @@
 import { clock } from '../clock';
+import { randomToken, sha256Hex } from '../crypto/hash';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { issueReceipt } from '../evidence/receipts';
 import { newTimeOrderedId } from '../ids';
-import { getActivePointer, getNotice, type ActivePointer } from '../notices/store';
+import { activePointerOf, getNotice, type ActivePointer } from '../notices/store';
 import { requireTenant } from '../tenants/store';
+import { attributePrincipal, type Attribution, type PrincipalClaim } from './attribution';
 import { takeMonthlyConsent } from './monthly-volume';
 import { proofHashOf } from './proof';
 import type { ConsentRecord, RecordChannel } from './record';
+import { settingsOf } from './settings';
+import { getRecordingItems, verifiersOf } from './settings-store';
 import { principalRecords, putRecord } from './store';
 
 export interface RecordInput {
   tenantId: string;
   /** Omitted: the tenant's published notice. */
   noticeId?: string;
-  dataPrincipalHash: string;
+  /** Who says who the principal is; attribution.ts turns it into the principal hash and the record's attribution. */
+  principal: PrincipalClaim;
   externalId?: string;
   consentGiven: Record<string, boolean>;
   ipAddress: string;
@@ -24,11 +29,12 @@ export interface RecordInput {
   decision?: string;
   /** SDK records count against the tenant's monthly consent volume. */
   countsAgainstMonthlyLimit: boolean;
+  /** Widget records get a withdrawal key: the browser's proof of possession for sdk-withdraw. */
+  issueWithdrawalKey: boolean;
 }
 
 /** The notice the consent is given against: always the tenant's published one. */
-const noticeFor = async (tenantId: string, noticeId: string | undefined): Promise<ActivePointer> => {
-  const pointer = await getActivePointer(tenantId);
+const noticeFor = async (tenantId: string, noticeId: string | undefined, pointer: ActivePointer | undefined): Promise<ActivePointer> => {
   if (noticeId && pointer?.noticeId !== noticeId) {
     if (!(await getNotice(tenantId, noticeId))) throw new NotFoundError('Notice');
     throw new ConflictError('Consent can only be recorded against the published notice; this one is not published');
@@ -51,28 +57,47 @@ const checkDecision = (pointer: ActivePointer, input: RecordInput) => {
 
 /**
  * Records a consent: one conditional PutItem of the record (idempotent by its id), nothing else
- * on the request path. The record's proof hash covers its evidence alone (proof format 2);
- * ordering and tamper evidence come from the tenant's Merkle log, which the table's stream
+ * on the request path besides the reads. The record's proof hash covers its evidence and its
+ * attribution (proof format 3); ordering and tamper evidence come from the tenant's Merkle log, which the table's stream
  * appends it to within seconds (shared/evidence/sequencer.ts), together with the counters and
  * day buckets and the consent.recorded event. No per-tenant head is read or written here, so a
  * tenant's consents do not queue behind one another. The monthly volume is taken from tokens
  * reserved in chunks (monthly-volume.ts), so it costs a write only once per chunk.
  */
 export const recordConsent = async (input: RecordInput) => {
-  const pointer = await noticeFor(input.tenantId, input.noticeId);
+  // The pointer and the settings (with the secret keys' identity verifiers) in one round trip.
+  const items = await getRecordingItems(input.tenantId);
+  const pointer = await noticeFor(input.tenantId, input.noticeId, items.pointer && activePointerOf(items.pointer));
   checkDecision(pointer, input);
-  const externalId = input.externalId ?? (await principalRecords(input.tenantId, input.dataPrincipalHash, 1))[0]?.externalId ?? null;
+  const { dataPrincipalHash, ...attribution } = attributePrincipal(input.principal, settingsOf(items.settings), verifiersOf(items.settings));
+  const externalId = input.externalId ?? (await principalRecords(input.tenantId, dataPrincipalHash, 1))[0]?.externalId ?? null;
   const now = clock.now();
   if (input.countsAgainstMonthlyLimit) {
     // The tenant (for its plan's limit) is read only when this instance reserves its next chunk.
     await takeMonthlyConsent(input.tenantId, async () => (await requireTenant(input.tenantId)).limits.monthlyConsentLimit, now);
   }
-  const record = buildRecord(input, pointer, externalId, now);
+  // 256 random bits the browser keeps; only its hash is stored, and no other route shows either.
+  const withdrawalKey = input.issueWithdrawalKey ? randomToken(32) : undefined;
+  const record = buildRecord(input, pointer, { dataPrincipalHash, ...attribution }, externalId, now, withdrawalKey && sha256Hex(withdrawalKey));
   await putRecord(record);
-  return { consentRecordId: record.recordId, proofHash: record.proofHash, status: 'recorded' as const, receipt: await issueReceipt(record) };
+  return {
+    consentRecordId: record.recordId,
+    proofHash: record.proofHash,
+    status: 'recorded' as const,
+    attribution: record.attribution!,
+    receipt: await issueReceipt(record),
+    ...(withdrawalKey ? { withdrawalKey } : {}),
+  };
 };
 
-const buildRecord = (input: RecordInput, pointer: ActivePointer, externalId: string | null, now: Date): ConsentRecord => {
+const buildRecord = (
+  input: RecordInput,
+  pointer: ActivePointer,
+  principal: { dataPrincipalHash: string } & Attribution,
+  externalId: string | null,
+  now: Date,
+  withdrawalKeyHash: string | undefined,
+): ConsentRecord => {
   const evidence = {
     tenantId: input.tenantId,
     recordId: newTimeOrderedId(now),
@@ -81,17 +106,21 @@ const buildRecord = (input: RecordInput, pointer: ActivePointer, externalId: str
     noticeTextHash: pointer.textHashes[input.language]!,
     languageShown: input.language,
     positionShown: input.position,
-    dataPrincipalHash: input.dataPrincipalHash,
+    dataPrincipalHash: principal.dataPrincipalHash,
     externalId,
     consentGiven: input.consentGiven,
     createdAt: now.toISOString(),
     ipAddress: input.ipAddress,
     userAgent: input.userAgent ?? null,
+    attribution: principal.attribution,
+    attributionMethod: principal.attributionMethod,
+    attributedBy: principal.attributedBy,
   };
   return {
     ...evidence,
-    proofVersion: 2,
-    proofHash: proofHashOf(evidence),
+    proofVersion: 3,
+    proofHash: proofHashOf({ ...evidence, proofVersion: 3 }),
+    ...(withdrawalKeyHash ? { withdrawalKeyHash } : {}),
     noticeTitle: pointer.title,
     lineageId: pointer.lineageId,
     channel: input.channel,

@@ -2,12 +2,17 @@ import * as z from 'zod';
 import { languageCode } from '../notices/schemas';
 import { logView } from '../evidence/schemas';
 import { slugSchema } from '../tenants/tenant';
+import { attributionLevels } from './attribution-levels';
 
 export const principalHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)');
 const purposeDecisions = z.record(z.uuid(), z.boolean());
 const identifier = z.string().trim().min(1).max(512);
 export const reasonSchema = z.string().trim().max(500);
 export const widgetPositions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center', 'api'] as const;
+
+export const attributionSchema = z
+  .enum(attributionLevels)
+  .describe('Extension: VERIFIED (a secret key, a valid identifierSignature, or the dashboard), CLAIMED (an unsigned identifierHash from a publishable key) or IP (no identifier: the client address)');
 
 export const recordBody = z.strictObject({
   noticeId: z.uuid(),
@@ -30,7 +35,12 @@ export const sdkRecordBody = z.strictObject({
   positionShown: z.enum(widgetPositions).default('bottom-right'),
   noticeId: z.uuid().optional(),
   identifierHash: principalHashSchema.optional(),
-  identifier: identifier.optional(),
+  identifierSignature: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256 of identifierHash, keyed with a secret key as issued')
+    .optional()
+    .describe("Extension: the tenant server's signature of identifierHash (lower-case hex HMAC-SHA256 of the 64-character hash as text, keyed with one of the tenant's secret keys exactly as issued). A valid one makes the record VERIFIED; an invalid one is 400."),
+  identifier: identifier.optional().describe('Raw email, phone or user id, hashed by the service. Secret keys only (server-to-server): with a publishable key it is 400 VALIDATION_ERROR.'),
   externalId: z.string().trim().min(1).max(256).optional(),
 });
 
@@ -38,9 +48,16 @@ export const recordResult = z.object({
   consentRecordId: z.uuid(),
   proofHash: z.string(),
   status: z.literal('recorded'),
+  attribution: attributionSchema,
   receipt: z
     .string()
-    .describe('Extension: a compact JWS (EdDSA) over rid (record id), ph (proofHash), tid, nid, nv (notice version), iat, verifiable with GET /consent/log/keys; keep it to check the record against the log later'),
+    .describe('Extension: a compact JWS (EdDSA) over rid (record id), ph (proofHash), tid, nid, nv (notice version), att (attribution), iat, verifiable with GET /consent/log/keys; keep it to check the record against the log later'),
+});
+
+export const sdkRecordResult = recordResult.extend({
+  withdrawalKey: z
+    .string()
+    .describe('Extension: 256 random bits (base64url), the proof of possession POST /consent/sdk-withdraw asks for. Returned only here, stored only as its SHA-256, never shown again: keep it with the record id (the widget keeps it in localStorage).'),
 });
 
 export const hashParams = z.strictObject({ hash: principalHashSchema });
@@ -58,6 +75,7 @@ export const listRecordsQuery = z.object({
 });
 
 const statusFields = {
+  attribution: attributionSchema.nullable().describe('Extension: how the record knows its principal (VERIFIED, CLAIMED or IP); null for records made before attribution was recorded (proof formats 1 and 2)'),
   isWithdrawn: z.boolean(),
   withdrawnAt: z.iso.datetime().nullable(),
   withdrawnPurposes: z.array(z.uuid()),
@@ -106,7 +124,9 @@ export const recordPage = z.object({
 
 export const proofView = z.object({
   recordId: z.uuid(),
-  proofVersion: z.union([z.literal(1), z.literal(2)]).describe('2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
+  proofVersion: z
+    .union([z.literal(1), z.literal(2), z.literal(3)])
+    .describe('3: the evidence with its attribution (attribution, attributionMethod, attributedBy); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
   algorithm: z.string(),
   canonicalPayload: z.string().describe('The RFC 8785 canonical JSON that was hashed'),
   payload: z.record(z.string(), z.unknown()),
@@ -153,6 +173,11 @@ export const portalWithdrawBody = z
   .refine((body) => body.withdrawAll || (body.purposeIds?.length ?? 0) > 0, {
     message: 'name the purposes to withdraw when withdrawAll is false',
     path: ['purposeIds'],
+  })
+  // Both at once is ambiguous (withdraw everything, or only these?): refused rather than guessed.
+  .refine((body) => !body.withdrawAll || body.purposeIds === undefined, {
+    message: 'purposeIds names a partial withdrawal: send it with withdrawAll false (withdrawAll defaults to true, everything)',
+    path: ['purposeIds'],
   });
 
 /** The public withdrawal page's request (extension): which tenant, and where to mail the link. */
@@ -173,7 +198,7 @@ export const withdrawPublicBody = z.strictObject({
 export const sdkWithdrawBody = z.strictObject({
   apiKey: z.string().max(200),
   consentRecordId: z.uuid(),
-  proofHash: z.string().regex(/^[0-9a-f]{64}$/, 'the proofHash sdk-record returned'),
+  withdrawalKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'the withdrawalKey sdk-record returned with this record'),
   purposeIds: z.array(z.uuid()).min(1).max(100).optional().describe('The purposes to withdraw; omit to withdraw all'),
   reason: reasonSchema.optional(),
 });
@@ -186,7 +211,33 @@ const withdrawalFields = {
   tenant: z.object({ name: z.string(), slug: z.string() }),
 };
 
-export const publicWithdrawalResult = z.object({ withdrawalId: z.uuid().nullable(), ...withdrawalFields });
+export const publicWithdrawalResult = z.object({
+  withdrawalId: z.uuid().nullable(),
+  ...withdrawalFields,
+  confirmationRequired: z
+    .boolean()
+    .describe('Extension: true when the tenant\'s publicWithdrawal setting is CONFIRM_BY_EMAIL: nothing was withdrawn yet; a single-use link was mailed to the address if it has consent (the answer is the same either way)'),
+});
+
+export const publicWithdrawalModes = ['IMMEDIATE', 'CONFIRM_BY_EMAIL'] as const;
+export type PublicWithdrawalMode = (typeof publicWithdrawalModes)[number];
+
+/** PUT merges: the settings not sent keep their value. */
+export const consentSettingsBody = z
+  .strictObject({
+    requireVerifiedIdentity: z.boolean().optional(),
+    publicWithdrawal: z.enum(publicWithdrawalModes).optional(),
+  })
+  .refine((body) => body.requireVerifiedIdentity !== undefined || body.publicWithdrawal !== undefined, { message: 'send at least one setting', path: ['requireVerifiedIdentity'] });
+
+export const consentSettingsView = z.object({
+  requireVerifiedIdentity: z.boolean().describe('sdk-record refuses records that are not VERIFIED (an unsigned identifierHash, or no identifier): 400 VALIDATION_ERROR naming identifierSignature'),
+  publicWithdrawal: z
+    .enum(publicWithdrawalModes)
+    .describe('IMMEDIATE: withdraw-public withdraws at once (the spec). CONFIRM_BY_EMAIL: it mails the address a single-use withdrawal link instead, and answers the same for every address'),
+  updatedAt: z.iso.datetime().nullable(),
+  updatedBy: z.string().nullable().describe('user:<userId> of the last change; null while the defaults stand'),
+});
 
 export const withdrawalResult = z.object({
   withdrawalId: z.uuid(),

@@ -16,7 +16,23 @@ export interface TokenItem {
   consumedAt?: string;
 }
 
-export const tokenUsedError = () => new AppError('WITHDRAWAL_TOKEN_USED', 'This withdrawal link was already used');
+/**
+ * Why a withdrawal link cannot be used, in `error.details.reason` of the spec's own codes: an
+ * unknown link is 404 NOT_FOUND, a used or expired one 409 CONFLICT (a state conflict), so the
+ * portal page can tell the three apart without codes the spec does not have.
+ */
+export type LinkProblem = 'NOT_FOUND' | 'USED' | 'EXPIRED';
+
+const linkMessages: Record<LinkProblem, string> = {
+  NOT_FOUND: 'This withdrawal link is not valid',
+  USED: 'This withdrawal link was already used',
+  EXPIRED: 'This withdrawal link has expired; ask for a new one',
+};
+
+export const linkError = (reason: LinkProblem, details: Record<string, unknown> = {}): AppError =>
+  new AppError(reason === 'NOT_FOUND' ? 'NOT_FOUND' : 'CONFLICT', linkMessages[reason], { details: { reason, ...details } });
+
+export const tokenUsedError = () => linkError('USED');
 
 /** The token, with any items that must be written with it (the mail carrying the link). */
 export const insertWithdrawalToken = (tokenHash: string, token: TokenItem, alongside: NamedItem[]): Promise<void> =>

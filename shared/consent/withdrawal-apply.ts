@@ -48,19 +48,31 @@ export const afterWithdrawal = (record: ConsentRecord, purposeIds: string[], at:
 const appliedBy = (record: ConsentRecord, withdrawalId: string) => record.lastWithdrawalId === withdrawalId;
 
 /**
+ * The records as they stand once `plan` is applied, for a decision taken while it may still be
+ * being applied by its own request (withdrawal.ts): a record already carrying it is as it is.
+ */
+export const settledBy = (records: ConsentRecord[], plan: WithdrawalPlan): ConsentRecord[] =>
+  records.map((record) => {
+    if (!plan.recordIds.includes(record.recordId) || appliedBy(record, plan.withdrawalId) || record.isWithdrawn) return record;
+    const { newlyWithdrawn: _new, ...state } = afterWithdrawal(record, plan.requestedPurposeIds, plan.withdrawnAt);
+    return { ...record, ...state, lastWithdrawalId: plan.withdrawalId };
+  });
+
+/**
  * One chunk as one transaction: each record's withdrawal fields (conditional on the version
  * read), the counter deltas and one consent.withdrawn event per record. Returns how many records
- * it changed. A record changed meanwhile (another withdrawal) is re-read and the chunk retried.
+ * carry the withdrawal afterwards, whichever run applied them (a completer may have raced this
+ * request). A record changed meanwhile (another withdrawal) is re-read and the chunk retried.
  */
 const applyChunk = async (plan: WithdrawalPlan, recordIds: string[]): Promise<number> => {
   for (let attempt = 1; ; attempt += 1) {
-    const records = (await Promise.all(recordIds.map((id) => getRecord(plan.tenantId, id, true)))).filter(
-      (record): record is ConsentRecord => record !== undefined && !appliedBy(record, plan.withdrawalId) && !record.isWithdrawn,
-    );
-    const affected = records
+    const found = (await Promise.all(recordIds.map((id) => getRecord(plan.tenantId, id, true)))).filter((record): record is ConsentRecord => record !== undefined);
+    const alreadyApplied = found.filter((record) => appliedBy(record, plan.withdrawalId)).length;
+    const affected = found
+      .filter((record) => !appliedBy(record, plan.withdrawalId) && !record.isWithdrawn)
       .map((record) => ({ record, next: afterWithdrawal(record, plan.requestedPurposeIds, plan.withdrawnAt) }))
       .filter(({ next }) => next.newlyWithdrawn.length > 0);
-    if (affected.length === 0) return 0;
+    if (affected.length === 0) return alreadyApplied;
     const statusDeltas: Record<string, number> = {};
     const bump = (name: string, delta: number) => (statusDeltas[name] = (statusDeltas[name] ?? 0) + delta);
     for (const { record, next } of affected) {
@@ -92,7 +104,7 @@ const applyChunk = async (plan: WithdrawalPlan, recordIds: string[]): Promise<nu
         )),
       ),
     ];
-    if ((await tryTransaction(items)) === 'ok') return affected.length;
+    if ((await tryTransaction(items)) === 'ok') return affected.length + alreadyApplied;
     if (attempt >= maxAttemptsPerChunk) throw new Error(`withdrawal ${plan.withdrawalId}: a chunk kept conflicting`);
     await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
   }
@@ -112,7 +124,7 @@ export const applyWithdrawal = async (plan: WithdrawalPlan): Promise<{ withdrawn
   return { withdrawnCount };
 };
 
-const planOf = (item: Record<string, unknown>): WithdrawalPlan => ({
+export const planOf = (item: Record<string, unknown>): WithdrawalPlan => ({
   withdrawalId: String(item.withdrawalId),
   tenantId: String(item.tenantId),
   recordIds: (item.recordIds as string[] | undefined) ?? [],

@@ -10,7 +10,7 @@ import { portalLinkUrl, tenantPortalPageUrl } from './portal-urls';
 import { principalHash } from './principal';
 import type { ConsentRecord } from './record';
 import { principalRecords } from './store';
-import { getWithdrawalToken, insertWithdrawalToken, redeemTokenItem, tokenUsedError, type TokenItem } from './token-store';
+import { getWithdrawalToken, insertWithdrawalToken, linkError, redeemTokenItem, type TokenItem } from './token-store';
 import { checkPurposes, withdraw } from './withdrawal';
 
 const isEmail = (identifier: string) => identifier.includes('@');
@@ -76,11 +76,10 @@ export const issueWithdrawalToken = async (
 const loadToken = async (token: string): Promise<TokenItem & { tokenHash: string }> => {
   const tokenHash = sha256Hex(token);
   const item = await getWithdrawalToken(tokenHash);
-  if (!item) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
-  if (item.consumedAt) throw await linkGone(item, tokenUsedError(), { usedAt: item.consumedAt });
+  if (!item) throw linkError('NOT_FOUND');
+  if (item.consumedAt) throw await linkGone(item, 'USED', { usedAt: item.consumedAt });
   if (item.expiresAt <= Math.floor(clock.now().getTime() / 1000)) {
-    const expired = new AppError('WITHDRAWAL_TOKEN_EXPIRED', 'This withdrawal link has expired; ask for a new one');
-    throw await linkGone(item, expired, { expiredAt: new Date(item.expiresAt * 1000).toISOString() });
+    throw await linkGone(item, 'EXPIRED', { expiredAt: new Date(item.expiresAt * 1000).toISOString() });
   }
   return { ...item, tokenHash };
 };
@@ -89,14 +88,12 @@ const loadToken = async (token: string): Promise<TokenItem & { tokenHash: string
  * A spent or expired link says whose it was and where a new one is to be had, so its page can
  * send the principal on (the holder of the link is the principal it was made for).
  */
-const linkGone = async (item: TokenItem, error: AppError, when: Record<string, string>): Promise<AppError> => {
+const linkGone = async (item: TokenItem, reason: 'USED' | 'EXPIRED', when: Record<string, string>): Promise<AppError> => {
   const tenant = await getTenant(item.tenantId);
-  return new AppError(error.code, error.message, {
-    details: {
-      tenant: tenant ? { name: tenant.name, slug: tenant.slug } : null,
-      newLinkUrl: tenant ? tenantPortalPageUrl(tenant.slug) : null,
-      ...when,
-    },
+  return linkError(reason, {
+    tenant: tenant ? { name: tenant.name, slug: tenant.slug } : null,
+    newLinkUrl: tenant ? tenantPortalPageUrl(tenant.slug) : null,
+    ...when,
   });
 };
 
@@ -120,7 +117,7 @@ export const portalView = async (token: string) => {
   const item = await loadToken(token);
   const [tenant, records] = await Promise.all([requireTenant(item.tenantId), principalRecords(item.tenantId, item.dataPrincipalHash)]);
   const latest = records.find((record) => record.noticeId === item.noticeId);
-  if (!latest) throw new AppError('WITHDRAWAL_TOKEN_NOT_FOUND', 'This withdrawal link is not valid');
+  if (!latest) throw linkError('NOT_FOUND');
   const snapshot = await getVersion(item.tenantId, latest.lineageId, latest.noticeVersionNumber);
   const languages = snapshot ? shownLanguages(snapshot) : ['EN'];
   return {
@@ -156,7 +153,7 @@ export const portalView = async (token: string) => {
 
 /**
  * A redemption that lost to a simultaneous one finds the records changed or already withdrawn:
- * when the token is spent by now, that is what the principal is told (WITHDRAWAL_TOKEN_USED).
+ * when the token is spent by now, that is what the principal is told (409, reason USED).
  */
 const spentOr = async (token: string, error: AppError): Promise<AppError> => {
   await loadToken(token);
@@ -180,7 +177,7 @@ export const portalWithdraw = async (token: string, input: { purposeIds?: string
     principalEmail: item.principalEmail,
     extraItems: [redeemTokenItem(item.tokenHash, clock.now().toISOString())],
   }).catch(async (error: unknown) => {
-    const lostRace = error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'WITHDRAWAL_TOKEN_USED');
+    const lostRace = error instanceof AppError && error.code === 'CONFLICT';
     throw lostRace ? await spentOr(token, error) : error;
   });
   if (!result) throw await spentOr(token, new ConflictError('Nothing is left to withdraw for this consent'));

@@ -28,6 +28,41 @@ export const withdrawalPut = (withdrawal: { tenantId: string; withdrawalId: stri
   onConditionFailure: changedWhileWithdrawing,
 });
 
+/** A principal's last committed withdrawal and how many there were: the claim every new one is conditional on. */
+export interface WithdrawalClaim {
+  seq: number;
+  lastWithdrawalId: string | null;
+}
+
+/** Another withdrawal of the same principal committed since the claim was read: re-read and decide again. */
+export class ClaimLostError extends ConflictError {
+  constructor() {
+    super('Another withdrawal of this principal was committed at the same moment; retry');
+  }
+}
+
+export const readWithdrawalClaim = async (tenantId: string, principalHash: string): Promise<WithdrawalClaim> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.withdrawalClaim(tenantId, principalHash), ConsistentRead: true }));
+  return { seq: Number(Item?.seq ?? 0), lastWithdrawalId: typeof Item?.lastWithdrawalId === 'string' ? Item.lastWithdrawalId : null };
+};
+
+/**
+ * Moves the principal's claim on from the sequence that was read, in the withdrawal's own commit:
+ * of withdrawals decided from the same state, exactly one commits.
+ */
+export const claimPut = (tenantId: string, principalHash: string, read: WithdrawalClaim, withdrawalId: string): NamedItem => ({
+  name: 'withdrawal claim',
+  item: {
+    Put: {
+      TableName: tableName(),
+      Item: { ...consentKeys.withdrawalClaim(tenantId, principalHash), type: 'WithdrawalClaim', tenantId, seq: read.seq + 1, lastWithdrawalId: withdrawalId },
+      ConditionExpression: read.seq === 0 ? 'attribute_not_exists(PK)' : 'seq = :seq',
+      ...(read.seq === 0 ? {} : { ExpressionAttributeValues: { ':seq': read.seq } }),
+    },
+  },
+  onConditionFailure: () => new ClaimLostError(),
+});
+
 /** A record's withdrawal fields after a withdrawal, as withdrawal-apply.ts computes them. */
 export interface WithdrawnState {
   withdrawnPurposes: string[];

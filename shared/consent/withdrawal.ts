@@ -6,10 +6,13 @@ import { getPurposes } from '../purposes/store';
 import { writeTransaction, type NamedItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
 import type { ConsentRecord } from './record';
-import { getRecord } from './store';
+import { batchGetAll } from '../db/batch';
+import { ContentionError } from '../db/errors';
+import { consentKeys } from './keys';
+import { recordOf } from './record-item';
 import { taskPut } from './task-store';
-import { afterWithdrawal, applyWithdrawal, completePendingWithdrawals, type WithdrawalMethod, type WithdrawalPlan } from './withdrawal-apply';
-import { withdrawalPut } from './withdrawal-store';
+import { afterWithdrawal, applyWithdrawal, completePendingWithdrawals, planOf, settledBy, type WithdrawalMethod, type WithdrawalPlan } from './withdrawal-apply';
+import { claimPut, ClaimLostError, getWithdrawalItem, readWithdrawalClaim, withdrawalPut, type WithdrawalClaim } from './withdrawal-store';
 
 export type { WithdrawalMethod };
 
@@ -29,10 +32,6 @@ export interface WithdrawalRequest {
 
 const complianceDays = 7;
 
-/** A spent withdrawal link, whether found spent on reading or lost to a simultaneous redemption. */
-
-const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> =>
-  (await Promise.all(records.map((record) => getRecord(record.tenantId, record.recordId, true)))).filter((record): record is ConsentRecord => record !== undefined);
 
 /** Purposes by name, as the principal saw them in the notice; an id only for a purpose since deleted. */
 const purposeNames = async (tenantId: string, purposeIds: string[]): Promise<string[]> => {
@@ -66,37 +65,85 @@ const mailsFor = (request: WithdrawalRequest, withdrawalId: string, at: string, 
   return mails;
 };
 
+/** A principal's records as stored now (the callers read them from an eventually consistent index). */
+const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> => {
+  const items = await batchGetAll(records.map((record) => consentKeys.record(record.tenantId, record.recordId)), { consistent: true });
+  const byId = new Map(items.map(recordOf).map((record) => [record.recordId, record]));
+  return records.flatMap((record) => byId.get(record.recordId) ?? []);
+};
+
+/** The principal's last committed withdrawal, when it may not be applied to every record yet. */
+const unappliedClaim = async (tenantId: string, claim: WithdrawalClaim): Promise<WithdrawalPlan | undefined> => {
+  if (!claim.lastWithdrawalId) return undefined;
+  const item = await getWithdrawalItem(tenantId, claim.lastWithdrawalId);
+  return item?.state === 'IN_PROGRESS' ? planOf(item) : undefined;
+};
+
+const maxCommitAttempts = 6;
+
 /**
  * A withdrawal in two steps, so that any number of records can be withdrawn (a transaction holds
  * at most 100 items, and a principal behind a shared IP can have hundreds of records):
  *
  * 1. One transaction commits the withdrawal itself: the WithdrawalRecord (state IN_PROGRESS, with
  *    the ids of the records it covers, in a sparse pending index), the ComplianceTask due in 7
- *    days, the confirmation mails and, for a portal link, the spending of the token. From here on
- *    the withdrawal exists and cannot be lost: it will be applied.
+ *    days, the confirmation mails, for a portal link the spending of the token, and the
+ *    principal's withdrawal claim moved on from the sequence that was read. From here on the
+ *    withdrawal exists and cannot be lost: it will be applied.
  * 2. applyWithdrawal (withdrawal-apply.ts) updates the records in chunks, each chunk one
  *    transaction with its counters and consent.withdrawn events, then marks the withdrawal
  *    COMPLETE. It is idempotent (a record already carrying this withdrawal is skipped), so a
  *    crash halfway is finished by the completer (the table's stream in AWS, the worker loop
  *    locally) or by the next request of the same tenant, never left half-done.
+ *
+ * Exactly one withdrawal per decision: every withdrawal of a principal is conditional on the
+ * principal's claim (one item, `WCLAIM#<principal hash>`), so of simultaneous withdrawals decided
+ * from the same state one commits; the others read the claim again, see the records as that
+ * withdrawal leaves them (it may still be being applied by its own request) and, asking for
+ * nothing more, get undefined (the routes answer 409 CONFLICT). One asking for more (other
+ * purposes) first finishes the committed one, so a principal never has two unapplied withdrawals.
  */
 export const withdraw = async (request: WithdrawalRequest) => {
-  const now = clock.now();
+  const tenantId = request.tenant.tenantId;
+  const principal = request.records[0]?.dataPrincipalHash;
+  if (!principal) return undefined;
+  // A withdrawal of this tenant left half-applied by a crash is finished first.
+  await completePendingWithdrawals({ tenantId, olderThanMs: 0, now: clock.now() });
+  for (let attempt = 1; ; attempt += 1) {
+    const claim = await readWithdrawalClaim(tenantId, principal);
+    const unapplied = await unappliedClaim(tenantId, claim);
+    const stored = await rereadRecords(request.records);
+    const records = unapplied ? settledBy(stored, unapplied) : stored;
+    const now = clock.now();
+    const affected = records
+      .filter((record) => !record.isWithdrawn)
+      .map((record) => ({ record, next: afterWithdrawal(record, request.purposeIds, now.toISOString()) }))
+      .filter(({ next }) => next.newlyWithdrawn.length > 0);
+    if (affected.length === 0) return undefined;
+    if (unapplied) {
+      await applyWithdrawal(unapplied);
+      continue;
+    }
+    try {
+      return await commitAndApply(request, affected, claim, now);
+    } catch (error) {
+      const raced = error instanceof ClaimLostError || error instanceof ContentionError;
+      if (!raced || attempt >= maxCommitAttempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 40));
+    }
+  }
+};
+
+type Affected = { record: ConsentRecord; next: ReturnType<typeof afterWithdrawal> }[];
+
+const commitAndApply = async (request: WithdrawalRequest, affected: Affected, claim: WithdrawalClaim, now: Date) => {
   const at = now.toISOString();
   const dueAt = new Date(now.getTime() + complianceDays * dayMs).toISOString();
   // Time-ordered, like record ids: the log's id-to-leaf map groups entries by creation time.
   const withdrawalId = newTimeOrderedId(now);
   const taskId = newId();
   const tenantId = request.tenant.tenantId;
-  // A withdrawal of this tenant left half-applied by a crash is finished first, so the records
-  // read below were read before it: re-read them if anything was finished.
-  const finished = await completePendingWithdrawals({ tenantId, olderThanMs: 0, now });
-  const records = finished > 0 ? await rereadRecords(request.records) : request.records;
-  const affected = records
-    .filter((record) => !record.isWithdrawn)
-    .map((record) => ({ record, next: afterWithdrawal(record, request.purposeIds, at) }))
-    .filter(({ next }) => next.newlyWithdrawn.length > 0);
-  if (affected.length === 0) return undefined;
+  const dataPrincipalHash = affected[0]!.record.dataPrincipalHash;
   const isFullWithdrawal = affected.every(({ next }) => next.isWithdrawn);
   const purposesWithdrawn = [...new Set(affected.flatMap(({ next }) => next.newlyWithdrawn))];
   const plan: WithdrawalPlan = {
@@ -110,7 +157,8 @@ export const withdraw = async (request: WithdrawalRequest) => {
     withdrawnAt: at,
   };
   const items: NamedItem[] = [
-    withdrawalPut({ ...plan, state: 'IN_PROGRESS', dataPrincipalHash: affected[0]!.record.dataPrincipalHash, isFullWithdrawal, purposeIds: purposesWithdrawn, actor: request.actor, taskId }),
+    claimPut(tenantId, dataPrincipalHash, claim, withdrawalId),
+    withdrawalPut({ ...plan, state: 'IN_PROGRESS', dataPrincipalHash, isFullWithdrawal, purposeIds: purposesWithdrawn, actor: request.actor, taskId }),
     taskPut({
       tenantId,
       taskId,
@@ -135,9 +183,13 @@ export const withdraw = async (request: WithdrawalRequest) => {
   };
 };
 
-/** Purposes named in a partial withdrawal must belong to the records being withdrawn. */
+/**
+ * Purposes named in a partial withdrawal must have been granted in the records being withdrawn:
+ * a purpose the principal declined (or that the notice never had) cannot be withdrawn, and must
+ * not be listed as withdrawn.
+ */
 export const checkPurposes = (records: ConsentRecord[], purposeIds: string[], field: string) => {
-  const known = new Set(records.flatMap((record) => Object.keys(record.consentGiven)));
-  const unknown = purposeIds.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new ValidationError({ [field]: `not purposes of this consent: ${unknown.join(', ')}` });
+  const granted = new Set(records.flatMap((record) => Object.keys(record.consentGiven).filter((id) => record.consentGiven[id] === true)));
+  const refused = purposeIds.filter((id) => !granted.has(id));
+  if (refused.length > 0) throw new ValidationError({ [field]: `not granted in this consent, so nothing to withdraw: ${refused.join(', ')}` });
 };

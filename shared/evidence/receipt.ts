@@ -18,6 +18,8 @@ export interface ReceiptClaims {
   nid: string;
   /** notice version number */
   nv: number;
+  /** attribution (VERIFIED, CLAIMED, IP) of proof format 3 records; absent for older records */
+  att?: string;
   /** issued at, seconds since the epoch */
   iat: number;
 }
@@ -27,13 +29,13 @@ export const receiptType = 'consent-receipt+jwt';
 
 export const signReceipt = (claims: ReceiptClaims, signer: Signer): Promise<string> =>
   // Only the known claims, in a fixed order.
-  signCompactJws(receiptType, { rid: claims.rid, ph: claims.ph, tid: claims.tid, nid: claims.nid, nv: claims.nv, iat: claims.iat }, signer);
+  signCompactJws(receiptType, { rid: claims.rid, ph: claims.ph, tid: claims.tid, nid: claims.nid, nv: claims.nv, ...(claims.att ? { att: claims.att } : {}), iat: claims.iat }, signer);
 
 const claimsOf = (payload: Record<string, unknown>): ReceiptClaims | undefined => {
-  const { rid, ph, tid, nid, nv, iat } = payload;
+  const { rid, ph, tid, nid, nv, att, iat } = payload;
   if (typeof rid !== 'string' || typeof ph !== 'string' || typeof tid !== 'string' || typeof nid !== 'string') return undefined;
-  if (!Number.isSafeInteger(nv) || !Number.isSafeInteger(iat)) return undefined;
-  return { rid, ph, tid, nid, nv: nv as number, iat: iat as number };
+  if (!Number.isSafeInteger(nv) || !Number.isSafeInteger(iat) || (att !== undefined && typeof att !== 'string')) return undefined;
+  return { rid, ph, tid, nid, nv: nv as number, ...(att === undefined ? {} : { att: att as string }), iat: iat as number };
 };
 
 /** The claims of a receipt signed by the JWKS key its header names; undefined otherwise, never a throw. */

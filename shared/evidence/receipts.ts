@@ -11,6 +11,7 @@ export const issueReceipt = async (record: ConsentRecord): Promise<string> =>
       tid: record.tenantId,
       nid: record.noticeId,
       nv: record.noticeVersionNumber,
+      ...(record.attribution ? { att: record.attribution } : {}),
       iat: Math.floor(Date.parse(record.createdAt) / 1000),
     },
     await receiptSigner(),

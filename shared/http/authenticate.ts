@@ -1,11 +1,12 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { authenticateApiKey, type AuthenticatedKey } from '../api-keys/service';
 import { verifyAccessToken, type AccessClaims } from '../auth/jwt';
-import { checkOrigin } from '../auth/origin';
+import { checkKeyUse } from '../auth/origin';
 import { config } from '../config';
-import { ForbiddenError, UnauthorizedError } from '../errors';
+import { ForbiddenError, TokenInvalidError, UnauthorizedError } from '../errors';
 import { consumeRateLimit } from '../rate-limit/limiter';
-import { rolesFor } from '../roles';
+import { currentRoleChecked, rolesFor, type Role } from '../roles';
+import { getUser } from '../users/store';
 import type { RequestMeta } from './operation';
 import type { LimitSubject, RouteDefinition, RouteLimit } from './route';
 
@@ -44,6 +45,8 @@ const subjectOf = (per: LimitSubject, caller: Caller, meta: RequestMeta, event: 
       return `${keyId}#${meta.ip}`;
     case 'tenant':
       return caller?.tenantId ?? 'none';
+    case 'user':
+      return caller && 'userId' in caller ? `${caller.tenantId}#${caller.userId}` : 'none';
     case 'tenantIp': {
       const body = event.body as unknown as { tenantId?: unknown } | null;
       return `${caller?.tenantId ?? String(body?.tenantId ?? 'none')}#${meta.ip}`;
@@ -51,7 +54,28 @@ const subjectOf = (per: LimitSubject, caller: Caller, meta: RequestMeta, event: 
   }
 };
 
-const bearerLimit: RouteLimit = { limit: 'bearerPerTenant', per: 'tenant', code: 'RATE_LIMIT' };
+const refusedRole = (allowed: readonly Role[]) => new ForbiddenError(`This action needs one of the roles ${allowed.join(', ')}`);
+
+/**
+ * The caller as the team stands now (shared/roles.ts currentRoleChecked says for which routes):
+ * a user removed since its token was issued is 401 TOKEN_INVALID, a role lowered since is 403.
+ */
+const currentMember = async (claims: AccessClaims, allowed: readonly Role[]): Promise<AccessClaims> => {
+  const user = await getUser(claims.tenantId, claims.userId, { consistent: true });
+  if (!user) throw new TokenInvalidError('The account of this access token is no longer on the team');
+  if (!allowed.includes(user.role)) throw refusedRole(allowed);
+  return { ...claims, role: user.role };
+};
+
+/**
+ * Every bearer request counts against its user's share first, then its tenant's limit (the
+ * spec's 100 a minute): a request the user's share refuses never uses up the tenant's, so one
+ * user cannot lock the rest of the team out.
+ */
+const bearerLimits: readonly RouteLimit[] = [
+  { limit: 'bearerPerUser', per: 'user', code: 'RATE_LIMIT' },
+  { limit: 'bearerPerTenant', per: 'tenant', code: 'RATE_LIMIT' },
+];
 
 /**
  * Authenticates the caller the way the route says, authorises its role, then counts the
@@ -67,14 +91,14 @@ export const authenticate = async (
   if (auth.kind === 'bearer') {
     const claims = await verifyAccessToken(bearerToken(event.headers?.authorization));
     const allowed = rolesFor(auth.access);
-    if (!allowed.includes(claims.role)) throw new ForbiddenError(`This action needs one of the roles ${allowed.join(', ')}`);
-    caller = claims;
+    if (!allowed.includes(claims.role)) throw refusedRole(allowed);
+    caller = currentRoleChecked(auth.access) ? await currentMember(claims, allowed) : claims;
   } else if (auth.kind === 'apiKey') {
     const key = await authenticateApiKey(apiKeyOf({ ...route, auth }, event));
-    if (auth.checkOrigin) checkOrigin(key.allowedDomains, meta);
+    checkKeyUse(key, auth, meta);
     caller = key;
   }
-  const limits = auth.kind === 'bearer' ? [bearerLimit, ...(route.limits ?? [])] : (route.limits ?? []);
+  const limits = auth.kind === 'bearer' ? [...bearerLimits, ...(route.limits ?? [])] : (route.limits ?? []);
   for (const { limit, per, code } of limits) {
     await consumeRateLimit(config.limits[limit], subjectOf(per, caller, meta, event), code);
   }

@@ -1,7 +1,8 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
-import { NotFoundError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
+import { maxJsonBodyBytes } from './body-limits';
 import { authenticate } from './authenticate';
 import { dataResponse, errorResponse, jsonHeaders, type HttpResponse } from './error-mapper';
 import type { OperationRequest, OperationResult, OperationsOf, RequestMeta } from './operation';
@@ -47,11 +48,15 @@ const resolveRoute = (routes: Map<string, RoutedRoute>): middy.MiddlewareObj<Eve
   },
 });
 
-/** Every response, success or error, carries the request id that its log lines carry. */
+/**
+ * Every response, success or error, carries the request id that its log lines carry, and on a
+ * `noStore` route the header that keeps caches from holding it.
+ */
 const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResultV2> => {
   const withRequestId = (request: Request) => {
     const response = request.response as HttpResponse | undefined;
-    if (response) response.headers = { ...response.headers, 'X-Request-Id': metaOf(request.event).requestId };
+    const noStore: Record<string, string> = request.context.requestState?.route.noStore ? { 'Cache-Control': 'no-store' } : {};
+    if (response) response.headers = { ...response.headers, ...noStore, 'X-Request-Id': metaOf(request.event).requestId };
   };
   return {
     after: (request) => withRequestId(request as Request),
@@ -72,6 +77,9 @@ const jsonBody = (): middy.MiddlewareObj<Event> => ({
     const takesBody = route.request?.body !== undefined || (route.auth.kind === 'apiKey' && route.auth.in === 'body');
     if (!takesBody) return;
     if (!request.event.body) request.event.body = '{}';
+    // Refused before parsing, so no body can make a handler parse megabytes (body-limits.ts).
+    const bytes = request.event.isBase64Encoded ? Math.floor((request.event.body.length * 3) / 4) : Buffer.byteLength(request.event.body);
+    if (bytes > maxJsonBodyBytes) throw new ValidationError({ body: `Body must be at most ${maxJsonBodyBytes} bytes of JSON` }, 'Request body too large');
     await bodyParser.before?.(request as never);
   },
 });

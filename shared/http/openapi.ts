@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { statusOfCode, type ErrorCode } from '../errors';
+import { gatewayPayloadLimitBytes, maxJsonBodyBytes } from './body-limits';
 import { bracedPath, type RouteDefinition } from './route';
 import { routeList } from './routes';
-import { roles, rolesFor } from '../roles';
+import { currentRoleChecked, roles, rolesFor } from '../roles';
+import { maxJsonDepth } from '../validation';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -29,7 +31,7 @@ const errorEnvelope = {
         details: {
           type: 'object',
           description:
-            'Extension, only on WITHDRAWAL_TOKEN_EXPIRED and WITHDRAWAL_TOKEN_USED: tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and expiredAt or usedAt, so the portal page can say whose link it was and where to get a new one. The data map and rights routes add the facts behind a refusal: ASSET_LINKED_TO_PUBLISHED_NOTICE (noticeId, purposeIds), PROCESSOR_HAS_LINKED_ASSETS (linkedAssets, assets), GONE (reason, confirmBy), CONFLICT of an erasure with pending assets (reason, pendingAssets)',
+            'Extension. On the withdrawal-link routes (GET /consent/portal/:token and POST …/withdraw): reason NOT_FOUND (with 404 NOT_FOUND), USED or EXPIRED (with 409 CONFLICT); for USED and EXPIRED also tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and usedAt or expiredAt, so the portal page can say what happened, whose link it was and where to get a new one. The data map and rights routes add the facts behind a refusal: ASSET_LINKED_TO_PUBLISHED_NOTICE (noticeId, purposeIds), PROCESSOR_HAS_LINKED_ASSETS (linkedAssets, assets), GONE (reason EXPIRED, confirmBy), CONFLICT of an erasure with pending assets (reason ASSETS_PENDING, pendingAssets)',
         },
       },
     },
@@ -37,7 +39,7 @@ const errorEnvelope = {
 };
 
 /** The errors a route can give by the way it is called, plus the ones it names itself. */
-const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
+export const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
   const codes = new Set<ErrorCode>(route.errors ?? []);
   if (route.request?.body || route.request?.query || route.request?.params) codes.add('VALIDATION_ERROR');
   if (route.auth.kind === 'bearer') {
@@ -47,6 +49,7 @@ const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
   if (route.auth.kind === 'apiKey') {
     codes.add('UNAUTHORIZED');
     if (route.auth.checkOrigin) ['ORIGIN_NOT_ALLOWED', 'ORIGIN_MISSING'].forEach((code) => codes.add(code as ErrorCode));
+    codes.add(route.auth.secretKey === 'accepted' ? 'ORIGIN_NOT_ALLOWED' : 'FORBIDDEN');
   }
   for (const limit of route.limits ?? []) codes.add(limit.code);
   codes.add('INTERNAL_ERROR');
@@ -84,12 +87,23 @@ const operationOf = (route: (typeof routeList)[number]) => {
     : { type: 'object' };
   const rolesLine =
     route.auth.kind === 'bearer'
-      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}Roles: ${rolesFor(route.auth.access).join(', ')}.`
+      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}${
+          currentRoleChecked(route.auth.access) ? 'The role is checked against the team as it is now, not only the token: a user removed since the token was issued is 401 TOKEN_INVALID, a role lowered since is 403 FORBIDDEN. ' : ''
+        }Roles: ${rolesFor(route.auth.access).join(', ')}.`
       : undefined;
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, rolesLine, route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined]
+    description: [
+      route.description,
+      rolesLine,
+      route.auth.kind === 'apiKey' && route.auth.in === 'body' ? 'The API key is sent as the body field `apiKey`.' : undefined,
+      route.auth.kind === 'apiKey'
+        ? route.auth.secretKey === 'accepted'
+          ? 'Keys: publishable (origin allowlist) or secret (server-to-server; 403 ORIGIN_NOT_ALLOWED when an Origin header comes with it).'
+          : 'Keys: publishable only (a secret key is 403 FORBIDDEN here: it would travel in the URL).'
+        : undefined,
+    ]
       .filter(Boolean)
       .join('\n\n'),
     tags: [...route.tags],
@@ -102,11 +116,24 @@ const operationOf = (route: (typeof routeList)[number]) => {
       [String(route.response.status)]: {
         description: route.response.description,
         content: { 'application/json': { schema: success } },
-        ...(route.response.headers
-          ? { headers: Object.fromEntries(Object.entries(route.response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+        ...(route.response.headers || route.noStore
+          ? {
+              headers: Object.fromEntries(
+                Object.entries({ ...route.response.headers, ...(route.noStore ? { 'Cache-Control': 'no-store, on every answer of this route, errors included' } : {}) }).map(
+                  ([name, description]) => [name, { description, schema: { type: 'string' } }],
+                ),
+              ),
+            }
           : {}),
       },
       ...Object.fromEntries(Object.entries(route.response.alternatives ?? {}).map(([status, description]) => [status, { description }])),
+      ...(route.request?.body || (route.auth.kind === 'apiKey' && route.auth.in === 'body')
+        ? {
+            '413': {
+              description: `A body over ${gatewayPayloadLimitBytes} bytes, refused by the gateway before the route runs: API Gateway's own answer in AWS, PAYLOAD_TOO_LARGE in the envelope from the local server (an extension code)`,
+            },
+          }
+        : {}),
       ...Object.fromEntries(
         [...byStatus].map(([status, codes]) => [
           String(status),
@@ -136,7 +163,8 @@ export const openApiDocument = (): Record<string, unknown> => {
       title: 'Consent Management Service',
       version: '1.0.0',
       description:
-        "Consent notices, consent records with proof, withdrawals, signed webhooks and cookie consent for India's DPDP Act. Every success body is `{ data }`, every error `{ error: { code, message, fields? } }`.",
+        "Consent notices, consent records with proof, withdrawals, signed webhooks and cookie consent for India's DPDP Act. Every success body is `{ data }`, every error `{ error: { code, message, fields? } }`. " +
+        `A JSON body over ${maxJsonBodyBytes} bytes, or nested deeper than ${maxJsonDepth} levels, is 400 VALIDATION_ERROR (field \`body\`, or the top-level field that nests too deep) before anything else looks at it.`,
     },
     servers: [{ url: '/' }],
     paths,

@@ -12,7 +12,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * - bearer: dashboard access token; `access` names the level of shared/roles.ts's policy that
  *   decides which roles pass. It is required, so a new route cannot forget it.
- * - apiKey: a tenant API key from `in`; `checkOrigin` applies the domain allowlist.
+ * - apiKey: a tenant API key from `in`; `checkOrigin` applies the domain allowlist to
+ *   publishable keys; `secretKey` says whether the tenant's secret (server) keys may call.
  * - none: open.
  */
 export type RouteAuth<Access extends AccessLevel = AccessLevel> =
@@ -22,14 +23,24 @@ export type RouteAuth<Access extends AccessLevel = AccessLevel> =
       /** The spec's role column says "any" here; `access` narrows it (README, Roles). */
       narrowsSpec?: true;
     }
-  | { kind: 'apiKey'; in: 'body' | 'query' | 'header'; checkOrigin: boolean }
+  | {
+      kind: 'apiKey';
+      in: 'body' | 'query' | 'header';
+      /** The domain allowlist, for publishable keys (a secret key is refused whenever an Origin comes with it). */
+      checkOrigin: boolean;
+      /**
+       * Whether a secret key (server-to-server) may call the route: required, so a new route
+       * decides. Routes that take the key in the URL refuse it (403 FORBIDDEN): URLs are logged.
+       */
+      secretKey: 'accepted' | 'refused';
+    }
   | { kind: 'none' };
 
 export type LimitName = keyof typeof config.limits;
 export type LimitCode = 'RATE_LIMIT' | 'SDK_RATE_LIMIT' | 'CMP_RATE_LIMIT' | 'SCAN_RATE_LIMIT';
 
-/** Whose requests one counter counts. */
-export type LimitSubject = 'tenant' | 'key' | 'ip' | 'keyIp' | 'tenantIp';
+/** Whose requests one counter counts (`user`: the dashboard user, within its tenant). */
+export type LimitSubject = 'tenant' | 'user' | 'key' | 'ip' | 'keyIp' | 'tenantIp';
 
 export interface RouteLimit {
   limit: LimitName;
@@ -41,7 +52,7 @@ interface RouteFields {
   /** Spec form, `:name` for parameters. */
   path: string;
   group: FunctionGroup;
-  /** Counters checked after authentication; bearer routes also get the per-tenant limit. */
+  /** Counters checked after authentication; bearer routes also get the per-user share and the per-tenant limit. */
   limits?: readonly RouteLimit[];
   summary: string;
   description?: string;
@@ -56,6 +67,8 @@ interface RouteFields {
     /** Other success statuses without a body (304), status to description. */
     alternatives?: Readonly<Record<number, string>>;
   };
+  /** Every answer, success or error, carries `Cache-Control: no-store`: the path holds a secret (a withdrawal link). */
+  noStore?: true;
   /** Error codes this route can answer with, beyond those its auth kind implies. */
   errors?: readonly ErrorCode[];
 }

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { ValidationError } from '../errors';
-import { fieldsOf, prototypeKeyPaths } from '../validation';
+import { fieldsOf, inspectJson, maxJsonDepth } from '../validation';
 import type { RouteDefinition } from './route';
 
 export interface ValidInput {
@@ -31,11 +31,14 @@ export const validateRequest = (route: RouteDefinition, event: APIGatewayProxyEv
     }
     return undefined;
   };
-  for (const part of [event.queryStringParameters, event.body]) {
-    for (const path of prototypeKeyPaths(part)) {
+  for (const [root, part] of [['query', event.queryStringParameters], ['body', event.body]] as const) {
+    const { prototypeKeys, tooDeepAt } = inspectJson(part);
+    for (const path of prototypeKeys) {
       valid = false;
       fields[path] = 'Field name not allowed';
     }
+    // Nothing else looks at a part that nests too deep: zod would walk it too.
+    if (tooDeepAt !== undefined) throw new ValidationError({ ...fields, [tooDeepAt.split('.')[0] || root]: `Nested deeper than ${maxJsonDepth} levels` });
   }
   const params = parse(route.request?.params, event.pathParameters ?? {}, 'path');
   const query = parse(route.request?.query, event.queryStringParameters ?? {}, 'query');

@@ -146,12 +146,15 @@ const aliasPath = (path: string, names: Record<string, string>): string =>
     })
     .join('.');
 
+/** The pointer item as the domain reads it (sdk-record reads the item in a batch with others). */
+export const activePointerOf = (item: Record<string, unknown>): ActivePointer => entityOf<ActivePointer>(item);
+
 export const getActivePointer = async (tenantId: string): Promise<ActivePointer | undefined> => {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: noticeKeys.activePointer(tenantId), ConsistentRead: true }),
   );
   if (!Item) return undefined;
-  return entityOf<ActivePointer>(Item);
+  return activePointerOf(Item);
 };
 
 export const getLastVersionNumber = async (tenantId: string, lineageId: string): Promise<number> => {

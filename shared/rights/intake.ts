@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { clock } from '../clock';
 import { config } from '../config';
 import { principalHash } from '../consent/principal';
-import { waitUntil } from '../consent/withdraw-public';
+import { waitUntil } from '../consent/answer-timing';
 import { randomToken, sha256Hex } from '../crypto/hash';
 import { writeTransaction } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';

@@ -21,6 +21,9 @@ export const newTrackersMail = (to: string, run: ScanRun, fresh: Finding[]): Mai
       ...fresh.map(describe),
       '',
       `Pages scanned: ${run.pagesScanned}. Full report: GET /api/v1/cmp/scan-runs/${run.scanRunId}`,
+      ...(run.failedPages?.length
+        ? ['', 'Pages that could not be scanned to their end (what they showed before that is included):', ...run.failedPages.map((page) => `- ${page.url}: ${page.reason}`)]
+        : []),
     ].join('\n'),
   };
 };

@@ -8,6 +8,14 @@ export const scanBudget = {
   pagesPerRun: 30,
   pageMs: 30_000,
   runMs: 10 * 60_000,
+  /**
+   * The most JavaScript heap a page may use (V8's --max-old-space-size). The bundled Chromium runs
+   * --single-process, so a renderer-process limit means nothing there: a page past this crashes the
+   * browser, which the crawl restarts for the next page (crawl.ts), and the Lambda's 2,048 MB stays
+   * the hard bound for everything else. Popups and new windows are refused outright, so one page
+   * cannot multiply itself (200 of them once took 2.5 GB).
+   */
+  pageHeapMb: 256,
   /** After the run budget, Chromium's close and the final writes still need a moment. */
   lambdaTimeoutSeconds: 12 * 60,
   /**

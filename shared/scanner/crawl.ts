@@ -7,18 +7,27 @@
  * origin a page touched are cleared after it, so what a page sets is attributed to that page
  * alone. (Not a fresh browser context per page: @sparticuz/chromium runs --single-process, where
  * Chromium cannot create one.)
+ *
+ * A page may fight back. Popups and new windows are refused (--block-new-web-contents, and any page
+ * a page opens is closed), the JavaScript heap is capped (budget.pageHeapMb), and a page that stops
+ * responding (a script that never gives its thread back) or crashes the browser is recorded as a
+ * failed page with what it showed so far: Chromium is then started afresh for the pages after it,
+ * so one page never costs the findings of the others.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, CDPSession, Page } from 'puppeteer-core';
+import type { Browser, CDPSession, Page, Target } from 'puppeteer-core';
+import { localHosts } from '../net/address-policy';
 import { launchChromium } from '../browser/launch';
 import { scanBudget } from './budget';
 import type { FindingKind } from './finding';
+import type { FailedPage } from './run';
 import { sameSite } from './classify';
 import { grantAllScript, pageStateScript, type PageState } from './page-scripts';
-import { startFilteringProxy, type FilteringProxy } from './proxy';
+import { startFilteringProxy, targetKey, type FilteringProxy } from './proxy';
 
 export interface Observation {
   kind: FindingKind;
@@ -29,8 +38,12 @@ export interface Observation {
 }
 
 export interface CrawlOptions {
+  /**
+   * The local stack's exception: the run's own scan URLs may be on loopback, and exactly their
+   * origins (host and port) may be reached there; nothing else on loopback ever is.
+   */
   allowLocal: boolean;
-  budget?: Partial<Record<'linksPerUrl' | 'pagesPerRun' | 'pageMs' | 'runMs', number>>;
+  budget?: Partial<Record<'linksPerUrl' | 'pagesPerRun' | 'pageMs' | 'runMs' | 'pageHeapMb', number>>;
 }
 
 export interface CrawlResult {
@@ -38,16 +51,33 @@ export interface CrawlResult {
   observations: Observation[];
   /** Connections the proxy refused (host:port). */
   refused: string[];
-  /** Set when the run budget ran out: the crawl stopped there. */
-  overBudget: string | null;
+  failedPages: FailedPage[];
+  /** Set when the crawl stopped before its queue was done (the run budget ran out, or Chromium would not start again): why. */
+  stoppedEarly: string | null;
 }
+
+class TimedOut extends Error {}
 
 /** Rejects after `ms`: a page stuck in a script loop must not hold the run. */
 const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
   new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), Math.max(1, ms));
+    const timer = setTimeout(() => reject(new TimedOut(`${what} took longer than ${ms} ms`)), Math.max(1, ms));
     promise.then(resolve, reject).finally(() => clearTimeout(timer));
   });
+
+/**
+ * The loopback origins the local exception covers: those of the run's own scan URLs (as
+ * `host:port`, default ports filled in), and only when the exception applies at all.
+ */
+export const localTargetsOf = (startUrls: readonly string[], allowLocal: boolean): Set<string> => {
+  const targets = new Set<string>();
+  if (!allowLocal) return targets;
+  for (const url of startUrls.flatMap((start) => httpUrl(start) ?? [])) {
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    if (localHosts.has(host)) targets.add(targetKey(host, Number(url.port || (url.protocol === 'https:' ? 443 : 80))));
+  }
+  return targets;
+};
 
 const httpUrl = (value: string): URL | null => {
   try {
@@ -65,6 +95,14 @@ const settle = (page: Page, ms: number) => page.waitForNetworkIdle({ idleTime: 5
 interface Visit {
   observations: Observation[];
   state: PageState | null;
+  /** Why the page could not be scanned to its end (the browser is not to be trusted after it), or null. */
+  failure: string | null;
+}
+
+/** The run's Chromium and its browser-level DevTools session; started afresh after a page wedged or crashed it. */
+interface Chromium {
+  browser: Browser;
+  session: CDPSession;
 }
 
 /**
@@ -98,15 +136,23 @@ const forget = async (page: Page, browserSession: CDPSession, origins: Set<strin
  * Pages are visited one at a time, so every host the proxy is asked for during a visit is that
  * page's: requests of workers and service workers, which the page's own request events miss, count too.
  */
-const visit = async (browser: Browser, session: CDPSession, proxy: FilteringProxy, url: string, consent: boolean, pageMs: number): Promise<Visit> => {
+const visit = async ({ browser, session }: Chromium, proxy: FilteringProxy, url: string, consent: boolean, pageMs: number): Promise<Visit> => {
   const requestedBefore = proxy.requested.length;
   const started = Date.now();
   const left = () => pageMs - (Date.now() - started);
   // A wedged browser must not hold the run: every step of a visit is bounded.
-  const page = await within(browser.newPage(), 10_000, 'opening a page');
+  const page = await within(browser.newPage(), 10_000, 'opening a page').catch(() => undefined);
+  if (!page) return { observations: [], state: null, failure: 'Chromium could not open the page (the page before it may have left it unresponsive)' };
   const pageHost = new URL(url).hostname;
   const origins = new Set([new URL(url).origin]);
   const requestHosts = new Set<string>();
+  let failure: string | null = null;
+  /** A page whose state cannot be read in time has stopped responding, or has taken the browser down with it. */
+  const unresponsive = (error: unknown) => {
+    if (!browser.connected) failure = 'Chromium crashed on this page (out of memory, or a fault in the browser)';
+    else if (error instanceof TimedOut) failure = 'The page stopped responding within its time budget (a script kept its thread busy)';
+    return null;
+  };
   try {
     page.on('request', (request) => {
       const target = httpUrl(request.url());
@@ -116,17 +162,18 @@ const visit = async (browser: Browser, session: CDPSession, proxy: FilteringProx
     });
     if (consent) await answerWebEventsLocally(page);
     await page.goto(url, { waitUntil: 'networkidle2', timeout: Math.max(1, left() - 2000) }).catch(() => undefined);
-    if (consent) {
-      const granted = await within(page.evaluate(grantAllScript), Math.max(1, left() - 1500), 'granting consent').catch(() => false);
+    if (consent && browser.connected) {
+      const granted = await within(page.evaluate(grantAllScript), Math.max(1, left() - 1500), 'granting consent').catch(unresponsive);
       if (granted) await settle(page, Math.min(5000, left() - 1500));
     }
     for (const host of proxy.requested.slice(requestedBefore)) if (!sameSite(host, pageHost)) requestHosts.add(host);
-    const state = await within(page.evaluate(pageStateScript) as Promise<PageState>, Math.max(1, left() - 1000), 'reading the page').catch(() => null);
-    // Storage.getCookies: every domain's cookies, HttpOnly included.
+    const state = failure ? null : await within(page.evaluate(pageStateScript) as Promise<PageState>, Math.max(1, left() - 1000), 'reading the page').catch(unresponsive);
+    // Storage.getCookies: every domain's cookies, HttpOnly included (the browser's cookie store answers even while a page is busy).
     const { cookies } = await within(session.send('Storage.getCookies', {}), 5000, 'reading cookies').catch(() => ({ cookies: [] }));
     const seen = (kind: FindingKind, name: string | null, domain: string): Observation => ({ kind, name, domain, page: url, beforeConsent: !consent });
     return {
       state,
+      failure,
       observations: [
         ...cookies.map((cookie) => seen('COOKIE', cookie.name, cookie.domain.replace(/^\./, '').toLowerCase())),
         ...(state?.localStorage ?? []).map((key) => seen('LOCAL_STORAGE', key, pageHost)),
@@ -135,54 +182,118 @@ const visit = async (browser: Browser, session: CDPSession, proxy: FilteringProx
       ],
     };
   } finally {
-    await within(forget(page, session, origins), 5000, 'clearing the browser').catch(() => undefined);
-    await within(page.close(), 5000, 'closing the page').catch(() => undefined);
+    // After a failure the browser is replaced, not cleaned.
+    if (!failure && browser.connected) {
+      await within(forget(page, session, origins), 5000, 'clearing the browser').catch(() => undefined);
+      await within(page.close(), 5000, 'closing the page').catch(() => undefined);
+    }
   }
 };
 
-/** Chromium talks only to the proxy, loopback included, and keeps no side channels open. */
-const browserArgs = (proxyPort: number) => [
+/**
+ * Chromium talks only to the proxy, loopback included, and keeps no side channels open; it opens
+ * no window a page asks for, and caps each page's JavaScript heap.
+ */
+const browserArgs = (proxyPort: number, pageHeapMb: number) => [
   `--proxy-server=http://127.0.0.1:${proxyPort}`,
   // Chromium never proxies loopback unless told so; without this a page could reach 127.0.0.1 directly.
   '--proxy-bypass-list=<-loopback>',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--disable-quic',
   '--dns-prefetch-disable',
+  // window.open, target=_blank and every other new window fail (200 popups once took 2.5 GB).
+  '--block-new-web-contents',
+  `--js-flags=--max-old-space-size=${pageHeapMb}`,
 ];
 
+/** Behind --block-new-web-contents: a page target that a page opened (it has an opener) is closed at once. */
+const closePopups = (browser: Browser) => {
+  browser.on('targetcreated', (target: Target) => {
+    if (target.type() !== 'page' || !target.opener()) return;
+    target
+      .page()
+      .then((popup) => popup?.close())
+      .catch(() => undefined);
+  });
+};
+
+/** Each start in a directory of its own under the run's, so a killed browser's profile lock never stands in the way. */
+const startChromium = async (proxyPort: number, tmpDir: string, pageHeapMb: number, start: number): Promise<Chromium> => {
+  const directory = join(tmpDir, `chromium-${start}`);
+  await mkdir(directory);
+  const browser = await launchChromium({ args: browserArgs(proxyPort, pageHeapMb), tmpDir: directory });
+  closePopups(browser);
+  return { browser, session: await browser.target().createCDPSession() };
+};
+
+/** Ends a browser a page left unresponsive or crashed: no goodbye, its process is killed. */
+const killBrowser = async (browser: Browser) => {
+  const child = browser.process();
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await within(exited, 5000, 'Chromium exiting').catch(() => undefined);
+  }
+  await browser.disconnect().catch(() => undefined);
+};
+
 const closeBrowser = async (browser: Browser) => {
-  await within(browser.close(), 10_000, 'closing Chromium').catch(() => browser.process()?.kill('SIGKILL'));
+  if (!browser.connected) return killBrowser(browser);
+  await within(browser.close(), 10_000, 'closing Chromium').catch(() => killBrowser(browser));
 };
 
 /** A page is not started with less time than this left in the run: it could record next to nothing. */
 const minPageMs = 2000;
 
-const overBudget = (runMs: number, pages: number) => `The run exceeded its ${Math.round(runMs / 1000)} s budget after ${pages} pages`;
+const overBudget = (runMs: number, pages: number, next: string) =>
+  `The run exceeded its ${Math.round(runMs / 1000)} s budget after ${pages} pages; ${next} and any page after it were not scanned`;
 
 export const crawl = async (startUrls: readonly string[], options: CrawlOptions): Promise<CrawlResult> => {
   const budget = { ...scanBudget, ...options.budget };
   const deadline = Date.now() + budget.runMs;
-  const result: CrawlResult = { pages: [], observations: [], refused: [], overBudget: null };
+  const result: CrawlResult = { pages: [], observations: [], refused: [], failedPages: [], stoppedEarly: null };
   const tmpDir = await mkdtemp(join(tmpdir(), 'cms-scan-'));
-  const proxy = await startFilteringProxy({ allowLocal: options.allowLocal });
-  let browser: Browser | undefined;
+  const proxy = await startFilteringProxy({ localTargets: localTargetsOf(startUrls, options.allowLocal) });
+  let starts = 0;
+  let chromium: Chromium | undefined;
   try {
-    browser = await launchChromium({ args: browserArgs(proxy.port), tmpDir });
-    const session = await browser.target().createCDPSession();
+    chromium = await startChromium(proxy.port, tmpDir, budget.pageHeapMb, (starts += 1));
+    /** Visits one page within what is left of the run; false when the run has to stop. */
+    const scan = async (url: string, consent: boolean): Promise<Visit | false> => {
+      const pageMs = Math.min(budget.pageMs, deadline - Date.now());
+      if (pageMs < minPageMs) {
+        result.stoppedEarly = overBudget(budget.runMs, result.pages.length, url);
+        return false;
+      }
+      const visited = await visit(chromium!, proxy, url, consent, pageMs).catch((error: unknown) => ({
+        observations: [],
+        state: null,
+        failure: `The page could not be scanned: ${error instanceof Error ? error.message : String(error)}`,
+      }));
+      result.observations.push(...visited.observations);
+      if (visited.failure || !chromium!.browser.connected) {
+        result.failedPages.push({ url, reason: visited.failure ?? 'Chromium closed while scanning the page', afterConsent: consent });
+        await killBrowser(chromium!.browser);
+        try {
+          chromium = await startChromium(proxy.port, tmpDir, budget.pageHeapMb, (starts += 1));
+        } catch (error) {
+          chromium = undefined;
+          result.stoppedEarly = `Chromium could not be started again after ${url} failed: ${error instanceof Error ? error.message : String(error)}`;
+          return false;
+        }
+      }
+      return visited;
+    };
     const queue = startUrls.flatMap((url) => httpUrl(url)?.href ?? []);
     const scanUrlCount = queue.length;
     const queued = new Set(queue);
     const withWidget: string[] = [];
     for (let index = 0; index < queue.length && result.pages.length < budget.pagesPerRun; index += 1) {
-      const pageMs = Math.min(budget.pageMs, deadline - Date.now());
-      if (pageMs < minPageMs) {
-        result.overBudget = overBudget(budget.runMs, result.pages.length);
-        break;
-      }
       const url = queue[index]!;
-      const { observations, state } = await visit(browser, session, proxy, url, false, pageMs);
+      const visited = await scan(url, false);
+      if (visited === false) break;
       result.pages.push(url);
-      result.observations.push(...observations);
+      const { state } = visited;
       if (state?.hasCms) withWidget.push(url);
       // Links are followed from the scan URLs only: up to linksPerUrl same-site pages each.
       if (index < scanUrlCount) {
@@ -194,16 +305,11 @@ export const crawl = async (startUrls: readonly string[], options: CrawlOptions)
         }
       }
     }
-    for (const url of withWidget) {
-      const pageMs = Math.min(budget.pageMs, deadline - Date.now());
-      if (pageMs < minPageMs) {
-        result.overBudget = overBudget(budget.runMs, result.pages.length);
-        break;
-      }
-      result.observations.push(...(await visit(browser, session, proxy, url, true, pageMs)).observations);
+    for (const url of result.stoppedEarly ? [] : withWidget) {
+      if ((await scan(url, true)) === false) break;
     }
   } finally {
-    if (browser) await closeBrowser(browser);
+    if (chromium) await closeBrowser(chromium.browser);
     await proxy.close();
     result.refused = [...proxy.refused];
     await rm(tmpDir, { recursive: true, force: true });

@@ -13,8 +13,12 @@ import net from 'node:net';
 import { isForbiddenAddress, localHosts } from '../net/address-policy';
 
 export interface ProxyPolicy {
-  /** The local stack's exception (as for webhooks): this machine's loopback names may be reached. */
-  allowLocal: boolean;
+  /**
+   * The local stack's exception, as narrow as what it is for: `host:port` of the loopback origins
+   * the run was asked to scan (crawl.ts localTargetsOf), nothing else on loopback. Another port of
+   * the same address (the local S3 emulator, the API, a database) stays refused.
+   */
+  localTargets: ReadonlySet<string>;
 }
 
 export interface FilteringProxy {
@@ -28,13 +32,17 @@ export interface FilteringProxy {
 
 const bareHost = (hostname: string): string => hostname.replace(/^\[(.*)\]$/, '$1');
 
+/** `host:port` as localTargets holds it: the host bare (no IPv6 brackets), lower-case. */
+export const targetKey = (host: string, port: number): string => `${bareHost(host).toLowerCase()}:${port}`;
+
 /** The address to connect to, or null when the policy refuses every address the host has. */
-const allowedAddress = async (host: string, policy: ProxyPolicy): Promise<string | null> => {
+const allowedAddress = async (host: string, port: number, policy: ProxyPolicy): Promise<string | null> => {
   const bare = bareHost(host);
   const addresses = net.isIP(bare) ? [bare] : (await dns.promises.lookup(bare, { all: true }).catch(() => [])).map((entry) => entry.address);
   if (addresses.length === 0) return null;
+  const localTarget = localHosts.has(bare.toLowerCase()) && policy.localTargets.has(targetKey(bare, port));
   // Every address, not just the one used: a name with one good and one forbidden address is refused.
-  if (!(policy.allowLocal && localHosts.has(bare)) && addresses.some(isForbiddenAddress)) return null;
+  if (!localTarget && addresses.some(isForbiddenAddress)) return null;
   // IPv4 first: Lambda has no IPv6 egress, and `localhost` may list ::1 where a server listens on 127.0.0.1.
   return addresses.find((address) => net.isIPv4(address)) ?? addresses[0]!;
 };
@@ -64,7 +72,7 @@ export const startFilteringProxy = async (policy: ProxyPolicy): Promise<Filterin
     }
     const port = Number(target.port || 80);
     requested.push(bareHost(target.hostname));
-    void allowedAddress(target.hostname, policy).then((address) => {
+    void allowedAddress(target.hostname, port, policy).then((address) => {
       if (address === null) {
         refused.push(`${target.hostname}:${port}`);
         response.writeHead(403, { 'content-type': 'text/plain' }).end('refused by the scanner address policy');
@@ -94,7 +102,7 @@ export const startFilteringProxy = async (policy: ProxyPolicy): Promise<Filterin
     client.on('error', () => client.destroy());
     const { host, port } = splitHostPort(request.url ?? '', 443);
     requested.push(bareHost(host));
-    void allowedAddress(host, policy).then((address) => {
+    void allowedAddress(host, port, policy).then((address) => {
       if (address === null) {
         refused.push(`${host}:${port}`);
         client.end('HTTP/1.1 403 Forbidden\r\n\r\n');

@@ -1,5 +1,6 @@
 import type { Tracker } from '../cmp/document';
 import { trackerKey } from '../cmp/document';
+import { normaliseFoundName, normaliseTrackerDomain } from '../cmp/tracker-key';
 import { classify, sameSite } from './classify';
 import type { CookieDatabase } from './cookie-database';
 import type { Observation } from './crawl';
@@ -9,6 +10,8 @@ import type { Finding } from './run';
 export const maxFindings = 500;
 const maxPagesPerFinding = 30;
 
+const canonicalHost = (host: string): string => normaliseTrackerDomain(host) ?? host;
+
 const findingKey = (observation: Pick<Observation, 'kind' | 'name' | 'domain'>) => `${observation.kind}\u0000${observation.name ?? ''}\u0000${observation.domain}`;
 
 /**
@@ -17,7 +20,8 @@ const findingKey = (observation: Pick<Observation, 'kind' | 'name' | 'domain'>) 
  */
 export const buildFindings = (observations: readonly Observation[], registry: readonly Tracker[], database: CookieDatabase): Finding[] => {
   const grouped = new Map<string, { first: Observation; pages: Set<string>; beforeConsent: boolean }>();
-  for (const observation of observations) {
+  // Domains in the registry's own form (`[::1]` and `::1`, `localhost.` and `localhost` are one).
+  for (const observation of observations.map((seen) => ({ ...seen, domain: canonicalHost(seen.domain) }))) {
     const key = findingKey(observation);
     const entry = grouped.get(key) ?? { first: observation, pages: new Set<string>(), beforeConsent: false };
     entry.pages.add(observation.page);
@@ -31,7 +35,7 @@ export const buildFindings = (observations: readonly Observation[], registry: re
       name: first.name,
       domain: first.domain,
       ...classification,
-      firstParty: sameSite(first.domain, new URL(first.page).hostname),
+      firstParty: sameSite(first.domain, canonicalHost(new URL(first.page).hostname)),
       pages: [...pages].slice(0, maxPagesPerFinding),
       setBeforeConsent: beforeConsent,
       declared: classification.classifiedBy === 'REGISTRY',
@@ -67,21 +71,35 @@ const fitReport = (findings: Finding[]): Finding[] => {
   return kept;
 };
 
-/** The registry entry a scanner finding becomes: declaredByAdmin false, the first page as location. */
-export const trackerOf = (finding: Finding): Tracker => ({
-  domain: finding.domain,
-  ...(finding.name !== null ? { cookieName: finding.name.slice(0, 200) } : {}),
-  category: finding.category,
-  ...(finding.vendor ? { vendor: finding.vendor.slice(0, 200) } : {}),
-  ...(finding.pages[0] ? { location: finding.pages[0].slice(0, 500) } : {}),
-  declaredByAdmin: false,
-});
+/**
+ * The registry entry a scanner finding becomes (declaredByAdmin false, the first page as location),
+ * keyed exactly as PUT and DELETE /cmp/trackers key theirs (shared/cmp/tracker-key.ts), so every
+ * entry the scanner adds can be removed. Null when the finding cannot be a registry entry (a host
+ * no request could name, a cookie with an empty name): it stays in the report only.
+ */
+export const trackerOf = (finding: Finding): Tracker | null => {
+  const domain = normaliseTrackerDomain(finding.domain);
+  const cookieName = finding.name === null ? undefined : normaliseFoundName(finding.name);
+  if (domain === null || cookieName === null) return null;
+  return {
+    domain,
+    ...(cookieName !== undefined ? { cookieName } : {}),
+    category: finding.category,
+    ...(finding.vendor ? { vendor: finding.vendor.slice(0, 200) } : {}),
+    ...(finding.pages[0] ? { location: finding.pages[0].slice(0, 500) } : {}),
+    declaredByAdmin: false,
+  };
+};
 
-/** Registry keys of the undeclared findings, each once (a cookie and a storage key may share one). */
+/**
+ * The undeclared findings, one per registry key (a cookie and a storage key may share one); a
+ * finding that can be no registry entry is new and undeclared too, counted under its own key.
+ */
 export const undeclared = (findings: readonly Finding[]): Finding[] => {
   const seen = new Set<string>();
   return findings.filter((finding) => {
-    const key = trackerKey(trackerOf(finding));
+    const tracker = trackerOf(finding);
+    const key = tracker ? trackerKey(tracker) : `unkeyed\u0000${findingKey(finding)}`;
     if (finding.declared || seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -24,6 +24,14 @@ export interface Finding {
   classifiedBy: (typeof classifiers)[number];
 }
 
+/** A page the run could not scan to its end (it hung, crashed the browser): what it showed before that is in the report. */
+export interface FailedPage {
+  url: string;
+  reason: string;
+  /** In pass 2, after the scanner's "accept all"; its pass 1 findings stand. */
+  afterConsent: boolean;
+}
+
 export interface ScanRun {
   tenantId: string;
   scanRunId: string;
@@ -38,6 +46,8 @@ export interface ScanRun {
   newUndeclared: number;
   violations: number;
   error: string | null;
+  /** Runs written before this field existed have none. */
+  failedPages?: FailedPage[];
 }
 
 /** A finding that is a fire-before-consent violation: seen without consent and not strictly necessary. */

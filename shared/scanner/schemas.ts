@@ -18,6 +18,11 @@ export const scanRunView = z.object({
   newUndeclared: z.number().int().describe('Trackers found that were not in the registry before this run'),
   violations: z.number().int().describe('Trackers other than NECESSARY seen before consent was given'),
   error: z.string().nullable().describe('Why a FAILED run failed'),
+  failedPages: z
+    .array(z.object({ url: z.string(), reason: z.string(), afterConsent: z.boolean() }))
+    .describe(
+      'Extension. Pages the run could not scan to their end (a page that stopped responding or crashed the browser), and why; what they showed before that, and every other page, is in the report. A run with some failed pages still COMPLETES; one where none could be scanned is FAILED.',
+    ),
 });
 
 export const findingView = z.object({

@@ -87,7 +87,7 @@ export const startScan = async (tenantId: string, trigger: ScanTrigger): Promise
 };
 
 /** A run as the API shows it: the tenant is the caller's own. */
-const viewOf = ({ tenantId: _tenantId, ...run }: ScanRun) => run;
+const viewOf = ({ tenantId: _tenantId, ...run }: ScanRun) => ({ ...run, failedPages: run.failedPages ?? [] });
 
 /** The spec's list: runs newest first (the 50 latest). */
 export const scanRuns = async (tenantId: string) => {

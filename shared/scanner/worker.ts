@@ -41,13 +41,21 @@ export const runScan = async (message: ScanMessage, options: Pick<CrawlOptions, 
       newUndeclared: undeclared(findings).length,
       violations: findings.filter(isViolation).length,
       completedAt: nowIso(),
+      failedPages: result.failedPages,
     };
-    if (result.overBudget) {
-      await failed(counted, result.overBudget, findings);
+    // What the pages scanned before the run stopped found stays in the report either way.
+    if (result.stoppedEarly) {
+      await failed(counted, result.stoppedEarly, findings);
+      return;
+    }
+    const scannedToEnd = result.pages.filter((url) => !result.failedPages.some((page) => page.url === url && !page.afterConsent));
+    if (scannedToEnd.length === 0) {
+      await failed(counted, 'No page could be scanned to its end (see failedPages)', findings);
       return;
     }
     const fresh = undeclared(findings);
-    if (fresh.length > 0) await addFoundTrackers(run.tenantId, fresh.map(trackerOf));
+    const additions = fresh.flatMap((finding) => trackerOf(finding) ?? []);
+    if (additions.length > 0) await addFoundTrackers(run.tenantId, additions);
     const { dpoEmail } = await requireTenant(run.tenantId);
     const alert = fresh.length > 0 && dpoEmail ? [named('DPO alert', mailPut(run.tenantId, newTrackersMail(dpoEmail, counted, fresh)))] : [];
     const completed: ScanRun = { ...counted, status: 'COMPLETED' };

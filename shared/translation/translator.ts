@@ -1,9 +1,10 @@
-import { config } from '../config';
 import type { LanguageCode } from '../i18n/languages';
-import { createAmazonTranslator } from './amazon-translator';
-import { localTranslator } from './local-translator';
 
-/** Machine translation from English, the only source language. */
+/**
+ * The Translator port: machine translation from English, the only source language. Its
+ * implementations (Amazon Translate, the local translator) and the choice between them
+ * (select.ts) sit above it, so this module imports neither.
+ */
 export interface Translator {
   readonly name: string;
   supports(language: LanguageCode): boolean;
@@ -36,14 +37,4 @@ export const draftTranslation = async (
     drafted[key] = translated[index] as string;
   });
   return { texts: drafted, source: 'MACHINE_DRAFTED' };
-};
-
-let instance: Translator | undefined;
-
-/** One translator per process, chosen on first use so tests can set the stage first. */
-export const translatorFor = (): Translator => (instance ??= config.isLocal ? localTranslator : createAmazonTranslator());
-
-/** Tests swap in a fake, or pass undefined to choose again from the config. */
-export const setTranslator = (translator: Translator | undefined): void => {
-  instance = translator;
 };

@@ -85,8 +85,9 @@ export const inviteUser = async (tenantId: string, input: InviteUserInput) => {
  * Removes another user of the remover's tenant (404 for an unknown or another tenant's id).
  * Removing oneself is refused, so a tenant can never remove its last SUPER_ADMIN (the store
  * checks the remover still is one, in the same transaction). The removed user's refresh tokens
- * stop working at once (a refresh needs the user); an access token already issued lives out its
- * ACCESS_TOKEN_TTL_SECONDS.
+ * stop working at once (a refresh needs the user); an access token already issued is refused at
+ * once by every state change and team route (shared/roles.ts currentRoleChecked) and lives out
+ * its ACCESS_TOKEN_TTL_SECONDS for reads.
  */
 export const removeUser = async (remover: { tenantId: string; userId: string }, userId: string) => {
   if (userId === remover.userId) {

@@ -49,8 +49,11 @@ export const insertUser = async (user: User, alongside: readonly NamedItem[] = [
   ]);
 };
 
-export const getUser = async (tenantId: string, userId: string): Promise<User | undefined> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: userKeys.user(tenantId, userId) }));
+/** `consistent`: read the latest write (a removal or change of role a moment ago), at twice the cost. */
+export const getUser = async (tenantId: string, userId: string, options: { consistent?: boolean } = {}): Promise<User | undefined> => {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: userKeys.user(tenantId, userId), ...(options.consistent ? { ConsistentRead: true } : {}) }),
+  );
   return Item as User | undefined;
 };
 

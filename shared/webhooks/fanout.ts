@@ -71,15 +71,25 @@ export const enqueueDelivery = async (webhook: Webhook, event: EventEnvelope): P
 };
 
 /**
- * One delivery per subscribed, active webhook of each event's tenant. A tenant's webhooks are read
- * once per call: a stream batch of a hundred consents of one tenant is one query, not a hundred.
+ * Whether a webhook is to get an event: active, subscribed to its type, and created at or before
+ * the event happened. Fan-out reads the tenant's webhooks as they are when it runs, which may be
+ * long after the event: a stream replayed from its trim horizon (the local stack after a restart),
+ * a retried batch, an outbox item a drain picks up late. A webhook made since must not receive
+ * what happened before it existed (a new receiver once got 83 old events after a restart).
+ */
+export const receives = (webhook: Webhook, event: EventEnvelope): boolean =>
+  webhook.isActive && webhook.events.includes(event.type) && Date.parse(webhook.createdAt) <= Date.parse(event.timestamp);
+
+/**
+ * One delivery per webhook that receives each event (above). A tenant's webhooks are read once
+ * per call: a stream batch of a hundred consents of one tenant is one query, not a hundred.
  */
 export const fanOutEvents = async (events: readonly EventEnvelope[]): Promise<number> => {
   const webhooksOf = new Map<string, Promise<Webhook[]>>();
   let deliveries = 0;
   for (const event of events) {
     if (!webhooksOf.has(event.tenantId)) webhooksOf.set(event.tenantId, listWebhooks(event.tenantId));
-    const targets = (await webhooksOf.get(event.tenantId)!).filter((webhook) => webhook.isActive && webhook.events.includes(event.type));
+    const targets = (await webhooksOf.get(event.tenantId)!).filter((webhook) => receives(webhook, event));
     for (const webhook of targets) await enqueueDelivery(webhook, event);
     deliveries += targets.length;
   }

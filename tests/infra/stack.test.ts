@@ -5,6 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addComplianceChecks } from '../../infra/compliance';
+import { demoContentSecurityPolicy } from '../../web/build';
 import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack, streamItemTypes } from '../../infra/stack';
@@ -326,6 +327,11 @@ describe('web assets', () => {
     expect(byPath.get('/portal/*')).toMatchObject({ CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', FunctionAssociations: [expect.objectContaining({ EventType: 'viewer-request' })] });
     // The dashboard: CachingOptimized (each object's own Cache-Control), client routes mapped to index.html.
     expect(byPath.get('/dashboard/*')).toMatchObject({ CachePolicyId: '658327ea-f89d-4fab-a63d-7e88639e58f6', FunctionAssociations: [expect.objectContaining({ EventType: 'viewer-request' })] });
+    // The widget's demo page gets the local server's strict policy too (cms.js does not: it runs under tenants' pages).
+    const demoPolicy = (byPath.get('/widget/demo*') as { ResponseHeadersPolicyId?: { Ref?: string } } | undefined)?.ResponseHeadersPolicyId?.Ref;
+    expect(resourcesOf('AWS::CloudFront::ResponseHeadersPolicy')[demoPolicy ?? '']?.Properties).toMatchObject({
+      ResponseHeadersPolicyConfig: { SecurityHeadersConfig: { ContentSecurityPolicy: { ContentSecurityPolicy: demoContentSecurityPolicy, Override: true } } },
+    });
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: Match.objectLike({
         SecurityHeadersConfig: Match.objectLike({

@@ -4,14 +4,21 @@ import { afterAll, beforeAll } from 'vitest';
 
 /**
  * Fixture sites for the scanner, on loopback only: the site under test on 127.0.0.1, a
- * "third-party" vendor on localhost (another site to the scanner), and a canary on 127.0.0.2 that
- * counts every request it gets (the address policy must keep its count at zero).
+ * "third-party" vendor on localhost (another site to the scanner; reachable only when a test names
+ * its origin among the scan URLs, as the local exception covers exactly those origins), a canary
+ * on 127.0.0.2 and another on another port of 127.0.0.1, each counting every request it gets (the
+ * address policy must keep both counts at zero).
  */
 export interface FixtureSites {
   site: string;
   vendor: string;
   canary: string;
   canaryHits: () => number;
+  /** A canary on 127.0.0.1 at a port of its own: loopback, but not a scan URL's origin. */
+  loopbackCanary: string;
+  loopbackCanaryHits: () => number;
+  /** Requests for the pages /popups tries to open. */
+  popupHits: () => number;
   /** Consent decisions the site's stand-in service received (the scanner's must never arrive). */
   webEvents: () => number;
 }
@@ -44,13 +51,18 @@ const serve = (host: string, handler: http.RequestListener) =>
 
 export const useFixtureSites = () => {
   const servers: http.Server[] = [];
-  const state = { site: '', vendor: '', canary: '', hits: 0, webEvents: 0 };
+  const state = { site: '', vendor: '', canary: '', loopbackCanary: '', hits: 0, loopbackHits: 0, popupHits: 0, webEvents: 0 };
   const hanging = new Set<http.ServerResponse>();
   beforeAll(async () => {
     const canary = await serve('127.0.0.2', (_request, response) => {
       state.hits += 1;
       response.end('canary');
     });
+    const loopbackCanary = await serve('127.0.0.1', (_request, response) => {
+      state.loopbackHits += 1;
+      response.end('canary');
+    });
+    const otherPort = loopbackCanary.origin;
     // Served as localhost: another site than 127.0.0.1 to the scanner. localhost is a secure context, so a Secure SameSite=None cookie may be set over http.
     let vendorOrigin = '';
     const vendor = await serve('127.0.0.1', (request, response) => {
@@ -113,12 +125,50 @@ export const useFixtureSites = () => {
         case '/redirect':
           response.writeHead(302, { location: `${canaryOrigin}/redirected` }).end();
           return;
+        case '/other-port': {
+          // Another port on the scan target's own loopback address, by address and by name (the
+          // local S3 emulator once sat there), through every way a page can ask.
+          const targets = [otherPort, otherPort.replace('127.0.0.1', 'localhost')];
+          response.end(
+            page(
+              targets.map((origin) => `<img src="${origin}/img.gif"><iframe src="${origin}/frame"></iframe>`).join('') + '<a href="/to-other-port">go</a>',
+              targets.map((origin) => `<script src="${origin}/s.js"></script><script>fetch('${origin}/fetch', { method: 'DELETE' }).catch(() => {});</script>`).join(''),
+            ),
+          );
+          return;
+        }
+        case '/to-other-port':
+          response.writeHead(302, { location: `${otherPort}/redirected` }).end();
+          return;
+        case '/popups':
+          // window.open and target=_blank, 200 times: every one would be a page of its own.
+          response.setHeader('set-cookie', 'popups_page=1; Path=/');
+          response.end(
+            page(
+              '<a id="blank" href="/popup-target?link" target="_blank">new window</a>',
+              `<script>for (let i = 0; i < 200; i += 1) window.open('/popup-target?' + i, '_blank'); document.addEventListener('DOMContentLoaded', () => document.getElementById('blank').click());</script>`,
+            ),
+          );
+          return;
+        case '/popup-target':
+          state.popupHits += 1;
+          response.end(page('<p>popup</p>', `<script>document.cookie = 'popup_cookie=1; path=/';</script>`));
+          return;
+        case '/busy':
+          // Sets a cookie, then never gives its thread back.
+          response.setHeader('set-cookie', 'busy_started=1; Path=/');
+          response.end(page('<p>busy</p>', '<script>for (;;) {}</script>'));
+          return;
+        case '/memory':
+          // Allocates until the heap cap stops it.
+          response.end(page('<p>memory</p>', '<script>const hog = []; for (;;) hog.push(new Array(1e6).fill(Math.random()));</script>'));
+          return;
         default:
           response.writeHead(404).end();
       }
     });
-    servers.push(canary.server, vendor.server, site.server);
-    Object.assign(state, { site: site.origin, vendor: vendorOrigin, canary: canaryOrigin });
+    servers.push(canary.server, loopbackCanary.server, vendor.server, site.server);
+    Object.assign(state, { site: site.origin, vendor: vendorOrigin, canary: canaryOrigin, loopbackCanary: otherPort });
   });
   afterAll(async () => {
     for (const response of hanging) response.destroy();
@@ -128,6 +178,15 @@ export const useFixtureSites = () => {
     }
   });
   return {
-    sites: (): FixtureSites => ({ site: state.site, vendor: state.vendor, canary: state.canary, canaryHits: () => state.hits, webEvents: () => state.webEvents }),
+    sites: (): FixtureSites => ({
+      site: state.site,
+      vendor: state.vendor,
+      canary: state.canary,
+      canaryHits: () => state.hits,
+      loopbackCanary: state.loopbackCanary,
+      loopbackCanaryHits: () => state.loopbackHits,
+      popupHits: () => state.popupHits,
+      webEvents: () => state.webEvents,
+    }),
   };
 };

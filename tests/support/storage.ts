@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { setDocumentClient } from '../../shared/db/client';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { db, setDocumentClient, tableName } from '../../shared/db/client';
 
 const writeCommands = new Set([
   'PutCommand',
@@ -34,4 +35,18 @@ export const failWrites = (options: { except?: (command: string) => boolean } = 
   );
   setDocumentClient(client);
   return { restore: () => setDocumentClient(undefined) };
+};
+
+/** Everything stored in a tenant's partition, as one digest (test-only read), to prove a refused request wrote nothing. */
+export const tenantDigest = async (tenantId: string): Promise<string> => {
+  const hash = createHash('sha256');
+  let lastKey: Record<string, unknown> | undefined;
+  do {
+    const { Items = [], LastEvaluatedKey } = await db().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `TENANT#${tenantId}` }, ExclusiveStartKey: lastKey, ConsistentRead: true }),
+    );
+    for (const item of Items) hash.update(JSON.stringify(item));
+    lastKey = LastEvaluatedKey;
+  } while (lastKey);
+  return hash.digest('hex');
 };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addDomainBody, allowedDomain, createdApiKey, domainParams, keyIdParams, maskedApiKey } from '../../api-keys/schemas';
+import { addDomainBody, allowedDomain, createApiKeyBody, createdApiKey, domainParams, keyIdParams, maskedApiKey } from '../../api-keys/schemas';
 import type { RouteDefinition } from '../route';
 
 export const apiKeyRoutes = {
@@ -9,9 +9,12 @@ export const apiKeyRoutes = {
     group: 'api-keys',
     auth: { kind: 'bearer', access: 'write' },
     summary: 'Create an API key',
-    description: 'The key string is returned only in this response; it is stored hashed.',
+    description:
+      "The key string is returned only in this response; it is stored hashed. kind (extension) defaults to publishable, the spec's key: for the widget in your pages, checked against the allowed domains, never accepting a raw identifier. A secret key (cms_sk_…) is for your servers only: it is refused (403 ORIGIN_NOT_ALLOWED) whenever a browser's Origin header comes with it, needs no allowed domains, may send identifier to sdk-record, and signs identifierHash for the widget (identifierSignature: lower-case hex HMAC-SHA256 of the hash, keyed with the key as issued), which makes those records VERIFIED. Secret keys are accepted by sdk-record, sdk-withdraw, withdraw-public, cmp/consent-status and cmp/server-event-log, and refused (403 FORBIDDEN) by the routes that take the key in the URL (public-notice, sdk/verify), where it would be logged. At most 10 live secret keys per tenant (409 CONFLICT beyond).",
     tags: ['API keys'],
+    request: { body: createApiKeyBody },
     response: { status: 201, description: 'The new key', data: createdApiKey },
+    errors: ['CONFLICT'],
   },
   listApiKeys: {
     method: 'GET',
@@ -28,7 +31,7 @@ export const apiKeyRoutes = {
     group: 'api-keys',
     auth: { kind: 'bearer', access: 'write' },
     summary: 'Revoke an API key',
-    description: 'A revoked key is refused with 401 UNAUTHORIZED from the next request on. Revoking twice is harmless.',
+    description: "A revoked key is refused with 401 UNAUTHORIZED from the next request on, and a revoked secret key's identity signatures stop verifying at once. Revoking twice is harmless.",
     tags: ['API keys'],
     request: { params: keyIdParams },
     response: { status: 200, description: 'The revoked key', data: maskedApiKey },

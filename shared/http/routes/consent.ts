@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import {
   analyticsView,
+  consentSettingsBody,
+  consentSettingsView,
   externalIdItem,
   externalIdParams,
   hashParams,
@@ -34,6 +36,28 @@ export const consentRoutes = {
     request: { body: recordBody },
     response: { status: 201, description: 'The record', data: recordResult },
     errors: ['NOT_FOUND', 'CONFLICT'],
+  },
+  getConsentSettings: {
+    method: 'GET',
+    path: '/api/v1/consent/settings',
+    group: 'consent',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: "The tenant's consent settings",
+    description: 'Extension. requireVerifiedIdentity (default false) and publicWithdrawal (default IMMEDIATE); the defaults until a DPO or SUPER_ADMIN saves.',
+    tags,
+    response: { status: 200, description: 'The settings', data: consentSettingsView },
+  },
+  saveConsentSettings: {
+    method: 'PUT',
+    path: '/api/v1/consent/settings',
+    group: 'consent',
+    auth: { kind: 'bearer', access: 'write' },
+    summary: "Change the tenant's consent settings",
+    description:
+      "Extension. Merges: a setting not sent keeps its value. Applies from the next request on (sdk-record and withdraw-public read the settings strongly consistent, uncached). requireVerifiedIdentity: sdk-record then refuses anything not VERIFIED with 400 VALIDATION_ERROR: an unsigned identifierHash (naming identifierSignature) and a record without identifier, attributed to the IP (naming identifierHash and identifierSignature); turn it on only when every page that shows the notice identifies the visitor through its server. publicWithdrawal CONFIRM_BY_EMAIL: withdraw-public mails a single-use withdrawal link instead of withdrawing at once.",
+    tags,
+    request: { body: consentSettingsBody },
+    response: { status: 200, description: 'The settings as saved', data: consentSettingsView },
   },
   consentAnalytics: {
     method: 'GET',

@@ -22,6 +22,9 @@ const tags = ['Withdrawal'];
 const withdrawalEffects =
   'Writes an immutable WithdrawalRecord and a ComplianceTask due in 7 days, updates the records (isWithdrawn and withdrawnAt only on full withdrawal; withdrawnPurposes accumulates), emits one consent.withdrawn per record and mails a confirmation to the principal (when an email is known) and to the DPO. The withdrawal, its task, mails and (for a link) the token are committed in one transaction; the records are then updated 40 per transaction, idempotently, so any number of records can be withdrawn and a crash halfway is finished by the completer.';
 
+const linkErrors =
+  'Only the spec\'s codes, with the reason in error.details.reason (extension): unknown link 404 NOT_FOUND (reason NOT_FOUND); used 409 CONFLICT (reason USED, with usedAt); expired 409 CONFLICT (reason EXPIRED, with expiredAt); used and expired also name the tenant and newLinkUrl, its public withdrawal page. Every answer carries Cache-Control: no-store.';
+
 export const withdrawalRoutes = {
   withdrawConsent: {
     method: 'POST',
@@ -29,7 +32,7 @@ export const withdrawalRoutes = {
     group: 'consent',
     auth: { kind: 'bearer', access: 'write' },
     summary: "Withdraw a principal's consent for a notice (dashboard)",
-    description: `Full withdrawal of every record of the principal for that notice. ${withdrawalEffects} No consent for that notice: 404; already fully withdrawn: 409.`,
+    description: `Full withdrawal of every record of the principal for that notice. ${withdrawalEffects} No consent for that notice: 404; already fully withdrawn: 409. Exactly one withdrawal per decision: of simultaneous identical calls one withdraws and the others get 409 CONFLICT.`,
     tags,
     request: { body: withdrawBody },
     response: { status: 200, description: 'The withdrawal', data: withdrawalResult },
@@ -54,11 +57,12 @@ export const withdrawalRoutes = {
     auth: { kind: 'none' },
     summary: 'The consent a withdrawal link is for',
     description:
-      "What the portal page shows: the notice as consented to (title, version, contact, rights and complaint text) and each purpose's state, with the notice's words in every language it was published in (availableLanguages, translations: English where a language has no text). The spec leaves the body's fields beyond the notice and purposes unstated; these are extensions. Only reads: opening the link never spends it (mail scanners prefetch links). Unknown token: 404 WITHDRAWAL_TOKEN_NOT_FOUND; expired: 410 WITHDRAWAL_TOKEN_EXPIRED; already used: 409 WITHDRAWAL_TOKEN_USED (extension codes, so a page can say which).",
+      `What the portal page shows: the notice as consented to (title, version, contact, rights and complaint text) and each purpose's state, with the notice's words in every language it was published in (availableLanguages, translations: English where a language has no text). The spec leaves the body's fields beyond the notice and purposes unstated; these are extensions. Only reads: opening the link never spends it (mail scanners prefetch links). ${linkErrors}`,
     tags,
+    noStore: true,
     request: { params: tokenParams },
     response: { status: 200, description: 'What the portal page shows', data: portalViewResult },
-    errors: ['WITHDRAWAL_TOKEN_NOT_FOUND', 'WITHDRAWAL_TOKEN_EXPIRED', 'WITHDRAWAL_TOKEN_USED'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
   },
   portalWithdraw: {
     method: 'POST',
@@ -66,11 +70,12 @@ export const withdrawalRoutes = {
     group: 'portal',
     auth: { kind: 'none' },
     summary: 'Redeem a withdrawal link',
-    description: `withdrawAll (default true) withdraws everything; withdrawAll false with purposeIds withdraws those only. The token is spent in the same transaction: of simultaneous redemptions exactly one succeeds, the others get 409 WITHDRAWAL_TOKEN_USED; 409 CONFLICT when nothing is left to withdraw. ${withdrawalEffects}`,
+    description: `withdrawAll (default true) withdraws everything; withdrawAll false with purposeIds withdraws those only. purposeIds with withdrawAll true (sent or defaulted) is 400 VALIDATION_ERROR, and so is a purpose the consent never granted (both on purposeIds). The token is spent in the same transaction: of simultaneous redemptions exactly one succeeds, the others get 409 CONFLICT with reason USED; 409 CONFLICT without a reason when nothing is left to withdraw. ${linkErrors} ${withdrawalEffects}`,
     tags,
+    noStore: true,
     request: { params: tokenParams, body: portalWithdrawBody },
     response: { status: 200, description: 'The withdrawal', data: withdrawalResult },
-    errors: ['WITHDRAWAL_TOKEN_NOT_FOUND', 'WITHDRAWAL_TOKEN_EXPIRED', 'WITHDRAWAL_TOKEN_USED', 'CONFLICT'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
   },
   requestPortalLink: {
     method: 'POST',
@@ -90,13 +95,14 @@ export const withdrawalRoutes = {
     method: 'POST',
     path: '/api/v1/consent/withdraw-public',
     group: 'consent-public',
-    auth: { kind: 'apiKey', in: 'body', checkOrigin: true },
+    auth: { kind: 'apiKey', in: 'body', checkOrigin: true, secretKey: 'accepted' },
     limits: [{ limit: 'withdrawPublicPerIp', per: 'ip', code: 'RATE_LIMIT' }, ...sdkLimits],
     summary: 'Withdraw consent by email (public)',
-    description: `Empty purposeIds withdraws everything. ${withdrawalEffects} Always 200: with no active consent for the email, withdrawalId is null and withdrawnCount 0, and the answer takes as long (it is held to at least WITHDRAW_PUBLIC_MIN_MS), so emails cannot be enumerated. Purposes the principal never consented to are ignored. 5 requests per hour per IP.`,
+    description: `Empty purposeIds withdraws everything. ${withdrawalEffects} Always 200: with no active consent for the email, withdrawalId is null and withdrawnCount 0, and the answer takes as long (it is held to at least WITHDRAW_PUBLIC_MIN_MS), so emails cannot be enumerated. Purposes the principal never consented to are ignored. 5 requests per hour per IP. The trade-off of the spec's behaviour (the default, the tenant's consent setting publicWithdrawal IMMEDIATE): the key is public, so anyone who knows an email can withdraw that person's consent. With publicWithdrawal CONFIRM_BY_EMAIL (extension) nothing is withdrawn by this call: the address is mailed a single-use link to the withdrawal pages (as POST /consent/portal-link does, 3 per hour per address: 429 RATE_LIMIT) and the withdrawal happens when the person confirms there; the answer is the same for every address (withdrawalId null, withdrawnCount 0, confirmationRequired true), held to the same minimum time. A secret key may call it too (from a server, no Origin).`,
     tags,
     request: { body: withdrawPublicBody },
     response: { status: 200, description: 'The withdrawal, or nothing withdrawn', data: publicWithdrawalResult },
+    errors: ['RATE_LIMIT'],
   },
   listComplianceTasks: {
     method: 'GET',

@@ -15,6 +15,8 @@ const endpoints = {
   listComplianceTasks: ['GET', '/api/v1/compliance-tasks'],
   completeComplianceTask: ['POST', '/api/v1/compliance-tasks/:id/complete'],
   createWithdrawalToken: ['POST', '/api/v1/consent/withdrawal-token'],
+  getConsentSettings: ['GET', '/api/v1/consent/settings'],
+  saveConsentSettings: ['PUT', '/api/v1/consent/settings'],
   listNotices: ['GET', '/api/v1/notices'],
   getNotice: ['GET', '/api/v1/notices/:id'],
   getActiveNotice: ['GET', '/api/v1/notices/active'],

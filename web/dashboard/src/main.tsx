@@ -13,6 +13,7 @@ const screens: { pattern: RegExp; names: string[]; load: () => Promise<ScreenMod
   { pattern: /^\/records\/([^/]+)$/, names: ['id'], load: () => import('./screens/record') },
   { pattern: /^\/withdrawals$/, names: [], load: () => import('./screens/withdrawals') },
   { pattern: /^\/api-keys$/, names: [], load: () => import('./screens/api-keys') },
+  { pattern: /^\/settings$/, names: [], load: () => import('./screens/consent-settings') },
   { pattern: /^\/webhooks$/, names: [], load: () => import('./screens/webhooks') },
   { pattern: /^\/team$/, names: [], load: () => import('./screens/team') },
   { pattern: /^\/set-password$/, names: [], load: () => import('./screens/set-password') },
@@ -39,6 +40,7 @@ export const navigation = [
   { to: '/data-map', label: 'Data map' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/api-keys', label: 'API keys' },
+  { to: '/settings', label: 'Consent settings' },
   { to: '/cookie-consent', label: 'Cookie consent' },
   { to: '/team', label: 'Team' },
 ];

@@ -150,7 +150,7 @@ const openNote = async (note: string, keys: Jwk[]): Promise<NoteResult> => {
 };
 
 /** The receipt's claims when its JWS signature verifies with the JWKS key its header names. */
-const receiptCheck = async (jws: string, keys: Jwk[]): Promise<{ claims?: { rid?: string; ph?: string }; failure?: string }> => {
+const receiptCheck = async (jws: string, keys: Jwk[]): Promise<{ claims?: { rid?: string; ph?: string; att?: string }; failure?: string }> => {
   const parts = jws.split('.');
   if (parts.length !== 3) return { failure: 'the receipt is not a compact JWS' };
   const [header, payload, signature] = parts.map((part) => fromBase64Url(part));
@@ -168,7 +168,7 @@ const receiptCheck = async (jws: string, keys: Jwk[]): Promise<{ claims?: { rid?
         ? await subtle().verify({ name: 'ECDSA', hash: 'SHA-256' }, key, signature.slice(), input)
         : false;
   if (!valid) return { failure: 'the receipt signature does not verify' };
-  return { claims: JSON.parse(new TextDecoder().decode(payload)) as { rid?: string; ph?: string } };
+  return { claims: JSON.parse(new TextDecoder().decode(payload)) as { rid?: string; ph?: string; att?: string } };
 };
 
 export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantId: string): Promise<Verification> => {
@@ -217,8 +217,11 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
   }
 
   const receipt = await receiptCheck(proof.receipt, keys ?? []);
-  const receiptOk = !receipt.failure && receipt.claims?.rid === proof.recordId && receipt.claims?.ph === proof.proofHash;
-  checks.push({ label: "The receipt is signed by a published key and names this record and proof hash", ok: receiptOk, ...(receipt.failure ? { detail: receipt.failure } : {}) });
-  if (!receiptOk) return done(`The receipt fails: ${receipt.failure ?? 'it names another record or proof hash'}.`);
+  // Proof format 3: the evidence states the attribution, and the receipt must name the same.
+  const attribution = (JSON.parse(proof.canonicalPayload) as { attribution?: string }).attribution ?? null;
+  const receiptOk =
+    !receipt.failure && receipt.claims?.rid === proof.recordId && receipt.claims?.ph === proof.proofHash && (receipt.claims?.att ?? null) === attribution;
+  checks.push({ label: 'The receipt is signed by a published key and names this record, proof hash and attribution', ok: receiptOk, ...(receipt.failure ? { detail: receipt.failure } : {}) });
+  if (!receiptOk) return done(`The receipt fails: ${receipt.failure ?? 'it names another record, proof hash or attribution'}.`);
   return done();
 };

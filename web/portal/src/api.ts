@@ -1,10 +1,14 @@
 /** The JSON API, at the origin and base the page's meta tag names (the same origin by default). */
 const apiBase = (): string => document.querySelector<HTMLMetaElement>('meta[name="cms-api-base"]')?.content ?? '/api/v1';
 
-/** On an expired or used link (error.details, an extension): whose link it was and where to get a new one. */
+/**
+ * error.details on the link routes (an extension): why the link cannot be used and, when it was
+ * used or has expired, whose link it was and where to get a new one.
+ */
 export interface LinkGone {
-  tenant: { name: string; slug: string } | null;
-  newLinkUrl: string | null;
+  reason?: 'NOT_FOUND' | 'USED' | 'EXPIRED';
+  tenant?: { name: string; slug: string } | null;
+  newLinkUrl?: string | null;
   expiredAt?: string;
   usedAt?: string;
 }

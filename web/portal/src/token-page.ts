@@ -20,10 +20,11 @@ interface Draft {
   busy: boolean;
 }
 
+/** The API answers with the spec's codes (404 NOT_FOUND, 409 CONFLICT); which link problem it is, is details.reason. */
 const viewOfError = (code: string, gone?: LinkGone): View => {
-  if (code === 'WITHDRAWAL_TOKEN_EXPIRED') return { kind: 'expired', gone };
-  if (code === 'WITHDRAWAL_TOKEN_USED') return { kind: 'used', gone };
-  if (code === 'WITHDRAWAL_TOKEN_NOT_FOUND' || code === 'VALIDATION_ERROR') return { kind: 'invalid' };
+  if (gone?.reason === 'EXPIRED') return { kind: 'expired', gone };
+  if (gone?.reason === 'USED') return { kind: 'used', gone };
+  if (gone?.reason === 'NOT_FOUND' || code === 'VALIDATION_ERROR') return { kind: 'invalid' };
   return { kind: 'failed' };
 };
 

@@ -3,12 +3,18 @@ import type { Ui } from './dom';
 import { h } from './dom';
 import { directionOf, languageName, saveLanguage } from './i18n';
 
+/** The visitor as the page identified them (cms.identify): sent with every notice decision. */
+export interface Identity {
+  identifierHash: string;
+  identifierSignature?: string;
+}
+
 /** What both banners share: the embed, the UI, the language shown and the visitor's identity. */
 export interface Context {
   embed: Embed;
   ui: Ui;
   language: string;
-  identifierHash: string | undefined;
+  identity: Identity | undefined;
   /** The tenant's label in the language shown, else its English one, else the bundled English. */
   labels: (key: string) => string;
   onLanguage: (() => void)[];

@@ -2,7 +2,7 @@ import { consentDefault } from './consent-mode';
 import { button, defaultTheme, guarded, mountUi } from './dom';
 import { emit, on, readEmbed } from './env';
 import { pickLanguage } from './i18n';
-import type { Context } from './context';
+import type { Context, Identity } from './context';
 import { cookieBanner } from './cookie-banner';
 import { cookieConsent, fetchCmp } from './cookies';
 import { fallbackLabels } from './labels';
@@ -21,17 +21,23 @@ const loaded: { notice?: Notice; cookies?: Cookies; context?: Context } = {};
 
 const getConsent = () => ({ notice: loaded.notice?.state() ?? null, cookies: loaded.cookies?.consent.state() ?? null });
 
-let pendingIdentity: string | undefined;
+let pendingIdentity: Identity | undefined;
+const hex64 = /^[0-9a-f]{64}$/;
 const api = {
   getConsent,
   showNotice: guarded(() => loaded.notice?.show(!loaded.notice.needsPrompt())),
   showCookiePreferences: guarded(() => loaded.cookies?.banner.show(true)),
-  /** Attributes later notice decisions to a principal. Only a SHA-256 hex digest is accepted: raw identifiers never leave the browser. */
-  identify: (input: { identifierHash?: unknown }) => {
+  /**
+   * Attributes later notice decisions to a principal. Only a SHA-256 hex digest is accepted: raw
+   * identifiers never leave the browser. identifierSignature, the tenant server's HMAC of the hash
+   * with a secret key, makes the records VERIFIED; without it they are CLAIMED.
+   */
+  identify: (input: { identifierHash?: unknown; identifierSignature?: unknown }) => {
     const hash = input && input.identifierHash;
-    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) return false;
-    if (loaded.context) loaded.context.identifierHash = hash;
-    pendingIdentity = hash;
+    const signature = input && input.identifierSignature;
+    if (typeof hash !== 'string' || !hex64.test(hash) || (signature !== undefined && (typeof signature !== 'string' || !hex64.test(signature)))) return false;
+    pendingIdentity = { identifierHash: hash, ...(signature ? { identifierSignature: signature as string } : {}) };
+    if (loaded.context) loaded.context.identity = pendingIdentity;
     return true;
   },
   on,
@@ -53,7 +59,7 @@ const boot = async () => {
       embed,
       ui: mountUi(config?.bannerTheme ?? defaultTheme, embed.position ?? config?.bannerTheme.position ?? 'bottom-right'),
       language: pickLanguage(available, embed.language),
-      identifierHash: pendingIdentity,
+      identity: pendingIdentity,
       labels: (key) => labelsOf(context.language)?.[key] ?? labelsOf('EN')?.[key] ?? fallbackLabels[key] ?? key,
       onLanguage: [],
     };

@@ -37,7 +37,8 @@ interface Decision {
   versionNumber: number | null;
   materialNoticeId: string;
   consentRecordId: string;
-  proofHash: string;
+  /** The proof of possession sdk-withdraw asks for; absent on decisions made before withdrawal keys. */
+  withdrawalKey?: string;
   purposes: Record<string, boolean>;
   decidedAt: string;
 }
@@ -85,7 +86,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     const optional = notice.purposes.filter((purpose) => !purpose.required).map((purpose) => purposes[purpose.id]);
     const status = optional.every(Boolean) ? 'ACCEPTED' : optional.some(Boolean) ? 'PARTIAL' : 'REJECTED';
     const position = embed.position ?? ui.position;
-    const reply = await call<{ consentRecordId: string; proofHash: string }>(`${embed.apiBase}/consent/sdk-record`, {
+    const reply = await call<{ consentRecordId: string; withdrawalKey: string }>(`${embed.apiBase}/consent/sdk-record`, {
       apiKey: embed.apiKey,
       status,
       purposes,
@@ -94,7 +95,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       positionShown: positions.indexOf(position) >= 0 ? position : 'bottom-right',
       userAgent: navigator.userAgent.slice(0, 1000),
       ...(location.href.length <= 2000 && /^https?:/.test(location.href) ? { url: location.href } : {}),
-      ...(context.identifierHash ? { identifierHash: context.identifierHash } : {}),
+      ...context.identity,
     });
     if (!reply.data) return false;
     const first = stale();
@@ -104,7 +105,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
         versionNumber: notice.versionNumber ?? null,
         materialNoticeId: baseline,
         consentRecordId: reply.data.consentRecordId,
-        proofHash: reply.data.proofHash,
+        withdrawalKey: reply.data.withdrawalKey,
         purposes,
         decidedAt: new Date().toISOString(),
       },
@@ -113,15 +114,25 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     return true;
   };
 
-  /** A real withdrawal (WithdrawalRecord, compliance task, webhook), authorised by the record's id and proof hash. */
+  /** Set when a withdrawal can only be made on the withdrawal page: the failure then says so, with the link. */
+  let onPage = false;
+
+  /**
+   * A real withdrawal (WithdrawalRecord, compliance task, webhook), authorised by the record's id
+   * and the withdrawal key sdk-record gave this browser. A decision made before withdrawal keys
+   * has none (and the service answers 404 for it): that person is sent to the withdrawal page.
+   */
   const withdraw = async (purposeIds?: string[]): Promise<boolean> => {
     if (!decision) return false;
-    const reply = await call(`${embed.apiBase}/consent/sdk-withdraw`, {
-      apiKey: embed.apiKey,
-      consentRecordId: decision.consentRecordId,
-      proofHash: decision.proofHash,
-      ...(purposeIds ? { purposeIds } : {}),
-    });
+    const reply = decision.withdrawalKey
+      ? await call(`${embed.apiBase}/consent/sdk-withdraw`, {
+          apiKey: embed.apiKey,
+          consentRecordId: decision.consentRecordId,
+          withdrawalKey: decision.withdrawalKey,
+          ...(purposeIds ? { purposeIds } : {}),
+        })
+      : { status: 404 };
+    onPage = reply.status === 404;
     // 409: already withdrawn elsewhere (the portal, the DPO); the visitor's view catches up.
     if (reply.status !== 200 && reply.status !== 409) return false;
     const purposes = { ...decision.purposes };
@@ -148,8 +159,13 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     const decide = (choose: (purpose: Purpose) => boolean | undefined, custom?: (chosen: Record<string, boolean>) => Promise<boolean>) => async () => {
       const chosen: Record<string, boolean> = {};
       for (const purpose of notice.purposes) chosen[purpose.id] = purpose.required || !!choose(purpose);
-      if (await (custom ?? apply)(chosen)) close();
-      else error.textContent = label('saveFailed');
+      if (await (custom ?? apply)(chosen)) return close();
+      error.replaceChildren(label('saveFailed'));
+      if (onPage && notice.withdrawalUrl) {
+        const link = h('a', { href: notice.withdrawalUrl, target: '_blank', rel: 'noopener' }, label('notice.withdrawalPage'));
+        error.replaceChildren(label('notice.withdrawOnPage'), ' ', link);
+        link.focus();
+      }
     };
     const purposes = notice.purposes.map((purpose) => {
       const shown = words.purpose(purpose);

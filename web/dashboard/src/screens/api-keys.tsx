@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, canWrite, session } from '../session';
 import type { DataOf } from '../api';
 import { CopyButton, Dialog, ErrorText, Heading, Loading, fieldErrors, formatDate, formatDateTime, useData } from '../ui';
@@ -97,6 +97,8 @@ const Domains = ({ keyId, revoked }: { keyId: string; revoked: boolean }) => {
   );
 };
 
+const kindNames = { publishable: 'Publishable', secret: 'Secret' } as const;
+
 const KeyCard = ({ apiKey, onRevoked }: { apiKey: Key; onRevoked: () => void }) => {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -105,13 +107,18 @@ const KeyCard = ({ apiKey, onRevoked }: { apiKey: Key; onRevoked: () => void }) 
     <li class="card">
       <h2>
         <code>{apiKey.maskedKey}</code>
+        <span class="badge">{kindNames[apiKey.kind]}</span>
         {revoked ? <span class="badge withdrawn">Revoked</span> : <span class="badge active">Active</span>}
       </h2>
       <p class="muted">
         Created {formatDate(apiKey.createdAt)}
         {revoked ? `, revoked ${formatDateTime(apiKey.revokedAt)}` : ''}
       </p>
-      <Domains keyId={apiKey.keyId} revoked={revoked} />
+      {apiKey.kind === 'secret' ? (
+        <p class="muted">For your servers only: refused from any browser, so it has no allowed domains.</p>
+      ) : (
+        <Domains keyId={apiKey.keyId} revoked={revoked} />
+      )}
       {canWrite.value && !revoked ? (
         <button type="button" class="danger" onClick={() => setConfirming(true)}>
           Revoke<span class="visually-hidden"> key {apiKey.maskedKey}</span>
@@ -150,56 +157,80 @@ const KeyCard = ({ apiKey, onRevoked }: { apiKey: Key; onRevoked: () => void }) 
   );
 };
 
+/** A new key, shown the one time it is shown, with what it is for: a secret key is never for a page. */
+const NewKey = ({ created, onClose, opener }: { created: DataOf<'createApiKey'>; onClose: () => void; opener: HTMLElement | null }) => {
+  const secret = created.kind === 'secret';
+  return (
+    <Dialog title={secret ? 'Your new secret key' : 'Your new API key'} onClose={onClose} opener={opener}>
+      <p>Copy it now: it is not shown again.</p>
+      {secret ? (
+        <p class="notice">
+          Keep it on your servers. Never put it in a web page, an app or a repository: anyone holding it can record consent in any person's name. A request
+          that carries it from a browser is refused.
+        </p>
+      ) : null}
+      <p>
+        <label for="new-key">{secret ? 'Secret key' : 'API key'}</label>
+        <input id="new-key" readOnly value={created.apiKey} class="wide" />
+      </p>
+      <CopyButton text={created.apiKey} label="Copy key" />
+      {secret ? (
+        <p>
+          Your server sends it with <code>identifier</code> to record consent for a person it knows, and signs the hash the widget sends: the lower-case hex
+          HMAC-SHA256 of the 64-character identifier hash, keyed with this key, passed to <code>cms.identify(&#123; identifierHash, identifierSignature &#125;)</code>.
+          Those records are marked verified.
+        </p>
+      ) : (
+        <Snippet apiKey={created.apiKey} id="new-key-snippet" />
+      )}
+      <div class="actions">
+        <button type="button" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Dialog>
+  );
+};
+
 export default function ApiKeys() {
   const keys = useData(() => api.call('listApiKeys'));
   const [created, setCreated] = useState<DataOf<'createApiKey'>>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const createButton = useRef<HTMLButtonElement>(null);
+  const [opener, setOpener] = useState<HTMLButtonElement | null>(null);
+  const create = async (kind: 'publishable' | 'secret', button: HTMLButtonElement) => {
+    setBusy(true);
+    setError(undefined);
+    setOpener(button);
+    try {
+      setCreated(await api.call('createApiKey', { body: { kind } }));
+      keys.reload();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <>
       <Heading title="API keys">API keys</Heading>
-      <p>Keys let the widget on your site and your servers call the service. A key is shown once, when it is created; the service stores only its hash.</p>
+      <p>
+        Keys let the widget on your site and your servers call the service. A key is shown once, when it is created; the service stores only its hash. A{' '}
+        <strong>publishable</strong> key goes in your pages, with the widget. A <strong>secret</strong> key stays on your servers: it records consent for a
+        person your server names, and signs the identity the widget sends.
+      </p>
       {canWrite.value ? (
-        <p>
-          <button
-            type="button"
-            ref={createButton}
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              setError(undefined);
-              try {
-                setCreated(await api.call('createApiKey'));
-                keys.reload();
-              } catch (failure) {
-                setError(failure);
-              } finally {
-                setBusy(false);
-              }
-            }}
-          >
-            Create API key
+        <p class="actions">
+          <button type="button" disabled={busy} onClick={(event) => void create('publishable', event.currentTarget)}>
+            Create publishable key
+          </button>
+          <button type="button" class="secondary" disabled={busy} onClick={(event) => void create('secret', event.currentTarget)}>
+            Create secret key
           </button>
         </p>
       ) : null}
       <ErrorText error={error ?? keys.error} />
-      {created ? (
-        <Dialog title="Your new API key" onClose={() => setCreated(undefined)} opener={createButton.current}>
-          <p>Copy it now: it is not shown again.</p>
-          <p>
-            <label for="new-key">API key</label>
-            <input id="new-key" readOnly value={created.apiKey} class="wide" />
-          </p>
-          <CopyButton text={created.apiKey} label="Copy key" />
-          <Snippet apiKey={created.apiKey} id="new-key-snippet" />
-          <div class="actions">
-            <button type="button" onClick={() => setCreated(undefined)}>
-              Done
-            </button>
-          </div>
-        </Dialog>
-      ) : null}
+      {created ? <NewKey created={created} onClose={() => setCreated(undefined)} opener={opener} /> : null}
       {keys.loading && !keys.data ? <Loading what="keys" /> : null}
       {keys.data && keys.data.length === 0 ? <p>No API keys yet.</p> : null}
       {keys.data && keys.data.length > 0 ? (
@@ -211,8 +242,8 @@ export default function ApiKeys() {
       ) : null}
       <section aria-labelledby="embed-heading" class="panel">
         <h2 id="embed-heading">Embedding the widget</h2>
-        <p>Put this tag on every page of your site, with one of your keys in place of the masked one (a new key's dialog shows it filled in).</p>
-        <Snippet apiKey={keys.data?.find((key) => key.revokedAt === null)?.maskedKey ?? 'cms_…'} id="embed-snippet" />
+        <p>Put this tag on every page of your site, with one of your publishable keys in place of the masked one (a new key's dialog shows it filled in).</p>
+        <Snippet apiKey={keys.data?.find((key) => key.revokedAt === null && key.kind === 'publishable')?.maskedKey ?? 'cms_…'} id="embed-snippet" />
       </section>
     </>
   );

@@ -100,6 +100,20 @@ export default function CookieScanReport({ params }: { params: Record<string, st
               The scan is still going; the findings appear when it ends.
             </p>
           ) : null}
+          {run.failedPages.length ? (
+            <section aria-labelledby="failed-pages-heading">
+              <h2 id="failed-pages-heading">Pages that could not be scanned to the end</h2>
+              <p>What these pages showed before that is in the findings below; every other page was scanned in full.</p>
+              <ul id="failed-pages">
+                {run.failedPages.map((page) => (
+                  <li key={`${page.url} ${page.afterConsent}`}>
+                    {page.url}
+                    {page.afterConsent ? ' (after consent)' : ''}: {page.reason}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
           {violations.length ? (
             <section aria-labelledby="violations-heading" class="violations">
               <h2 id="violations-heading">Fired before consent</h2>

@@ -10,6 +10,25 @@ const loadKeys = async () => {
   return ((await response.json()) as { keys: { kty: string; kid: string; crv?: string; x?: string; y?: string }[] }).keys;
 };
 
+/** What the record's attribution (proof format 3, part of its evidence) means, in words. */
+const attributionText = (payload: Record<string, unknown>, proofVersion: number): string => {
+  const by = typeof payload.attributedBy === 'string' ? payload.attributedBy.replace(/^\w+:/, '') : '';
+  switch (payload.attributionMethod) {
+    case 'SECRET_KEY':
+      return `Verified: your server named the person, with secret key ${by}.`;
+    case 'SIGNED_HASH':
+      return `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by}.`;
+    case 'DASHBOARD':
+      return `Verified: a member of your team recorded it in the dashboard (user ${by}).`;
+    case 'UNSIGNED_HASH':
+      return `Claimed: the page sent an identifier hash nobody signed; anyone holding the publishable key ${by} could have sent it.`;
+    case 'IP_ADDRESS':
+      return "By IP address only: no identifier was sent, so the record is filed under a hash of the visitor's IP address.";
+    default:
+      return `Not stated: the record was made before attribution was recorded (proof version ${proofVersion}).`;
+  }
+};
+
 const show = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 export default function Record({ params }: { params: Record<string, string> }) {
@@ -77,6 +96,11 @@ export default function Record({ params }: { params: Record<string, string> }) {
               ) : null}
             </div>
             <ErrorText error={verifyError} />
+          </section>
+
+          <section aria-labelledby="attribution-heading">
+            <h2 id="attribution-heading">Who the record names</h2>
+            <p id="attribution">{attributionText(proof.payload, proof.proofVersion)}</p>
           </section>
 
           <section aria-labelledby="evidence-heading">

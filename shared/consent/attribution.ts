@@ -1,0 +1,87 @@
+import { createHmac } from 'node:crypto';
+import type { ApiKeyKind } from '../api-keys/schemas';
+import { safeEqual } from '../crypto/hash';
+import { decryptSecret } from '../crypto/secret-box';
+import { ValidationError } from '../errors';
+import type { AttributionLevel, AttributionMethod } from './attribution-levels';
+import { ipAttribution, principalHash } from './principal';
+import type { ConsentSettings } from './settings';
+
+/**
+ * Who a record says the principal is, and how much that is worth: part of every new record's
+ * evidence (proof format 3), so it is as tamper-evident as the decision itself.
+ * - VERIFIED: the tenant vouched for the identity: its server sent it with a secret key
+ *   (SECRET_KEY), or signed the hash the page sent (SIGNED_HASH), or its staff recorded it in the
+ *   dashboard (DASHBOARD).
+ * - CLAIMED: a page sent an identifierHash nobody signed (UNSIGNED_HASH): anyone holding the
+ *   publishable key could have sent it.
+ * - IP: no identifier; the client's address stands in (IP_ADDRESS).
+ * `attributedBy` names who vouched or, for CLAIMED and IP, which key the call came with: `key:<id>`
+ * or `user:<id>`.
+ */
+export interface Attribution {
+  attribution: AttributionLevel;
+  attributionMethod: AttributionMethod;
+  attributedBy: string;
+}
+
+/** Who says who the principal is: the tenant's staff (dashboard), or a call with an API key. */
+export type PrincipalClaim =
+  | { by: 'staff'; userId: string; identifier: string }
+  | { by: 'apiKey'; keyId: string; keyKind: ApiKeyKind; ip: string; identifier?: string; identifierHash?: string; identifierSignature?: string };
+
+/**
+ * The secret key whose verifier makes `signature` (lower-case hex HMAC-SHA256 of the hash as
+ * text): every live key is tried and compared in constant time, so timing tells nothing of which
+ * matched or how close a guess came. A revoked key has no verifier any more.
+ */
+export const signingKeyOf = (identifierHash: string, signature: string, verifiers: ReadonlyMap<string, string>): string | undefined => {
+  let match: string | undefined;
+  for (const [keyId, sealed] of verifiers) {
+    const expected = createHmac('sha256', Buffer.from(decryptSecret(sealed), 'base64')).update(identifierHash, 'utf8').digest('hex');
+    if (safeEqual(expected, signature) && match === undefined) match = keyId;
+  }
+  return match;
+};
+
+const refuse = (fields: Record<string, string>): never => {
+  throw new ValidationError(fields, 'The principal could not be attributed as required');
+};
+
+const requiredNote = 'required: this organisation records only verified identities (requireVerifiedIdentity); sign identifierHash on your server with a secret key';
+
+const keyAttribution = (claim: Extract<PrincipalClaim, { by: 'apiKey' }>, settings: ConsentSettings, verifiers: ReadonlyMap<string, string>): { dataPrincipalHash: string } & Attribution => {
+  const key = `key:${claim.keyId}`;
+  if (claim.identifier !== undefined && claim.keyKind === 'publishable') {
+    refuse({ identifier: 'a raw identifier is accepted only with a secret key, from the tenant\'s server: a publishable key is public, so it cannot vouch for anyone. From a page, send identifierHash with identifierSignature' });
+  }
+  if (claim.identifierSignature !== undefined && claim.identifierHash === undefined) refuse({ identifierSignature: 'signs an identifierHash: send the hash it signs' });
+  if (claim.identifierSignature !== undefined) {
+    const signer = signingKeyOf(claim.identifierHash!, claim.identifierSignature, verifiers);
+    if (!signer) refuse({ identifierSignature: 'does not verify with a live secret key of this organisation (lower-case hex HMAC-SHA256 of identifierHash, keyed with the secret key as issued)' });
+    return { dataPrincipalHash: claim.identifierHash!, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${signer}` };
+  }
+  if (claim.keyKind === 'secret') {
+    // Spec rule: identifierHash is used as is when given, else identifier is hashed.
+    const hash = claim.identifierHash ?? (claim.identifier === undefined ? undefined : principalHash(claim.identifier));
+    if (!hash) return refuse({ identifier: 'a secret key records for a named principal: send identifier or identifierHash' });
+    return { dataPrincipalHash: hash, attribution: 'VERIFIED', attributionMethod: 'SECRET_KEY', attributedBy: key };
+  }
+  if (claim.identifierHash !== undefined) {
+    if (settings.requireVerifiedIdentity) refuse({ identifierSignature: requiredNote });
+    return { dataPrincipalHash: claim.identifierHash, attribution: 'CLAIMED', attributionMethod: 'UNSIGNED_HASH', attributedBy: key };
+  }
+  if (settings.requireVerifiedIdentity) refuse({ identifierHash: requiredNote, identifierSignature: requiredNote });
+  return { dataPrincipalHash: ipAttribution(claim.ip), attribution: 'IP', attributionMethod: 'IP_ADDRESS', attributedBy: key };
+};
+
+/**
+ * The principal hash a record is filed under and its attribution, or a 400 naming the field: a
+ * publishable key never sends a raw identifier, a signature must verify, and with
+ * requireVerifiedIdentity nothing unverified is recorded. The dashboard's own staff are the
+ * tenant: what they record is VERIFIED, by DASHBOARD.
+ */
+export const attributePrincipal = (claim: PrincipalClaim, settings: ConsentSettings, verifiers: ReadonlyMap<string, string>): { dataPrincipalHash: string } & Attribution =>
+  claim.by === 'staff'
+    ? { dataPrincipalHash: principalHash(claim.identifier), attribution: 'VERIFIED', attributionMethod: 'DASHBOARD', attributedBy: `user:${claim.userId}` }
+    : keyAttribution(claim, settings, verifiers);

@@ -1,0 +1,89 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../db/batch';
+import { db, tableName } from '../db/client';
+import type { NamedItem } from '../db/transact';
+import { ConflictError } from '../errors';
+import { noticeKeys } from '../notices/keys';
+import { consentKeys } from './keys';
+
+/**
+ * The tenant's consent settings item (`CONSENTSETTINGS`): the two settings, and one attribute per
+ * live secret key holding its sealed identity verifier (`vk_<keyId>`, with a count of them), so
+ * that sdk-record finds everything it needs to decide a record's attribution in the one item it
+ * reads beside the published-notice pointer. Absent until the first setting or secret key.
+ */
+export const verifierPrefix = 'vk_';
+const verifierName = (keyId: string) => `${verifierPrefix}${keyId}`;
+
+/** Live secret keys per tenant: each is tried on a signature, so their number is kept small. */
+export const maxLiveSecretKeys = 10;
+
+export const getSettingsItem = async (tenantId: string): Promise<Record<string, unknown> | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.settings(tenantId), ConsistentRead: true }));
+  return Item;
+};
+
+/**
+ * What recording a consent reads: the published-notice pointer and the settings, strongly
+ * consistent (a setting applies from the next request on), in one BatchGetItem round trip.
+ */
+export const getRecordingItems = async (tenantId: string): Promise<{ pointer?: Record<string, unknown>; settings?: Record<string, unknown> }> => {
+  const pointerKey = noticeKeys.activePointer(tenantId);
+  const items = await batchGetAll([pointerKey, consentKeys.settings(tenantId)], { consistent: true });
+  return { pointer: items.find((item) => item.SK === pointerKey.SK), settings: items.find((item) => item.SK === consentKeys.settings(tenantId).SK) };
+};
+
+/** Only the fields given change (a PUT merges), each in one UpdateItem: two writers never lose each other's field. */
+export const updateSettingsItem = async (tenantId: string, fields: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  const entries = Object.entries(fields);
+  const { Attributes = {} } = await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: consentKeys.settings(tenantId),
+      UpdateExpression: `SET #type = :type, tenantId = :tenant, ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+      ExpressionAttributeNames: { '#type': 'type', ...Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])) },
+      ExpressionAttributeValues: { ':type': 'ConsentSettings', ':tenant': tenantId, ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])) },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return Attributes;
+};
+
+/** A new secret key's verifier, in the key's own creation transaction; refused past the live-key limit. */
+export const verifierAdd = (tenantId: string, keyId: string, sealed: string): NamedItem => ({
+  name: 'identity verifier',
+  item: {
+    Update: {
+      TableName: tableName(),
+      Key: consentKeys.settings(tenantId),
+      UpdateExpression: 'SET #type = :type, tenantId = :tenant, #verifier = :sealed ADD liveSecretKeys :one',
+      ConditionExpression: 'attribute_not_exists(liveSecretKeys) OR liveSecretKeys < :max',
+      ExpressionAttributeNames: { '#type': 'type', '#verifier': verifierName(keyId) },
+      ExpressionAttributeValues: { ':type': 'ConsentSettings', ':tenant': tenantId, ':sealed': sealed, ':one': 1, ':max': maxLiveSecretKeys },
+    },
+  },
+  onConditionFailure: () => new ConflictError(`A tenant has at most ${maxLiveSecretKeys} live secret keys; revoke one first`),
+});
+
+/** A revoked secret key's verifier goes in the revocation's transaction: its signatures stop verifying at once. */
+export const verifierRemove = (tenantId: string, keyId: string): NamedItem => ({
+  name: 'identity verifier',
+  item: {
+    Update: {
+      TableName: tableName(),
+      Key: consentKeys.settings(tenantId),
+      UpdateExpression: 'REMOVE #verifier ADD liveSecretKeys :minusOne',
+      ConditionExpression: 'attribute_exists(#verifier)',
+      ExpressionAttributeNames: { '#verifier': verifierName(keyId) },
+      ExpressionAttributeValues: { ':minusOne': -1 },
+    },
+  },
+});
+
+/** The sealed verifiers of the live secret keys, by key id. */
+export const verifiersOf = (item: Record<string, unknown> | undefined): Map<string, string> =>
+  new Map(
+    Object.entries(item ?? {})
+      .filter(([name, value]) => name.startsWith(verifierPrefix) && typeof value === 'string')
+      .map(([name, value]) => [name.slice(verifierPrefix.length), value as string]),
+  );

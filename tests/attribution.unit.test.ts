@@ -1,0 +1,142 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { formatApiKey, identityVerifierOf, maskApiKey, parseApiKey } from '../shared/api-keys/api-key';
+import { attributePrincipal } from '../shared/consent/attribution';
+import { canonicalEvidence, proofHashOf } from '../shared/consent/proof';
+import type { ConsentRecord } from '../shared/consent/record';
+import { recordItem, recordOf } from '../shared/consent/record-item';
+import { defaultSettings } from '../shared/consent/settings';
+import { encryptSecret } from '../shared/crypto/secret-box';
+import { sha256Hex } from '../shared/crypto/hash';
+
+const keyId = '0190a8f4-0000-7000-8000-00000000000a';
+const secretKey = formatApiKey(keyId, randomBytes(32).toString('base64url'), 'secret');
+const hash = sha256Hex('asha@example.in');
+const sign = (key: string, text: string) => createHmac('sha256', key).update(text).digest('hex');
+const verifiers = new Map([[keyId, encryptSecret(identityVerifierOf(secretKey).toString('base64'))]]);
+const publishable = { by: 'apiKey', keyId: 'pk-1', keyKind: 'publishable', ip: '203.0.113.7' } as const;
+
+describe('API key kinds', () => {
+  it('gives secret keys a prefix of their own, parsed back with the kind', () => {
+    expect(secretKey).toMatch(/^cms_sk_[0-9a-f]{32}_[\w-]{43}$/);
+    expect(parseApiKey(secretKey)).toMatchObject({ keyId, kind: 'secret' });
+    const old = formatApiKey(keyId, 'x'.repeat(43));
+    expect(old).toMatch(/^cms_[0-9a-f]{32}_/);
+    expect(parseApiKey(old)).toMatchObject({ keyId, kind: 'publishable' });
+    expect(maskApiKey(keyId, 'abcd', 'secret')).toMatch(/^cms_sk_.*\*abcd$/);
+  });
+
+  it("checks a signature made with the key as issued from the stored verifier alone (RFC 2104: a key longer than the block is hashed first)", () => {
+    expect(Buffer.byteLength(secretKey)).toBeGreaterThan(64);
+    const viaVerifier = createHmac('sha256', identityVerifierOf(secretKey)).update(hash).digest('hex');
+    expect(viaVerifier).toBe(sign(secretKey, hash));
+    // The verifier is not the key, nor what authentication compares.
+    expect(identityVerifierOf(secretKey).toString('hex')).not.toBe(sha256Hex(parseApiKey(secretKey)!.secret));
+  });
+});
+
+describe('attribution', () => {
+  it('is VERIFIED for a valid signature (naming the signing key), CLAIMED unsigned, IP without identifier', () => {
+    expect(attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, hash) }, defaultSettings, verifiers)).toEqual({
+      dataPrincipalHash: hash,
+      attribution: 'VERIFIED',
+      attributionMethod: 'SIGNED_HASH',
+      attributedBy: `key:${keyId}`,
+    });
+    expect(attributePrincipal({ ...publishable, identifierHash: hash }, defaultSettings, verifiers)).toMatchObject({ attribution: 'CLAIMED', attributionMethod: 'UNSIGNED_HASH', attributedBy: 'key:pk-1' });
+    expect(attributePrincipal(publishable, defaultSettings, verifiers)).toMatchObject({ dataPrincipalHash: sha256Hex('ip:203.0.113.7'), attribution: 'IP' });
+    expect(attributePrincipal({ by: 'staff', userId: 'u1', identifier: 'Asha@Example.in' }, defaultSettings, verifiers)).toEqual({
+      dataPrincipalHash: hash,
+      attribution: 'VERIFIED',
+      attributionMethod: 'DASHBOARD',
+      attributedBy: 'user:u1',
+    });
+    expect(attributePrincipal({ by: 'apiKey', keyId: 'sk-1', keyKind: 'secret', ip: '203.0.113.7', identifier: 'asha@example.in' }, defaultSettings, verifiers)).toMatchObject({
+      dataPrincipalHash: hash,
+      attribution: 'VERIFIED',
+      attributionMethod: 'SECRET_KEY',
+    });
+  });
+
+  it('refuses, naming the field: a raw identifier with a publishable key, a wrong or orphan signature, a secret key naming nobody, and anything unverified when required', () => {
+    const fieldsOf = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return Object.keys((error as { fields: Record<string, string> }).fields).sort();
+      }
+      return [];
+    };
+    const strict = { ...defaultSettings, requireVerifiedIdentity: true };
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifier: 'asha@example.in' }, defaultSettings, verifiers))).toEqual(['identifier']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, sha256Hex('other')) }, defaultSettings, verifiers))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, hash) }, defaultSettings, new Map()))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierSignature: sign(secretKey, hash) }, defaultSettings, verifiers))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ by: 'apiKey', keyId: 'sk-1', keyKind: 'secret', ip: '203.0.113.7' }, defaultSettings, verifiers))).toEqual(['identifier']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash }, strict, verifiers))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal(publishable, strict, verifiers))).toEqual(['identifierHash', 'identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, hash) }, strict, verifiers))).toEqual([]);
+  });
+});
+
+/** DynamoDB's item size: attribute names plus values (strings and binary by length, numbers about a byte per two digits). */
+const sizeOf = (value: unknown): number => {
+  if (value instanceof Uint8Array) return value.length;
+  if (typeof value === 'string') return Buffer.byteLength(value);
+  if (typeof value === 'number') return Math.ceil(String(value).length / 2) + 1;
+  if (typeof value === 'boolean' || value === null) return 1;
+  if (Array.isArray(value)) return 3 + value.reduce((sum: number, inner) => sum + 1 + sizeOf(inner), 0);
+  return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [name, inner]) => sum + Buffer.byteLength(name) + 1 + sizeOf(inner), 0);
+};
+
+describe('the record item, proof formats 2 and 3', () => {
+  const evidence = {
+    tenantId: '0190a8f4-0000-7000-8000-000000000001',
+    recordId: '0190a8f4-0000-7000-8000-000000000002',
+    noticeId: '0190a8f4-0000-7000-8000-000000000003',
+    noticeVersionNumber: 4,
+    noticeTextHash: sha256Hex('text'),
+    languageShown: 'HI',
+    positionShown: 'bottom-right',
+    dataPrincipalHash: hash,
+    externalId: 'customer-000042',
+    consentGiven: { '0190a8f4-0000-7000-8000-000000000004': true, '0190a8f4-0000-7000-8000-000000000005': false, '0190a8f4-0000-7000-8000-000000000006': true },
+    createdAt: '2026-11-25T10:00:00.000Z',
+    ipAddress: '2001:db8:1234:5678:9abc:def0:1234:5678',
+    userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  };
+  const rest = {
+    noticeTitle: 'Privacy notice for our customers',
+    lineageId: '0190a8f4-0000-7000-8000-000000000007',
+    channel: 'SDK' as const,
+    decision: 'PARTIAL',
+    requiredPurposesDeclined: [],
+    withdrawnPurposes: [],
+    withdrawnAt: null,
+    isWithdrawn: false,
+    isPartiallyWithdrawn: false,
+    withdrawalVersion: 0,
+  };
+
+  it('keeps a format 3 widget record, attribution and withdrawal key included, under 1 KB, and reads it back to the same proof hash', () => {
+    const attributed = { ...evidence, attribution: 'VERIFIED' as const, attributionMethod: 'SIGNED_HASH' as const, attributedBy: `key:${keyId}` };
+    const record: ConsentRecord = { ...attributed, ...rest, proofVersion: 3, proofHash: proofHashOf({ ...attributed, proofVersion: 3 }), withdrawalKeyHash: sha256Hex('key') };
+    const item = recordItem(record);
+    expect(sizeOf(item)).toBeLessThan(1024);
+    const read = recordOf(item);
+    expect(read).toMatchObject({ proofVersion: 3, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${keyId}`, withdrawalKeyHash: sha256Hex('key') });
+    expect(proofHashOf(read)).toBe(record.proofHash);
+    expect(canonicalEvidence(read)).toContain('"attribution":"VERIFIED"');
+    // The withdrawal key is not evidence.
+    expect(canonicalEvidence(read)).not.toContain(sha256Hex('key'));
+  });
+
+  it('reads a format 2 record as it was written: no attribution in its evidence, same hash', () => {
+    const record: ConsentRecord = { ...evidence, ...rest, proofVersion: 2, proofHash: proofHashOf({ ...evidence, proofVersion: 2 }) };
+    const read = recordOf({ ...recordItem(record) });
+    expect(read.proofVersion).toBe(2);
+    expect(read.attribution).toBeUndefined();
+    expect(proofHashOf(read)).toBe(record.proofHash);
+    expect(canonicalEvidence(read)).not.toContain('attribution');
+  });
+});

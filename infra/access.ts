@@ -20,6 +20,8 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // The table's stream: mails and events leave only through the outbox (every other writer just
   // writes an outbox item), and new records are appended to the evidence log, which is then signed and archived.
   stream: ['sesSend', 'webhookQueueSend', 'logSigningKey', 'checkpointArchive'],
+  // A grievance's answer carries a closure receipt signed by the receipt key.
+  rights: ['receiptKey'],
   // Signs and archives the checkpoints that are due.
   checkpointer: ['logSigningKey', 'checkpointArchive'],
   // A retry goes back on the queue with a delay; the sweeper re-queues lost attempts.

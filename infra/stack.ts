@@ -108,6 +108,14 @@ export class ConsentServiceStack extends Stack {
     // queues up to 500 mails in the tenant's partition (README, Breach register: write units per key).
     const breachWorker = this.functions.build('breach-worker', join(repoRoot, 'functions', 'breach-worker', 'handler.ts'), 'consent-service breach intimation worker', accessOf('breach-worker'));
     breachWorker.addEventSource(new SqsEventSource(this.breachQueues.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }));
+    // Rights requests' due work: unconfirmed ones expire after a day, the DPO is reminded a week
+    // before a due date and told when one is overdue (each mail once; the requests' due index).
+    const rightsSweeper = this.functions.build('rights-sweeper', join(repoRoot, 'functions', 'rights-sweeper', 'handler.ts'), 'consent-service rights request due sweep', accessOf('rights-sweeper'));
+    new events.Rule(this, 'RightsSweepSchedule', {
+      description: 'Expire unconfirmed rights requests; remind the DPO of due and overdue ones',
+      schedule: events.Schedule.rate(Duration.minutes(15)),
+      targets: [new targets.LambdaFunction(rightsSweeper)],
+    });
 
     // The tracker scanner (a container image with Chromium) fed by the scan queue, and its scheduler.
     this.scanner = new TrackerScanner(this, 'Scanner', { table: this.data.table, queue: this.scanQueues.queue, functions: this.functions });

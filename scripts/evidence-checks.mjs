@@ -61,13 +61,15 @@ export const canonicalJson = (value, depth = 0) => {
 /** SHA-256 (hex) of a value's canonical JSON: how the service hashes evidence. */
 export const canonicalHash = (value) => sha256(Buffer.from(canonicalJson(value), 'utf8')).toString('hex');
 
-/** The JWS's claims, if its signature verifies with the JWKS key its header names. */
-export const receiptClaims = (jws, keys, keysName) => {
+/** The JWS's claims, if it is of type `typ` and its signature verifies with the JWKS key its header names. */
+export const receiptClaims = (jws, keys, keysName, typ = 'consent-receipt+jwt') => {
   if (typeof jws !== 'string') fail('the receipt is not a compact JWS');
   const parts = jws.trim().split('.');
   if (parts.length !== 3) fail('the receipt is not a compact JWS');
   const [header, payload, signature] = parts.map((part) => canonicalBase64(part, 'base64url') || fail('the receipt is not base64url'));
-  const { alg, kid } = JSON.parse(header.toString('utf8'));
+  const { alg, kid, typ: type } = JSON.parse(header.toString('utf8'));
+  // The explicit type (RFC 8725 §3.11): a closure receipt must not pass for a consent receipt, nor the reverse.
+  if (type !== typ) fail(`the receipt is of type ${type}, not ${typ}`);
   const jwk = keys.find((key) => key.kid === kid) ?? fail(`the receipt's key ${kid} is not in ${keysName}`);
   const input = Buffer.from(`${parts[0]}.${parts[1]}`, 'ascii');
   const valid =
@@ -159,12 +161,15 @@ export const openCheckpoint = (note, keys, keysName) => {
 export const jwksKeys = (jwks, name) => (Array.isArray(jwks?.keys) ? jwks.keys : fail(`${name} is not a JWKS ({ "keys": [...] })`));
 
 /**
- * Runs a verifier from the command line: reads the files named on it, hands their text to
- * `check`, prints its VALID line (exit 0) or INVALID: <reason> (exit 1); exit 2 on a usage error
+ * Runs a verifier from the command line: reads the files named on it, hands their text (and the
+ * leading `flags` given) to `check`, prints its VALID line (exit 0) or INVALID: <reason> (exit 1); exit 2 on a usage error
  * or an unreadable file.
  */
-export const runVerifier = ({ usage, accepts, check }) => {
-  const args = process.argv.slice(2);
+export const runVerifier = ({ usage, accepts, check, flags = [] }) => {
+  const given = process.argv.slice(2);
+  // Leading switches the verifier knows (--closure) are handed to `check`, not read as files.
+  const switches = new Set(given.filter((arg, index) => index < flags.length && flags.includes(arg)));
+  const args = given.slice(switches.size);
   if (!accepts(args.length)) {
     console.error(`usage: ${usage}`);
     process.exit(2);
@@ -177,7 +182,7 @@ export const runVerifier = ({ usage, accepts, check }) => {
     process.exit(2);
   }
   try {
-    console.log(check(inputs));
+    console.log(check(inputs, switches));
   } catch (error) {
     console.log(`INVALID: ${error instanceof Invalid ? error.message : `unreadable input (${error.message})`}`);
     process.exit(1);

@@ -192,6 +192,10 @@ export const config = {
   get portalLinkMinMs(): number {
     return intFromEnv('PORTAL_LINK_MIN_MS', 600);
   },
+  /** The same for the public rights request form (POST /rights/requests/public). */
+  get rightsIntakeMinMs(): number {
+    return intFromEnv('RIGHTS_INTAKE_MIN_MS', 600);
+  },
   get trustForwardedFor(): boolean {
     return env('CMS_TRUST_FORWARDED_FOR') === '1';
   },
@@ -264,6 +268,9 @@ export const config = {
       /** Not in the spec: the public withdrawal page sends mail, so it is held tighter than withdraw-public per IP and also per address. */
       portalLinkPerIp: rule('portal-link-ip', 'RATE_LIMIT_PORTAL_LINK_PER_IP_PER_HOUR', 10, 3600),
       portalLinkPerEmail: rule('portal-link-email', 'RATE_LIMIT_PORTAL_LINK_PER_EMAIL_PER_HOUR', 3, 3600),
+      /** The public rights request form mails a confirmation link: per IP, and per (tenant, address) from any IP. */
+      rightsIntakePerIp: rule('rights-intake-ip', 'RATE_LIMIT_RIGHTS_INTAKE_PER_IP_PER_HOUR', 5, 3600),
+      rightsIntakePerEmail: rule('rights-intake-email', 'RATE_LIMIT_RIGHTS_INTAKE_PER_EMAIL_PER_HOUR', 3, 3600),
       webEventPerTenantIp: rule('cmp-web-event', 'RATE_LIMIT_CMP_WEB_EVENT_PER_MINUTE', 60, 60),
       consentStatusPerKey: rule('cmp-consent-status', 'RATE_LIMIT_CMP_CONSENT_STATUS_PER_MINUTE', 600, 60),
       /** Not in the spec: server-side tracker logs come from the tenant's servers, often more than page views. */

@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'SET_PASSWORD_TOKEN_NOT_FOUND'
   | 'SET_PASSWORD_TOKEN_EXPIRED'
   | 'SET_PASSWORD_TOKEN_USED'
+  | 'GONE'
   | 'PAYLOAD_TOO_LARGE'
   | 'INTERNAL_ERROR';
 
@@ -64,6 +65,8 @@ export const statusOfCode: Record<ErrorCode, number> = {
   SET_PASSWORD_TOKEN_NOT_FOUND: 404,
   SET_PASSWORD_TOKEN_EXPIRED: 410,
   SET_PASSWORD_TOKEN_USED: 409,
+  /** Extension: a rights request's link whose request expired unconfirmed (error.details.reason says why). */
+  GONE: 410,
   /**
    * Extension, never a route's answer: the local stand-in for the gateway refuses a body past the
    * gateway's limit (http/body-limits.ts) before any route runs. The spec's table has no 413; in

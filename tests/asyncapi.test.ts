@@ -41,6 +41,22 @@ const samples: { [T in EmittedEventType]: EventData<T> } = {
     materialChangeDetected: true,
     publishedAt: '2025-06-03T12:00:00.000Z',
   },
+  'rights.submitted': {
+    requestId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f2b',
+    type: 'ERASURE',
+    channel: 'WEB',
+    principalHash: 'c'.repeat(64),
+    submittedAt: '2025-06-05T10:00:00.000Z',
+    dueAt: '2025-07-05T10:00:00.000Z',
+    assets: [{ assetId: '2b3c4d5e-6f70-4a8b-9c0d-1e2f3a4b5c6d', name: 'Orders', system: 'orders database' }],
+  },
+  'rights.resolved': {
+    requestId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f2b',
+    type: 'ERASURE',
+    outcome: 'FULFILLED',
+    principalHash: 'c'.repeat(64),
+    resolvedAt: '2025-06-20T10:00:00.000Z',
+  },
   'webhook.test': { message: 'This is a test event', timestamp: '2025-06-04T09:30:00.000Z' },
   'breach.created': {
     breachId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f2b',
@@ -187,8 +203,8 @@ describe('event schemas', () => {
 
   it('derives the subscribable and emitted lists from the catalogue, and marks the ones not emitted yet', () => {
     expect(subscribableEvents).toEqual(Object.keys(eventCatalogue));
-    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test']);
-    expect(notYetEmittedEvents).toEqual(['rights.submitted', 'rights.resolved']);
+    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test']);
+    expect(notYetEmittedEvents).toEqual([]);
     for (const type of notYetEmittedEvents) {
       expect(eventCatalogue[type]).not.toHaveProperty('data');
       expect(doc.info.description).toContain(type);

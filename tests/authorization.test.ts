@@ -26,6 +26,9 @@ const absent: Record<string, string> = {
   scanRunId: '00000000-0000-4000-8000-000000000003',
   userId: '00000000-0000-4000-8000-000000000004',
   breachId: '00000000-0000-4000-8000-000000000005',
+  assetId: '00000000-0000-4000-8000-000000000008',
+  processorId: '00000000-0000-4000-8000-000000000006',
+  requestId: '00000000-0000-4000-8000-000000000007',
 };
 const concretePath = (path: string) =>
   path.replace(/:([A-Za-z0-9]+)/g, (_match, name: string) => {

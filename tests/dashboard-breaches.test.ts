@@ -55,27 +55,27 @@ describe('Breaches screen as the DPO', () => {
   it('records a breach after a failed save that named each field, and shows both clocks', async () => {
     await waitForText(page, 'No breaches recorded.');
     await expectNoAxeViolations(page);
-    await click(page, 'Record a breach');
+    await click(page, aria('Record a breach', 'button'));
     await page.waitForSelector('dialog[open]');
     await expectNoAxeViolations(page);
     // An awareAt in the future and nothing else: the API's messages beside the fields, the form kept.
     await setValue(page, '#breach-aware', local(2));
-    await click(page, 'Record breach');
+    await click(page, aria('Record breach', 'button'));
     await page.waitForSelector('dialog [role="alert"]');
     expect(await page.$('#breach-title-problem')).not.toBeNull();
     expect(await page.$eval('#breach-nature', (element) => element.getAttribute('aria-invalid'))).toBe('true');
     await expectNoAxeViolations(page);
 
-    await fill(page, 'Title', 'Order database exposed');
+    await fill(page, aria('Title', 'textbox'), 'Order database exposed');
     await setValue(page, '#breach-aware', local(-2));
-    await fill(page, 'Nature: what happened', 'A storage bucket with order records was public.');
-    await fill(page, 'Extent: how much and whose data', 'Names and emails of customers.');
-    await fill(page, 'Location: systems, sites, processors', 'Order service');
-    await fill(page, 'Likely impact on the principals', 'Phishing mails.');
-    await fill(page, 'Data categories', 'email, name');
+    await fill(page, aria('Nature: what happened', 'textbox'), 'A storage bucket with order records was public.');
+    await fill(page, aria('Extent: how much and whose data', 'textbox'), 'Names and emails of customers.');
+    await fill(page, aria('Location: systems, sites, processors', 'textbox'), 'Order service');
+    await fill(page, aria('Likely impact on the principals', 'textbox'), 'Phishing mails.');
+    await fill(page, aria('Data categories', 'textbox'), 'email, name');
     await page.select('#breach-scope', 'NOTICES');
-    await click(page, 'Privacy notice (version 1, published)', 'checkbox');
-    await click(page, 'Record breach');
+    await click(page, aria('Privacy notice (version 1, published)', 'checkbox'));
+    await click(page, aria('Record breach', 'button'));
     await waitForH1(page, 'Order database exposed');
     breachId = page.url().split('/').pop()!;
     await waitForText(page, 'Due without delay: 2 h');
@@ -87,16 +87,16 @@ describe('Breaches screen as the DPO', () => {
   it('notifies the affected principals and follows the run live', async () => {
     // The workers wait, so the run is seen in progress; the page then follows it without a reload.
     await workers?.stop();
-    await fill(page, 'What this may mean for them (b)', 'Someone may send you mails in our name.');
-    await fill(page, 'What you have done and are doing (c)', 'We closed the bucket.');
-    await fill(page, 'What they can do to protect themselves (d)', 'Do not open links asking for passwords.');
-    await fill(page, 'Whom to contact (e)', 'dpo@shop.example');
+    await fill(page, aria('What this may mean for them (b)', 'textbox'), 'Someone may send you mails in our name.');
+    await fill(page, aria('What you have done and are doing (c)', 'textbox'), 'We closed the bucket.');
+    await fill(page, aria('What they can do to protect themselves (d)', 'textbox'), 'Do not open links asking for passwords.');
+    await fill(page, aria('Whom to contact (e)', 'textbox'), 'dpo@shop.example');
     await page.select('#notify-language', 'HI');
     await page.type('#notify-HI-consequences', 'कोई आपको हमारे नाम से मेल भेज सकता है।');
     await page.type('#notify-HI-mitigation', 'हमने बकेट बंद कर दिया।');
     await page.type('#notify-HI-safetySteps', 'पासवर्ड माँगने वाले लिंक न खोलें।');
     await expectNoAxeViolations(page);
-    await click(page, 'Notify affected principals');
+    await click(page, aria('Notify affected principals', 'button'));
     await waitForText(page, 'Intimating…');
     expect(await page.$(aria('Intimation running', 'progressbar'))).not.toBeNull();
     await expectNoAxeViolations(page);
@@ -107,36 +107,36 @@ describe('Breaches screen as the DPO', () => {
   });
 
   it('files the Board intimation, lists what the report lacks, records the extension, files the report and closes', async () => {
-    await click(page, 'File Board intimation');
+    await click(page, aria('File Board intimation', 'button'));
     await waitForText(page, 'The Board intimation is filed.');
     await waitForText(page, 'Filed ', '[aria-labelledby="filing-INTIMATION"]');
     await waitForText(page, '(ii) the facts, circumstances and reasons of the breach is missing');
-    await click(page, 'File detailed report');
+    await click(page, aria('File detailed report', 'button'));
     await page.waitForFunction(() => (globalThis as any).document.querySelector('[aria-labelledby="filing-DETAILED_REPORT"] [role="alert"]')?.textContent.includes('(iii)'));
     await expectNoAxeViolations(page);
 
     await setValue(page, '#extension-until', local(120));
-    await fill(page, "Board's reference", 'DPB/2026/17');
-    await click(page, 'Record extension');
+    await fill(page, aria("Board's reference", 'textbox'), 'DPB/2026/17');
+    await click(page, aria('Record extension', 'button'));
     await waitForText(page, 'The Board allowed until');
     expect((await breach()).extension).toMatchObject({ reference: 'DPB/2026/17' });
 
-    await click(page, 'Edit breach');
+    await click(page, aria('Edit breach', 'button'));
     await page.waitForSelector('dialog[open]');
     await setValue(page, '#breach-occurred', local(-5));
-    await fill(page, '(ii) Facts, circumstances and reasons', 'A policy was widened in a migration.');
-    await fill(page, '(iii) Measures to mitigate the risk', 'Bucket closed, keys rotated.');
-    await fill(page, '(iv) Findings on who caused it', 'An operator error.');
-    await fill(page, '(v) Remedial measures against recurrence', 'Second reviewer for policies.');
+    await fill(page, aria('(ii) Facts, circumstances and reasons', 'textbox'), 'A policy was widened in a migration.');
+    await fill(page, aria('(iii) Measures to mitigate the risk', 'textbox'), 'Bucket closed, keys rotated.');
+    await fill(page, aria('(iv) Findings on who caused it', 'textbox'), 'An operator error.');
+    await fill(page, aria('(v) Remedial measures against recurrence', 'textbox'), 'Second reviewer for policies.');
     await expectNoAxeViolations(page);
-    await click(page, 'Save changes');
+    await click(page, aria('Save changes', 'button'));
     await waitForText(page, 'The breach is saved.');
     await waitForText(page, 'Nothing is missing: it can be filed.', '[aria-labelledby="filing-DETAILED_REPORT"]');
-    await click(page, 'File detailed report');
+    await click(page, aria('File detailed report', 'button'));
     await waitForText(page, 'The detailed report is filed.');
     expect((await breach()).clocks.detailedReport).toMatchObject({ late: false, filedAt: expect.any(String) });
 
-    await click(page, 'Close breach');
+    await click(page, aria('Close breach', 'button'));
     await page.waitForSelector('dialog[open]');
     await (await page.waitForSelector(`dialog ${aria('Close breach', 'button')}`))!.click();
     await waitForText(page, 'The breach is closed.');
@@ -151,7 +151,7 @@ describe('Breaches screen as the DPO', () => {
   });
 
   it('opens and closes the create form by keyboard, focus returning to its button', async () => {
-    await click(page, 'Breaches', 'link');
+    await click(page, aria('Breaches', 'link'));
     await waitForH1(page, 'Breaches');
     await page.waitForSelector('table');
     let found = false;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { principalHash } from '../shared/consent/principal';
 import { emittedEvents, eventDataSchema, subscribableEvents, type EmittedEventType } from '../shared/events/catalogue';
 import { deliveryHeaders, eventEnvelope } from '../shared/events/schemas';
 import { verifyWebhookSignature } from '../shared/webhooks/signature';
@@ -87,6 +88,12 @@ describe('emitted events against the catalogue', () => {
       expect(partial.status).toBe(200);
       const full = await call('POST', '/api/v1/consent/withdraw', { token: tenant.token, body: { dataPrincipalIdentifier: email, noticeId } });
       expect(full.status).toBe(200);
+      // rights.submitted and rights.resolved: a grievance the team logged, then answered.
+      const grievance = await call('POST', '/api/v1/rights/requests', { token: tenant.token, body: { type: 'GRIEVANCE', dataPrincipalIdentifier: email, details: 'Too many mails', channel: 'PHONE' } });
+      expect(grievance.status).toBe(201);
+      const requestId = grievance.body.data.requestId as string;
+      const answered = await call('POST', `/api/v1/rights/requests/${requestId}/resolve`, { token: tenant.token, body: { outcome: 'FULFILLED', response: 'We have stopped the mails.' } });
+      expect(answered.status).toBe(200);
       // webhook.test: the test endpoint's direct enqueue.
       expect((await call('POST', `/api/v1/webhooks/${webhookId}/test`, { token: tenant.token })).status).toBe(200);
 
@@ -102,6 +109,8 @@ describe('emitted events against the catalogue', () => {
         'notice.published': 1,
         'consent.recorded': 1,
         'consent.withdrawn': 2,
+        'rights.submitted': 1,
+        'rights.resolved': 1,
         'webhook.test': 1,
         'breach.created': 1,
         'breach.reported': 1,
@@ -131,6 +140,10 @@ describe('emitted events against the catalogue', () => {
       expect(dataOf('consent.withdrawn')).toContainEqual(
         expect.objectContaining({ withdrawalId: full.body.data.withdrawalId, consentRecordId: recordId, isFullWithdrawal: true, purposeIds: [], withdrawalMethod: 'DASHBOARD' }),
       );
+      expect(dataOf('rights.submitted')).toContainEqual(
+        expect.objectContaining({ requestId, type: 'GRIEVANCE', channel: 'PHONE', principalHash: principalHash(email), assets: expect.any(Array) }),
+      );
+      expect(dataOf('rights.resolved')).toContainEqual(expect.objectContaining({ requestId, type: 'GRIEVANCE', outcome: 'FULFILLED' }));
       expect(dataOf('webhook.test')).toContainEqual(expect.objectContaining({ message: expect.stringContaining('Catalogue') }));
       expect(dataOf('breach.created')).toContainEqual(expect.objectContaining({ breachId, affectedScope: 'PRINCIPALS', occurredAt: null }));
       expect(dataOf('breach.reported')).toContainEqual({ breachId, stage: 'INTIMATION', filedAt: expect.any(String), late: false });

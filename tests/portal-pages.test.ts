@@ -227,7 +227,7 @@ describe('portal page /portal/<token>', () => {
   });
 
   it('is served no-store, without referrer and not indexed, on every portal path', async () => {
-    for (const path of [`/portal/${'x'.repeat(43)}`, '/portal/t/some-shop', '/portal/app.js', '/portal/portal.css']) {
+    for (const path of [`/portal/${'x'.repeat(43)}`, '/portal/t/some-shop', `/portal/r/${'x'.repeat(43)}`, '/portal/app.js', '/portal/portal.css']) {
       const response = await fetch(`${state.baseUrl}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('cache-control'), path).toBe('no-store');

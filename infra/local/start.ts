@@ -78,7 +78,7 @@ Demo tenant ${demo.tenantId}
   login     ${demo.email} / ${demo.password}   (SUPER_ADMIN)
   API key   ${demo.apiKey}
   Cookie banner config   ${url}/api/v1/cmp/config/${demo.tenantId}
-  Withdrawal page        ${withdrawalPage}   (a principal asks for a withdrawal link by email)
+  Withdrawal page        ${withdrawalPage}   (a principal asks for a withdrawal link by email, and makes rights requests)
   Widget script          ${url}/widget/v1/cms.js
   Widget demo page       ${url}/widget/demo#apiKey=${demo.apiKey}&tenantId=${demo.tenantId}
   Embed tag              <script src="${url}/widget/v1/cms.js" data-api-key="${demo.apiKey}" data-tenant-id="${demo.tenantId}" data-api-base="${url}/api/v1" async></script>

@@ -11,6 +11,7 @@ import { signDueCheckpoints } from '../../shared/evidence/checkpointer';
 import { describeError, log } from '../../shared/log';
 import { sqs } from '../../shared/queue/sqs';
 import { scanBudget } from '../../shared/scanner/budget';
+import { sweepRightsDue } from '../../shared/rights/sweeper';
 import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 import type { StreamChange } from '../../shared/stream/change';
@@ -106,6 +107,8 @@ export interface WorkerOptions {
    * (on by default). Test files share one table, so theirs leave it to the tests that call it.
    */
   scheduleScans?: boolean;
+  /** Whose due rights requests the rights sweep moves on (every tenant's by default). */
+  tenantAccept?: (tenantId: string) => boolean;
 }
 
 /**
@@ -133,6 +136,8 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     loop('event drain', () => drainOutbox('EVENT', 25, options.outboxAccept), idleMs),
     // The stream trigger's job in AWS: withdrawals a crash left half-applied are finished.
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
+    // The rights sweeper Lambda's job (every 15 minutes in AWS): expiries, the DPO's reminders and overdue notices.
+    loop('rights sweeper', () => sweepRightsDue(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 30_000)),
   ];
   const queueUrl = config.webhookQueueUrl;
   if (queueUrl) {

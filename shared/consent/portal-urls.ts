@@ -12,3 +12,6 @@ export const portalLinkUrl = (token: string): string => `${portalBase()}/${token
  */
 export const tenantPortalPageUrl = (slug: string): string | null =>
   config.portalBaseUrl ? `${portalBase()}/t/${encodeURIComponent(slug)}` : null;
+
+/** A rights request's page: confirm it, follow it, read the answer (`/portal/r/<token>`). */
+export const rightsRequestUrl = (token: string): string => `${portalBase()}/r/${token}`;

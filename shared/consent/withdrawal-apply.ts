@@ -6,7 +6,7 @@ import { derivedStatus, type ConsentRecord } from './record';
 import { counterNames, getRecord } from './store';
 import { getWithdrawalItem, markWithdrawalComplete, queryPendingWithdrawals, recordWithdrawalUpdate } from './withdrawal-store';
 
-export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API' | 'WIDGET';
+export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API' | 'WIDGET' | 'RIGHTS_REQUEST';
 
 /** What a committed withdrawal covers: stored on the WithdrawalRecord, so anyone can finish it. */
 export interface WithdrawalPlan {

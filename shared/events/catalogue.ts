@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { principalHashSchema } from '../consent/schemas';
+import { outcomes, requestChannels, requestTypes } from '../rights/request';
 
 /**
  * The one event catalogue: every type a webhook may subscribe to, what it means, whether the
@@ -54,13 +55,40 @@ export const eventCatalogue = {
       dataPrincipalEmail: z.string().nullable().describe('Known only when the principal was identified by email; otherwise null'),
       isFullWithdrawal: z.boolean().describe('true: every purpose of the record is withdrawn'),
       purposeIds: z.array(z.uuid()).describe('The purposes withdrawn now; empty for a full withdrawal'),
-      withdrawalMethod: z.enum(['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDGET']).describe('Where the withdrawal was made; WIDGET (extension): from the embedded widget'),
+      withdrawalMethod: z
+        .enum(['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDGET', 'RIGHTS_REQUEST'])
+        .describe('Where the withdrawal was made; WIDGET (extension): from the embedded widget; RIGHTS_REQUEST (extension): an erasure request fulfilled (withdrawalReason names it)'),
       withdrawalReason: z.string().nullable().describe("The principal's reason, if given"),
       withdrawnAt: isoTime('When the withdrawal took effect'),
     }),
   },
-  'rights.submitted': { description: 'A data principal submitted a rights request', emitted: false },
-  'rights.resolved': { description: 'A rights request was resolved', emitted: false },
+  'rights.submitted': {
+    description:
+      'A data principal\'s rights request was submitted: confirmed by the principal from the public request form, or logged by the team. It must be answered by dueAt',
+    emitted: true,
+    data: z.looseObject({
+      requestId: z.uuid(),
+      type: z.enum(requestTypes).describe('ACCESS (s.11), CORRECTION, COMPLETION, UPDATING, ERASURE (s.12), GRIEVANCE (s.13) or NOMINATION (s.14)'),
+      channel: z.enum(requestChannels).describe('WEB: the public request form; EMAIL, PHONE, LETTER, IN_PERSON, OTHER: logged by the team'),
+      principalHash,
+      submittedAt: isoTime('When the request was submitted'),
+      dueAt: isoTime("When it must be answered: submission plus the tenant's response period for its type"),
+      assets: z
+        .array(z.looseObject({ assetId: z.uuid(), name: z.string(), system: z.string() }))
+        .describe("The data map's assets holding the principal's data (those of the purposes they consented to)"),
+    }),
+  },
+  'rights.resolved': {
+    description: 'A rights request was answered',
+    emitted: true,
+    data: z.looseObject({
+      requestId: z.uuid(),
+      type: z.enum(requestTypes),
+      outcome: z.enum(outcomes),
+      principalHash,
+      resolvedAt: isoTime('When it was answered'),
+    }),
+  },
   'breach.reported': {
     description: 'A personal data breach was reported to the Data Protection Board: its intimation (Rule 7(2)(a)) or its detailed report (Rule 7(2)(b)). The filed document is frozen in the tenant\'s evidence log',
     emitted: true,

@@ -31,7 +31,7 @@ const errorEnvelope = {
         details: {
           type: 'object',
           description:
-            'Extension. On the withdrawal-link routes (GET /consent/portal/:token and POST …/withdraw): reason NOT_FOUND (with 404 NOT_FOUND), USED or EXPIRED (with 409 CONFLICT); for USED and EXPIRED also tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and usedAt or expiredAt, so the portal page can say what happened, whose link it was and where to get a new one',
+            'Extension. On the withdrawal-link routes (GET /consent/portal/:token and POST …/withdraw): reason NOT_FOUND (with 404 NOT_FOUND), USED or EXPIRED (with 409 CONFLICT); for USED and EXPIRED also tenant { name, slug }, newLinkUrl (the tenant\'s public withdrawal page, or null without a configured portal) and usedAt or expiredAt, so the portal page can say what happened, whose link it was and where to get a new one. The data map and rights routes add the facts behind a refusal: ASSET_LINKED_TO_PUBLISHED_NOTICE (noticeId, purposeIds), PROCESSOR_HAS_LINKED_ASSETS (linkedAssets, assets), GONE (reason EXPIRED, confirmBy), CONFLICT of an erasure with pending assets (reason ASSETS_PENDING, pendingAssets)',
         },
       },
     },

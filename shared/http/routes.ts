@@ -5,9 +5,11 @@ import { breachRoutes } from './routes/breaches';
 import { cmpRoutes } from './routes/cmp';
 import { consentRoutes } from './routes/consent';
 import { evidenceExportRoutes } from './routes/evidence-exports';
+import { dataMapRoutes } from './routes/data-map';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
+import { rightsRoutes } from './routes/rights';
 import { sdkRoutes } from './routes/sdk';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
@@ -32,6 +34,8 @@ export const routes = {
   ...sdkRoutes,
   ...cmpRoutes,
   ...breachRoutes,
+  ...dataMapRoutes,
+  ...rightsRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { checkedEntityOf, soundEntitiesOf, type RequiredShape } from '../db/item';
-import { conditional, notFound } from '../db/errors';
 import { queryPrefix } from '../db/query';
+import { setExistingFields } from '../db/update';
 import type { Purpose } from '../notices/notice';
 import { tenantPartition } from '../tenants/keys';
 import { purposeKeys } from './keys';
@@ -42,22 +42,4 @@ export const updatePurposeFields = async (
   purposeId: string,
   fields: Partial<Pick<Purpose, 'name' | 'description' | 'dataCategories' | 'legalBasis'>>,
   updatedAt: string,
-): Promise<Purpose> => {
-  const entries = Object.entries({ ...fields, updatedAt }).filter(([, value]) => value !== undefined);
-  const { Attributes } = await conditional(
-    () =>
-      db().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: purposeKeys.purpose(tenantId, purposeId),
-          UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
-          ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    notFound('Purpose'),
-  );
-  return strip(Attributes ?? {});
-};
+): Promise<Purpose> => strip(await setExistingFields(purposeKeys.purpose(tenantId, purposeId), { ...fields, updatedAt }, 'Purpose'));

@@ -124,12 +124,16 @@ describe('functions', () => {
     expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT']));
   });
 
-  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer and the breach worker', () => {
+  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer, the breach worker and the rights sweeper', () => {
     // And the tracker scanner (a container image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
-    expect(stack.functions.byName.size).toBe(functionGroups.length + 6);
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 6 + 2);
-    // The sweeper runs on a schedule, every 5 minutes; the checkpointer every minute.
+    expect(stack.functions.byName.size).toBe(functionGroups.length + 7);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 7 + 2);
+    // The sweeper runs on a schedule, every 5 minutes; the checkpointer every minute; the rights sweeper every 15 minutes.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(15 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get('rights-sweeper')!.node.defaultChild as CfnResource), 'Arn'] } })],
+    });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get('checkpointer')!.node.defaultChild as CfnResource), 'Arn'] } })],
@@ -159,8 +163,8 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    // One per function (the scanner's too), the API's access log and the bucket-deployment handler's.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 7 + 2);
+    // One per function: the groups, the seven functions beside them and the scanner; the API's access log and the bucket-deployment handler's.
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 8 + 2);
     for (const fn of stack.functions.byName.values()) {
       const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
       expect(logGroup?.Properties.RetentionInDays).toBe(30);
@@ -182,7 +186,7 @@ describe('functions', () => {
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
 
   it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
-    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer', 'breach-worker'].sort());
+    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer', 'breach-worker', 'rights-sweeper'].sort());
     for (const [name, fn] of stack.functions.byName) {
       const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
       for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
@@ -265,7 +269,7 @@ describe('evidence keys', () => {
         if (actions.includes(action)) holders.add(name);
       }
     }
-    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'stream']);
+    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'rights', 'stream']);
   });
 });
 

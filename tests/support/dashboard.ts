@@ -4,52 +4,68 @@ import { password } from './api';
 import { axeViolations } from './browser';
 
 /**
- * Driving the dashboard by accessible names in headless Chromium: the helpers a screen's browser
- * test needs (new test files use these; older ones keep their own copies for now).
+ * Driving the dashboard through accessible names, for its browser tests: an ARIA selector, the
+ * main region's text, waits on the heading and on text, sign-in and navigation, axe-core.
  */
+/** The page's document, as much of it as these helpers read (the tests' tsconfig has no DOM types). */
+type PageDocument = { document: { querySelector(selector: string): { textContent: string | null; innerText: string } | null } };
+
 export const aria = (name: string, role: string) => `::-p-aria([name="${name}"][role="${role}"])`;
-
-export const waitForH1 = (page: Page, text: string) =>
-  page.waitForFunction((expected) => (globalThis as any).document.querySelector('h1')?.textContent === expected, { timeout: 15_000 }, text);
-
+export const textOf = (target: Page, selector = 'main') => target.$eval(selector, (element) => (element as unknown as { innerText: string }).innerText);
+export const waitForH1 = (target: Page, text: string) =>
+  target.waitForFunction((expected) => (globalThis as unknown as PageDocument).document.querySelector('h1')?.textContent === expected, { timeout: 15_000 }, text);
 /** Waits until `selector` (main by default) shows `text`. */
-export const waitForText = (page: Page, text: string, selector = 'main', timeout = 15_000) =>
-  page.waitForFunction((where, expected) => (globalThis as any).document.querySelector(where)?.innerText.includes(expected), { timeout }, selector, text);
+export const waitForText = (target: Page, text: string, selector = 'main', timeout = 15_000) =>
+  target.waitForFunction((where, expected) => (globalThis as unknown as PageDocument).document.querySelector(where)?.innerText.includes(expected), { timeout }, selector, text);
+export const expectNoAxeViolations = async (target: Page) => expect(await axeViolations(target)).toEqual([]);
+export const click = async (target: Page, selector: string) => (await target.waitForSelector(selector))!.click();
+export const fill = async (target: Page, selector: string, text: string) => {
+  const box = (await target.waitForSelector(selector))!;
+  await box.click({ clickCount: 3 });
+  await box.press('Backspace');
+  await box.type(text);
+};
 
-export const textOf = (page: Page, selector = 'main') => page.$eval(selector, (element) => (element as unknown as { innerText: string }).innerText);
+/** A new tab on the dashboard (CSP bypassed: axe is injected as an inline script, which the dashboard's policy refuses). */
+export const openDashboard = async (browser: Browser, baseUrl: string, path = '/dashboard/') => {
+  const opened = await browser.newPage();
+  await opened.setBypassCSP(true);
+  await opened.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
+  return opened;
+};
 
-export const expectNoAxeViolations = async (page: Page) => expect(await axeViolations(page)).toEqual([]);
+export const signIn = async (target: Page, email: string, secret: string) => {
+  await fill(target, aria('Email', 'textbox'), email);
+  await fill(target, '#password', secret);
+  await click(target, aria('Sign in', 'button'));
+  await waitForH1(target, 'Overview');
+};
 
-export const click = async (page: Page, name: string, role = 'button') => (await page.waitForSelector(aria(name, role)))!.click();
-
-/** Types into the control with that label, replacing what it held. */
-export const fill = async (page: Page, label: string, text: string, role = 'textbox') => {
-  const field = (await page.waitForSelector(aria(label, role)))!;
-  await field.click({ clickCount: 3 });
-  await page.keyboard.press('Backspace');
-  await field.type(text);
+/** Follows a link of the main navigation and waits for its screen to have loaded. */
+export const go = async (target: Page, link: string, heading = link) => {
+  await click(target, `nav ${aria(link, 'link')}`);
+  await waitForH1(target, heading);
+  await target.waitForFunction(() => !(globalThis as unknown as PageDocument).document.querySelector('main')?.innerText.includes('Loading'));
 };
 
 /** Sets a control's value as a user's input would (for date and time pickers, whose typing differs by locale). */
-export const setValue = (page: Page, selector: string, value: string) =>
-  page.$eval(
+export const setValue = (target: Page, selector: string, value: string) =>
+  target.$eval(
     selector,
     (element, next) => {
       const control = element as unknown as { value: string; dispatchEvent(event: unknown): void };
       control.value = next;
-      control.dispatchEvent(new (globalThis as any).Event('input', { bubbles: true }));
+      control.dispatchEvent(new (globalThis as unknown as { Event: new (type: string, init: { bubbles: boolean }) => unknown }).Event('input', { bubbles: true }));
     },
     value,
   );
 
-/** A new page of the dashboard at `path`, signed in as `email` (axe needs its inline script, which the policy refuses). */
+/** A new tab of the dashboard at `path`, signed in as `email` (without waiting for a screen). */
 export const openSignedIn = async (browser: Browser, baseUrl: string, email: string, path = '/') => {
-  const page = await browser.newPage();
-  await page.setBypassCSP(true);
-  await page.setViewport({ width: 1280, height: 900 });
-  await page.goto(`${baseUrl}/dashboard${path}`, { waitUntil: 'load' });
-  await fill(page, 'Email', email);
-  await page.type('#password', password);
-  await click(page, 'Sign in');
-  return page;
+  const opened = await openDashboard(browser, baseUrl, `/dashboard${path}`);
+  await opened.setViewport({ width: 1280, height: 900 });
+  await fill(opened, aria('Email', 'textbox'), email);
+  await opened.type('#password', password);
+  await click(opened, aria('Sign in', 'button'));
+  return opened;
 };

@@ -26,7 +26,8 @@ export const isOwnChange = (change: StreamChange): boolean => {
  * webhook and scan queues are its own too (tests/setup/environment.ts), so another file's workers,
  * with their own retry and timeout settings, never take its deliveries.
  */
-export const startTestWorkers = (idleMs = 50) => startWorkers(idleMs, { streamAccept: isOwnChange, outboxAccept: (item) => isOwnPartition(item.PK), scheduleScans: false });
+export const startTestWorkers = (idleMs = 50) =>
+  startWorkers(idleMs, { streamAccept: isOwnChange, outboxAccept: (item) => isOwnPartition(item.PK), tenantAccept: (tenantId) => ownTenants.has(tenantId), scheduleScans: false });
 
 /** The local workers for the whole file. */
 export const useTestWorkers = () => {

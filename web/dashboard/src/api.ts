@@ -74,6 +74,23 @@ const endpoints = {
   getBoardReport: ['GET', '/api/v1/breaches/:breachId/board-report'],
   extendBreach: ['POST', '/api/v1/breaches/:breachId/extension'],
   closeBreach: ['POST', '/api/v1/breaches/:breachId/close'],
+  listDataAssets: ['GET', '/api/v1/data-assets'],
+  createDataAsset: ['POST', '/api/v1/data-assets'],
+  updateDataAsset: ['PUT', '/api/v1/data-assets/:assetId'],
+  deleteDataAsset: ['DELETE', '/api/v1/data-assets/:assetId'],
+  listProcessors: ['GET', '/api/v1/processors'],
+  createProcessor: ['POST', '/api/v1/processors'],
+  updateProcessor: ['PUT', '/api/v1/processors/:processorId'],
+  deleteProcessor: ['DELETE', '/api/v1/processors/:processorId'],
+  listRightsRequests: ['GET', '/api/v1/rights/requests'],
+  logRightsRequest: ['POST', '/api/v1/rights/requests'],
+  getRightsRequest: ['GET', '/api/v1/rights/requests/:requestId'],
+  getRightsRequestSummary: ['GET', '/api/v1/rights/requests/:requestId/summary'],
+  startRightsRequest: ['POST', '/api/v1/rights/requests/:requestId/start'],
+  markRightsRequestAsset: ['POST', '/api/v1/rights/requests/:requestId/assets/:assetId'],
+  resolveRightsRequest: ['POST', '/api/v1/rights/requests/:requestId/resolve'],
+  getRightsSettings: ['GET', '/api/v1/rights/settings'],
+  updateRightsSettings: ['PUT', '/api/v1/rights/settings'],
 } as const satisfies { readonly [Op in OperationId]?: readonly [Routes[Op]['method'], Routes[Op]['path']] };
 
 export type Operation = keyof typeof endpoints;

@@ -25,6 +25,9 @@ const screens: { pattern: RegExp; names: string[]; load: () => Promise<ScreenMod
   { pattern: /^\/notices\/([^/]+)\/translations$/, names: ['id'], load: () => import('./screens/notice-translations') },
   { pattern: /^\/cookie-consent$/, names: [], load: () => import('./screens/cookie-consent') },
   { pattern: /^\/cookie-consent\/scans\/([^/]+)$/, names: ['scanRunId'], load: () => import('./screens/cookie-scan-report') },
+  { pattern: /^\/rights$/, names: [], load: () => import('./screens/rights') },
+  { pattern: /^\/rights\/([^/]+)$/, names: ['requestId'], load: () => import('./screens/rights-request') },
+  { pattern: /^\/data-map$/, names: [], load: () => import('./screens/data-map') },
 ];
 
 /** Routes rendered without a session (and without the shell). */
@@ -35,6 +38,8 @@ export const navigation = [
   { to: '/notices', label: 'Notices' },
   { to: '/records', label: 'Consent records' },
   { to: '/withdrawals', label: 'Withdrawals' },
+  { to: '/rights', label: 'Rights requests' },
+  { to: '/data-map', label: 'Data map' },
   { to: '/breaches', label: 'Breaches' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/api-keys', label: 'API keys' },

@@ -1,10 +1,13 @@
+import { rightsPageEnglish, rightsPageHindi } from '../../../shared/rights/labels';
+
 /**
  * The page chrome's words. English is complete; every other language may give any subset and
  * falls back to English key by key, so a language can be added one string at a time. The notice
  * itself (title, purposes, rights, complaint) comes translated from the tenant through the API.
- * `{name}` marks a value filled in at run time.
+ * `{name}` marks a value filled in at run time. The words of the rights pages live in the rights
+ * catalogue (shared/rights/labels.ts), with the principal's mails, and are merged in here.
  */
-export const english = {
+const withdrawalEnglish = {
   language: 'Language',
   loading: 'Loading…',
   pageTitle: 'Withdraw your consent',
@@ -68,10 +71,13 @@ export const english = {
   unknownOrganisation: 'No organisation uses this withdrawal page address. Check the link on its website.',
 };
 
+export const english = { ...withdrawalEnglish, ...rightsPageEnglish };
+
 export type LabelKey = keyof typeof english;
 export type Labels = Record<LabelKey, string>;
 
 const hindi: Partial<Labels> = {
+  ...rightsPageHindi,
   language: 'भाषा',
   loading: 'लोड हो रहा है…',
   pageTitle: 'अपनी सहमति वापस लें',

@@ -1,14 +1,20 @@
 import { h } from './dom';
 import { publicPage } from './public-page';
+import { requestPage } from './request-page';
 import { tokenPage } from './token-page';
 
 /**
- * One page, two routes: `/portal/t/<tenant slug>` asks for a link by email, `/portal/<token>`
- * is the link itself. The server answers every /portal/ path with this page.
+ * One page, three routes: `/portal/t/<tenant slug>` asks for a withdrawal link by email and takes
+ * rights requests, `/portal/<token>` is a withdrawal link, `/portal/r/<token>` a rights request's
+ * link. The server answers every /portal/ path with this page.
  */
 const route = (pathname: string): void => {
   const parts = pathname.replace(/^\/portal\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 't' && parts.length === 2 && parts[1]) return publicPage(parts[1]);
+  if (parts[0] === 'r' && parts.length === 2 && parts[1]) {
+    void requestPage(parts[1]);
+    return;
+  }
   if (parts.length === 1 && parts[0]) {
     void tokenPage(parts[0]);
     return;

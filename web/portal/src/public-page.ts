@@ -2,20 +2,33 @@ import { callApi } from './api';
 import { h } from './dom';
 import { chromeLanguages, type LabelKey } from './labels';
 import { initialLanguage } from './languages';
+import type { RightsMeans } from './rights-api';
+import { emptyRequestDraft, rightsSection } from './rights-form';
 import { mount, t, type PageState } from './shell';
 
 /** A deliberately loose check: the server validates; this only catches an obvious typo early. */
 const looksLikeEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 /**
- * The tenant's public withdrawal page (`/portal/t/<slug>`): the principal asks for a withdrawal
- * link by email. The answer is the same whether or not the address has consent on record.
+ * The tenant's public page (`/portal/t/<slug>`): the principal asks for a withdrawal link by email,
+ * and, under "Your rights", reads how to exercise their rights and makes a request. Either answer
+ * is the same whether or not the address has consent on record.
  */
 export const publicPage = (slug: string): void => {
-  const state: PageState & { sentTo: string | null } = { language: initialLanguage(chromeLanguages, navigator.languages), languages: chromeLanguages, sentTo: null };
+  const state: PageState & { sent: { email: string; key: 'sentText' | 'requestSentText' } | null; means: RightsMeans | null } = {
+    language: initialLanguage(chromeLanguages, navigator.languages),
+    languages: chromeLanguages,
+    sent: null,
+    means: null,
+  };
   const draft = { email: '', error: null as LabelKey | null, busy: false };
+  const request = emptyRequestDraft();
 
-  const render = (focus: 'heading' | 'language' | 'keep') => mount(state, state.sentTo === null ? formView() : sentView(state.sentTo), { onLanguage, focus });
+  const render = (focus: 'heading' | 'language' | 'keep') => mount(state, state.sent === null ? formView() : sentView(state.sent), { onLanguage, focus });
+  const sent = (email: string, key: 'sentText' | 'requestSentText') => {
+    state.sent = { email, key };
+    render('heading');
+  };
   const onLanguage = (code: string) => {
     state.language = code;
     render('language');
@@ -37,8 +50,7 @@ export const publicPage = (slug: string): void => {
     const answer = await callApi('POST', '/consent/portal-link', { tenantSlug: slug, email });
     if (answer.ok) {
       draft.busy = false;
-      state.sentTo = email;
-      return render('heading');
+      return sent(email, 'sentText');
     }
     if (answer.code === 'RATE_LIMIT') return fail('rateLimited');
     if (answer.code === 'NOT_FOUND') return fail('unknownOrganisation');
@@ -71,13 +83,23 @@ export const publicPage = (slug: string): void => {
       event.preventDefault();
       void submit();
     });
-    return { title: t(state, 'publicHeading'), body: [form] };
+    const rights = state.means ? rightsSection(state, state.means, request, () => render('keep'), (email) => sent(email, 'requestSentText')) : null;
+    return { title: t(state, 'publicHeading'), body: [form, rights].filter((part): part is HTMLElement => part !== null) };
   };
 
-  const sentView = (email: string) => ({
+  const sentView = ({ email, key }: { email: string; key: 'sentText' | 'requestSentText' }) => ({
     title: t(state, 'sentHeading'),
-    body: [h('p', { class: 'card', id: 'sent' }, t(state, 'sentText', { email }))],
+    body: [h('p', { class: 'card', id: 'sent' }, t(state, key, { email }))],
   });
 
   render('keep');
+  // The Rule 14 publication and the request form, where the organisation's plan has them.
+  void callApi<RightsMeans>('GET', `/rights/means/${encodeURIComponent(slug)}`).then((answer) => {
+    if (!answer.ok || state.sent) return;
+    state.means = answer.data;
+    // The redraw replaces the form: whatever had the focus (the email box being typed in) keeps it.
+    const focused = document.activeElement?.id;
+    render('keep');
+    if (focused) document.getElementById(focused)?.focus();
+  });
 };

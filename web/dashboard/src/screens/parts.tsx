@@ -95,3 +95,26 @@ export const ConfirmDialog = ({
     </Dialog>
   );
 };
+
+/**
+ * Paging by cursor: the cursors of the pages before this one (the first page has none), and the
+ * Previous and Next buttons over them. A list's query reads `cursor`.
+ */
+export const usePager = () => {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  return {
+    cursor: cursors[cursors.length - 1],
+    restart: () => setCursors([undefined]),
+    // A render function, not a component: a component made anew each render would remount and lose the focus.
+    pager: (nextCursor: string | null) => (
+      <div class="pager">
+        <button type="button" class="secondary" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>
+        <button type="button" class="secondary" disabled={!nextCursor} onClick={() => setCursors([...cursors, nextCursor ?? undefined])}>
+          Next page
+        </button>
+      </div>
+    ),
+  };
+};

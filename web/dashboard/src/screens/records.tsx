@@ -4,6 +4,7 @@ import type { DataOf } from '../api';
 import { ErrorText, Heading, Link, Loading, fieldErrors, formatDateTime, formatNumber, useData } from '../ui';
 import { EvidenceExport } from './evidence-export';
 import { RecordsExport } from './records-export';
+import { usePager } from './parts';
 
 type Item = DataOf<'listConsentRecords'>['items'][number];
 type Status = '' | 'active' | 'partial' | 'withdrawn';
@@ -19,9 +20,7 @@ export default function Records() {
   const [sort, setSort] = useState<Sort>('createdAt:desc');
   const [email, setEmail] = useState('');
   const [applied, setApplied] = useState({ status: '' as Status, sort: 'createdAt:desc' as Sort, email: '' });
-  // Cursors of the pages before this one (the first page has none).
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const { cursor, restart, pager } = usePager();
   const { data, error, loading } = useData(() => {
     const [sortBy, sortOrder] = applied.sort.split(':') as ['createdAt' | 'withdrawnAt', 'asc' | 'desc'];
     return api.call('listConsentRecords', {
@@ -40,7 +39,7 @@ export default function Records() {
         aria-label="Consent records"
         onSubmit={(event) => {
           event.preventDefault();
-          setCursors([undefined]);
+          restart();
           setApplied({ status, sort, email: email.trim() });
         }}
       >
@@ -128,14 +127,7 @@ export default function Records() {
               </tbody>
             </table>
           )}
-          <div class="pager">
-            <button type="button" class="secondary" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous page
-            </button>
-            <button type="button" class="secondary" disabled={!data.nextCursor} onClick={() => setCursors([...cursors, data.nextCursor ?? undefined])}>
-              Next page
-            </button>
-          </div>
+          {pager(data.nextCursor)}
         </>
       ) : null}
       <RecordsExport />

@@ -12,8 +12,8 @@ export type Webhook = DataOf<'listWebhooks'>[number];
 const eventTypes = {
   'consent.recorded': { label: 'Consent recorded', emitted: true },
   'consent.withdrawn': { label: 'Consent withdrawn', emitted: true },
-  'rights.submitted': { label: 'Rights request submitted', emitted: false },
-  'rights.resolved': { label: 'Rights request resolved', emitted: false },
+  'rights.submitted': { label: 'Rights request submitted', emitted: true },
+  'rights.resolved': { label: 'Rights request resolved', emitted: true },
   'breach.reported': { label: 'Breach reported to the Board', emitted: true },
   'notice.published': { label: 'Notice published', emitted: true },
   'breach.created': { label: 'Breach recorded', emitted: true },

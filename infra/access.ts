@@ -20,8 +20,10 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // The table's stream: mails and events leave only through the outbox (every other writer just
   // writes an outbox item), and new records are appended to the evidence log, which is then signed and archived.
   stream: ['sesSend', 'webhookQueueSend', 'logSigningKey', 'checkpointArchive'],
-  // Signs and archives the checkpoints that are due.
+  // Signs and archives the checkpoints that are due (and appends the log entries the stream parked).
   checkpointer: ['logSigningKey', 'checkpointArchive'],
+  // Retries what the stream's consumers parked for one tenant: outbox mails (SES) and events (deliveries).
+  'stream-sweeper': ['sesSend', 'webhookQueueSend'],
   // A retry goes back on the queue with a delay; the sweeper re-queues lost attempts.
   'webhook-worker': ['webhookQueueSend'],
   'webhook-sweeper': ['webhookQueueSend'],

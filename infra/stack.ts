@@ -67,8 +67,10 @@ export class ConsentServiceStack extends Stack {
         // to fill a batch keeps records inside the 5 s integration target.
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
-        // No retry limit: the evidence log must not skip a record. A batch that keeps failing holds
-        // its shard (its IteratorAge grows, which is what to alarm on) instead of being dropped.
+        // No retry limit: the evidence log must not skip a record. One tenant's failure is parked by
+        // its consumer (shared/stream/consumers.ts) and retried apart, so only a failure of everything
+        // (the table out of reach) fails a batch, which then holds its shard (IteratorAge grows; alarmed)
+        // instead of being dropped.
         retryAttempts: -1,
         // A failed batch is reported from its first record, so the whole batch comes again.
         reportBatchItemFailures: true,
@@ -81,12 +83,21 @@ export class ConsentServiceStack extends Stack {
       }),
     );
 
-    // Signs (and archives) the checkpoints of the logs that grew, at most every CHECKPOINT_INTERVAL_SECONDS per tenant.
+    // Signs (and archives) the checkpoints of the logs that grew, at most every CHECKPOINT_INTERVAL_SECONDS per
+    // tenant, after appending the entries the stream parked; reports checkpoint lag and parked tenants.
     const checkpointer = this.functions.build('checkpointer', join(repoRoot, 'functions', 'checkpointer', 'handler.ts'), 'consent-service evidence log checkpointer', accessOf('checkpointer'));
     new events.Rule(this, 'CheckpointSchedule', {
       description: 'Sign the evidence log checkpoints that are due',
       schedule: events.Schedule.rate(Duration.minutes(1)),
       targets: [new targets.LambdaFunction(checkpointer)],
+    });
+
+    // Retries what the stream's consumers parked for one tenant: outbox items and unfinished withdrawals.
+    const streamSweeper = this.functions.build('stream-sweeper', join(repoRoot, 'functions', 'stream-sweeper', 'handler.ts'), 'consent-service stream leftovers sweeper', accessOf('stream-sweeper'));
+    new events.Rule(this, 'StreamSweepSchedule', {
+      description: 'Hand on the outbox items and finish the withdrawals the stream consumers left pending',
+      schedule: events.Schedule.rate(Duration.minutes(1)),
+      targets: [new targets.LambdaFunction(streamSweeper)],
     });
 
     // The webhook delivery worker: one attempt per message; retries come back through the queue.

@@ -16,6 +16,7 @@ import { putTile, readBatches, readHead, readTiles } from '../shared/evidence/lo
 import { logKeys, mapAttributeOf, mapBucketOf } from '../shared/evidence/log-keys';
 import { fromHex, leafHash, toHex } from '../shared/evidence/merkle';
 import { sequenceEntries } from '../shared/evidence/sequencer';
+import { signCheckpointFor } from '../shared/evidence/checkpointer';
 import { checkpointSigner } from '../shared/evidence/signers';
 import { appendLeaves, tileName } from '../shared/evidence/tiles';
 import { newTimeOrderedId } from '../shared/ids';
@@ -98,11 +99,11 @@ describe('log verification holds the operator to what was archived', () => {
     expect(before.checkpoint?.treeSize).toBe(2);
     const withdrawal = await call('POST', '/api/v1/consent/withdraw', { token: tenant.token, body: { dataPrincipalIdentifier: 'r1@example.com', noticeId } });
     await waitForLog(tenant.tenantId, 3);
-    return { tenant, ids, earlier: before.checkpoint!, withdrawalId: withdrawal.body.data.withdrawalId as string };
+    return { tenant, ids, noticeId, required, earlier: before.checkpoint!, withdrawalId: withdrawal.body.data.withdrawalId as string };
   };
 
   it('finds the head rolled back to an earlier checkpoint with everything after it deleted', async () => {
-    const { tenant, ids, earlier, withdrawalId } = await signedTwice();
+    const { tenant, ids, noticeId, required, earlier, withdrawalId } = await signedTwice();
     const { tenantId } = tenant;
     // What an operator with table access would do: the head back to the checkpoint of size 2, and
     // the withdrawal's leaf, map entry, tile hash, checkpoint item, the withdrawal and its effect gone.
@@ -121,6 +122,13 @@ describe('log verification holds the operator to what was archived', () => {
     const result = await verify(tenant.token);
     expect(result.intact).toBe(false);
     expect(result.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'rollback', reason: expect.stringContaining('checkpoint of size 3') })]));
+    // The log grows again from the rolled-back head, but the service never signs that tree: its
+    // size 3 is another tree than the one archived.
+    await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: 'r2@example.com', consentGiven: { [required]: true } });
+    await waitForLog(tenantId, 3, { signed: false });
+    await expect(signCheckpointFor(tenantId, new Date(Date.now() + 60_000))).rejects.toThrow(/does not extend the archived checkpoint of size 3/);
+    expect((await readHead(tenantId)).checkpoint?.treeSize).toBe(2);
+    expect((await verify(tenant.token)).problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'rollback', reason: expect.stringContaining('size 3') })]));
   });
 
   it('finds a stored tile that differs from the entries it was computed from', async () => {

@@ -7,6 +7,7 @@ import { config } from '../../shared/config';
 import { completePendingWithdrawals } from '../../shared/consent/withdrawal-apply';
 import { drainOutbox, type OutboxItem } from '../../shared/events/drain';
 import { signDueCheckpoints } from '../../shared/evidence/checkpointer';
+import { retryParkedLogs } from '../../shared/evidence/parked';
 import { describeError, log } from '../../shared/log';
 import { sqs } from '../../shared/queue/sqs';
 import { scanBudget } from '../../shared/scanner/budget';
@@ -121,6 +122,8 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     stream.stop,
     // Checkpoints are signed at most every CHECKPOINT_INTERVAL_SECONDS per tenant (the checkpointer function's schedule in AWS).
     loop('checkpointer', async () => void (await signDueCheckpoints()), Math.max(idleMs, 500)),
+    // Tenants whose log entries the stream parked after a failure are retried apart (the checkpointer function's job in AWS).
+    loop('parked log retry', async () => void (await retryParkedLogs()), Math.max(idleMs, 5000)),
     // Safety nets beside the stream reader (which hands new outbox items and withdrawals on as they
     // are written): items or withdrawals left pending by a failure are picked up here.
     loop('mail drain', () => drainOutbox('MAIL', 25, options.outboxAccept), idleMs),

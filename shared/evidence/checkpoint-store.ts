@@ -20,7 +20,7 @@ export const headCheckpointUpdate = (tenantId: string, checkpoint: StoredCheckpo
   return {
     TableName: tableName(),
     Key: logKeys.head(tenantId),
-    UpdateExpression: leaveUnsigned ? 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK' : 'SET checkpoint = :checkpoint',
+    UpdateExpression: leaveUnsigned ? 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK, unsignedSince' : 'SET checkpoint = :checkpoint',
     ConditionExpression: leaveUnsigned ? `integrated = :size AND ${newer}` : newer,
     ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': checkpoint.treeSize },
   };
@@ -30,7 +30,7 @@ export const headCheckpointUpdate = (tenantId: string, checkpoint: StoredCheckpo
 export const leaveUnsignedUpdate = (tenantId: string, signedSize: number): UpdateCommandInput => ({
   TableName: tableName(),
   Key: logKeys.head(tenantId),
-  UpdateExpression: 'REMOVE GSI1PK, GSI1SK',
+  UpdateExpression: 'REMOVE GSI1PK, GSI1SK, unsignedSince',
   ConditionExpression: 'integrated = :size',
   ExpressionAttributeValues: { ':size': signedSize },
 });
@@ -53,11 +53,13 @@ export const leaveUnsigned = async (tenantId: string, signedSize: number): Promi
   await updateUnlessRaced(leaveUnsignedUpdate(tenantId, signedSize));
 };
 
-/** Tenants whose tree has grown since their last checkpoint (the sparse unsigned index). */
-export const unsignedTenants = async (): Promise<string[]> =>
-  (await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': logKeys.unsignedPartition } })).map((item) =>
-    String(item.GSI1SK),
-  );
+/** Tenants whose tree has grown since their last checkpoint (the sparse unsigned index), and since when. */
+export const unsignedTenants = async (): Promise<{ tenantId: string; since: string }[]> =>
+  (await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': logKeys.unsignedPartition } })).map((item) => ({
+    tenantId: String(item.GSI1SK),
+    // Heads integrated before unsignedSince was kept have only their latest integration time.
+    since: String(item.unsignedSince ?? item.integratedAt),
+  }));
 
 /** Every stored checkpoint with a size in [from, to], oldest first. */
 export const readCheckpoints = async (tenantId: string, from: number, to: number): Promise<StoredCheckpoint[]> =>

@@ -2,6 +2,7 @@ import type { JsonWebKey } from 'node:crypto';
 import { clock } from '../clock';
 import { config } from '../config';
 import { describeError, log } from '../log';
+import { emitMetrics, metricNames } from '../metrics';
 import { archiveCheckpoint, listArchivedCheckpoints, readArchivedCheckpoint } from './archive';
 import { logOrigin, openCheckpoint, signCheckpoint } from './checkpoint';
 import { leaveUnsigned, recordCheckpoint, unsignedTenants } from './checkpoint-store';
@@ -78,15 +79,24 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
   return checkpoint;
 };
 
+/**
+ * Signs the tenant's tree if due; a failure (a refused tree, the archive or the signing key out of
+ * reach) is reported, never thrown: the tenant stays in the unsigned index and the checkpointer
+ * tries again on its next run, while every other tenant is signed as usual.
+ */
+export const signOrReport = async (tenantId: string): Promise<StoredCheckpoint | undefined> => {
+  try {
+    return await signCheckpointFor(tenantId);
+  } catch (error) {
+    log.error('checkpoint not signed; the tenant stays due', { tenantId, ...describeError(error) });
+    emitMetrics({ [metricNames.checkpointFailures]: 1 }, { tenantId });
+    return undefined;
+  }
+};
+
 /** Signs every tenant whose tree is due (the sparse unsigned index); returns how many it signed. */
 export const signDueCheckpoints = async (): Promise<number> => {
   let signed = 0;
-  for (const tenantId of await unsignedTenants()) {
-    try {
-      if (await signCheckpointFor(tenantId)) signed += 1;
-    } catch (error) {
-      log.error('checkpoint not signed; the tenant stays due', { tenantId, ...describeError(error) });
-    }
-  }
+  for (const { tenantId } of await unsignedTenants()) if (await signOrReport(tenantId)) signed += 1;
   return signed;
 };

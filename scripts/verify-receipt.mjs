@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Offline verifier of a consent receipt: needs Node.js 20+ and nothing else (no install, no
- * network, no service code), so a data principal, an auditor or the Data Protection Board can run it.
+ * Offline verifier of a consent receipt, and of one checkpoint of a tenant's log against another:
+ * needs Node.js 20+ and nothing else (no install, no network, no service code), so a data
+ * principal, an auditor, the Data Protection Board or a tenant's own systems can run it.
  *
  *   node scripts/verify-receipt.mjs receipt.jws proof.json keys.json
  *
@@ -12,7 +13,21 @@
  * Checks that the receipt is signed by a listed key and names this record and proof hash, that the
  * canonical evidence hashes to that proof hash, that the record is a leaf of the tenant's RFC 9162
  * Merkle log, and that the root it proves is the one in a checkpoint note signed by a listed key.
- * Prints VALID and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
+ *
+ *   node scripts/verify-receipt.mjs consistency kept.json new.json keys.json [proof.json]
+ *
+ * kept.json    the checkpoint you kept: a log.checkpoint webhook event (envelope or data), the body
+ *              of GET /api/v1/consent/log/checkpoint, or the bare note text
+ * new.json     a later checkpoint, in any of those forms
+ * proof.json   GET /api/v1/consent/log/consistency?from=<kept size>&to=<new size>; optional when
+ *              new.json is a log.checkpoint event whose previousTreeSize is the kept size (its
+ *              consistencyProof is used)
+ *
+ * Checks that both notes are signed by a listed key, are of the same log, and that the new tree
+ * extends the kept one (RFC 9162 §2.1.4 consistency proof): nothing the kept checkpoint covered
+ * was changed, removed or rolled back. Keep the new note afterwards.
+ *
+ * Prints VALID (CONSISTENT) and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
  * The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts.
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
@@ -119,14 +134,76 @@ const check = (jws, proofFile, keysFile) => {
   return `VALID: record ${claims.rid} is leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
 };
 
+/** RFC 9162 §2.1.4.2: whether `proof` shows the tree of `to` (root `toRoot`) extends the tree of `from` (root `fromRoot`). */
+const consistent = (from, to, fromRoot, toRoot, proof) => {
+  if (from === to) return proof.length === 0 && fromRoot.equals(toRoot);
+  if (from === 0 || from > to || proof.length === 0) return false;
+  const node = (left, right) => sha256(Buffer.from([1]), left, right);
+  // A power-of-two `from` is a complete subtree whose hash the proof omits: it is fromRoot.
+  let odd = from;
+  while (odd % 2 === 0) odd /= 2;
+  const path = odd === 1 ? [fromRoot, ...proof] : proof;
+  let fn = from - 1;
+  let sn = to - 1;
+  while (fn % 2 === 1) [fn, sn] = [Math.floor(fn / 2), Math.floor(sn / 2)];
+  let fr = path[0];
+  let sr = path[0];
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = node(c, fr);
+      sr = node(c, sr);
+      while (fn % 2 === 0 && fn !== 0) [fn, sn] = [Math.floor(fn / 2), Math.floor(sn / 2)];
+    } else {
+      sr = node(sr, c);
+    }
+    [fn, sn] = [Math.floor(fn / 2), Math.floor(sn / 2)];
+  }
+  return sn === 0 && fr.equals(fromRoot) && sr.equals(toRoot);
+};
+
+/** A checkpoint in any of the forms the service hands out: an event envelope, its data, the API's checkpoint, or the note. */
+const checkpointIn = (input, name) => {
+  const value = input?.data?.data ?? input?.data ?? input;
+  const note = typeof value === 'string' ? value : value?.note;
+  return typeof note === 'string' ? { note, previousTreeSize: value?.previousTreeSize, consistencyProof: value?.consistencyProof } : fail(`${name} holds no checkpoint note`);
+};
+
+const checkConsistency = (keptInput, nextInput, keysFile, proofFile) => {
+  const keys = Array.isArray(keysFile?.keys) ? keysFile.keys : fail('keys.json is not a JWKS ({ "keys": [...] })');
+  const keptCheckpoint = checkpointIn(keptInput, 'kept.json');
+  const next = checkpointIn(nextInput, 'new.json');
+  const kept = openCheckpoint(keptCheckpoint.note, keys);
+  const later = openCheckpoint(next.note, keys);
+  if (kept.origin !== later.origin) fail(`the checkpoints are of different logs (${kept.origin}, ${later.origin})`);
+  if (later.treeSize < kept.treeSize) fail(`the new checkpoint (size ${later.treeSize}) is smaller than the one kept (size ${kept.treeSize}): the log was rolled back`);
+  const given = proofFile?.data ?? proofFile;
+  let proofNodes;
+  if (given !== undefined) {
+    if (given.from !== kept.treeSize || given.to !== later.treeSize) fail(`proof.json is from ${given.from} to ${given.to}, not from ${kept.treeSize} to ${later.treeSize}`);
+    proofNodes = given.proof;
+  } else if (next.previousTreeSize === kept.treeSize) {
+    proofNodes = next.consistencyProof;
+  } else {
+    fail(`new.json follows size ${next.previousTreeSize ?? '(unknown)'}, not the kept size ${kept.treeSize}: fetch GET /api/v1/consent/log/consistency?from=${kept.treeSize}&to=${later.treeSize} and pass it as proof.json`);
+  }
+  const path = Array.isArray(proofNodes) ? proofNodes.map((node) => hexBytes(node, 'a consistency proof node')) : fail('the consistency proof is missing');
+  if (!consistent(kept.treeSize, later.treeSize, kept.rootHash, later.rootHash, path)) {
+    fail(`the log of size ${later.treeSize} does not extend the one of size ${kept.treeSize} you kept: it was rewritten or rolled back`);
+  }
+  return `CONSISTENT: ${later.origin} of size ${later.treeSize} extends the checkpoint of size ${kept.treeSize}; keep the new note`;
+};
+
 const args = process.argv.slice(2);
-if (args.length !== 3) {
-  console.error('usage: node scripts/verify-receipt.mjs receipt.jws proof.json keys.json');
+const consistencyMode = args[0] === 'consistency';
+const files = consistencyMode ? args.slice(1) : args;
+if (consistencyMode ? files.length < 3 || files.length > 4 : files.length !== 3) {
+  console.error('usage: node scripts/verify-receipt.mjs receipt.jws proof.json keys.json\n       node scripts/verify-receipt.mjs consistency kept.json new.json keys.json [proof.json]');
   process.exit(2);
 }
 let inputs;
 try {
-  inputs = args.map((file) => readFileSync(file, 'utf8'));
+  inputs = files.map((file) => readFileSync(file, 'utf8'));
 } catch (error) {
   console.error(`cannot read ${error.path ?? 'an input'}: ${error.code ?? error.message}`);
   process.exit(2);
@@ -139,7 +216,13 @@ try {
       return fail(`${name} is not JSON`);
     }
   };
-  console.log(check(inputs[0], json(inputs[1], 'proof.json'), json(inputs[2], 'keys.json')));
+  // A kept or new checkpoint may be the bare note text.
+  const noteOrJson = (text, name) => (text.trimStart().startsWith('{') ? json(text, name) : text);
+  console.log(
+    consistencyMode
+      ? checkConsistency(noteOrJson(inputs[0], 'kept.json'), noteOrJson(inputs[1], 'new.json'), json(inputs[2], 'keys.json'), inputs[3] === undefined ? undefined : json(inputs[3], 'proof.json'))
+      : check(inputs[0], json(inputs[1], 'proof.json'), json(inputs[2], 'keys.json')),
+  );
 } catch (error) {
   console.log(`INVALID: ${error instanceof Invalid ? error.message : `unreadable input (${error.message})`}`);
   process.exit(1);

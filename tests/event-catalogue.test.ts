@@ -89,7 +89,8 @@ describe('emitted events against the catalogue', () => {
       // webhook.test: the test endpoint's direct enqueue.
       expect((await call('POST', `/api/v1/webhooks/${webhookId}/test`, { token: tenant.token })).status).toBe(200);
 
-      const expected: Record<EmittedEventType, number> = { 'notice.published': 1, 'consent.recorded': 1, 'consent.withdrawn': 2, 'webhook.test': 1 };
+      // log.checkpoint: the checkpointer's outbox item, once the record is logged and signed.
+      const expected: Record<EmittedEventType, number> = { 'notice.published': 1, 'consent.recorded': 1, 'consent.withdrawn': 2, 'webhook.test': 1, 'log.checkpoint': 1 };
       // Deliveries are at least once: count distinct event ids.
       const byType = await waitFor(() => {
         const ids = new Map<string, Set<string>>();
@@ -115,6 +116,7 @@ describe('emitted events against the catalogue', () => {
         expect.objectContaining({ withdrawalId: full.body.data.withdrawalId, consentRecordId: recordId, isFullWithdrawal: true, purposeIds: [], withdrawalMethod: 'DASHBOARD' }),
       );
       expect(dataOf('webhook.test')).toContainEqual(expect.objectContaining({ message: expect.stringContaining('Catalogue') }));
+      expect(dataOf('log.checkpoint')).toContainEqual(expect.objectContaining({ treeSize: expect.any(Number), note: expect.stringContaining(`consent-service/log/${tenant.tenantId}\n`) }));
     } finally {
       await receiver.close();
     }

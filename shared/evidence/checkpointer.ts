@@ -8,7 +8,7 @@ import { logOrigin, openCheckpoint, signCheckpoint } from './checkpoint';
 import { leaveUnsigned, recordCheckpoint, unsignedTenants } from './checkpoint-store';
 import { readHead, type LogHead, type StoredCheckpoint } from './log-store';
 import { fromHex, toHex } from './merkle';
-import { rootAt } from './proofs';
+import { consistencyAt, rootAt } from './proofs';
 import { checkpointSigner, verificationKeys } from './signers';
 
 /** The tree cannot be signed: it does not extend a checkpoint already archived (a rollback or a fork). */
@@ -75,7 +75,8 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
   const note = (await archivedNoteToExtend(tenantId, head, keys)) ?? (await archiveCheckpoint(tenantId, body.treeSize, await signCheckpoint(body, signer), sameTree));
   const keyId = openCheckpoint(note, keys)?.keyId ?? signer.keyId;
   const checkpoint: StoredCheckpoint = { treeSize: head.integrated, rootHash: head.rootHash, signedAt: now.toISOString(), keyId, note };
-  await recordCheckpoint(tenantId, checkpoint);
+  const previousTreeSize = head.checkpoint?.treeSize ?? 0;
+  await recordCheckpoint(tenantId, checkpoint, { previousTreeSize, consistencyProof: previousTreeSize > 0 ? await consistencyAt(tenantId, previousTreeSize, checkpoint.treeSize) : [] });
   return checkpoint;
 };
 

@@ -18,6 +18,7 @@ const eventTypes = {
   'notice.published': { label: 'Notice published', emitted: true },
   'breach.created': { label: 'Breach recorded', emitted: false },
   'webhook.test': { label: 'Test event', emitted: true },
+  'log.checkpoint': { label: 'Evidence log signed (checkpoint)', emitted: true },
 } as const satisfies Record<SubscribableEvent, { label: string; emitted: boolean }>;
 
 const allEvents = Object.keys(eventTypes) as SubscribableEvent[];

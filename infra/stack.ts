@@ -1,5 +1,6 @@
 import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { accessOf } from './access';
+import { OperationsAlarms } from './alarms';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
@@ -19,9 +20,11 @@ export const stackName = 'ConsentServiceStack';
 export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] as const;
 
 const defaultMailFrom = 'no-reply@consent-service.example';
-const mailFromOf = (value: unknown): string => {
-  if (value === undefined) return defaultMailFrom;
-  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw new Error(`context mailFrom must be an email address, got ${String(value)}`);
+/** An email address given as CDK context (`-c name=address`), checked at synth; undefined when not given. */
+const emailContext = (scope: Construct, name: string): string | undefined => {
+  const value: unknown = scope.node.tryGetContext(name);
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw new Error(`context ${name} must be an email address, got ${String(value)}`);
   return value;
 };
 
@@ -35,6 +38,7 @@ export class ConsentServiceStack extends Stack {
   readonly functions: GroupFunctions;
   readonly api: ConsentApi;
   readonly web: WebAssets;
+  readonly alarms: OperationsAlarms;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -48,7 +52,7 @@ export class ConsentServiceStack extends Stack {
       webhookQueue: this.queues.queue,
       scanQueue: this.scanQueues.queue,
       // A verified SES identity of the deployer's: `cdk deploy -c mailFrom=no-reply@example.in`.
-      mailFrom: mailFromOf(this.node.tryGetContext('mailFrom')),
+      mailFrom: emailContext(this, 'mailFrom') ?? defaultMailFrom,
       evidence: this.evidence,
     });
     this.api = new ConsentApi(this, 'Api', { functions: this.functions });
@@ -123,6 +127,18 @@ export class ConsentServiceStack extends Stack {
       fn.addEnvironment('DASHBOARD_BASE_URL', `${this.web.baseUrl}/dashboard`);
     }
 
+    // Operators are told: the stream's lag, dead letters, function errors and throttles, checkpoint lag, parked tenants.
+    this.alarms = new OperationsAlarms(this, 'Alarms', {
+      functions: new Map([...this.functions.byName, ['scanner', this.scanner.scanner]]),
+      streamFunction: stream,
+      deadLetterQueues: new Map([
+        ['WebhookDeliveries', this.queues.deadLetterQueue],
+        ['TrackerScans', this.scanQueues.deadLetterQueue],
+      ]),
+      // `cdk deploy -c alarmEmail=ops@example.in` subscribes that address (it must confirm).
+      alarmEmail: emailContext(this, 'alarmEmail'),
+    });
+
     new CfnOutput(this, 'WidgetUrl', { description: 'The embed script (cached 5 minutes)', value: `${this.web.baseUrl}/widget/v1/cms.js` });
     new CfnOutput(this, 'PortalBaseUrl', { description: 'Withdrawal pages', value: `${this.web.baseUrl}/portal` });
     new CfnOutput(this, 'DashboardUrl', { description: 'The DPO dashboard', value: `${this.web.baseUrl}/dashboard/` });
@@ -132,5 +148,6 @@ export class ConsentServiceStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'WebhookQueueUrl', { value: this.queues.queue.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'Every alarm of the stack is published here: subscribe the on-call', value: this.alarms.topic.topicArn });
   }
 }

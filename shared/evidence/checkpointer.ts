@@ -9,7 +9,7 @@ import { leaveUnsigned, recordCheckpoint, unsignedTenants } from './checkpoint-s
 import { readHead, type LogHead, type StoredCheckpoint } from './log-store';
 import { fromHex, toHex } from './merkle';
 import { consistencyAt, rootAt } from './proofs';
-import { checkpointSigner, verificationKeys } from './signers';
+import { checkpointKeys, checkpointSigner } from './signers';
 
 /** The tree cannot be signed: it does not extend a checkpoint already archived (a rollback or a fork). */
 export class CheckpointRefusedError extends Error {
@@ -64,7 +64,7 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
   // A checkpoint stamped later than now (a signer whose clock runs ahead) does not hold signing off.
   const age = head.checkpoint ? now.getTime() - Date.parse(head.checkpoint.signedAt) : Number.POSITIVE_INFINITY;
   if (age >= 0 && age < config.checkpointIntervalSeconds * 1000) return undefined;
-  const { keys } = await verificationKeys();
+  const { keys } = await checkpointKeys();
   const body = { origin: logOrigin(tenantId), treeSize: head.integrated, rootHash: fromHex(head.rootHash) };
   const signer = await checkpointSigner();
   // The same checkpoint archived by an earlier attempt is kept as it is (an ECDSA signature differs each time).

@@ -4,11 +4,15 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { OperationsAlarms } from '../../infra/alarms';
 import { addComplianceChecks } from '../../infra/compliance';
 import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack, streamItemTypes } from '../../infra/stack';
 import { streamConsumers } from '../../shared/stream/consumers';
+import { config } from '../../shared/config';
+import { metricNamespace, metricNames } from '../../shared/metrics';
 import { tableDefinition } from '../../shared/db/table';
 import { scanBudget } from '../../shared/scanner/budget';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
@@ -119,16 +123,18 @@ describe('functions', () => {
     expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT']));
   });
 
-  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler and the checkpointer', () => {
+  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer and the stream sweeper', () => {
     // And the tracker scanner (a container image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
-    expect(stack.functions.byName.size).toBe(functionGroups.length + 5);
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 5 + 2);
-    // The sweeper runs on a schedule, every 5 minutes; the checkpointer every minute.
+    expect(stack.functions.byName.size).toBe(functionGroups.length + 6);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 6 + 2);
+    // The sweeper runs on a schedule, every 5 minutes; the checkpointer and the stream sweeper every minute.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
-    template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(1 minute)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get('checkpointer')!.node.defaultChild as CfnResource), 'Arn'] } })],
-    });
+    for (const name of ['checkpointer', 'stream-sweeper']) {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(1 minute)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get(name)!.node.defaultChild as CfnResource), 'Arn'] } })],
+      });
+    }
     for (const group of functionGroups) {
       const fn = resourcesOf('AWS::Lambda::Function')[functionIdOf(group)];
       expect(fn, group).toBeDefined();
@@ -155,7 +161,7 @@ describe('functions', () => {
 
   it('keeps a month of logs per function', () => {
     // One per function (the scanner's too), the API's access log and the bucket-deployment handler's.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 6 + 2);
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 7 + 2);
     for (const fn of stack.functions.byName.values()) {
       const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
       expect(logGroup?.Properties.RetentionInDays).toBe(30);
@@ -177,7 +183,7 @@ describe('functions', () => {
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
 
   it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
-    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer'].sort());
+    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer', 'stream-sweeper'].sort());
     for (const [name, fn] of stack.functions.byName) {
       const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
       for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
@@ -227,7 +233,8 @@ describe('table', () => {
 
 describe('evidence keys', () => {
   it('signs checkpoints with a retained ECC P-256 KMS key', () => {
-    template.resourceCountIs('AWS::KMS::Key', 1);
+    // And the alarm topic's key (see alarms).
+    template.resourceCountIs('AWS::KMS::Key', 2);
     template.hasResource('AWS::KMS::Key', { Properties: { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }, DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
@@ -261,6 +268,71 @@ describe('evidence keys', () => {
       }
     }
     expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'stream']);
+  });
+});
+
+describe('alarms', () => {
+  const topicRef = () => ({ Ref: stack.getLogicalId(stack.alarms.topic.node.defaultChild as CfnResource) });
+  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnResource);
+  /** The one alarm on this metric (and these dimensions, if given), which must notify the topic on alarm and on recovery. */
+  const alarmOn = (namespace: string, metricName: string, dimensions?: unknown[]) => {
+    const found = Object.values(resourcesOf('AWS::CloudWatch::Alarm')).filter(
+      (alarm) => alarm.Properties.Namespace === namespace && alarm.Properties.MetricName === metricName && (dimensions === undefined || JSON.stringify(alarm.Properties.Dimensions) === JSON.stringify(dimensions)),
+    );
+    expect(found, `${namespace} ${metricName} ${JSON.stringify(dimensions)}`).toHaveLength(1);
+    expect(found[0]!.Properties).toMatchObject({ AlarmActions: [topicRef()], OKActions: [topicRef()], ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
+    return found[0]!.Properties;
+  };
+  const thresholds = config.alarmThresholds;
+
+  it('send everything to an SNS topic the stack outputs, encrypted with a rotated key CloudWatch may use, TLS only', () => {
+    const keyId = stack.getLogicalId(stack.alarms.topic.masterKey!.node.defaultChild as CfnResource);
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
+    });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    template.hasOutput('AlarmTopicArn', { Value: topicRef() });
+    // No address in cdk.json: no subscription until one is given (-c alarmEmail=…).
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it("watch the stream's iterator age and every dead-letter queue", () => {
+    expect(alarmOn('AWS/Lambda', 'IteratorAge', [{ Name: 'FunctionName', Value: { Ref: idOf(stack.functions.byName.get('stream')!) } }])).toMatchObject({
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: thresholds.streamIteratorAgeSeconds * 1000,
+    });
+    for (const queue of [stack.queues.deadLetterQueue, stack.scanQueues.deadLetterQueue]) {
+      expect(alarmOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [idOf(queue), 'QueueName'] } }])).toMatchObject({ Threshold: thresholds.deadLetterMessages });
+    }
+  });
+
+  it("watch each function's errors and throttles, the tracker scanner's too", () => {
+    const functions = [...stack.functions.byName.values(), stack.scanner.scanner];
+    for (const fn of functions) {
+      const dimensions = [{ Name: 'FunctionName', Value: { Ref: idOf(fn) } }];
+      expect(alarmOn('AWS/Lambda', 'Errors', dimensions)).toMatchObject({ Statistic: 'Sum', Threshold: 1 });
+      expect(alarmOn('AWS/Lambda', 'Throttles', dimensions)).toMatchObject({ Statistic: 'Sum', Threshold: 1 });
+    }
+    // Those, the iterator age, two dead-letter queues and the service's own three.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', functions.length * 2 + 1 + 2 + 3);
+  });
+
+  it("watch the service's own metrics: checkpoint lag (missing data breaches), parked tenants, a tenant's changes parked", () => {
+    expect(alarmOn(metricNamespace, metricNames.checkpointLag)).toMatchObject({ Statistic: 'Maximum', Threshold: thresholds.checkpointLagSeconds, TreatMissingData: 'breaching' });
+    expect(alarmOn(metricNamespace, metricNames.parkedTenants)).toMatchObject({ Statistic: 'Maximum', Threshold: thresholds.parkedTenants, TreatMissingData: 'notBreaching' });
+    expect(alarmOn(metricNamespace, metricNames.streamTenantFailures)).toMatchObject({ Statistic: 'Sum', Threshold: 1 });
+  });
+
+  it('subscribe the address given as context, by email', () => {
+    const scope = new Stack(new App(), 'AlarmsOnly');
+    const fn = new lambda.Function(scope, 'Fn', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => {}') });
+    new OperationsAlarms(scope, 'Alarms', { functions: new Map([['fn', fn]]), streamFunction: fn, deadLetterQueues: new Map(), alarmEmail: 'oncall@example.in' });
+    Template.fromStack(scope).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.in' });
   });
 });
 

@@ -65,7 +65,10 @@ const main = async () => {
   const withdrawalPage = tenantPortalPageUrl((await requireTenant(demo.tenantId)).slug);
   const { startWorkers } = await import('./workers');
   // The whole retained stream: what was written while the stack was down is handed on now (consumers are idempotent).
-  const workers = startWorkers(200, { streamSince: 'trim-horizon' });
+  const workers = startWorkers(200, {
+    streamSince: 'trim-horizon',
+    deadLetterQueueUrls: Object.fromEntries(Object.values(queueDefinitions).map((queue) => [queue.deadLetterName, queues[queue.deadLetterName]!])),
+  });
 
   console.log(`
 Consent service running (local stack${inMemory ? ', in memory' : `, data in ${dataDir}`})

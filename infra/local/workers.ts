@@ -14,6 +14,7 @@ import { scanBudget } from '../../shared/scanner/budget';
 import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 import type { StreamChange } from '../../shared/stream/change';
+import { checkHealth } from './health';
 import { startStreamReader, type StreamPosition } from './stream-reader';
 
 /**
@@ -101,6 +102,8 @@ export interface WorkerOptions {
   streamAccept?: (change: StreamChange) => boolean;
   /** Which pending outbox items the safety-net drains hand on (all by default). */
   outboxAccept?: (item: OutboxItem) => boolean;
+  /** Dead-letter queues whose depth the health check warns about, by name (`npm start` passes its queues'). */
+  deadLetterQueueUrls?: Record<string, string>;
 }
 
 /**
@@ -130,6 +133,8 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     loop('event drain', () => drainOutbox('EVENT', 25, options.outboxAccept), idleMs),
     // The stream trigger's job in AWS: withdrawals a crash left half-applied are finished.
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
+    // The stack's alarms, as warnings: stream lag, dead letters, checkpoint lag, parked tenants.
+    loop('health check', async () => void (await checkHealth(stream.lagSeconds(), options.deadLetterQueueUrls ?? {})), config.alarmThresholds.localCheckSeconds * 1000),
   ];
   const queueUrl = config.webhookQueueUrl;
   if (queueUrl) {

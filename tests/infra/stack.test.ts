@@ -46,7 +46,10 @@ const routesByKey = (): Map<string, Resource> =>
 beforeAll(() => {
   // The same feature flags `cdk synth` uses, so the test sees the template a deploy would.
   const { context } = JSON.parse(readFileSync(join(repoRoot, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
-  const app = new App({ context });
+  // Without bundling at synth: the template is the same but for asset hashes, and the grant and
+  // package tests below bundle every function themselves. Bundling twenty functions synchronously
+  // held the test worker's event loop long enough for vitest's RPC to time out on a loaded machine.
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
   stack = new ConsentServiceStack(app, 'ConsentServiceStack', { env: { account: '123456789012', region: 'ap-south-1' } });
   addComplianceChecks(app);
   // cdk-nag's AwsSolutions findings fail the synth, each printed with its construct path.
@@ -251,7 +254,13 @@ describe('evidence keys', () => {
     const bucketId = stack.getLogicalId(stack.evidence.checkpointBucket.node.defaultChild as CfnResource);
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId },
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          // Write-once: a put without If-None-Match (a new version over an archived note) is refused.
+          Match.objectLike({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 's3:PutObject', Condition: { Null: { 's3:if-none-match': 'true' } } }),
+        ]),
+      },
     });
   });
 

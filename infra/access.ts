@@ -22,8 +22,10 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   stream: ['sesSend', 'webhookQueueSend', 'logSigningKey', 'checkpointArchive'],
   // A grievance's answer carries a closure receipt signed by the receipt key.
   rights: ['receiptKey'],
-  // Signs and archives the checkpoints that are due.
+  // Signs and archives the checkpoints that are due (and appends the log entries the stream parked).
   checkpointer: ['logSigningKey', 'checkpointArchive'],
+  // Retries what the stream's consumers parked for one tenant: outbox mails (SES) and events (deliveries).
+  'stream-sweeper': ['sesSend', 'webhookQueueSend'],
   // A retry goes back on the queue with a delay; the sweeper re-queues lost attempts.
   'webhook-worker': ['webhookQueueSend'],
   'webhook-sweeper': ['webhookQueueSend'],

@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -36,6 +37,18 @@ export class EvidenceKeys extends Construct {
       objectLockDefaultRetention: s3.ObjectLockRetention.compliance(Duration.days(3650)),
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    // Object Lock keeps every version, but a put without If-None-Match would stack a new current
+    // version on an archived note (what a GET returns): every put must be a first write of its key.
+    this.checkpointBucket.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'WriteOnceNotes',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['s3:PutObject'],
+        resources: [this.checkpointBucket.arnForObjects('*')],
+        conditions: { Null: { 's3:if-none-match': 'true' } },
+      }),
+    );
     Validations.of(this.checkpointBucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason: 'Objects are written once by the service and locked in compliance mode; CloudTrail records who wrote them. Access logs would need a second, unlocked bucket and add nothing to evidence that cannot be changed.',

@@ -51,7 +51,8 @@ export const functionIdentity = (scope: Construct, id: string, description: stri
   return { logGroup, role };
 };
 
-const pascal = (group: string): string =>
+/** `webhook-worker` -> `WebhookWorker`: construct ids from function names. */
+export const pascal = (group: string): string =>
   group.replace(/(^|-)([a-z0-9])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
 
 export interface GroupFunctionsProps {

@@ -1,5 +1,6 @@
 import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { accessOf } from './access';
+import { OperationsAlarms } from './alarms';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
@@ -19,9 +20,11 @@ export const stackName = 'ConsentServiceStack';
 export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] as const;
 
 const defaultMailFrom = 'no-reply@consent-service.example';
-const mailFromOf = (value: unknown): string => {
-  if (value === undefined) return defaultMailFrom;
-  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw new Error(`context mailFrom must be an email address, got ${String(value)}`);
+/** An email address given as CDK context (`-c name=address`), checked at synth; undefined when not given. */
+const emailContext = (scope: Construct, name: string): string | undefined => {
+  const value: unknown = scope.node.tryGetContext(name);
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) throw new Error(`context ${name} must be an email address, got ${String(value)}`);
   return value;
 };
 
@@ -36,6 +39,7 @@ export class ConsentServiceStack extends Stack {
   readonly functions: GroupFunctions;
   readonly api: ConsentApi;
   readonly web: WebAssets;
+  readonly alarms: OperationsAlarms;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -51,7 +55,7 @@ export class ConsentServiceStack extends Stack {
       scanQueue: this.scanQueues.queue,
       breachQueue: this.breachQueues.queue,
       // A verified SES identity of the deployer's: `cdk deploy -c mailFrom=no-reply@example.in`.
-      mailFrom: mailFromOf(this.node.tryGetContext('mailFrom')),
+      mailFrom: emailContext(this, 'mailFrom') ?? defaultMailFrom,
       evidence: this.evidence,
     });
     this.api = new ConsentApi(this, 'Api', { functions: this.functions });
@@ -70,8 +74,10 @@ export class ConsentServiceStack extends Stack {
         // to fill a batch keeps records inside the 5 s integration target.
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
-        // No retry limit: the evidence log must not skip a record. A batch that keeps failing holds
-        // its shard (its IteratorAge grows, which is what to alarm on) instead of being dropped.
+        // No retry limit: the evidence log must not skip a record. One tenant's failure is parked by
+        // its consumer (shared/stream/consumers.ts) and retried apart, so only a failure of everything
+        // (the table out of reach) fails a batch, which then holds its shard (IteratorAge grows; alarmed)
+        // instead of being dropped.
         retryAttempts: -1,
         // A failed batch is reported from its first record, so the whole batch comes again.
         reportBatchItemFailures: true,
@@ -84,12 +90,21 @@ export class ConsentServiceStack extends Stack {
       }),
     );
 
-    // Signs (and archives) the checkpoints of the logs that grew, at most every CHECKPOINT_INTERVAL_SECONDS per tenant.
+    // Signs (and archives) the checkpoints of the logs that grew, at most every CHECKPOINT_INTERVAL_SECONDS per
+    // tenant, after appending the entries the stream parked; reports checkpoint lag and parked tenants.
     const checkpointer = this.functions.build('checkpointer', join(repoRoot, 'functions', 'checkpointer', 'handler.ts'), 'consent-service evidence log checkpointer', accessOf('checkpointer'));
     new events.Rule(this, 'CheckpointSchedule', {
       description: 'Sign the evidence log checkpoints that are due',
       schedule: events.Schedule.rate(Duration.minutes(1)),
       targets: [new targets.LambdaFunction(checkpointer)],
+    });
+
+    // Retries what the stream's consumers parked for one tenant: outbox items and unfinished withdrawals.
+    const streamSweeper = this.functions.build('stream-sweeper', join(repoRoot, 'functions', 'stream-sweeper', 'handler.ts'), 'consent-service stream leftovers sweeper', accessOf('stream-sweeper'));
+    new events.Rule(this, 'StreamSweepSchedule', {
+      description: 'Hand on the outbox items and finish the withdrawals the stream consumers left pending',
+      schedule: events.Schedule.rate(Duration.minutes(1)),
+      targets: [new targets.LambdaFunction(streamSweeper)],
     });
 
     // The webhook delivery worker: one attempt per message; retries come back through the queue.
@@ -128,6 +143,18 @@ export class ConsentServiceStack extends Stack {
       fn.addEnvironment('DASHBOARD_BASE_URL', `${this.web.baseUrl}/dashboard`);
     }
 
+    // Operators are told: the stream's lag, dead letters, function errors and throttles, checkpoint lag, parked tenants.
+    this.alarms = new OperationsAlarms(this, 'Alarms', {
+      functions: new Map([...this.functions.byName, ['scanner', this.scanner.scanner]]),
+      streamFunction: stream,
+      deadLetterQueues: new Map([
+        ['WebhookDeliveries', this.queues.deadLetterQueue],
+        ['TrackerScans', this.scanQueues.deadLetterQueue],
+      ]),
+      // `cdk deploy -c alarmEmail=ops@example.in` subscribes that address (it must confirm).
+      alarmEmail: emailContext(this, 'alarmEmail'),
+    });
+
     new CfnOutput(this, 'WidgetUrl', { description: 'The embed script (cached 5 minutes)', value: `${this.web.baseUrl}/widget/v1/cms.js` });
     new CfnOutput(this, 'PortalBaseUrl', { description: 'Withdrawal pages', value: `${this.web.baseUrl}/portal` });
     new CfnOutput(this, 'DashboardUrl', { description: 'The DPO dashboard', value: `${this.web.baseUrl}/dashboard/` });
@@ -137,5 +164,6 @@ export class ConsentServiceStack extends Stack {
     });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'WebhookQueueUrl', { value: this.queues.queue.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { description: 'Every alarm of the stack is published here: subscribe the on-call', value: this.alarms.topic.topicArn });
   }
 }

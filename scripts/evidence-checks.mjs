@@ -170,7 +170,7 @@ export const runVerifier = ({ usage, accepts, check, flags = [] }) => {
   // Leading switches the verifier knows (--closure) are handed to `check`, not read as files.
   const switches = new Set(given.filter((arg, index) => index < flags.length && flags.includes(arg)));
   const args = given.slice(switches.size);
-  if (!accepts(args.length)) {
+  if (!accepts(args.length, switches)) {
     console.error(`usage: ${usage}`);
     process.exit(2);
   }

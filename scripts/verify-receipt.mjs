@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * Offline verifier of a consent receipt or a grievance's closure receipt: needs Node.js 20+ and
- * nothing else (no install, no network, no service code), so a data principal, an auditor or the
- * Data Protection Board can run it.
+ * Offline verifier of a consent receipt, of a grievance's closure receipt, and of one checkpoint
+ * of a tenant's log against another: needs Node.js 20+ and nothing else (no install, no network,
+ * no service code), so a data principal, an auditor, the Data Protection Board or a tenant's own
+ * systems can run it.
  *
  *   node scripts/verify-receipt.mjs receipt.jws proof.json keys.json
  *   node scripts/verify-receipt.mjs --closure closure.jws answer.json keys.json
+ *   node scripts/verify-receipt.mjs consistency kept.json new.json keys.json [proof.json]
  *
  * receipt.jws  the receipt returned when the consent was recorded (compact JWS)
  * proof.json   GET /api/v1/consent/records/:id/proof (the { data } body or the bare data object)
@@ -13,16 +15,24 @@
  * answer.json  the request as its link shows it (GET /api/v1/rights/requests/public/:token) or as
  *              the tenant's GET /api/v1/rights/requests/:id shows it: its `closure` section
  * keys.json    GET /api/v1/consent/log/keys (JWKS); obtain it independently of the other files
+ * kept.json    the checkpoint you kept: a log.checkpoint webhook event (envelope or data), the body
+ *              of GET /api/v1/consent/log/checkpoint, or the bare note text
+ * new.json     a later checkpoint, in any of those forms
+ * proof.json   (consistency) GET /api/v1/consent/log/consistency?from=<kept size>&to=<new size>;
+ *              optional when new.json is a log.checkpoint event whose previousTreeSize is the kept
+ *              size (its consistencyProof is used)
  *
  * A consent receipt: signed by a listed key, naming this record, proof hash and (proof format 3)
  * attribution; the canonical evidence hashes to that proof hash. A closure receipt: signed by a
  * listed key, naming the logged resolution (request, type, outcome, time, tenant) whose canonical
  * text hashes to its `dh`. Either way the hash must then be a leaf of the tenant's RFC 9162 Merkle
- * log, and the root it proves the one in a checkpoint note signed by a listed key.
- * Prints VALID and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
+ * log, and the root it proves the one in a checkpoint note signed by a listed key. Consistency:
+ * both notes signed by a listed key, of the same log, and the new tree extends the kept one (RFC
+ * 9162 §2.1.4): nothing the kept checkpoint covered was changed, removed or rolled back.
+ * Prints VALID (or CONSISTENT) and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
  * The checks themselves are in evidence-checks.mjs, shared with verify-evidence-pack.mjs.
  */
-import { fail, hexBytes, inclusionRoot, jwksKeys, leafHash, logOrigin, openCheckpoint, parseJson, receiptClaims, runVerifier, sha256 } from './evidence-checks.mjs';
+import { consistencyHolds, fail, hexBytes, inclusionRoot, jwksKeys, leafHash, logOrigin, openCheckpoint, parseJson, receiptClaims, runVerifier, sha256 } from './evidence-checks.mjs';
 
 /** That `leafData` (32 bytes) is leaf `log.leafIndex` of tenant `tenantId`'s log, under a checkpoint signed by a listed key. */
 const checkInLog = (leafData, log, keys, tenantId, what) => {
@@ -69,12 +79,52 @@ const checkClosure = (jws, answerFile, keysFile) => {
   return `VALID: ${claims.rt.toLowerCase()} ${claims.rid} was closed ${claims.out} at ${claims.rat}; its resolution is ${where}`;
 };
 
+/** A checkpoint in any of the forms the service hands out: an event envelope, its data, the API's checkpoint, or the note. */
+const checkpointIn = (input, name) => {
+  const value = input?.data?.data ?? input?.data ?? input;
+  const note = typeof value === 'string' ? value : value?.note;
+  return typeof note === 'string' ? { note, previousTreeSize: value?.previousTreeSize, consistencyProof: value?.consistencyProof } : fail(`${name} holds no checkpoint note`);
+};
+
+/** That the log of a new checkpoint extends the one a tenant kept (a witness's check). */
+const checkConsistency = (keptInput, nextInput, keysFile, proofFile) => {
+  const keys = jwksKeys(keysFile, 'keys.json');
+  const kept = openCheckpoint(checkpointIn(keptInput, 'kept.json').note, keys, 'keys.json');
+  const next = checkpointIn(nextInput, 'new.json');
+  const later = openCheckpoint(next.note, keys, 'keys.json');
+  if (kept.origin !== later.origin) fail(`the checkpoints are of different logs (${kept.origin}, ${later.origin})`);
+  if (later.treeSize < kept.treeSize) fail(`the new checkpoint (size ${later.treeSize}) is smaller than the one kept (size ${kept.treeSize}): the log was rolled back`);
+  const given = proofFile?.data ?? proofFile;
+  let proofNodes;
+  if (given !== undefined) {
+    if (given.from !== kept.treeSize || given.to !== later.treeSize) fail(`proof.json is from ${given.from} to ${given.to}, not from ${kept.treeSize} to ${later.treeSize}`);
+    proofNodes = given.proof;
+  } else if (next.previousTreeSize === kept.treeSize) {
+    proofNodes = next.consistencyProof;
+  } else {
+    fail(`new.json follows size ${next.previousTreeSize ?? '(unknown)'}, not the kept size ${kept.treeSize}: fetch GET /api/v1/consent/log/consistency?from=${kept.treeSize}&to=${later.treeSize} and pass it as proof.json`);
+  }
+  const path = Array.isArray(proofNodes) ? proofNodes.map((node) => hexBytes(node, 'a consistency proof node')) : fail('the consistency proof is missing');
+  if (!consistencyHolds(kept.treeSize, later.treeSize, kept.rootHash, later.rootHash, path)) {
+    fail(`the log of size ${later.treeSize} does not extend the one of size ${kept.treeSize} you kept: it was rewritten or rolled back`);
+  }
+  return `CONSISTENT: ${later.origin} of size ${later.treeSize} extends the checkpoint of size ${kept.treeSize}; keep the new note`;
+};
+
+/** A kept or new checkpoint may be the bare note text. */
+const noteOrJson = (text, name) => (text.trimStart().startsWith('{') ? parseJson(text, name) : text);
+
 runVerifier({
-  usage: 'node scripts/verify-receipt.mjs receipt.jws proof.json keys.json\n       node scripts/verify-receipt.mjs --closure closure.jws answer.json keys.json',
-  flags: ['--closure'],
-  accepts: (count) => count === 3,
-  check: ([receipt, document, keys], switches) =>
-    switches.has('--closure')
-      ? checkClosure(receipt.text, parseJson(document.text, 'answer.json'), parseJson(keys.text, 'keys.json'))
-      : checkConsent(receipt.text, parseJson(document.text, 'proof.json'), parseJson(keys.text, 'keys.json')),
+  usage:
+    'node scripts/verify-receipt.mjs receipt.jws proof.json keys.json\n       node scripts/verify-receipt.mjs --closure closure.jws answer.json keys.json\n       node scripts/verify-receipt.mjs consistency kept.json new.json keys.json [proof.json]',
+  flags: ['--closure', 'consistency'],
+  accepts: (count, switches) => (switches.has('consistency') ? count === 3 || count === 4 : switches.size <= 1 && count === 3),
+  check: ([first, second, keys, proof], switches) => {
+    if (switches.has('consistency')) {
+      return checkConsistency(noteOrJson(first.text, 'kept.json'), noteOrJson(second.text, 'new.json'), parseJson(keys.text, 'keys.json'), proof && parseJson(proof.text, 'proof.json'));
+    }
+    return switches.has('--closure')
+      ? checkClosure(first.text, parseJson(second.text, 'answer.json'), parseJson(keys.text, 'keys.json'))
+      : checkConsent(first.text, parseJson(second.text, 'proof.json'), parseJson(keys.text, 'keys.json'));
+  },
 });

@@ -286,6 +286,21 @@ export const config = {
       loginFailuresPerAccount: rule('login-account', 'RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT_PER_15_MINUTES', 10, 900, true),
     };
   },
+  /**
+   * When operators are told (infra/alarms.ts in AWS; the local workers log a warning at the same
+   * points): the stream's iterator age, the checkpoint lag (seconds the oldest evidence has waited
+   * for a signed checkpoint), messages in a dead-letter queue, and tenants with parked log entries.
+   */
+  get alarmThresholds() {
+    return {
+      streamIteratorAgeSeconds: intFromEnv('ALARM_STREAM_ITERATOR_AGE_SECONDS', 300),
+      checkpointLagSeconds: intFromEnv('ALARM_CHECKPOINT_LAG_SECONDS', 300),
+      deadLetterMessages: Math.max(1, intFromEnv('ALARM_DEAD_LETTER_MESSAGES', 1)),
+      parkedTenants: Math.max(1, intFromEnv('ALARM_PARKED_TENANTS', 1)),
+      /** How often the local workers look (AWS alarms evaluate every minute or five). */
+      localCheckSeconds: Math.max(1, intFromEnv('LOCAL_HEALTH_CHECK_SECONDS', 30)),
+    };
+  },
   get defaultPlanLimits() {
     return {
       monthlyConsentLimit: intFromEnv('DEFAULT_MONTHLY_CONSENT_LIMIT', 100_000),

@@ -12,7 +12,7 @@ const purposeA = '3f0c6f2e-8a51-4b0e-9d1a-6a8b2c4d5e6f';
 const purposeB = '9b2d7c1a-4e3f-4a6b-8c5d-1e2f3a4b5c6d';
 const noticeId = '5d6e7f80-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
 
-/** Shaped like what recording.ts, withdrawal.ts, publish.ts and the test endpoint emit. */
+/** Shaped like what recording.ts, withdrawal.ts, publish.ts, the test endpoint and the checkpointer emit. */
 const samples: { [T in EmittedEventType]: EventData<T> } = {
   'consent.recorded': {
     consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
@@ -74,6 +74,15 @@ const samples: { [T in EmittedEventType]: EventData<T> } = {
     runId: '01934f6a-3b3c-7d4e-8f5a-6b7c8d9e0f2c',
     page: 0,
     principalHashes: ['c'.repeat(64), 'd'.repeat(64)],
+  },
+  'log.checkpoint': {
+    treeSize: 42,
+    rootHash: 'c'.repeat(64),
+    note: 'consent-service/log/6f1e2d3c-4b5a-4c6d-8e7f-9a0b1c2d3e4f\n42\nzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMzMw=\n\n\u2014 consent-service-log AAAAAA==\n',
+    signedAt: '2025-06-05T07:00:00.000Z',
+    keyId: 'consent-service-log',
+    previousTreeSize: 40,
+    consistencyProof: ['d'.repeat(64), 'e'.repeat(64)],
   },
 };
 
@@ -203,7 +212,7 @@ describe('event schemas', () => {
 
   it('derives the subscribable and emitted lists from the catalogue, and marks the ones not emitted yet', () => {
     expect(subscribableEvents).toEqual(Object.keys(eventCatalogue));
-    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test']);
+    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test', 'log.checkpoint']);
     expect(notYetEmittedEvents).toEqual([]);
     for (const type of notYetEmittedEvents) {
       expect(eventCatalogue[type]).not.toHaveProperty('data');

@@ -42,7 +42,7 @@ describe('local engines', () => {
   it('listen on the loopback address only', () => {
     const engines = inject('engines');
     const table = listeners();
-    for (const endpoint of [engines.dynamodbEndpoint, engines.sqsEndpoint, engines.sesEndpoint]) {
+    for (const endpoint of [engines.dynamodbEndpoint, engines.sqsEndpoint, engines.sesEndpoint, engines.s3Endpoint]) {
       const port = Number(new URL(endpoint).port);
       const sockets = table.filter((listener) => listener.port === port);
       expect(sockets.length, endpoint).toBeGreaterThan(0);

@@ -115,6 +115,8 @@ describe('emitted events against the catalogue', () => {
         'breach.created': 1,
         'breach.reported': 1,
         'breach.principals': 1,
+        // log.checkpoint: the checkpointer's outbox item, once the record is logged and signed.
+        'log.checkpoint': 1,
       };
       // Deliveries are at least once: count distinct event ids.
       const byType = await waitFor(() => {
@@ -148,6 +150,7 @@ describe('emitted events against the catalogue', () => {
       expect(dataOf('breach.created')).toContainEqual(expect.objectContaining({ breachId, affectedScope: 'PRINCIPALS', occurredAt: null }));
       expect(dataOf('breach.reported')).toContainEqual({ breachId, stage: 'INTIMATION', filedAt: expect.any(String), late: false });
       expect(dataOf('breach.principals')).toContainEqual(expect.objectContaining({ breachId, page: 0, principalHashes: [listed] }));
+      expect(dataOf('log.checkpoint')).toContainEqual(expect.objectContaining({ treeSize: expect.any(Number), note: expect.stringContaining(`consent-service/log/${tenant.tenantId}\n`) }));
     } finally {
       await receiver.close();
     }

@@ -16,6 +16,7 @@ import {
   verifyInclusion,
   type NodeId,
 } from '../shared/evidence/merkle';
+import { buildTree } from '../shared/evidence/full-tree';
 import { appendLeaves, nodeFromTiles, parseTileName, rightEdgeTiles, tileName, tilesForNodes, type TileId } from '../shared/evidence/tiles';
 
 // Naive reference straight from RFC 9162 §2.1.1, §2.1.3.1, §2.1.4.1, with its own hashing.
@@ -193,6 +194,20 @@ describe('tiles', () => {
     expect(() => appendLeaves(3, new Map(), leaves.slice(3, 5))).toThrow(/0\/0/);
     expect(() => nodeFromTiles({ level: 9, index: 0 }, () => undefined)).toThrow(/tile 1\/0/);
     expect(() => nodeFromTiles({ level: 2, index: 1 }, () => store.get('0/0')!.slice(0, 7 * 32))).toThrow(/needs 8/);
+  });
+});
+
+describe('the whole tree in memory (what verification recomputes)', () => {
+  it('gives the RFC root at every size, the tiles the integrator writes, and proofs equal to the reference', () => {
+    const tree = buildTree(naiveLeaves.map((_, at) => Buffer.from(`entry ${at}`)));
+    expect(tree.size).toBe(70_000);
+    for (const n of [0, 1, 2, 3, 255, 256, 257, 65535, 65536, 65537, 70_000, random(70_000)]) expect(toHex(tree.rootAt(n)), `size ${n}`).toBe(mth(0, n));
+    const written = new Map(appendLeaves(0, new Map(), leaves.slice(0, 300)).tiles.map((tile) => [tileName(tile.id), toHex(tile.hashes)]));
+    expect(new Map(tree.tilesAt(300).map((tile) => [tileName(tile.id), toHex(tile.hashes)]))).toEqual(written);
+    const top = tree.tilesAt(70_000).find((tile) => tileName(tile.id) === '2/0');
+    expect(top && toHex(top.hashes)).toBe(mth(0, 65536));
+    for (const [m, n] of [[1, 70_000], [256, 65537], [12345, 70_000]] as const) expect(consistencyProof(m, n, tree.node).map(toHex)).toEqual(naiveProof(m, n));
+    expect(() => tree.rootAt(70_001)).toThrow(RangeError);
   });
 });
 

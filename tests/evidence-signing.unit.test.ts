@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logOrigin, openCheckpoint, signCheckpoint } from '../shared/evidence/checkpoint';
+import { buildTree } from '../shared/evidence/full-tree';
+import { consistencyProof } from '../shared/evidence/merkle';
 import { signReceipt, verifyReceipt, type ReceiptClaims } from '../shared/evidence/receipt';
 import { ecdsaDerToRaw, ecdsaRawToDer, jwks, localSigner, seedSigner, type Signer } from '../shared/evidence/signer';
 import { es256Signer } from './support/signers';
@@ -301,5 +303,76 @@ describe('scripts/verify-receipt.mjs', () => {
   it('exits 2 on a usage error', async () => {
     const result = await promisify(execFile)(process.execPath, ['scripts/verify-receipt.mjs', 'only-one']).catch((error: { code: number; stderr: string }) => error);
     expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/^usage/) });
+  });
+});
+
+describe('scripts/verify-receipt.mjs consistency', () => {
+  const runConsistency = async (files: { kept: unknown; next: unknown; keys: unknown; proof?: unknown }) => {
+    const at = await mkdtemp(join(dir, 'consistency-'));
+    const write = (name: string, value: unknown) => writeFile(join(at, name), typeof value === 'string' ? value : JSON.stringify(value));
+    await Promise.all([write('kept.json', files.kept), write('new.json', files.next), write('keys.json', files.keys), ...(files.proof === undefined ? [] : [write('proof.json', files.proof)])]);
+    const args = ['scripts/verify-receipt.mjs', 'consistency', join(at, 'kept.json'), join(at, 'new.json'), join(at, 'keys.json'), ...(files.proof === undefined ? [] : [join(at, 'proof.json')])];
+    return promisify(execFile)(process.execPath, args).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+  };
+  const tree = buildTree(Array.from({ length: 40 }, (_, index) => sha256(Buffer.from(`entry ${index}`))));
+  const origin = logOrigin('tenant-7');
+  /** A log.checkpoint event as the checkpointer writes it, for `size`, following `previous`. */
+  const eventAt = async (signer: Signer, size: number, previous: number, root = tree.rootAt(size)) => ({
+    id: `evt_${'0'.repeat(32)}`,
+    type: 'log.checkpoint',
+    timestamp: '2026-01-02T03:04:05.000Z',
+    tenantId: 'tenant-7',
+    data: {
+      treeSize: size,
+      rootHash: Buffer.from(root).toString('hex'),
+      note: await signCheckpoint({ origin, treeSize: size, rootHash: root }, signer),
+      signedAt: '2026-01-02T03:04:05.000Z',
+      keyId: signer.keyId,
+      previousTreeSize: previous,
+      consistencyProof: previous > 0 ? consistencyProof(previous, size, tree.node).map((node) => Buffer.from(node).toString('hex')) : [],
+    },
+  });
+  const apiProof = (from: number, to: number) => ({ data: { from, to, proof: consistencyProof(from, to, tree.node).map((node) => Buffer.from(node).toString('hex')) } });
+
+  it('accepts each later checkpoint against the one kept, from an event, the API or the bare note, for every kind of size', async () => {
+    const cases = [[1, 2], [4, 7], [8, 8], [6, 13], [13, 40]] as const;
+    for (const [index, [from, to]] of cases.entries()) {
+      // The KMS key type for one of the pairs, the local Ed25519 key for the others.
+      const signer = index === 1 ? es256Signer('consent-service-log') : await seedSigner('checkpoint key', 'consent-service-log');
+      const keys = jwks([signer]);
+      const kept = await eventAt(signer, from, 0);
+      const next = await eventAt(signer, to, from);
+      expect(await runConsistency({ kept, next, keys }), `${from} → ${to}`).toEqual({ code: 0, stdout: `CONSISTENT: ${origin} of size ${to} extends the checkpoint of size ${from}; keep the new note\n` });
+      if (index === 3) expect((await runConsistency({ kept: kept.data.note, next: next.data, keys, proof: apiProof(from, to) })).code).toBe(0);
+    }
+  });
+
+  it('rejects a rolled-back, rewritten or foreign log, an altered proof, and a gap without a proof', async () => {
+    const signer = await seedSigner('checkpoint key', 'consent-service-log');
+    const keys = jwks([signer]);
+    const invalid = async (files: { kept: unknown; next: unknown; proof?: unknown; keys?: unknown }, reason: RegExp) => {
+      const result = await runConsistency({ keys, ...files });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/^INVALID: /);
+      expect(result.stdout).toMatch(reason);
+    };
+    const kept = await eventAt(signer, 13, 0);
+    const next = await eventAt(signer, 20, 13);
+    await invalid({ kept: next, next: kept }, /smaller than the one kept \(size 20\): the log was rolled back/);
+    // The same sizes, but the new tree does not hold the kept one's entries: a rewritten log.
+    const rewritten = buildTree(Array.from({ length: 20 }, (_, index) => sha256(Buffer.from(index === 5 ? 'changed' : `entry ${index}`))));
+    const fork = { ...next, data: { ...next.data, note: await signCheckpoint({ origin, treeSize: 20, rootHash: rewritten.rootAt(20) }, signer), consistencyProof: consistencyProof(13, 20, rewritten.node).map((node) => Buffer.from(node).toString('hex')) } };
+    await invalid({ kept, next: fork }, /does not extend the one of size 13/);
+    const altered = [...next.data.consistencyProof];
+    altered[0] = 'f'.repeat(64);
+    await invalid({ kept, next: { ...next, data: { ...next.data, consistencyProof: altered } } }, /does not extend/);
+    await invalid({ kept: await eventAt(signer, 9, 0), next }, /follows size 13, not the kept size 9/);
+    await invalid({ kept, next, proof: apiProof(12, 20) }, /proof.json is from 12 to 20/);
+    const otherLog = await signCheckpoint({ origin: logOrigin('tenant-8'), treeSize: 20, rootHash: tree.rootAt(20) }, signer);
+    await invalid({ kept, next: otherLog, proof: apiProof(13, 20) }, /different logs/);
+    await invalid({ kept, next, keys: jwks([await seedSigner('not our key', 'consent-service-log')]) }, /not signed by any key/);
   });
 });

@@ -1,17 +1,25 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { useTestWorkers } from './support/workers';
+import { ownTenants, useTestWorkers } from './support/workers';
 import { consentKeys } from '../shared/consent/keys';
 import { proofHashOf } from '../shared/consent/proof';
 import { genesisHash } from '../shared/consent/record';
 import { db, tableName } from '../shared/db/client';
-import { readBatches, readHead } from '../shared/evidence/log-store';
-import { logKeys } from '../shared/evidence/log-keys';
+import { logOrigin, signCheckpoint } from '../shared/evidence/checkpoint';
+import { putTile, readBatches, readHead, readTiles } from '../shared/evidence/log-store';
+import { logKeys, mapAttributeOf, mapBucketOf } from '../shared/evidence/log-keys';
+import { fromHex, leafHash, toHex } from '../shared/evidence/merkle';
+import { integrate } from '../shared/evidence/integration';
+import { sequenceEntries } from '../shared/evidence/sequencer';
+import { signCheckpointFor } from '../shared/evidence/checkpointer';
+import { checkpointSigner } from '../shared/evidence/signers';
+import { appendLeaves, tileName } from '../shared/evidence/tiles';
 import { newTimeOrderedId } from '../shared/ids';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
@@ -36,7 +44,7 @@ const loggedTenant = async (count: number) => {
 
 const verify = async (token: string) => (await call('GET', '/api/v1/consent/proof-chain/verify', { token })).body.data;
 const update = (key: Record<string, string>, expression: string, values: Record<string, unknown>, names?: Record<string, string>) =>
-  db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: expression, ExpressionAttributeValues: values, ...(names ? { ExpressionAttributeNames: names } : {}) }));
+  db().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: expression, ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}), ...(names ? { ExpressionAttributeNames: names } : {}) }));
 
 describe('log verification finds tampering, with its position', () => {
   it('is intact when nothing was touched', async () => {
@@ -75,6 +83,80 @@ describe('log verification finds tampering, with its position', () => {
     bytes[20] = bytes[20]! ^ 0xff;
     await update(key, 'SET entries = :entries', { ':entries': bytes });
     expect((await verify(tenant.token)).problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'log', reason: expect.stringContaining('signed root') })]));
+  });
+});
+
+describe('log verification holds the operator to what was archived', () => {
+  /** Two records signed at size 2, then a withdrawal signed at size 3. */
+  const signedTwice = async () => {
+    const tenant = await newTenant(call);
+    const { noticeId, required, optional } = await publishedNotice(call, tenant.token);
+    const ids: string[] = [];
+    for (const index of [0, 1]) {
+      const response = await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: `r${index}@example.com`, consentGiven: { [required]: true, [optional]: true } });
+      ids.push(response.body.data.consentRecordId as string);
+    }
+    const before = await waitForLog(tenant.tenantId, 2);
+    expect(before.checkpoint?.treeSize).toBe(2);
+    const withdrawal = await call('POST', '/api/v1/consent/withdraw', { token: tenant.token, body: { dataPrincipalIdentifier: 'r1@example.com', noticeId } });
+    await waitForLog(tenant.tenantId, 3);
+    return { tenant, ids, earlier: before.checkpoint!, withdrawalId: withdrawal.body.data.withdrawalId as string };
+  };
+
+  it('finds the head rolled back to an earlier checkpoint with everything after it deleted', async () => {
+    const { tenant, ids, earlier, withdrawalId } = await signedTwice();
+    const { tenantId } = tenant;
+    // The operator works behind the stream's back: this file's workers leave the tenant alone from
+    // here on, so a stream batch they retry cannot put the withdrawal back into the log.
+    ownTenants.delete(tenantId);
+    // What an operator with table access would do: the head back to the checkpoint of size 2, and
+    // the withdrawal's leaf, map entry, tile hash, checkpoint item, the withdrawal and its effect gone.
+    await update(logKeys.head(tenantId), 'SET sequenced = :two, integrated = :two, root = :root, checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK', {
+      ':two': 2,
+      ':root': Buffer.from(earlier.rootHash, 'hex'),
+      ':checkpoint': earlier,
+    });
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: logKeys.checkpoint(tenantId, 3) }));
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: logKeys.batch(tenantId, 2) }));
+    await update(logKeys.map(tenantId, mapBucketOf(withdrawalId)), 'REMOVE #entry', {}, { '#entry': mapAttributeOf(withdrawalId) });
+    const tile = await readTiles(tenantId, ['0/0']);
+    await update(logKeys.tile(tenantId, '0/0'), 'SET hashes = :hashes, width = :two', { ':hashes': tile.get('0/0')!.subarray(0, 64), ':two': 2 });
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: consentKeys.withdrawal(tenantId, withdrawalId) }));
+    await update(consentKeys.record(tenantId, ids[1]!), 'SET withdrawnPurposes = :none, isWithdrawn = :no REMOVE GSI2PK, GSI2SK, GSI4PK, GSI4SK, withdrawnAt', { ':none': [], ':no': false });
+    const result = await verify(tenant.token);
+    expect(result.intact).toBe(false);
+    expect(result.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'rollback', reason: expect.stringContaining('checkpoint of size 3') })]));
+    // The log grows again from the rolled-back head, but the service never signs that tree: its
+    // size 3 is another tree than the one archived.
+    await sequenceEntries(tenantId, [{ tenantId, kind: 'record', id: newTimeOrderedId(), hash: randomBytes(32).toString('hex') }]);
+    await integrate(tenantId);
+    await expect(signCheckpointFor(tenantId, new Date(Date.now() + 60_000))).rejects.toThrow(/does not extend the archived checkpoint of size 3/);
+    expect((await readHead(tenantId)).checkpoint?.treeSize).toBe(2);
+    expect((await verify(tenant.token)).problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'rollback', reason: expect.stringContaining('size 3') })]));
+  });
+
+  it('finds a stored tile that differs from the entries it was computed from', async () => {
+    const { tenant } = await signedTwice();
+    const tile = Buffer.from((await readTiles(tenant.tenantId, ['0/0'])).get('0/0')!);
+    tile[40] = tile[40]! ^ 0xff;
+    await update(logKeys.tile(tenant.tenantId, '0/0'), 'SET hashes = :hashes', { ':hashes': tile });
+    expect((await verify(tenant.token)).problems).toEqual([expect.objectContaining({ kind: 'tiles', reason: expect.stringContaining('tile 0/0') })]);
+  });
+
+  it('finds a latest checkpoint that the archive does not hold', async () => {
+    // A log written straight to the table (no stream, no checkpointer), then a genuine signature
+    // over its real root set on the head: a checkpoint that never went through the archive.
+    const tenant = await newTenant(call);
+    const entries = [0, 1].map(() => ({ tenantId: tenant.tenantId, kind: 'record' as const, id: newTimeOrderedId(), hash: randomBytes(32).toString('hex') }));
+    await sequenceEntries(tenant.tenantId, entries);
+    const tree = appendLeaves(0, new Map(), entries.map((entry) => leafHash(fromHex(entry.hash))));
+    for (const tile of tree.tiles) await putTile(tenant.tenantId, tileName(tile.id), tile.hashes);
+    const note = await signCheckpoint({ origin: logOrigin(tenant.tenantId), treeSize: 2, rootHash: tree.root }, await checkpointSigner());
+    const checkpoint = { treeSize: 2, rootHash: toHex(tree.root), signedAt: new Date().toISOString(), keyId: 'consent-service-log', note };
+    await update(logKeys.head(tenant.tenantId), 'SET integrated = :two, root = :root, checkpoint = :checkpoint', { ':two': 2, ':root': Buffer.from(tree.root), ':checkpoint': checkpoint });
+    const result = await verify(tenant.token);
+    expect(result.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'archive', reason: expect.stringContaining('no archived copy') })]));
+    expect(result.problems.filter((problem: { kind: string }) => problem.kind !== 'record')).toHaveLength(1);
   });
 });
 

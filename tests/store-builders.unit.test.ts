@@ -125,7 +125,7 @@ describe('evidence checkpoint builders', () => {
     const leaving = headCheckpointUpdate('t1', checkpoint, true);
     expect(leaving).toMatchObject({
       Key: logKeys.head('t1'),
-      UpdateExpression: 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK',
+      UpdateExpression: 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK, unsignedSince',
       ConditionExpression: 'integrated = :size AND (attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)',
       ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': 7 },
     });
@@ -133,7 +133,7 @@ describe('evidence checkpoint builders', () => {
       UpdateExpression: 'SET checkpoint = :checkpoint',
       ConditionExpression: '(attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)',
     });
-    expect(leaveUnsignedUpdate('t1', 7)).toMatchObject({ UpdateExpression: 'REMOVE GSI1PK, GSI1SK', ConditionExpression: 'integrated = :size', ExpressionAttributeValues: { ':size': 7 } });
+    expect(leaveUnsignedUpdate('t1', 7)).toMatchObject({ UpdateExpression: 'REMOVE GSI1PK, GSI1SK, unsignedSince', ConditionExpression: 'integrated = :size', ExpressionAttributeValues: { ':size': 7 } });
   });
 });
 

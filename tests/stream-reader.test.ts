@@ -76,6 +76,32 @@ describe('stream reader', () => {
     expect([...new Set(bystander)]).toEqual(keys);
   });
 
+  it('reports how old the record it is stuck on is (the local iterator age), and 0 once it is through', async () => {
+    const type = `StreamProbe-${randomUUID()}`;
+    let failing = true;
+    let attempts = 0;
+    const reader = startStreamReader({
+      idleMs: 50,
+      since: new Date(Date.now() - 60_000),
+      consumers: [
+        probeConsumer(type, async () => {
+          attempts += 1;
+          if (failing) throw new Error('not yet');
+        }),
+      ],
+    });
+    stops.push(reader.stop);
+    await putProbes(type, 1);
+    await until(() => attempts > 0);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(reader.lagSeconds()).toBeGreaterThanOrEqual(1);
+    failing = false;
+    const handledAt = attempts;
+    await until(() => attempts > handledAt);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reader.lagSeconds()).toBe(0);
+  });
+
   it('resumes right after the last record a stopped reader handled, when given its position', async () => {
     const type = `StreamProbe-${randomUUID()}`;
     const position: StreamPosition = new Map();

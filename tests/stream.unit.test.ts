@@ -1,8 +1,8 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eventIdFor, newEvent } from '../shared/events/outbox';
-import { changeOf, type StreamChange } from '../shared/stream/change';
+import { changeOf, tenantOfChange, type StreamChange } from '../shared/stream/change';
 import { dispatchChanges, streamConsumers, type StreamConsumer } from '../shared/stream/consumers';
 
 describe('eventIdFor', () => {
@@ -95,6 +95,36 @@ describe('dispatchChanges', () => {
     const failure = new Error('boom');
     await expect(dispatchChanges([change('1', 'A')], [recorder(['A'], ['INSERT'], failing, failure), recorder(['A'], ['INSERT'], others)])).rejects.toMatchObject({ cause: failure });
     expect(others).toEqual([['1']]);
+  });
+
+  it("parks one tenant's changes when its handling fails, so the batch and every other tenant go on", async () => {
+    vi.stubEnv('CMS_LOG_SILENT', '1');
+    const ofTenant = (sequenceNumber: string, tenantId: string): StreamChange => ({ eventName: 'INSERT', sequenceNumber, keys: { PK: `TENANT#${tenantId}` }, newImage: { type: 'A', PK: `TENANT#${tenantId}` } });
+    const handled: string[][] = [];
+    const parked: { tenantId: string; changes: string[]; error: unknown }[] = [];
+    const consumer: StreamConsumer = {
+      name: 'isolated',
+      itemTypes: ['A'],
+      eventNames: ['INSERT'],
+      handle: async (changes) => {
+        if (changes.some((item) => item.newImage?.PK === 'TENANT#poison')) throw new Error('poison');
+        handled.push(changes.map((item) => item.sequenceNumber));
+      },
+      park: async (tenantId, changes, error) => void parked.push({ tenantId, changes: changes.map((item) => item.sequenceNumber), error }),
+    };
+    await dispatchChanges([ofTenant('1', 'poison'), ofTenant('2', 'good'), ofTenant('3', 'poison'), ofTenant('4', 'other'), ofTenant('5', 'good')], [consumer]);
+    expect(handled.sort()).toEqual([['2', '5'], ['4']]);
+    expect(parked).toEqual([{ tenantId: 'poison', changes: ['1', '3'], error: expect.objectContaining({ message: 'poison' }) }]);
+    // A change of no tenant cannot be parked, and a park that fails cannot keep it: both fail the batch.
+    await expect(dispatchChanges([change('6', 'A')], [{ ...consumer, handle: async () => Promise.reject(new Error('tenantless')) }])).rejects.toMatchObject({ cause: { message: 'tenantless' } });
+    await expect(dispatchChanges([ofTenant('7', 'poison')], [{ ...consumer, park: async () => Promise.reject(new Error('table down')) }])).rejects.toMatchObject({ cause: { message: 'table down' } });    vi.unstubAllEnvs();
+  });
+
+  it('tells the tenant of a change by its own tenantId or its TENANT# partition', () => {
+    expect(tenantOfChange({ eventName: 'INSERT', sequenceNumber: '1', keys: {}, newImage: { PK: 'EVIDENCE#t9', tenantId: 't9' } })).toBe('t9');
+    expect(tenantOfChange({ eventName: 'INSERT', sequenceNumber: '1', keys: {}, newImage: { PK: 'TENANT#t8', SK: 'RECORD#r' } })).toBe('t8');
+    expect(tenantOfChange({ eventName: 'REMOVE', sequenceNumber: '1', keys: { PK: 'TENANT#t7' }, oldImage: { PK: 'TENANT#t7' } })).toBe('t7');
+    expect(tenantOfChange({ eventName: 'INSERT', sequenceNumber: '1', keys: {}, newImage: { PK: 'STREAMTEST#x' } })).toBeUndefined();
   });
 
   it('registers the evidence log, consent.recorded, outbox and withdrawal consumers', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { languageCodes, type LanguageCode } from '../shared/i18n/languages';
-import { buildTranslateRequest, createAmazonTranslator, mapWithConcurrency } from '../shared/translation/amazon-translator';
+import { mapWithConcurrency } from '../shared/concurrency';
+import { buildTranslateRequest, createAmazonTranslator } from '../shared/translation/amazon-translator';
 import { untranslatableLanguages } from '../shared/translation/coverage';
 import { localTranslator } from '../shared/translation/local-translator';
 import { setTranslator, translatorFor } from '../shared/translation/select';

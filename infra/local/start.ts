@@ -30,15 +30,16 @@ const main = async () => {
   if (!inMemory) mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
   const engines = await startEngines({
     ports: sesPort > 0 ? { ses: sesPort } : {},
-    ...(inMemory ? {} : { dynamodbPath: join(dataDir, 'dynamodb') }),
+    // The table and the checkpoint archive keep their data side by side: a log's checkpoints outlive a restart with it.
+    ...(inMemory ? {} : { dynamodbPath: join(dataDir, 'dynamodb'), archivePath: join(dataDir, 'archive') }),
   });
   Object.assign(process.env, {
     CMS_STAGE: 'local',
     DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
     SQS_ENDPOINT: engines.sqsEndpoint,
     SES_ENDPOINT: engines.sesEndpoint,
-    // fauxqs serves S3 beside SQS: the checkpoint archive.
-    S3_ENDPOINT: engines.sqsEndpoint,
+    // The write-once checkpoint archive (S3 API; infra/local/archive-store.ts).
+    S3_ENDPOINT: engines.s3Endpoint,
     TABLE_NAME: process.env.TABLE_NAME ?? 'consent-service',
     AWS_REGION: process.env.AWS_REGION ?? 'ap-south-1',
   });
@@ -65,14 +66,17 @@ const main = async () => {
   const withdrawalPage = tenantPortalPageUrl((await requireTenant(demo.tenantId)).slug);
   const { startWorkers } = await import('./workers');
   // The whole retained stream: what was written while the stack was down is handed on now (consumers are idempotent).
-  const workers = startWorkers(200, { streamSince: 'trim-horizon' });
+  const workers = startWorkers(200, {
+    streamSince: 'trim-horizon',
+    deadLetterQueueUrls: Object.fromEntries(Object.values(queueDefinitions).map((queue) => [queue.deadLetterName, queues[queue.deadLetterName]!])),
+  });
 
   console.log(`
 Consent service running (local stack${inMemory ? ', in memory' : `, data in ${dataDir}`})
   API            ${url}/api/v1   (OpenAPI: ${url}/api/v1/openapi.json)
   Dashboard      ${url}/dashboard/   (${demo.email} / ${demo.password})
   Mail inbox     ${engines.sesEndpoint}/   (JSON listing: ${engines.sesEndpoint}/store)
-  DynamoDB Local ${engines.dynamodbEndpoint}   SQS emulator ${engines.sqsEndpoint}
+  DynamoDB Local ${engines.dynamodbEndpoint}   SQS emulator ${engines.sqsEndpoint}   Checkpoint archive (S3) ${engines.s3Endpoint}
 
 Demo tenant ${demo.tenantId}
   login     ${demo.email} / ${demo.password}   (SUPER_ADMIN)

@@ -75,7 +75,7 @@ const lambdaRecordOf = (record: StreamsRecord): DynamoDBRecord =>
     },
   }) as DynamoDBRecord;
 
-export const startStreamReader = (options: StreamReaderOptions): { stop(): Promise<void> } => {
+export const startStreamReader = (options: StreamReaderOptions): { lagSeconds(): number; stop(): Promise<void> } => {
   const { idleMs, since, consumers = streamConsumers, position = new Map<string, string>(), accept = () => true } = options;
   const tables = new DynamoDBClient(clientOptions());
   const streams = new DynamoDBStreamsClient(clientOptions());
@@ -101,20 +101,28 @@ export const startStreamReader = (options: StreamReaderOptions): { stop(): Promi
     return sinceMs === undefined || created === undefined || created.getTime() >= sinceMs;
   };
 
+  /** When the oldest record each shard is handling was made: the local iterator age. */
+  const inHand = new Map<string, Date>();
+
   /** Dispatches one batch until it succeeds or the reader stops; returns whether it was handled. */
-  const handleBatch = async (records: StreamsRecord[], resumed: boolean): Promise<boolean> => {
+  const handleBatch = async (shard: string, records: StreamsRecord[], resumed: boolean): Promise<boolean> => {
     const kept = resumed ? records : records.filter(wanted);
     if (kept.length === 0) return true;
-    while (running) {
-      try {
-        await dispatchChanges(kept.map((record) => changeOf(lambdaRecordOf(record))).filter(accept), consumers);
-        return true;
-      } catch (error) {
-        log.error('stream batch failed; retrying it', { records: kept.length, first: kept[0]!.dynamodb?.SequenceNumber, ...describeError(error) });
-        await sleep(idleMs);
+    inHand.set(shard, kept[0]!.dynamodb?.ApproximateCreationDateTime ?? new Date());
+    try {
+      while (running) {
+        try {
+          await dispatchChanges(kept.map((record) => changeOf(lambdaRecordOf(record))).filter(accept), consumers);
+          return true;
+        } catch (error) {
+          log.error('stream batch failed; retrying it', { records: kept.length, first: kept[0]!.dynamodb?.SequenceNumber, ...describeError(error) });
+          await sleep(idleMs);
+        }
       }
+      return false;
+    } finally {
+      inHand.delete(shard);
     }
-    return false;
   };
 
   /** Reads one shard to its end (a closed shard's last NextShardIterator is null) or until stopped. */
@@ -140,7 +148,7 @@ export const startStreamReader = (options: StreamReaderOptions): { stop(): Promi
         if (!iterator) return;
         const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
         if (Records.length > 0) {
-          if (!(await handleBatch(Records, resumed))) return;
+          if (!(await handleBatch(key, Records, resumed))) return;
           lastSequence = Records.at(-1)!.dynamodb?.SequenceNumber ?? lastSequence;
           if (lastSequence) position.set(key, lastSequence);
         }
@@ -210,6 +218,12 @@ export const startStreamReader = (options: StreamReaderOptions): { stop(): Promi
   })();
 
   return {
+    /**
+     * Seconds since the oldest record still being handled was made (0 when idle): what Lambda's
+     * IteratorAge reports in AWS. DynamoDB Local stamps records to the minute, so this may read up
+     * to a minute high.
+     */
+    lagSeconds: () => Math.max(0, ...[...inHand.values()].map((created) => Math.round((Date.now() - created.getTime()) / 1000))),
     stop: async () => {
       running = false;
       wakeAll();

@@ -8,6 +8,7 @@ import { config } from '../../shared/config';
 import { completePendingWithdrawals } from '../../shared/consent/withdrawal-apply';
 import { drainOutbox, type OutboxItem } from '../../shared/events/drain';
 import { signDueCheckpoints } from '../../shared/evidence/checkpointer';
+import { retryParkedLogs } from '../../shared/evidence/parked';
 import { describeError, log } from '../../shared/log';
 import { sqs } from '../../shared/queue/sqs';
 import { scanBudget } from '../../shared/scanner/budget';
@@ -15,6 +16,7 @@ import { sweepRightsDue } from '../../shared/rights/sweeper';
 import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 import type { StreamChange } from '../../shared/stream/change';
+import { checkHealth } from './health';
 import { startStreamReader, type StreamPosition } from './stream-reader';
 
 /**
@@ -109,6 +111,8 @@ export interface WorkerOptions {
   scheduleScans?: boolean;
   /** Whose due rights requests the rights sweep moves on (every tenant's by default). */
   tenantAccept?: (tenantId: string) => boolean;
+  /** Dead-letter queues whose depth the health check warns about, by name (`npm start` passes its queues'). */
+  deadLetterQueueUrls?: Record<string, string>;
 }
 
 /**
@@ -130,6 +134,8 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     stream.stop,
     // Checkpoints are signed at most every CHECKPOINT_INTERVAL_SECONDS per tenant (the checkpointer function's schedule in AWS).
     loop('checkpointer', async () => void (await signDueCheckpoints()), Math.max(idleMs, 500)),
+    // Tenants whose log entries the stream parked after a failure are retried apart (the checkpointer function's job in AWS).
+    loop('parked log retry', async () => void (await retryParkedLogs()), Math.max(idleMs, 5000)),
     // Safety nets beside the stream reader (which hands new outbox items and withdrawals on as they
     // are written): items or withdrawals left pending by a failure are picked up here.
     loop('mail drain', () => drainOutbox('MAIL', 25, options.outboxAccept), idleMs),
@@ -138,6 +144,8 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
     // The rights sweeper Lambda's job (every 15 minutes in AWS): expiries, the DPO's reminders and overdue notices.
     loop('rights sweeper', () => sweepRightsDue(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 30_000)),
+    // The stack's alarms, as warnings: stream lag, dead letters, checkpoint lag, parked tenants.
+    loop('health check', async () => void (await checkHealth(stream.lagSeconds(), options.deadLetterQueueUrls ?? {})), config.alarmThresholds.localCheckSeconds * 1000),
   ];
   const queueUrl = config.webhookQueueUrl;
   if (queueUrl) {

@@ -1,4 +1,5 @@
-import { eventIdFor, newEvent } from '../events/outbox';
+import { eventIdFor, keepInOutbox, newEvent } from '../events/outbox';
+import type { StreamChange } from '../stream/change';
 import type { StreamConsumer } from '../stream/consumers';
 import { fanOutEvents } from '../webhooks/fanout';
 import { recordItemType, recordOf } from './record-item';
@@ -9,29 +10,34 @@ import { recordItemType, recordOf } from './record-item';
  * id and its time from the record's: a redelivered stream batch produces the identical event,
  * and deliveries (keyed by event id and time) are not doubled.
  */
+const eventsOf = (changes: StreamChange[]) =>
+  changes.flatMap((change) => (change.newImage ? [recordOf(change.newImage)] : [])).map((record) =>
+    newEvent(
+      record.tenantId,
+      'consent.recorded',
+      {
+        consentRecordId: record.recordId,
+        dataPrincipalHash: record.dataPrincipalHash,
+        consents: record.consentGiven,
+        noticeId: record.noticeId,
+        noticeVersionId: `${record.noticeId}:${record.noticeVersionNumber}`,
+        noticeVersionNumber: record.noticeVersionNumber,
+        recordedAt: record.createdAt,
+      },
+      { id: eventIdFor('consent.recorded', record.recordId), timestamp: record.createdAt },
+    ),
+  );
+
 export const recordedEventsConsumer: StreamConsumer = {
   name: 'consent.recorded events',
   itemTypes: [recordItemType],
   eventNames: ['INSERT'],
   handle: async (changes) => {
-    const records = changes.flatMap((change) => (change.newImage ? [recordOf(change.newImage)] : []));
-    await fanOutEvents(
-      records.map((record) =>
-        newEvent(
-          record.tenantId,
-          'consent.recorded',
-          {
-            consentRecordId: record.recordId,
-            dataPrincipalHash: record.dataPrincipalHash,
-            consents: record.consentGiven,
-            noticeId: record.noticeId,
-            noticeVersionId: `${record.noticeId}:${record.noticeVersionNumber}`,
-            noticeVersionNumber: record.noticeVersionNumber,
-            recordedAt: record.createdAt,
-          },
-          { id: eventIdFor('consent.recorded', record.recordId), timestamp: record.createdAt },
-        ),
-      ),
-    );
+    await fanOutEvents(eventsOf(changes));
+  },
+  // A tenant's events that could not be fanned out go to the outbox, whose drains retry them; the
+  // same event ids, so deliveries already made are not made twice.
+  park: async (_tenantId, changes) => {
+    for (const event of eventsOf(changes)) await keepInOutbox(event);
   },
 };

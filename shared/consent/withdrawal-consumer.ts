@@ -14,4 +14,7 @@ export const withdrawalConsumer: StreamConsumer = {
       if (change.newImage) await completeWithdrawal(String(change.newImage.tenantId), String(change.newImage.withdrawalId));
     }
   },
+  // Nothing to move: an unfinished withdrawal stays in the pending withdrawals' index, where the
+  // completer (the stream sweeper in AWS, the local completer loop) finishes it apart from the stream.
+  park: async () => undefined,
 };

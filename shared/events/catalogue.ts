@@ -13,6 +13,7 @@ import { outcomes, requestChannels, requestTypes } from '../rights/request';
  */
 
 export const isoTime = (what: string) => z.iso.datetime().describe(`${what} (ISO 8601, UTC)`);
+const hex32 = z.string().regex(/^[0-9a-f]{64}$/);
 const principalHash = principalHashSchema.describe(
   'SHA-256 hex of the principal identifier, trimmed, emails lower-cased: hash your own identifier the same way to match it',
 );
@@ -29,7 +30,7 @@ interface NotYetEmittedEntry {
   emitted: false;
 }
 
-/** In the order of the spec's two lists (A, then what B adds), then webhook.test. */
+/** In the order of the spec's two lists (A, then what B adds), then webhook.test, then extensions. */
 export const eventCatalogue = {
   'consent.recorded': {
     description: 'A principal gave consent for the first time or updated their preferences',
@@ -143,6 +144,20 @@ export const eventCatalogue = {
     data: z.looseObject({
       message: z.string().describe('Human-readable text; carries no meaning'),
       timestamp: isoTime('When the test was requested'),
+    }),
+  },
+  'log.checkpoint': {
+    description:
+      "Extension. The tenant's evidence log was signed at a new size (at most every 10 seconds while it grows). Keep the last note you received: each new one must extend it, which consistencyProof (from previousTreeSize) or GET /api/v1/consent/log/consistency proves, so the log cannot be rolled back or rewritten unnoticed by a copy the operator cannot reach (`node scripts/verify-receipt.mjs consistency` checks it offline)",
+    emitted: true,
+    data: z.looseObject({
+      treeSize: z.number().int().min(1).describe('Entries (records, withdrawals and logged documents) the signed tree holds'),
+      rootHash: hex32.describe('RFC 9162 Merkle tree hash of those entries, hex'),
+      note: z.string().describe('The signed checkpoint: a C2SP tlog-checkpoint (origin, size, base64 root) in a C2SP signed note, verifiable with GET /api/v1/consent/log/keys'),
+      signedAt: isoTime('When the checkpoint was signed'),
+      keyId: z.string().describe('kid of the signing key in GET /api/v1/consent/log/keys'),
+      previousTreeSize: z.number().int().min(0).describe('Size of the checkpoint this one follows; 0 for the first'),
+      consistencyProof: z.array(hex32).describe('RFC 9162 §2.1.4 consistency proof from the tree of previousTreeSize to this one, hex; empty for the first'),
     }),
   },
 } as const satisfies Record<string, EmittedEntry | NotYetEmittedEntry>;

@@ -1,6 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
+import { clock } from '../clock';
 import { describeError, log } from '../log';
 import { sendMail } from '../mail/ses';
 import type { Mail } from '../mail/outbox';
@@ -76,27 +77,58 @@ export const dispatchOutboxItem = async (item: OutboxItem): Promise<void> => {
   }
 };
 
+/** A failed item waits a minute, doubling with each failure up to an hour. */
+const retryDelayMs = (failures: number) => Math.min(3_600_000, 60_000 * 2 ** Math.max(0, failures - 1));
+
 /**
- * Hands on up to `limit` pending items of a kind, oldest first; returns how many. `accept` leaves
- * items to other drainers (test files sharing one table each drain only their own tenants').
+ * Moves an item the drainer failed to hand on behind every fresh one, due again after a backoff.
+ * Only while it is still pending: one handed on meanwhile by someone else stays handed on.
+ */
+const deferItem = async (item: OutboxItem & { drainFailures?: number }, now: Date): Promise<void> => {
+  const failures = Number(item.drainFailures ?? 0) + 1;
+  const retryAt = new Date(now.getTime() + retryDelayMs(failures)).toISOString();
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: item.PK, SK: item.SK },
+        UpdateExpression: 'SET GSI1SK = :due, drainFailures = :failures',
+        ConditionExpression: 'attribute_exists(GSI1PK)',
+        ExpressionAttributeValues: { ':due': outboxKeys.deferred(retryAt, item.SK).GSI1SK, ':failures': failures },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
+const pendingQuery = (kind: OutboxKind, limit: number, range: Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeValues'>) =>
+  db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', Limit: limit, ...range }));
+
+/**
+ * Hands on up to `limit` pending items of a kind, oldest first, then up to `limit` earlier failures
+ * that are due again; returns how many it handed on. An item that fails again is deferred, so a
+ * poison item (one tenant's) never keeps the drain from the rest. `accept` leaves items to other
+ * drainers (test files sharing one table each drain only their own tenants').
  */
 export const drainOutbox = async (kind: OutboxKind, limit = 25, accept: (item: OutboxItem) => boolean = () => true): Promise<number> => {
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': outboxKeys.pendingPartition(kind) },
-      Limit: limit,
+  const now = clock.now();
+  const partition = outboxKeys.pendingPartition(kind);
+  const [fresh, due] = await Promise.all([
+    pendingQuery(kind, limit, { KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :deferred', ExpressionAttributeValues: { ':pk': partition, ':deferred': outboxKeys.deferredPrefix } }),
+    pendingQuery(kind, limit, {
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :deferred AND :now',
+      ExpressionAttributeValues: { ':pk': partition, ':deferred': outboxKeys.deferredPrefix, ':now': `${outboxKeys.deferredPrefix}${now.toISOString()}~` },
     }),
-  );
+  ]);
   let handed = 0;
-  for (const item of (Items as OutboxItem[]).filter(accept)) {
+  for (const item of [...(fresh.Items ?? []), ...(due.Items ?? [])].map((found) => found as OutboxItem).filter(accept)) {
     try {
       await dispatchOutboxItem(item);
       handed += 1;
     } catch (error) {
-      log.error('outbox item not handed on; it stays pending', { item: item.SK, ...describeError(error) });
+      log.error('outbox item not handed on; it stays pending and is retried later', { item: item.SK, ...describeError(error) });
+      await deferItem(item, now);
     }
   }
   return handed;

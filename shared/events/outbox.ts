@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '../clock';
-import { tableName } from '../db/client';
+import { db, tableName } from '../db/client';
+import { isConditionFailure } from '../db/errors';
 import type { TransactItem } from '../db/transact';
 import type { EmittedEventType, EventData } from './catalogue';
 import { outboxKeys } from './keys';
@@ -57,3 +59,12 @@ export const outboxPut = (event: EventEnvelope): TransactItem => ({
     ConditionExpression: 'attribute_not_exists(PK)',
   },
 });
+
+/** Writes the event to the outbox on its own (an event derived from the stream whose fan-out failed); once per event id. */
+export const keepInOutbox = async (event: EventEnvelope): Promise<void> => {
+  try {
+    await db().send(new PutCommand(outboxPut(event).Put!));
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};

@@ -1,11 +1,15 @@
-import { type BucketLocationConstraint, CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { type BucketLocationConstraint, CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config';
 
 /**
  * Write-once archive of signed checkpoint notes. In AWS the bucket has Object Lock in compliance
  * mode and every note is put with a retention date, so not even the account root can rewrite or
  * delete a checkpoint before it expires: a rewritten log cannot be re-signed over the old sizes
- * unnoticed. Locally the fauxqs emulator stands in (no Object Lock there).
+ * unnoticed. Locally infra/local/archive-store.ts stands in, with the same write-once rules.
+ *
+ * Keys are `checkpoints/<tenantId>/<tree size, 12 digits>.note`: zero-padded, so ListObjectsV2
+ * (which lists in key order) lists a tenant's checkpoints by size, and `StartAfter` a size skips
+ * every smaller one. Listing is one request per 1,000 checkpoints.
  */
 
 let cached: { endpoint: string | undefined; client: S3Client } | undefined;
@@ -22,7 +26,19 @@ const s3 = (): S3Client => {
   return client;
 };
 
-const keyOf = (tenantId: string, treeSize: number): string => `checkpoints/${tenantId}/${String(treeSize).padStart(12, '0')}.note`;
+const prefixOf = (tenantId: string): string => `checkpoints/${tenantId}/`;
+const keyOf = (tenantId: string, treeSize: number): string => `${prefixOf(tenantId)}${String(treeSize).padStart(12, '0')}.note`;
+
+/** Two different notes for one size of a tenant's log: a fork, or an object someone else put there. */
+export class ArchiveConflictError extends Error {
+  constructor(
+    readonly tenantId: string,
+    readonly treeSize: number,
+  ) {
+    super(`checkpoint ${treeSize} of tenant ${tenantId} is already archived with a different note`);
+    this.name = 'ArchiveConflictError';
+  }
+}
 
 const errorName = (error: unknown): string | undefined => (error as { name?: string } | null)?.name;
 const statusOf = (error: unknown): number | undefined => (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode;
@@ -38,22 +54,14 @@ export const readArchivedCheckpoint = async (tenantId: string, treeSize: number)
   }
 };
 
-const sameOrThrow = (tenantId: string, treeSize: number, archived: string | undefined, note: string): boolean => {
-  if (archived === undefined) return false;
-  if (archived !== note) throw new Error(`checkpoint ${treeSize} of tenant ${tenantId} is already archived with a different note`);
-  return true;
-};
-
 /**
- * Archives the note of (tenant, size) once. Archiving the same note again is a no-op (a retried
- * checkpointer); a different note for an archived size throws: two different signed trees of one
+ * Archives the note of (tenant, size) once, with `If-None-Match: *`, and returns the note the
+ * archive holds for that size. If one is there already, it is kept when `equivalent` accepts it (the
+ * same note from a retried checkpointer; or the same checkpoint signed again, as an ECDSA signature
+ * differs each time) and ArchiveConflictError is thrown otherwise: two different signed trees of one
  * size would be a forked log.
  */
-export const archiveCheckpoint = async (tenantId: string, treeSize: number, note: string): Promise<void> => {
-  const local = config.s3Endpoint !== undefined;
-  // fauxqs ignores If-None-Match on PUT (it would overwrite), so locally the check comes first.
-  // That leaves a race between two local checkpointers, which the AWS path does not have.
-  if (local && sameOrThrow(tenantId, treeSize, await readArchivedCheckpoint(tenantId, treeSize), note)) return;
+export const archiveCheckpoint = async (tenantId: string, treeSize: number, note: string, equivalent: (archived: string) => boolean = (archived) => archived === note): Promise<string> => {
   const retainUntil = new Date(Date.now() + config.checkpointRetentionDays * 86_400_000);
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -65,15 +73,19 @@ export const archiveCheckpoint = async (tenantId: string, treeSize: number, note
           ContentType: 'text/plain; charset=utf-8',
           IfNoneMatch: '*',
           // Object Lock puts need a checksum header.
-          ...(local ? {} : { ObjectLockMode: 'COMPLIANCE', ObjectLockRetainUntilDate: retainUntil, ChecksumAlgorithm: 'SHA256' }),
+          ObjectLockMode: 'COMPLIANCE',
+          ObjectLockRetainUntilDate: retainUntil,
+          ChecksumAlgorithm: 'SHA256',
         }),
       );
-      return;
+      return note;
     } catch (error) {
       // 412: already there. 409: a concurrent conditional put is in flight; S3 asks for a retry.
       const status = statusOf(error);
       if (status === 412 || errorName(error) === 'PreconditionFailed') {
-        if (sameOrThrow(tenantId, treeSize, await readArchivedCheckpoint(tenantId, treeSize), note)) return;
+        const archived = await readArchivedCheckpoint(tenantId, treeSize);
+        if (archived !== undefined && equivalent(archived)) return archived;
+        if (archived !== undefined) throw new ArchiveConflictError(tenantId, treeSize);
       } else if (status !== 409 && errorName(error) !== 'ConditionalRequestConflict') {
         throw error;
       }
@@ -81,6 +93,31 @@ export const archiveCheckpoint = async (tenantId: string, treeSize: number, note
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }
+};
+
+/**
+ * The tree sizes of a tenant's archived checkpoints above `afterSize` (all when omitted), smallest
+ * first. Objects under the tenant's prefix that are not named like a note are left out.
+ */
+export const listArchivedCheckpoints = async (tenantId: string, afterSize?: number): Promise<number[]> => {
+  const sizes: number[] = [];
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await s3().send(
+      new ListObjectsV2Command({
+        Bucket: config.checkpointBucket,
+        Prefix: prefixOf(tenantId),
+        ...(afterSize !== undefined && afterSize >= 0 ? { StartAfter: keyOf(tenantId, afterSize) } : {}),
+        ...(ContinuationToken ? { ContinuationToken } : {}),
+      }),
+    );
+    for (const { Key } of page.Contents ?? []) {
+      const match = /^(\d{12})\.note$/.exec((Key ?? '').slice(prefixOf(tenantId).length));
+      if (match) sizes.push(Number(match[1]));
+    }
+    ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (ContinuationToken);
+  return sizes;
 };
 
 /** The local stack's bucket (in AWS it is infra's, with Object Lock); idempotent. */

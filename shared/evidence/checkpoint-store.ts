@@ -1,15 +1,36 @@
-import { PutCommand, UpdateCommand, type PutCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';
 import { queryAll } from '../db/query';
+import { named, tryTransaction } from '../db/transact';
+import { eventIdFor, newEvent, outboxPut } from '../events/outbox';
 import { logKeys } from './log-keys';
 import type { StoredCheckpoint } from './log-store';
 
-/** A checkpoint's own item, kept by size for the history of checkpoints. */
-export const checkpointPut = (tenantId: string, checkpoint: StoredCheckpoint): PutCommandInput => ({
+/** A checkpoint's own item, kept by size for the history of checkpoints; written once. */
+export const checkpointPut = (tenantId: string, checkpoint: StoredCheckpoint) => ({
   TableName: tableName(),
   Item: { ...logKeys.checkpoint(tenantId, checkpoint.treeSize), type: 'LogCheckpoint', ...checkpoint },
+  ConditionExpression: 'attribute_not_exists(PK)',
 });
+
+/** What a witness needs beside the checkpoint: the one it follows and the proof that it extends it. */
+export interface CheckpointLink {
+  previousTreeSize: number;
+  consistencyProof: string[];
+}
+
+/**
+ * The log.checkpoint event of a checkpoint, the same id for the same (tenant, size): a tenant's
+ * systems keep each note where the operator cannot reach it, and check every new one against it.
+ */
+export const checkpointEvent = (tenantId: string, checkpoint: StoredCheckpoint, link: CheckpointLink) =>
+  newEvent(
+    tenantId,
+    'log.checkpoint',
+    { treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, note: checkpoint.note, signedAt: checkpoint.signedAt, keyId: checkpoint.keyId, ...link },
+    { id: eventIdFor('log.checkpoint', `${tenantId}/${checkpoint.treeSize}`), timestamp: checkpoint.signedAt },
+  );
 
 /**
  * The checkpoint on the head, never replacing a larger one (two checkpointers racing). With
@@ -20,7 +41,7 @@ export const headCheckpointUpdate = (tenantId: string, checkpoint: StoredCheckpo
   return {
     TableName: tableName(),
     Key: logKeys.head(tenantId),
-    UpdateExpression: leaveUnsigned ? 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK' : 'SET checkpoint = :checkpoint',
+    UpdateExpression: leaveUnsigned ? 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK, unsignedSince' : 'SET checkpoint = :checkpoint',
     ConditionExpression: leaveUnsigned ? `integrated = :size AND ${newer}` : newer,
     ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': checkpoint.treeSize },
   };
@@ -30,7 +51,7 @@ export const headCheckpointUpdate = (tenantId: string, checkpoint: StoredCheckpo
 export const leaveUnsignedUpdate = (tenantId: string, signedSize: number): UpdateCommandInput => ({
   TableName: tableName(),
   Key: logKeys.head(tenantId),
-  UpdateExpression: 'REMOVE GSI1PK, GSI1SK',
+  UpdateExpression: 'REMOVE GSI1PK, GSI1SK, unsignedSince',
   ConditionExpression: 'integrated = :size',
   ExpressionAttributeValues: { ':size': signedSize },
 });
@@ -39,11 +60,15 @@ export const leaveUnsignedUpdate = (tenantId: string, signedSize: number): Updat
 const updateUnlessRaced = (input: UpdateCommandInput): Promise<boolean> => writtenUnlessRaced(() => db().send(new UpdateCommand(input)));
 
 /**
- * Records a signed checkpoint: its own item, then the head. The head leaves the unsigned index
- * only if nothing was integrated meanwhile; otherwise the tenant stays due for the next round.
+ * Records a signed checkpoint: its own item and its log.checkpoint event (the outbox) in one
+ * transaction, once per size, so every checkpoint is published exactly once; then the head. A
+ * retried checkpointer finds the item there and writes no second event. The head leaves the
+ * unsigned index only if nothing was integrated meanwhile; otherwise the tenant stays due.
  */
-export const recordCheckpoint = async (tenantId: string, checkpoint: StoredCheckpoint): Promise<void> => {
-  await db().send(new PutCommand(checkpointPut(tenantId, checkpoint)));
+export const recordCheckpoint = async (tenantId: string, checkpoint: StoredCheckpoint, link: CheckpointLink): Promise<void> => {
+  const outcome = await tryTransaction([named('checkpoint', { Put: checkpointPut(tenantId, checkpoint) }), named('checkpoint event', outboxPut(checkpointEvent(tenantId, checkpoint, link)))]);
+  // A concurrent checkpointer recording the same size: the next run records it (the note is archived and kept).
+  if (outcome === 'contended') throw new Error(`checkpoint ${checkpoint.treeSize} of tenant ${tenantId} not recorded: a concurrent write; it is retried`);
   const cleared = await updateUnlessRaced(headCheckpointUpdate(tenantId, checkpoint, true));
   if (!cleared) await updateUnlessRaced(headCheckpointUpdate(tenantId, checkpoint, false));
 };
@@ -53,11 +78,13 @@ export const leaveUnsigned = async (tenantId: string, signedSize: number): Promi
   await updateUnlessRaced(leaveUnsignedUpdate(tenantId, signedSize));
 };
 
-/** Tenants whose tree has grown since their last checkpoint (the sparse unsigned index). */
-export const unsignedTenants = async (): Promise<string[]> =>
-  (await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': logKeys.unsignedPartition } })).map((item) =>
-    String(item.GSI1SK),
-  );
+/** Tenants whose tree has grown since their last checkpoint (the sparse unsigned index), and since when. */
+export const unsignedTenants = async (): Promise<{ tenantId: string; since: string }[]> =>
+  (await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': logKeys.unsignedPartition } })).map((item) => ({
+    tenantId: String(item.GSI1SK),
+    // Heads integrated before unsignedSince was kept have only their latest integration time.
+    since: String(item.unsignedSince ?? item.integratedAt),
+  }));
 
 /** Every stored checkpoint with a size in [from, to], oldest first. */
 export const readCheckpoints = async (tenantId: string, from: number, to: number): Promise<StoredCheckpoint[]> =>

@@ -3,8 +3,9 @@ import type { StreamConsumer } from '../stream/consumers';
 import { documentItemType } from './documents';
 import { entryOf, withdrawalItemType, type LogEntry } from './entries';
 import { recordItemType } from '../consent/record-item';
-import { signCheckpointFor } from './checkpointer';
+import { signOrReport } from './checkpointer';
 import { integrate } from './integration';
+import { isParked, parkEntries } from './parked';
 import { sequenceEntries } from './sequencer';
 
 /** New records, withdrawals and logged documents, by tenant, in stream order. */
@@ -21,22 +22,39 @@ const entriesByTenant = (changes: StreamChange[]): Map<string, LogEntry[]> => {
 };
 
 /**
- * The stream-driven sequencer: each batch of the table's stream appends its tenants' new records
- * and withdrawals to their logs (in parallel across tenants), integrates them into the trees and
- * signs a checkpoint when the tenant's last one is old enough (checkpointer.ts; the scheduled
- * checkpointer signs the rest). A replayed batch finds its entries already placed and adds nothing.
+ * Appends a tenant's new entries to its log, integrates them and signs a checkpoint if one is due.
+ * A parked tenant's entries queue behind the ones parked before (parked.ts), so its log takes them
+ * in order once the retry gets through. A checkpoint that cannot be signed is reported and left to
+ * the checkpointer: the entries are in the log either way.
+ */
+const appendToLog = async (tenantId: string, entries: LogEntry[]): Promise<void> => {
+  if (await isParked(tenantId)) {
+    await parkEntries(tenantId, entries, 'behind entries parked earlier');
+    return;
+  }
+  await sequenceEntries(tenantId, entries);
+  await integrate(tenantId);
+  await signOrReport(tenantId);
+};
+
+const reasonOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/**
+ * The stream-driven sequencer: each batch of the table's stream appends its tenants' new records,
+ * withdrawals and logged documents to their logs (in parallel across tenants), integrates them into
+ * the trees and signs a checkpoint when the tenant's last one is old enough (checkpointer.ts; the
+ * scheduled checkpointer signs the rest). A replayed batch finds its entries already placed and adds
+ * nothing. A tenant whose log fails is parked, never skipped, and never holds up another tenant.
  */
 export const evidenceLogConsumer: StreamConsumer = {
   name: 'evidence log',
   itemTypes: [recordItemType, withdrawalItemType, documentItemType],
   eventNames: ['INSERT'],
   handle: async (changes) => {
-    await Promise.all(
-      [...entriesByTenant(changes)].map(async ([tenantId, entries]) => {
-        await sequenceEntries(tenantId, entries);
-        await integrate(tenantId);
-        await signCheckpointFor(tenantId);
-      }),
-    );
+    await Promise.all([...entriesByTenant(changes)].map(([tenantId, entries]) => appendToLog(tenantId, entries)));
+  },
+  park: async (tenantId, changes, error) => {
+    const entries = entriesByTenant(changes).get(tenantId) ?? [];
+    if (entries.length > 0) await parkEntries(tenantId, entries, reasonOf(error));
   },
 };

@@ -212,7 +212,8 @@ export const putTile = async (tenantId: string, name: string, hashes: Uint8Array
 export const integratedUpdate = (tenantId: string, from: number, size: number, root: string, at: string): UpdateCommandInput => ({
   TableName: tableName(),
   Key: logKeys.head(tenantId),
-  UpdateExpression: 'SET integrated = :size, root = :root, integratedAt = :at, GSI1PK = :unsignedPk, GSI1SK = :unsignedSk',
+  // unsignedSince: when the tree first grew past its latest checkpoint (the checkpoint lag's start).
+  UpdateExpression: 'SET integrated = :size, root = :root, integratedAt = :at, unsignedSince = if_not_exists(unsignedSince, :at), GSI1PK = :unsignedPk, GSI1SK = :unsignedSk',
   ConditionExpression: from === 0 ? 'attribute_not_exists(integrated) OR integrated = :from' : 'integrated = :from',
   ExpressionAttributeValues: {
     ':size': size,

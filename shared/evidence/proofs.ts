@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from '../errors';
 import { readCheckpoints } from './checkpoint-store';
 import { positionsOf, readHead, readTiles, type StoredCheckpoint } from './log-store';
-import { consistencyNodes, consistencyProof, inclusionNodes, inclusionProof, toHex, type NodeId } from './merkle';
+import { consistencyNodes, consistencyProof, inclusionNodes, inclusionProof, rootFromPerfect, rootNodes, toHex, type NodeId } from './merkle';
 import { nodeFromTiles, tileName, tilesForNodes } from './tiles';
 
 /** Perfect-subtree hashes of a tree of `size`, read from the tiles that hold them. */
@@ -58,6 +58,18 @@ export const inclusionsAt = async (tenantId: string, leafIndexes: readonly numbe
 
 export const inclusionAt = async (tenantId: string, leafIndex: number, size: number): Promise<string[]> => (await inclusionsAt(tenantId, [leafIndex], size))[0]!;
 
+/** RFC 9162 §2.1.4 consistency proof from the tree of `from` to the tree of `to` (both integrated sizes). */
+export const consistencyAt = async (tenantId: string, from: number, to: number): Promise<string[]> => {
+  const read = await nodeReader(tenantId, consistencyNodes(from, to), to);
+  return consistencyProof(from, to, read).map(toHex);
+};
+
+/** The root of the tenant's tree at an integrated `size`, hex, composed from the stored tiles. */
+export const rootAt = async (tenantId: string, size: number): Promise<string> => {
+  const read = await nodeReader(tenantId, rootNodes(size), size);
+  return toHex(rootFromPerfect(size, read));
+};
+
 export const checkpointView = (checkpoint: StoredCheckpoint) => ({
   treeSize: checkpoint.treeSize,
   rootHash: checkpoint.rootHash,
@@ -83,8 +95,7 @@ export const consistencyBetween = async (tenantId: string, from: number, to: num
   const signed = checkpoint?.treeSize ?? 0;
   if (to > signed) throw new ValidationError({ to: `must not exceed the latest signed tree size (${signed})` });
   if (from > to) throw new ValidationError({ from: 'must not exceed to' });
-  const read = await nodeReader(tenantId, consistencyNodes(from, to), to);
-  return { from, to, proof: consistencyProof(from, to, read).map(toHex) };
+  return { from, to, proof: await consistencyAt(tenantId, from, to) };
 };
 
 /**

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { logProblemKinds } from './log-problem';
 
 const hex32 = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -48,16 +49,26 @@ export const logVerifyQuery = z
 export const logVerification = z.object({
   from: z.number().int(),
   to: z.number().int(),
-  treeSize: z.number().int().describe('Size of the latest signed checkpoint, which everything is checked against'),
+  treeSize: z.number().int().describe('Size of the latest signed checkpoint, which the entries are checked against'),
   checked: z.number().int().describe('Entries whose record, withdrawal or logged document was re-read and re-hashed'),
   pendingEntries: z.number().int().describe('Entries sequenced after the latest checkpoint (checked once one covers them)'),
   intact: z.boolean(),
   checkpoint: checkpointSchema.omit({ note: true }).nullable(),
+  archive: z
+    .object({
+      checked: z.number().int().describe('Archived checkpoints above `from` that were read and checked'),
+      largestTreeSize: z.number().int().nullable().describe('The largest archived checkpoint signed by the service: the log may never be smaller, and must extend it'),
+    })
+    .describe('The write-once archive of signed checkpoints (S3 Object Lock), which the operator cannot roll back'),
   problems: z
     .array(
       z.object({
-        position: z.number().int().nullable(),
-        kind: z.enum(['record', 'withdrawal', 'document', 'checkpoint', 'log']),
+        position: z.number().int().nullable().describe('Leaf position of the entry concerned; null for the log as a whole'),
+        kind: z
+          .enum(logProblemKinds)
+          .describe(
+            'record, withdrawal, document: the entry at `position` (missing, altered, or a withdrawal erased from its records). checkpoint: the latest checkpoint is not signed by a key of the service or does not match its note. log: the stored entries no longer hash to the signed root. rollback: the log is smaller than, or does not extend by a valid consistency proof, a checkpoint already archived (set back or rewritten). archive: the latest checkpoint has no archived copy or differs from it, or the archive holds an object that is not a note of this log signed by the service. tiles: a stored hash tile differs from the tree recomputed from the entries (proofs read from it would not verify)',
+          ),
         id: z.string().nullable(),
         reason: z.string(),
       }),

@@ -53,8 +53,13 @@ export const sequenceEntries = async (tenantId: string, entries: LogEntry[]): Pr
       attempt = 0;
       continue;
     }
-    // Only the head (or the batch at its position) can fail: someone else sequenced first.
-    if (outcome !== 'contended' && outcome.failed !== 'log head' && outcome.failed !== 'log batch') throw new Error(`log of tenant ${tenantId}: ${outcome.failed} failed`);
+    // Only the head can fail: someone else sequenced first (their batch is then at our position too,
+    // but the head is the transaction's first item, so it is the one named). A batch at the position
+    // the head still points to was left there: the head was set back, and waiting will not help.
+    if (outcome !== 'contended' && outcome.failed === 'log batch') {
+      throw new Error(`log of tenant ${tenantId}: a batch is already stored at position ${head.sequenced}, where its head says the log ends: the head was set back`);
+    }
+    if (outcome !== 'contended' && outcome.failed !== 'log head') throw new Error(`log of tenant ${tenantId}: ${outcome.failed} failed`);
     await pause(attempt);
   }
   return sequenced;

@@ -31,3 +31,6 @@ export const receiptSigner = (): Promise<Signer> =>
 
 /** The public halves, as `GET /consent/log/keys` serves them. */
 export const verificationKeys = async () => jwks([await checkpointSigner(), await receiptSigner()]);
+
+/** The checkpoint key's public half alone: what the signing side opens archived notes with (it has no business with the receipt key). */
+export const checkpointKeys = async () => jwks([await checkpointSigner()]);

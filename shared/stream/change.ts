@@ -51,3 +51,13 @@ export const changeOf = (record: DynamoDBRecord): StreamChange => {
     ...(oldImage ? { oldImage } : {}),
   };
 };
+
+/**
+ * The tenant a change belongs to: the item's own `tenantId`, or the tenant of its `TENANT#<id>`
+ * partition (consent records keep theirs only in the key). Undefined for items of no tenant.
+ */
+export const tenantOfChange = (change: StreamChange): string | undefined => {
+  const image = change.newImage ?? change.oldImage ?? change.keys;
+  if (typeof image.tenantId === 'string') return image.tenantId;
+  return /^TENANT#([^#]+)$/.exec(String(image.PK ?? change.keys.PK))?.[1];
+};

@@ -2,35 +2,70 @@ import { withdrawalConsumer } from '../consent/withdrawal-consumer';
 import { recordedEventsConsumer } from '../consent/recorded-events';
 import { outboxConsumer } from '../events/outbox-consumer';
 import { evidenceLogConsumer } from '../evidence/log-consumer';
-import type { StreamChange } from './change';
+import { describeError, log } from '../log';
+import { emitMetrics, metricNames } from '../metrics';
+import { tenantOfChange, type StreamChange } from './change';
 
 /**
  * Work derived from the table's change stream: in AWS the stream function (functions/stream),
  * locally the stream reader (infra/local/stream-reader.ts) feed the same consumers. A consumer
  * gets the changes of its item types (the `type` attribute of the new image, or of the old one for
- * a REMOVE) and event names, in stream order; it must be idempotent, as a failed batch comes again.
+ * a REMOVE) and event names, in stream order, one tenant's at a time; it must be idempotent, as a
+ * failed batch comes again.
  */
 export interface StreamConsumer {
   name: string;
   itemTypes: string[];
   eventNames: StreamChange['eventName'][];
   handle(changes: StreamChange[]): Promise<void>;
+  /**
+   * Keeps one tenant's changes whose handling failed where this consumer's retry apart from the
+   * stream will find them (a parked list, the outbox's pending index, the pending withdrawals), so
+   * that one tenant's fault does not hold the stream, and so every other tenant, up. Throws only if
+   * they cannot be kept; then the batch fails and comes again. A consumer without it fails the batch.
+   */
+  park?(tenantId: string, changes: StreamChange[], error: unknown): Promise<void>;
 }
 
 export const streamConsumers: StreamConsumer[] = [evidenceLogConsumer, recordedEventsConsumer, outboxConsumer, withdrawalConsumer];
 
 const typeOf = (change: StreamChange): unknown => (change.newImage ?? change.oldImage)?.type;
 
+/** Changes by tenant, each tenant's in stream order (items of no tenant together, under undefined). */
+const byTenant = (changes: StreamChange[]): Map<string | undefined, StreamChange[]> => {
+  const groups = new Map<string | undefined, StreamChange[]>();
+  for (const change of changes) {
+    const tenantId = tenantOfChange(change);
+    groups.set(tenantId, [...(groups.get(tenantId) ?? []), change]);
+  }
+  return groups;
+};
+
+/** One tenant's changes for one consumer: on failure, parked (and alerted on) if the consumer can, else the failure stands. */
+const handleTenant = async (consumer: StreamConsumer, tenantId: string | undefined, changes: StreamChange[]): Promise<void> => {
+  try {
+    await consumer.handle(changes);
+  } catch (error) {
+    if (!consumer.park || tenantId === undefined) throw error;
+    log.error('stream consumer failed for one tenant; its changes are parked and retried apart', { consumer: consumer.name, tenantId, changes: changes.length, ...describeError(error) });
+    emitMetrics({ [metricNames.streamTenantFailures]: 1 }, { consumer: consumer.name, tenantId });
+    await consumer.park(tenantId, changes, error);
+  }
+};
+
 /**
- * Gives each consumer its share of `changes`, the consumers side by side. One failing does not
- * stop the others; once all have finished, the first failure is thrown, so the whole batch is
+ * Gives each consumer its share of `changes`, the consumers side by side and, within one, the
+ * tenants side by side. A tenant's failure is parked by its consumer; any other failure does not
+ * stop the rest either, but once all have finished the first is thrown, so the whole batch is
  * retried (every consumer is idempotent).
  */
 export const dispatchChanges = async (changes: StreamChange[], consumers: StreamConsumer[] = streamConsumers): Promise<void> => {
   const outcomes = await Promise.allSettled(
     consumers.map(async (consumer) => {
       const mine = changes.filter((change) => consumer.eventNames.includes(change.eventName) && consumer.itemTypes.includes(String(typeOf(change))));
-      if (mine.length > 0) await consumer.handle(mine);
+      const tenants = await Promise.allSettled([...byTenant(mine)].map(([tenantId, group]) => handleTenant(consumer, tenantId, group)));
+      const failure = tenants.find((outcome) => outcome.status === 'rejected');
+      if (failure) throw failure.reason;
     }),
   );
   const failed = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [{ consumer: consumers[index]!.name, reason: outcome.reason as unknown }] : []));

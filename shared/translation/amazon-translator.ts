@@ -1,4 +1,5 @@
 import { TranslateClient, TranslateTextCommand, type TranslateTextCommandInput } from '@aws-sdk/client-translate';
+import { mapWithConcurrency } from '../concurrency';
 import { config } from '../config';
 import { isoOf, type LanguageCode } from '../i18n/languages';
 import { machineTranslatable } from './coverage';
@@ -10,20 +11,6 @@ export const buildTranslateRequest = (text: string, target: LanguageCode): Trans
   SourceLanguageCode: 'en',
   TargetLanguageCode: isoOf(target),
 });
-
-/** Maps in input order with at most `limit` calls in flight. */
-export const mapWithConcurrency = async <T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> => {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-};
 
 /** TranslateText takes one text per call, so a batch fans out, bounded to stay under its throttle. */
 export const createAmazonTranslator = (concurrency = 4): Translator => {

@@ -4,12 +4,16 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { OperationsAlarms } from '../../infra/alarms';
 import { addComplianceChecks } from '../../infra/compliance';
 import { demoContentSecurityPolicy } from '../../web/build';
 import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack, streamItemTypes } from '../../infra/stack';
 import { streamConsumers } from '../../shared/stream/consumers';
+import { config } from '../../shared/config';
+import { metricNamespace, metricNames } from '../../shared/metrics';
 import { tableDefinition } from '../../shared/db/table';
 import { scanBudget } from '../../shared/scanner/budget';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
@@ -124,20 +128,22 @@ describe('functions', () => {
     expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT']));
   });
 
-  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer, the breach worker and the rights sweeper', () => {
+  it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer, the stream sweeper, the breach worker and the rights sweeper', () => {
     // And the tracker scanner (a container image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
-    expect(stack.functions.byName.size).toBe(functionGroups.length + 7);
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 7 + 2);
-    // The sweeper runs on a schedule, every 5 minutes; the checkpointer every minute; the rights sweeper every 15 minutes.
+    expect(stack.functions.byName.size).toBe(functionGroups.length + 8);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 8 + 2);
+    // The sweeper runs on a schedule, every 5 minutes; the checkpointer and the stream sweeper every minute; the rights sweeper every 15 minutes.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(15 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get('rights-sweeper')!.node.defaultChild as CfnResource), 'Arn'] } })],
     });
-    template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(1 minute)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get('checkpointer')!.node.defaultChild as CfnResource), 'Arn'] } })],
-    });
+    for (const name of ['checkpointer', 'stream-sweeper']) {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(1 minute)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get(name)!.node.defaultChild as CfnResource), 'Arn'] } })],
+      });
+    }
     for (const group of functionGroups) {
       const fn = resourcesOf('AWS::Lambda::Function')[functionIdOf(group)];
       expect(fn, group).toBeDefined();
@@ -163,8 +169,8 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    // One per function: the groups, the seven functions beside them and the scanner; the API's access log and the bucket-deployment handler's.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 8 + 2);
+    // One per function: the groups, the eight functions beside them and the scanner; the API's access log and the bucket-deployment handler's.
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 9 + 2);
     for (const fn of stack.functions.byName.values()) {
       const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
       expect(logGroup?.Properties.RetentionInDays).toBe(30);
@@ -186,7 +192,7 @@ describe('functions', () => {
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
 
   it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
-    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer', 'breach-worker', 'rights-sweeper'].sort());
+    expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer', 'stream-sweeper', 'breach-worker', 'rights-sweeper'].sort());
     for (const [name, fn] of stack.functions.byName) {
       const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
       for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
@@ -236,7 +242,8 @@ describe('table', () => {
 
 describe('evidence keys', () => {
   it('signs checkpoints with a retained ECC P-256 KMS key', () => {
-    template.resourceCountIs('AWS::KMS::Key', 1);
+    // And the alarm topic's key (see alarms).
+    template.resourceCountIs('AWS::KMS::Key', 2);
     template.hasResource('AWS::KMS::Key', { Properties: { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }, DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
@@ -253,7 +260,13 @@ describe('evidence keys', () => {
     const bucketId = stack.getLogicalId(stack.evidence.checkpointBucket.node.defaultChild as CfnResource);
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId },
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          // Write-once: a put without If-None-Match (a new version over an archived note) is refused.
+          Match.objectLike({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 's3:PutObject', Condition: { Null: { 's3:if-none-match': 'true' } } }),
+        ]),
+      },
     });
   });
 
@@ -270,6 +283,71 @@ describe('evidence keys', () => {
       }
     }
     expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'rights', 'stream']);
+  });
+});
+
+describe('alarms', () => {
+  const topicRef = () => ({ Ref: stack.getLogicalId(stack.alarms.topic.node.defaultChild as CfnResource) });
+  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnResource);
+  /** The one alarm on this metric (and these dimensions, if given), which must notify the topic on alarm and on recovery. */
+  const alarmOn = (namespace: string, metricName: string, dimensions?: unknown[]) => {
+    const found = Object.values(resourcesOf('AWS::CloudWatch::Alarm')).filter(
+      (alarm) => alarm.Properties.Namespace === namespace && alarm.Properties.MetricName === metricName && (dimensions === undefined || JSON.stringify(alarm.Properties.Dimensions) === JSON.stringify(dimensions)),
+    );
+    expect(found, `${namespace} ${metricName} ${JSON.stringify(dimensions)}`).toHaveLength(1);
+    expect(found[0]!.Properties).toMatchObject({ AlarmActions: [topicRef()], OKActions: [topicRef()], ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
+    return found[0]!.Properties;
+  };
+  const thresholds = config.alarmThresholds;
+
+  it('send everything to an SNS topic the stack outputs, encrypted with a rotated key CloudWatch may use, TLS only', () => {
+    const keyId = stack.getLogicalId(stack.alarms.topic.masterKey!.node.defaultChild as CfnResource);
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
+    });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    template.hasOutput('AlarmTopicArn', { Value: topicRef() });
+    // No address in cdk.json: no subscription until one is given (-c alarmEmail=…).
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it("watch the stream's iterator age and every dead-letter queue", () => {
+    expect(alarmOn('AWS/Lambda', 'IteratorAge', [{ Name: 'FunctionName', Value: { Ref: idOf(stack.functions.byName.get('stream')!) } }])).toMatchObject({
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: thresholds.streamIteratorAgeSeconds * 1000,
+    });
+    for (const queue of [stack.queues.deadLetterQueue, stack.scanQueues.deadLetterQueue]) {
+      expect(alarmOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [idOf(queue), 'QueueName'] } }])).toMatchObject({ Threshold: thresholds.deadLetterMessages });
+    }
+  });
+
+  it("watch each function's errors and throttles, the tracker scanner's too", () => {
+    const functions = [...stack.functions.byName.values(), stack.scanner.scanner];
+    for (const fn of functions) {
+      const dimensions = [{ Name: 'FunctionName', Value: { Ref: idOf(fn) } }];
+      expect(alarmOn('AWS/Lambda', 'Errors', dimensions)).toMatchObject({ Statistic: 'Sum', Threshold: 1 });
+      expect(alarmOn('AWS/Lambda', 'Throttles', dimensions)).toMatchObject({ Statistic: 'Sum', Threshold: 1 });
+    }
+    // Those, the iterator age, two dead-letter queues and the service's own three.
+    template.resourceCountIs('AWS::CloudWatch::Alarm', functions.length * 2 + 1 + 2 + 3);
+  });
+
+  it("watch the service's own metrics: checkpoint lag (missing data breaches), parked tenants, a tenant's changes parked", () => {
+    expect(alarmOn(metricNamespace, metricNames.checkpointLag)).toMatchObject({ Statistic: 'Maximum', Threshold: thresholds.checkpointLagSeconds, TreatMissingData: 'breaching' });
+    expect(alarmOn(metricNamespace, metricNames.parkedTenants)).toMatchObject({ Statistic: 'Maximum', Threshold: thresholds.parkedTenants, TreatMissingData: 'notBreaching' });
+    expect(alarmOn(metricNamespace, metricNames.streamTenantFailures)).toMatchObject({ Statistic: 'Sum', Threshold: 1 });
+  });
+
+  it('subscribe the address given as context, by email', () => {
+    const scope = new Stack(new App(), 'AlarmsOnly');
+    const fn = new lambda.Function(scope, 'Fn', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => {}') });
+    new OperationsAlarms(scope, 'Alarms', { functions: new Map([['fn', fn]]), streamFunction: fn, deadLetterQueues: new Map(), alarmEmail: 'oncall@example.in' });
+    Template.fromStack(scope).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.in' });
   });
 });
 

@@ -8,7 +8,7 @@ import { queueDefinitions } from '../../shared/queues';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; tableName: string; keyDir: string };
+    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; s3Endpoint: string; tableName: string; keyDir: string };
   }
 }
 
@@ -24,10 +24,10 @@ export default async function setup(project: TestProject) {
   const tableName = 'consent-service-test';
   await ensureTable(engines.dynamodbEndpoint, tableName);
   const queues = await ensureQueues(engines.sqsEndpoint);
-  // The checkpoint archive, in fauxqs' S3 (archive.ts reads the endpoint from the config, as the
-  // test files do through tests/setup/environment.ts; this process only needs it for this call).
+  // The checkpoint archive, in memory (archive.ts reads the endpoint from the config, as the test
+  // files do through tests/setup/environment.ts; this process only needs it for this call).
   const previousS3Endpoint = process.env.S3_ENDPOINT;
-  process.env.S3_ENDPOINT = engines.sqsEndpoint;
+  process.env.S3_ENDPOINT = engines.s3Endpoint;
   const { ensureCheckpointBucket } = await import('../../shared/evidence/archive');
   await ensureCheckpointBucket();
   if (previousS3Endpoint === undefined) delete process.env.S3_ENDPOINT;
@@ -40,6 +40,7 @@ export default async function setup(project: TestProject) {
     dynamodbEndpoint: engines.dynamodbEndpoint,
     sqsEndpoint: engines.sqsEndpoint,
     sesEndpoint: engines.sesEndpoint,
+    s3Endpoint: engines.s3Endpoint,
     tableName,
     keyDir,
   });

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
  * not on this machine: they must never touch a real AWS account.
  */
 const engines = inject('engines');
-for (const endpoint of [engines.dynamodbEndpoint, engines.sqsEndpoint, engines.sesEndpoint]) {
+for (const endpoint of [engines.dynamodbEndpoint, engines.sqsEndpoint, engines.sesEndpoint, engines.s3Endpoint]) {
   if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(endpoint)) throw new Error(`Refusing to test against ${endpoint}`);
 }
 Object.assign(process.env, {
@@ -16,8 +16,8 @@ Object.assign(process.env, {
   DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
   SQS_ENDPOINT: engines.sqsEndpoint,
   SES_ENDPOINT: engines.sesEndpoint,
-  // fauxqs serves S3 beside SQS: the checkpoint archive.
-  S3_ENDPOINT: engines.sqsEndpoint,
+  // The write-once checkpoint archive (infra/local/archive-store.ts).
+  S3_ENDPOINT: engines.s3Endpoint,
   CMS_KEY_DIR: engines.keyDir,
   CHECKPOINT_INTERVAL_SECONDS: '1',
   TABLE_NAME: engines.tableName,

@@ -23,7 +23,7 @@ export const webhookRoutes = {
     group: 'webhooks',
     auth: { kind: 'bearer', access: 'write' },
     summary: 'Create a webhook',
-    description: `events: any of consent.recorded, consent.withdrawn, notice.published, rights.submitted, rights.resolved, breach.reported, breach.created, webhook.test (the union of the spec's two lists). ${destination} The plan's webhook limit applies (403 PLAN_LIMIT_REACHED).`,
+    description: `events: any of consent.recorded, consent.withdrawn, notice.published, rights.submitted, rights.resolved, breach.reported, breach.created, webhook.test (the union of the spec's two lists), and log.checkpoint (extension: every signed checkpoint of the tenant's evidence log, for the tenant's own copy). ${destination} The plan's webhook limit applies (403 PLAN_LIMIT_REACHED).`,
     tags,
     request: { body: createWebhookBody },
     response: { status: 201, description: 'The webhook, without its secret', data: webhookView },

@@ -19,6 +19,7 @@ const eventTypes = {
   'breach.created': { label: 'Breach recorded', emitted: true },
   'breach.principals': { label: 'Breach: principals for you to intimate', emitted: true },
   'webhook.test': { label: 'Test event', emitted: true },
+  'log.checkpoint': { label: 'Evidence log signed (checkpoint)', emitted: true },
 } as const satisfies Record<SubscribableEvent, { label: string; emitted: boolean }>;
 
 const allEvents = Object.keys(eventTypes) as SubscribableEvent[];

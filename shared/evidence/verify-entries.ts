@@ -1,0 +1,83 @@
+import { consentKeys } from '../consent/keys';
+import { proofHashOf } from '../consent/proof';
+import type { ConsentRecord } from '../consent/record';
+import { recordOf } from '../consent/record-item';
+import { withdrawalEvidenceOf, withdrawalHashOf } from '../consent/withdrawal-evidence';
+import { afterWithdrawal } from '../consent/withdrawal-apply';
+import { batchGetAll } from '../db/batch';
+import { documentKeys, documentProblem } from './documents';
+import type { EntryKind } from './entries';
+import { entryProblemKind, type LogProblem } from './log-problem';
+
+type Item = Record<string, unknown>;
+
+export interface PositionedEntry {
+  kind: EntryKind;
+  id: string;
+  hash: string;
+  position: number;
+}
+
+const readItems = async (keys: Record<string, string>[]): Promise<Map<string, Item>> =>
+  new Map((await batchGetAll(keys, { consistent: true })).map((item) => [`${String(item.PK)}|${String(item.SK)}`, item]));
+
+/** Each purpose a logged withdrawal took from a record must still show as withdrawn on it. */
+const erasedWithdrawal = (record: ConsentRecord, withdrawal: Item): string | undefined => {
+  const evidence = withdrawalEvidenceOf(withdrawal);
+  const expected = afterWithdrawal({ ...record, withdrawnPurposes: [], isWithdrawn: false }, evidence.requestedPurposeIds, evidence.withdrawnAt);
+  const missing = expected.withdrawnPurposes.filter((purposeId) => !record.withdrawnPurposes.includes(purposeId));
+  if (missing.length > 0) return `withdrawal ${evidence.withdrawalId} withdrew ${missing.join(', ')} from this record, which no longer shows it: the withdrawal was erased`;
+  return undefined;
+};
+
+/**
+ * Re-reads what each entry stands for: each record, withdrawal or logged document must still exist,
+ * still hash to its hash and to the hash the log committed to, and no logged withdrawal may be
+ * undone on its records. Tampering that recomputes a record's proof hash is found by the last two:
+ * the log holds the original. One read per entry.
+ */
+export const entryProblems = async (tenantId: string, checked: readonly PositionedEntry[]): Promise<LogProblem[]> => {
+  const problems: LogProblem[] = [];
+  const keyOf = (entry: { kind: EntryKind; id: string }) => {
+    if (entry.kind === 'record') return consentKeys.record(tenantId, entry.id);
+    if (entry.kind === 'withdrawal') return consentKeys.withdrawal(tenantId, entry.id);
+    return documentKeys.document(tenantId, entry.id);
+  };
+  const items = await readItems(checked.map(keyOf));
+  const itemOf = (entry: { kind: EntryKind; id: string }) => {
+    const key = keyOf(entry);
+    return items.get(`${key.PK}|${key.SK}`);
+  };
+  const records = new Map<string, ConsentRecord>();
+  for (const entry of checked) {
+    const item = itemOf(entry);
+    const problem = (reason: string) => problems.push({ position: entry.position, kind: entryProblemKind(entry.kind), id: entry.id, reason });
+    if (!item) {
+      problem(`the ${entry.kind} the log holds at this position is missing from the table`);
+      continue;
+    }
+    if (entry.kind === 'withdrawal') {
+      if (withdrawalHashOf(item) !== entry.hash) problem('the withdrawal no longer hashes to the hash the log committed to: it was altered');
+      continue;
+    }
+    if (entry.kind === 'document') {
+      const reason = documentProblem(item, entry.hash);
+      if (reason) problem(reason);
+      continue;
+    }
+    const record = recordOf(item);
+    records.set(record.recordId, record);
+    if (proofHashOf(record) !== record.proofHash) problem('the evidence no longer hashes to the stored proof hash: it was altered');
+    else if (record.proofHash !== entry.hash) problem('the stored proof hash differs from the one the log committed to: evidence and hash were both rewritten');
+  }
+  for (const entry of checked.filter((candidate) => candidate.kind === 'withdrawal')) {
+    const withdrawal = itemOf(entry);
+    if (!withdrawal || withdrawal.state === 'IN_PROGRESS') continue;
+    for (const recordId of withdrawalEvidenceOf(withdrawal).recordIds) {
+      const record = records.get(recordId);
+      const reason = record && erasedWithdrawal(record, withdrawal);
+      if (reason) problems.push({ position: entry.position, kind: 'withdrawal', id: entry.id, reason: `record ${recordId}: ${reason}` });
+    }
+  }
+  return problems;
+};

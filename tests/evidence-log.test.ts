@@ -14,7 +14,7 @@ import { fromHex, leafHash, toHex, verifyConsistency, verifyInclusion } from '..
 import { appendLeaves, rightEdgeTiles, tileName } from '../shared/evidence/tiles';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
-import { insertsOf, itemsWithPrefix, waitForLog } from './support/evidence';
+import { insertsOf, itemsWithPrefix, recordItemsOf, waitForLog } from './support/evidence';
 
 const { call } = useApi();
 let workers: ReturnType<typeof startTestWorkers>;
@@ -72,7 +72,7 @@ describe('the evidence log under load', () => {
   });
 
   it('counts every record exactly once: the counters equal a recount of the records', async () => {
-    const records = (await itemsWithPrefix(`TENANT#${tenant.tenantId}`, consentKeys.recordPrefix)).map(recordOf);
+    const records = (await recordItemsOf(tenant.tenantId)).map(recordOf);
     const stats = await readStats(tenant.tenantId);
     const granted = (purposeId: string) => records.filter((record) => record.consentGiven[purposeId]).length;
     const [purposeIds] = [Object.keys(records[0]!.consentGiven)];

@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { activePointerDelete, archiveUpdate, draftDelete, publicWithdrawalUrlUpdate, withdrawalUrlUpdate } from '../shared/notices/change-store';
 import { noticeKeys } from '../shared/notices/keys';
 import type { Notice } from '../shared/notices/notice';
-import { consentKeys } from '../shared/consent/keys';
+import { consentKeys, recordShards } from '../shared/consent/keys';
 import type { ConsentRecord } from '../shared/consent/record';
-import { recordRanges, reservationUpdate } from '../shared/consent/store';
+import { activeRecords, recordRanges, reservationUpdate } from '../shared/consent/store';
 import { taskDoneUpdate, tasksQuery } from '../shared/consent/task-store';
 import { recordWithdrawalUpdate, withdrawalCompleteUpdate } from '../shared/consent/withdrawal-store';
 import { checkpointPut, headCheckpointUpdate, leaveUnsignedUpdate } from '../shared/evidence/checkpoint-store';
 import { logKeys } from '../shared/evidence/log-keys';
 import { releasePlanCount } from '../shared/tenants/plan-limits';
 import { tenantKeys } from '../shared/tenants/keys';
+import { newTimeOrderedId } from '../shared/ids';
 
 /** The request builders the domain stores send: checked offline, without an engine. */
 describe('releasePlanCount', () => {
@@ -85,10 +86,9 @@ describe('compliance task builders', () => {
 
 describe('consent record ranges and volume', () => {
   it('reads active records as the creation range without a withdrawal status, others from the status index', () => {
-    const active = recordRanges.byStatus('t1', 'active', true);
-    expect(active.IndexName).toBeUndefined();
-    expect(active.FilterExpression).toBe('attribute_not_exists(GSI2PK) OR GSI2PK = :active');
-    expect(active.ExpressionAttributeValues).toMatchObject({ ':prefix': consentKeys.recordPrefix, ':active': consentKeys.statusPartition('t1', 'active') });
+    const active = activeRecords('t1');
+    expect(active.expression).toBe('attribute_not_exists(GSI2PK) OR GSI2PK = :active');
+    expect(active.values).toEqual({ ':active': consentKeys.statusPartition('t1', 'active') });
     expect(recordRanges.byStatus('t1', 'partial', false)).toEqual({
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',
@@ -161,5 +161,22 @@ describe('notice change builders', () => {
       ConditionExpression: 'noticeId = :notice',
       ExpressionAttributeValues: { ':url': null, ':notice': 'n1' },
     });
+  });
+});
+
+describe('record shards', () => {
+  it('spreads a tenant\'s records evenly over sixteen partitions and reads the tenant back from either layout', () => {
+    const counts = new Map<string, number>();
+    for (let index = 0; index < 16_000; index += 1) {
+      const { PK } = consentKeys.record('t1', newTimeOrderedId(new Date(1_800_000_000_000 + index)));
+      counts.set(PK, (counts.get(PK) ?? 0) + 1);
+    }
+    expect(counts.size).toBe(recordShards);
+    // Each near 1,000 (binomial spread, σ ≈ 31): no shard takes more than 1/14 of the writes.
+    for (const count of counts.values()) expect(count).toBeLessThan(16_000 / 14);
+    expect([...counts.keys()].map(consentKeys.tenantOfRecordPartition)).toEqual(Array(16).fill('t1'));
+    expect(consentKeys.tenantOfRecordPartition('TENANT#t2')).toBe('t2');
+    expect(consentKeys.tenantOfRecordPartition('TENANT#t2#APIKEYS')).toBeUndefined();
+    expect(consentKeys.isLegacyRecordPartition(consentKeys.legacyRecord('t1', 'r').PK)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { verifyWebhookSignature } from '../shared/webhooks/signature';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
 import { startReceiver, waitFor } from './support/receiver';
-import { insertsOf, itemsWithPrefix } from './support/evidence';
+import { insertsOf, itemsWithPrefix, recordItemsOf } from './support/evidence';
 import { dispatchChanges } from '../shared/stream/consumers';
 
 const { call } = useApi();
@@ -268,7 +268,7 @@ describe('replay', () => {
       const newer = await createHook(tenant.token, receivers[1]!.url, events);
       // What a restarted stream reader does (the local one starts at the trim horizon): every record
       // and outbox item of the tenant is handed to the consumers again.
-      const items = [...(await itemsWithPrefix(`TENANT#${tenant.tenantId}`, 'RECORD#')), ...(await itemsWithPrefix(`TENANT#${tenant.tenantId}`, 'OUTBOX#'))];
+      const items = [...(await recordItemsOf(tenant.tenantId)), ...(await itemsWithPrefix(`TENANT#${tenant.tenantId}`, 'OUTBOX#'))];
       expect(items.length).toBeGreaterThanOrEqual(5);
       await dispatchChanges(await insertsOf(items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) }))));
       expect(await deliveriesOf(tenant, newer)).toEqual([]);

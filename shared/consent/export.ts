@@ -3,7 +3,8 @@ import { openCursor, sealCursor } from '../crypto/cursor';
 import { ValidationError } from '../errors';
 import { currentVersions, listItemView } from './lookups';
 import type { ConsentRecord } from './record';
-import { dailyBuckets, queryRecords, recordRanges } from './store';
+import { readMerged } from './record-ranges';
+import { dailyBuckets } from './store';
 
 /**
  * The bulk export of a tenant's consent records (its own archive, portability): the records
@@ -80,9 +81,10 @@ export const exportRecords = async (tenantId: string, query: ExportQuery, now: D
   let count = 0;
   let last = after as string | undefined;
   let more = true;
-  const range = (afterId: string | undefined) => recordRanges.createdBetween(tenantId, query.from ? dayStart(query.from) : undefined, new Date(dayStart(to).getTime() + dayMs - 1), afterId);
+  const from = query.from ? dayStart(query.from) : undefined;
+  const until = new Date(dayStart(to).getTime() + dayMs - 1);
   reading: while (count < query.limit) {
-    const page = await queryRecords(range(last), Math.min(queryChunk, query.limit - count));
+    const page = await readMerged(tenantId, { ascending: true, from, to: until, after: last, limit: Math.min(queryChunk, query.limit - count) });
     const versions = await currentVersions(tenantId, page.records);
     for (const record of page.records) {
       const line = lineOf(exportRow(record, versions), query.format);
@@ -92,7 +94,7 @@ export const exportRecords = async (tenantId: string, query: ExportQuery, now: D
       count += 1;
       last = record.recordId;
     }
-    if (!page.lastKey) {
+    if (!page.more) {
       more = false;
       break;
     }

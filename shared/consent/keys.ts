@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { tenantPartition } from '../tenants/keys';
 
 export type DerivedStatus = 'active' | 'partial' | 'withdrawn';
@@ -5,15 +6,33 @@ export type DerivedStatus = 'active' | 'partial' | 'withdrawn';
 const padded = (seq: number) => String(seq).padStart(12, '0');
 
 /**
- * Consent-record keys. Record ids are UUIDv7, so the base-table range `RECORD#…` is in creation
- * order. A new record carries only the keys its reads need (one index entry, GSI1, plus GSI3 when
- * it has an external id); the status and withdrawal indexes are sparse and written by the
- * withdrawal that moves a record into them.
+ * A tenant's records are spread over `recordShards` partitions, `REC#<tid>#<shard>`, the shard a
+ * hash of the record id: DynamoDB caps one partition key at about 1,000 writes a second, and a
+ * time-ordered sort key only ever writes at its end, so one partition would cap a tenant near
+ * 1,000 consents a second. Sixteen take a tenant to ~16,000 (each shard ~625 writes a second at
+ * 10,000 consents a second). Records written before the shards (and the hash-chain era's) stay
+ * where they were, under `TENANT#<tid>`: every reader reads both layouts (record-shards.ts), so
+ * nothing is migrated and no evidence item is ever rewritten.
+ */
+export const recordShards = 16;
+
+/** The shard of a record: the first byte of SHA-256 of its id, modulo the shards. */
+export const recordShardOf = (recordId: string): number => createHash('sha256').update(recordId).digest()[0]! % recordShards;
+
+const recordPartitionPrefix = 'REC#';
+
+/**
+ * Consent-record keys. Record ids are UUIDv7, so each shard's range `RECORD#…` is in creation
+ * order, and so is the merge of the shards by sort key. A new record carries only the keys its
+ * reads need (one index entry, GSI1, plus GSI3 when it has an external id); the status and
+ * withdrawal indexes are sparse and written by the withdrawal that moves a record into them.
  *
  * Access patterns:
- * - record by id ................. GetItem PK=TENANT#<tid> SK=RECORD#<id>                  (1 read)
- * - all records by creation ...... Query   PK=TENANT#<tid> SK begins_with RECORD#          (page by page)
- * - active records ............... the same range, filtered to records without a withdrawal  (reads what
+ * - record by id ................. GetItem PK=REC#<tid>#<shard of id> SK=RECORD#<id>       (1 read; a record from
+ *                                  before the shards: a second GetItem of PK=TENANT#<tid>)
+ * - all records by creation ...... Query   PK=TENANT#<tid> and PK=REC#<tid>#<0..f>, SK between RECORD# and RECORD#~,
+ *                                  in parallel, merged by sort key                         (page by page; 17 queries a page)
+ * - active records ............... the same ranges, filtered to records without a withdrawal (reads what
  *                                  it skips: cheap while most records are active, which they are)
  * - a principal's records ........ Query   GSI1 PRINCIPAL#<tid>#<hash>, newest first       (search, status/:hash, externalId fill)
  * - partially withdrawn records .. Query   GSI2 RECORDS#<tid>#partial (sparse)              (by creation time)
@@ -40,7 +59,19 @@ const padded = (seq: number) => String(seq).padStart(12, '0');
  *                                  withdrawals carry it; one tenant's by begins_with, everyone's for the completer)
  */
 export const consentKeys = {
-  record: (tenantId: string, recordId: string) => ({ PK: tenantPartition(tenantId), SK: `RECORD#${recordId}` }),
+  /** Where a record is written: its shard. */
+  record: (tenantId: string, recordId: string) => ({ PK: consentKeys.recordPartition(tenantId, recordShardOf(recordId)), SK: `RECORD#${recordId}` }),
+  /** Where a record written before the shards is (the tenant's own partition). */
+  legacyRecord: (tenantId: string, recordId: string) => ({ PK: tenantPartition(tenantId), SK: `RECORD#${recordId}` }),
+  recordPartition: (tenantId: string, shard: number) => `${recordPartitionPrefix}${tenantId}#${shard.toString(16)}`,
+  /**
+   * Every partition a tenant's records can be in: the tenant's own (records from before the
+   * shards) first, so that a page-by-page walk begun before the shards goes on into them, then the shards.
+   */
+  recordPartitions: (tenantId: string): string[] => [tenantPartition(tenantId), ...Array.from({ length: recordShards }, (_, shard) => consentKeys.recordPartition(tenantId, shard))],
+  /** The tenant of a record partition (either layout), or undefined for any other key. */
+  tenantOfRecordPartition: (partitionKey: string): string | undefined => /^(?:REC#([^#]+)#[0-9a-f]+|TENANT#([^#]+))$/.exec(partitionKey)?.slice(1).find(Boolean),
+  isLegacyRecordPartition: (partitionKey: string): boolean => !partitionKey.startsWith(recordPartitionPrefix),
   recordPrefix: 'RECORD#',
   principal: (tenantId: string, principalHash: string, createdAt: string, recordId: string) => ({
     GSI1PK: consentKeys.principalPartition(tenantId, principalHash),

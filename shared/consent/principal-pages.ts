@@ -1,13 +1,13 @@
 import type { ConsentRecord } from './record';
-import { queryRecords, recordRanges } from './store';
+import { readPartitionPage } from './record-ranges';
 
 /**
  * The tenant's principals, page by page, from its consent records: for work that must reach each
- * of them (a breach's intimation). Records are read in creation order through the store's own
- * range (never a Scan), `limit` records a page, so a page yields at most `limit` distinct
+ * of them (a breach's intimation). Records are read record partition by partition (record-ranges.ts;
+ * never a Scan), `limit` records a page, so a page yields at most `limit` distinct
  * principals; one with records on several pages appears on each, and the caller deduplicates
  * (the breach intimation's per-principal markers do). `next` is where the following page starts,
- * null after the last; it is the store's own key, opaque to the caller and never shown to a client.
+ * null after the last; it is the store's position, opaque to the caller and never shown to a client.
  */
 
 export interface PrincipalFilter {
@@ -25,7 +25,7 @@ const matches = (filter: PrincipalFilter) => {
 };
 
 export const principalPage = async (tenantId: string, filter: PrincipalFilter, limit: number, start: Record<string, unknown> | undefined) => {
-  const { records, lastKey } = await queryRecords(recordRanges.byCreation(tenantId, true), limit, start);
+  const { records, next } = await readPartitionPage(tenantId, limit, start);
   const hashes = [...new Set(records.filter(matches(filter)).map((record) => record.dataPrincipalHash))];
-  return { hashes, next: lastKey ?? null };
+  return { hashes, next: next as Record<string, unknown> | null };
 };

@@ -1,5 +1,4 @@
 import { entityOf } from '../db/item';
-import { tenantPartition } from '../tenants/keys';
 import { consentKeys } from './keys';
 import type { AttributionLevel, AttributionMethod } from './attribution-levels';
 import type { ConsentRecord } from './record';
@@ -94,7 +93,8 @@ const withdrawalState = (item: Item) => ({
 
 /** Formats 2 and 3: keys derived from the item's keys, hashes as bytes. */
 const compact = (item: Item): ConsentRecord => {
-  const tenantId = after(item.PK, tenantPartition(''));
+  const tenantId = consentKeys.tenantOfRecordPartition(String(item.PK));
+  if (!tenantId) throw new Error(`record ${String(item.SK)}: ${String(item.PK)} is no record partition`);
   return {
     proofVersion: item.pv === 3 ? 3 : 2,
     ...(item.pv === 3 ? attributionOf(item) : {}),
@@ -122,6 +122,8 @@ const compact = (item: Item): ConsentRecord => {
   };
 };
 
-/** A stored record item (either format) as the domain's record. */
-export const recordOf = (item: Item): ConsentRecord =>
-  item.pv === 2 || item.pv === 3 ? compact(item) : { ...entityOf<ConsentRecord>(item), proofVersion: 1, ...withdrawalState(item) };
+/** A stored record item (any format, either layout) as the domain's record. */
+export const recordOf = (item: Item): ConsentRecord => {
+  const record = item.pv === 2 || item.pv === 3 ? compact(item) : { ...entityOf<ConsentRecord>(item), proofVersion: 1 as const, ...withdrawalState(item) };
+  return consentKeys.isLegacyRecordPartition(String(item.PK)) ? { ...record, legacyKey: true } : record;
+};

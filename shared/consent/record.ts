@@ -68,6 +68,12 @@ export interface ConsentRecord extends ConsentEvidence {
    * keys, and dashboard records, have none.
    */
   withdrawalKeyHash?: string;
+  /**
+   * Where the record is stored, not what it says: set on records written before the records'
+   * partition was sharded (keys.ts), which stay under the tenant's own partition. Never evidence,
+   * never shown; recordKeyOf (store.ts) turns it into the record's key.
+   */
+  legacyKey?: true;
 }
 
 export const derivedStatus = (record: Pick<ConsentRecord, 'isWithdrawn' | 'withdrawnPurposes'>): DerivedStatus =>

@@ -3,7 +3,6 @@ import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { queryAll } from '../db/query';
 import { ConflictError } from '../errors';
-import { timeOrderedIdPrefix } from '../ids';
 import { tenantPartition } from '../tenants/keys';
 import { consentKeys, type DerivedStatus } from './keys';
 import type { ConsentRecord } from './record';
@@ -28,11 +27,17 @@ export const putRecord = async (record: ConsentRecord, sealedContact?: string): 
   }
 };
 
+/** A record's key as it is stored: in its shard, or (a record from before the shards) under the tenant. */
+export const recordKeyOf = (record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey'>) =>
+  record.legacyKey ? consentKeys.legacyRecord(record.tenantId, record.recordId) : consentKeys.record(record.tenantId, record.recordId);
+
+/** A record by id: in its shard, else where records were before the shards (a second read, only for those). */
 export const getRecord = async (tenantId: string, recordId: string, consistent = false): Promise<ConsentRecord | undefined> => {
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: consentKeys.record(tenantId, recordId), ConsistentRead: consistent }),
-  );
-  return Item ? recordOf(Item) : undefined;
+  for (const key of [consentKeys.record(tenantId, recordId), consentKeys.legacyRecord(tenantId, recordId)]) {
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
+    if (Item) return recordOf(Item);
+  }
+  return undefined;
 };
 
 export interface Page {
@@ -40,60 +45,31 @@ export interface Page {
   lastKey: Record<string, unknown> | undefined;
 }
 
-/** A key range of records, in an index or the base table; pages of it are read by `queryRecords`. */
+/**
+ * A key range of records in one index partition: the sparse status and withdrawal indexes and the
+ * hash-chain index. (The creation-order ranges span the record shards: record-ranges.ts.)
+ */
 export type RecordRange = Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>;
 
-/** The ranges the records listing reads. */
+/** The index ranges the records listing reads. */
 export const recordRanges = {
-  /** Every record by creation (UUIDv7 ids sort by time). */
-  byCreation: (tenantId: string, ascending: boolean): RecordRange => ({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': consentKeys.recordPrefix },
-    ScanIndexForward: ascending,
-  }),
   /**
    * Withdrawn and partially withdrawn records are in the sparse status index; active ones are the
-   * creation-order range without a withdrawal (a new record carries no status key, so that
-   * recording a consent writes one index entry fewer).
+   * creation-order records without a withdrawal (activeRecords below): a new record carries no
+   * status key, so that recording a consent writes one index entry fewer.
    */
-  byStatus: (tenantId: string, status: DerivedStatus, ascending: boolean): RecordRange => {
-    if (status === 'active') {
-      const all = recordRanges.byCreation(tenantId, ascending);
-      // Hash-chain era records carry an explicit active status key; they are active too.
-      return {
-        ...all,
-        FilterExpression: 'attribute_not_exists(GSI2PK) OR GSI2PK = :active',
-        ExpressionAttributeValues: { ...all.ExpressionAttributeValues, ':active': consentKeys.statusPartition(tenantId, 'active') },
-      };
-    }
-    return {
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': consentKeys.statusPartition(tenantId, status) },
-      ScanIndexForward: ascending,
-    };
-  },
+  byStatus: (tenantId: string, status: Exclude<DerivedStatus, 'active'>, ascending: boolean): RecordRange => ({
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': consentKeys.statusPartition(tenantId, status) },
+    ScanIndexForward: ascending,
+  }),
   /** Fully withdrawn records by withdrawal time. */
   byWithdrawal: (tenantId: string, ascending: boolean): RecordRange => ({
     IndexName: 'GSI4',
     KeyConditionExpression: 'GSI4PK = :pk',
     ExpressionAttributeValues: { ':pk': consentKeys.withdrawnPartition(tenantId) },
     ScanIndexForward: ascending,
-  }),
-  /**
-   * Records created in [from, to] (by their UUIDv7 ids, which begin with the creation time),
-   * oldest first, after record `afterId` when given (an id's own SK sorts before `<SK>#`, and the
-   * next id after it). From the tenant's first record when `from` is undefined.
-   */
-  createdBetween: (tenantId: string, from: Date | undefined, to: Date, afterId?: string): RecordRange => ({
-    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
-    ExpressionAttributeValues: {
-      ':pk': tenantPartition(tenantId),
-      ':low': afterId ? `${consentKeys.record(tenantId, afterId).SK}#` : `${consentKeys.recordPrefix}${from ? timeOrderedIdPrefix(from) : ''}`,
-      // '~' sorts after every hex digit and '-': the last id of millisecond `to` is below it.
-      ':high': `${consentKeys.recordPrefix}${timeOrderedIdPrefix(to)}~`,
-    },
-    ScanIndexForward: true,
   }),
   /** Hash-chain era records at chain positions [from, to]. */
   byChainPosition: (tenantId: string, from: number, to: number): RecordRange => ({
@@ -102,6 +78,12 @@ export const recordRanges = {
     ExpressionAttributeValues: { ':pk': consentKeys.chainPartition(tenantId), ':from': consentKeys.chainPosition(from), ':to': consentKeys.chainPosition(to) },
   }),
 };
+
+/** Records without a withdrawal, as a filter on the creation-order records (hash-chain era records carry an explicit active status key; they are active too). */
+export const activeRecords = (tenantId: string) => ({
+  expression: 'attribute_not_exists(GSI2PK) OR GSI2PK = :active',
+  values: { ':active': consentKeys.statusPartition(tenantId, 'active') },
+});
 
 /** One page of a range of records: at most `limit`, from where the previous page stopped. */
 export const queryRecords = async (range: RecordRange, limit?: number, startKey?: Record<string, unknown>): Promise<Page> => {

@@ -7,6 +7,7 @@ import type { NamedItem, TransactItem } from '../db/transact';
 import { ConflictError } from '../errors';
 import { consentKeys } from './keys';
 import type { ConsentRecord } from './record';
+import { recordKeyOf } from './store';
 
 /** A fresh id's condition fails only if a concurrent change got there first: worth a retry. */
 export const changedWhileWithdrawing = () => new ConflictError('The consent changed while it was being withdrawn; retry');
@@ -84,7 +85,7 @@ export const recordWithdrawalUpdate = (record: ConsentRecord, next: WithdrawnSta
   return {
     Update: {
       TableName: tableName(),
-      Key: consentKeys.record(record.tenantId, record.recordId),
+      Key: recordKeyOf(record),
       UpdateExpression: [
         'SET withdrawnPurposes = :purposes, isWithdrawn = :full, isPartiallyWithdrawn = :partial, withdrawnAt = :at,',
         'GSI2PK = :statusPk, GSI2SK = :statusSk, lastWithdrawalId = :withdrawal, withdrawalVersion = if_not_exists(withdrawalVersion, :zero) + :one',

@@ -8,8 +8,8 @@ import type { Tenant } from '../tenants/tenant';
 import type { ConsentRecord } from './record';
 import { batchGetAll } from '../db/batch';
 import { ContentionError } from '../db/errors';
-import { consentKeys } from './keys';
 import { recordOf } from './record-item';
+import { recordKeyOf } from './store';
 import { taskPut } from './task-store';
 import { afterWithdrawal, applyWithdrawal, completePendingWithdrawals, planOf, settledBy, type WithdrawalMethod, type WithdrawalPlan } from './withdrawal-apply';
 import { claimPut, ClaimLostError, getWithdrawalItem, readWithdrawalClaim, withdrawalPut, type WithdrawalClaim } from './withdrawal-store';
@@ -67,7 +67,7 @@ const mailsFor = (request: WithdrawalRequest, withdrawalId: string, at: string, 
 
 /** A principal's records as stored now (the callers read them from an eventually consistent index). */
 const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> => {
-  const items = await batchGetAll(records.map((record) => consentKeys.record(record.tenantId, record.recordId)), { consistent: true });
+  const items = await batchGetAll(records.map(recordKeyOf), { consistent: true });
   const byId = new Map(items.map(recordOf).map((record) => [record.recordId, record]));
   return records.flatMap((record) => byId.get(record.recordId) ?? []);
 };

@@ -44,9 +44,13 @@ export const entryProblems = async (tenantId: string, checked: readonly Position
     return documentKeys.document(tenantId, entry.id);
   };
   const items = await readItems(checked.map(keyOf));
+  // Records from before the record shards are under the tenant's own partition: read there what the shards lack.
+  const missingRecords = checked.filter((entry) => entry.kind === 'record' && !items.has(`${keyOf(entry).PK}|${keyOf(entry).SK}`));
+  const legacy = await readItems(missingRecords.map((entry) => consentKeys.legacyRecord(tenantId, entry.id)));
   const itemOf = (entry: { kind: EntryKind; id: string }) => {
     const key = keyOf(entry);
-    return items.get(`${key.PK}|${key.SK}`);
+    const legacyKey = consentKeys.legacyRecord(tenantId, entry.id);
+    return items.get(`${key.PK}|${key.SK}`) ?? (entry.kind === 'record' ? legacy.get(`${legacyKey.PK}|${legacyKey.SK}`) : undefined);
   };
   const records = new Map<string, ConsentRecord>();
   for (const entry of checked) {

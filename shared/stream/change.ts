@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as StreamAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { consentKeys } from '../consent/keys';
 
 /**
  * One change of the table, as its stream reports it: what the consumers (shared/stream/consumers.ts)
@@ -54,10 +55,11 @@ export const changeOf = (record: DynamoDBRecord): StreamChange => {
 
 /**
  * The tenant a change belongs to: the item's own `tenantId`, or the tenant of its `TENANT#<id>`
- * partition (consent records keep theirs only in the key). Undefined for items of no tenant.
+ * partition or record shard `REC#<id>#<shard>` (consent records keep theirs only in the key).
+ * Undefined for items of no tenant.
  */
 export const tenantOfChange = (change: StreamChange): string | undefined => {
   const image = change.newImage ?? change.oldImage ?? change.keys;
   if (typeof image.tenantId === 'string') return image.tenantId;
-  return /^TENANT#([^#]+)$/.exec(String(image.PK ?? change.keys.PK))?.[1];
+  return consentKeys.tenantOfRecordPartition(String(image.PK ?? change.keys.PK));
 };

@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { consentKeys } from '../../shared/consent/keys';
 import { db, tableName } from '../../shared/db/client';
 import { readHead, type LogHead } from '../../shared/evidence/log-store';
 import type { StreamChange } from '../../shared/stream/change';
@@ -41,3 +42,7 @@ export const itemsWithPrefix = async (partition: string, prefix: string) => {
   return items;
 };
 
+
+/** Every record item of a tenant, in each of its record partitions (the shards and, for records from before them, its own). */
+export const recordItemsOf = async (tenantId: string) =>
+  (await Promise.all(consentKeys.recordPartitions(tenantId).map((partition) => itemsWithPrefix(partition, consentKeys.recordPrefix)))).flat();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startStreamReader } from '../../infra/local/stream-reader';
 import { startWorkers } from '../../infra/local/workers';
+import { consentKeys } from '../../shared/consent/keys';
 import { evidenceLogConsumer } from '../../shared/evidence/log-consumer';
 import type { StreamChange } from '../../shared/stream/change';
 import { waitForLog } from './evidence';
@@ -13,7 +14,8 @@ import { waitForLog } from './evidence';
  */
 export const ownTenants = new Set<string>();
 
-const isOwnPartition = (pk: unknown): boolean => ownTenants.has(/^TENANT#([^#]+)$/.exec(String(pk))?.[1] ?? '');
+/** `TENANT#<id>`, or a record shard `REC#<id>#<shard>`. */
+const isOwnPartition = (pk: unknown): boolean => ownTenants.has(consentKeys.tenantOfRecordPartition(String(pk)) ?? '');
 
 /** A tenant's item: in its own partition, or (logged documents and the like) naming the tenant in the item. */
 export const isOwnChange = (change: StreamChange): boolean => {

@@ -27,6 +27,8 @@ export interface RateLimitRule {
   windowSeconds: number;
   /** Sliding-window estimate instead of a fixed window (shared/rate-limit/limiter.ts says when). */
   sliding?: boolean;
+  /** A per-address rule: a subject's first requests in a window each warm instance admits from memory alone (limiter.ts). */
+  fromMemory?: number;
 }
 
 const rule = (name: string, envName: string, limit: number, windowSeconds: number, sliding = false): RateLimitRule => ({
@@ -134,9 +136,26 @@ export const config = {
    * an instance that stops leaves at most this many unused, so the limit can bite that much early
    * per instance that held a chunk (README, Limits).
    */
+  /**
+   * How long a warm instance may use what it read of an API key (its revocation, kind and allowed
+   * domains), a tenant's published-notice pointer and its consent settings (requireVerifiedIdentity,
+   * the live secret keys' identity verifiers) before reading them again: at most 10 seconds, the
+   * bound README states; 0 reads them on every request (shared/instance-cache.ts).
+   */
+  get instanceCacheSeconds(): number {
+    return Math.min(10, intFromEnv('INSTANCE_CACHE_SECONDS', 10));
+  },
   /** Most hits of a fixed-window rate limit one warm instance reserves at once (shared/rate-limit/limiter.ts). */
   get rateLimitChunk(): number {
     return Math.max(1, intFromEnv('RATE_LIMIT_CHUNK', 10));
+  },
+  /**
+   * A visitor's first requests in a window that each warm instance admits under a per-address limit
+   * (SDK per key and address, cookie web-event per tenant and address) from memory alone: the limit
+   * then holds to within this many per warm instance (shared/rate-limit/limiter.ts). 0: exact.
+   */
+  get rateLimitFromMemory(): number {
+    return intFromEnv('RATE_LIMIT_FROM_MEMORY', 3);
   },
   get monthlyVolumeChunk(): number {
     return intFromEnv('MONTHLY_VOLUME_CHUNK', 20);
@@ -263,7 +282,7 @@ export const config = {
         ),
         windowSeconds: 60,
       },
-      sdkPerKeyIp: rule('sdk-key-ip', 'RATE_LIMIT_SDK_PER_KEY_IP_PER_MINUTE', 600, 60),
+      sdkPerKeyIp: { ...rule('sdk-key-ip', 'RATE_LIMIT_SDK_PER_KEY_IP_PER_MINUTE', 600, 60), fromMemory: this.rateLimitFromMemory },
       withdrawPublicPerIp: rule('withdraw-public-ip', 'RATE_LIMIT_WITHDRAW_PUBLIC_PER_HOUR', 5, 3600),
       /** Not in the spec: the public withdrawal page sends mail, so it is held tighter than withdraw-public per IP and also per address. */
       portalLinkPerIp: rule('portal-link-ip', 'RATE_LIMIT_PORTAL_LINK_PER_IP_PER_HOUR', 10, 3600),
@@ -271,7 +290,7 @@ export const config = {
       /** The public rights request form mails a confirmation link: per IP, and per (tenant, address) from any IP. */
       rightsIntakePerIp: rule('rights-intake-ip', 'RATE_LIMIT_RIGHTS_INTAKE_PER_IP_PER_HOUR', 5, 3600),
       rightsIntakePerEmail: rule('rights-intake-email', 'RATE_LIMIT_RIGHTS_INTAKE_PER_EMAIL_PER_HOUR', 3, 3600),
-      webEventPerTenantIp: rule('cmp-web-event', 'RATE_LIMIT_CMP_WEB_EVENT_PER_MINUTE', 60, 60),
+      webEventPerTenantIp: { ...rule('cmp-web-event', 'RATE_LIMIT_CMP_WEB_EVENT_PER_MINUTE', 60, 60), fromMemory: this.rateLimitFromMemory },
       consentStatusPerKey: rule('cmp-consent-status', 'RATE_LIMIT_CMP_CONSENT_STATUS_PER_MINUTE', 600, 60),
       /** Not in the spec: server-side tracker logs come from the tenant's servers, often more than page views. */
       serverEventPerKey: rule('cmp-server-event', 'RATE_LIMIT_CMP_SERVER_EVENT_PER_MINUTE', 3000, 60),

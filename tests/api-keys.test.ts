@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
+import { passInstanceCacheBound, useClockReset } from './support/clock';
 
 const { call } = useApi();
+useClockReset();
 
 const verify = (apiKey: string, headers: Record<string, string> = {}) =>
   call('GET', `/api/v1/sdk/verify?apiKey=${encodeURIComponent(apiKey)}`, { headers });
 
 describe('API keys', () => {
-  it('shows the key once, lists it masked, and refuses it at once after revocation', async () => {
+  it('shows the key once, lists it masked, and refuses it after revocation, within the bound on what an instance remembers', async () => {
     const tenant = await newTenant(call);
     const createdKey = await call('POST', '/api/v1/api-keys', { token: tenant.token });
     expect(createdKey.status).toBe(201);
@@ -23,6 +25,7 @@ describe('API keys', () => {
     const revoked = await call('DELETE', `/api/v1/api-keys/${keyId}`, { token: tenant.token });
     expect(revoked.status).toBe(200);
     expect(revoked.body.data.revokedAt).toBeTruthy();
+    passInstanceCacheBound();
     const refused = await verify(apiKey);
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('UNAUTHORIZED');
@@ -115,6 +118,7 @@ describe('allowed domains and the origin check', () => {
     expect((await verify(apiKey, { origin: 'https://anything.example' })).status).toBe(200);
 
     await call('POST', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token, body: { domain: 'shop.example.com' } });
+    passInstanceCacheBound();
 
     const missing = await verify(apiKey);
     expect(missing.status).toBe(403);

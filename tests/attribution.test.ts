@@ -4,6 +4,7 @@ import { verifyReceipt } from '../shared/evidence/receipt';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent, sha256 } from './support/consent';
 import { failWrites } from './support/storage';
+import { passInstanceCacheBound, useClockReset } from './support/clock';
 
 /**
  * Who may put a decision on record: a publishable key (public: read off any page) never names a
@@ -11,6 +12,7 @@ import { failWrites } from './support/storage';
  * widget; every record states its attribution in its evidence, proof and receipt.
  */
 const { call } = useApi();
+useClockReset();
 
 const sign = (secretKey: string, hash: string) => createHmac('sha256', secretKey).update(hash).digest('hex');
 
@@ -123,8 +125,9 @@ describe('verified identity', () => {
     const listed = (await call('GET', '/api/v1/consent/records', { token: tenant.token })).body.data.items.map((item: { attribution: string }) => item.attribution);
     expect(listed.sort()).toEqual(['CLAIMED', 'IP', 'VERIFIED']);
 
-    // A revoked secret key's signatures stop verifying at once.
+    // A revoked secret key's signatures stop verifying within the bound on what an instance remembers.
     expect((await call('DELETE', `/api/v1/api-keys/${secretKeyId}`, { token: tenant.token })).status).toBe(200);
+    passInstanceCacheBound();
     const afterRevoke = await sdkRecord(publishable, { identifierHash: hash, identifierSignature: sign(secret, hash) });
     expect(afterRevoke.status).toBe(400);
     expect(afterRevoke.body.error.fields).toHaveProperty('identifierSignature');
@@ -140,7 +143,7 @@ describe('verified identity', () => {
 });
 
 describe('consent settings', () => {
-  it('are read by every role, written by DPO and SUPER_ADMIN, and requireVerifiedIdentity applies from the next request', async () => {
+  it('are read by every role, written by DPO and SUPER_ADMIN, and requireVerifiedIdentity applies within the bound on what an instance remembers', async () => {
     const { tenant, notice, publishable, secret, sdkRecord } = await setup();
     const viewer = await tenant.userToken('VIEWER');
     const dpo = await tenant.userToken('DPO');
@@ -157,6 +160,7 @@ describe('consent settings', () => {
     expect((await sdkRecord(publishable, { identifierHash: sha256('before@example.in') })).status).toBe(201);
     const saved = await call('PUT', '/api/v1/consent/settings', { token: dpo, body: { requireVerifiedIdentity: true } });
     expect(saved.body.data).toMatchObject({ requireVerifiedIdentity: true, publicWithdrawal: 'IMMEDIATE', updatedBy: expect.stringMatching(/^user:/) });
+    passInstanceCacheBound();
 
     const claimed = await sdkRecord(publishable, { identifierHash: sha256('after@example.in') });
     expect(claimed.status).toBe(400);

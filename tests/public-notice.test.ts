@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
 import { englishNotice } from './support/notices';
+import { passInstanceCacheBound, useClockReset } from './support/clock';
 
 const { call } = useApi();
+useClockReset();
 
 const english = englishNotice;
 
@@ -229,6 +231,8 @@ describe('public notice: API key and origin rules', () => {
       expect(response.body).not.toHaveProperty('data');
     }
     expect((await call('DELETE', `/api/v1/api-keys/${keyId}`, { token: tenant.token })).status).toBe(200);
+    // Within the bound on what a warm instance remembers of a key.
+    passInstanceCacheBound();
     expectError(await publicNotice(apiKey), 401, 'UNAUTHORIZED');
   });
 
@@ -238,6 +242,7 @@ describe('public notice: API key and origin rules', () => {
     expect((await publicNotice(apiKey, { origin: 'https://anything.example' })).status).toBe(200);
     const added = await call('POST', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token, body: { domain: 'shop.example.com' } });
     expect(added.status).toBe(201);
+    passInstanceCacheBound();
 
     expectError(await publicNotice(apiKey, { origin: 'https://evil.example' }), 403, 'ORIGIN_NOT_ALLOWED');
     expectError(await publicNotice(apiKey, { referer: 'https://evil.example/page' }), 403, 'ORIGIN_NOT_ALLOWED');

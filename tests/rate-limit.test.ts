@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { parseApiKey } from '../shared/api-keys/api-key';
+import { clock, offsetClock, resetClock, setClock } from '../shared/clock';
+import { config } from '../shared/config';
+import { db, tableName } from '../shared/db/client';
+import { rateLimitKeys } from '../shared/rate-limit/keys';
 import { newTenant, useApi } from './support/api';
 
 const { call } = useApi();
@@ -74,6 +79,27 @@ describe('rate limits', () => {
     expect(limited.body.error.code).toBe('SDK_RATE_LIMIT');
     expect(limited.headers.get('retry-after')).toBeTruthy();
     expect((await verify('203.0.113.2')).status).toBe(200);
+  });
+
+  it("admits a visitor's first requests per (key, IP) from memory, writes them with the first chunk, and stays exact within an instance", async () => {
+    override('RATE_LIMIT_SDK_PER_KEY_IP_PER_MINUTE', 10);
+    const start = Date.now() + 60_000 - (Date.now() % 60_000) + 1_000;
+    setClock(offsetClock(start - Date.now()));
+    const tenant = await newTenant(call);
+    const apiKey = await tenant.apiKey();
+    const ip = '203.0.113.40';
+    const counter = async () => {
+      const windowStart = Math.floor(clock.now().getTime() / 60_000) * 60;
+      const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: rateLimitKeys.counter('sdk-key-ip', `${parseApiKey(apiKey)!.keyId}#${ip}`, windowStart), ConsistentRead: true }));
+      return Item?.hits as number | undefined;
+    };
+    const verify = () => call('GET', `/api/v1/sdk/verify?apiKey=${apiKey}`, { ip });
+    for (let index = 0; index < config.rateLimitFromMemory; index += 1) expect((await verify()).status).toBe(200);
+    expect(await counter()).toBeUndefined();
+    const statuses: number[] = [];
+    for (let index = config.rateLimitFromMemory; index < 12; index += 1) statuses.push((await verify()).status);
+    expect(statuses).toEqual([...Array(10 - config.rateLimitFromMemory).fill(200), 429, 429]);
+    expect(await counter()).toBeGreaterThanOrEqual(10);
   });
 
   it('admits exactly the limit of simultaneous calls though hits are reserved in chunks', async () => {

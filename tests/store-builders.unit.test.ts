@@ -12,6 +12,8 @@ import { logKeys } from '../shared/evidence/log-keys';
 import { releasePlanCount } from '../shared/tenants/plan-limits';
 import { tenantKeys } from '../shared/tenants/keys';
 import { newTimeOrderedId } from '../shared/ids';
+import { chunkOf } from '../shared/rate-limit/limiter';
+import { volumeChunkOf } from '../shared/consent/monthly-volume';
 
 /** The request builders the domain stores send: checked offline, without an engine. */
 describe('releasePlanCount', () => {
@@ -178,5 +180,16 @@ describe('record shards', () => {
     expect(consentKeys.tenantOfRecordPartition('TENANT#t2')).toBe('t2');
     expect(consentKeys.tenantOfRecordPartition('TENANT#t2#APIKEYS')).toBeUndefined();
     expect(consentKeys.isLegacyRecordPartition(consentKeys.legacyRecord('t1', 'r').PK)).toBe(true);
+  });
+});
+
+describe('counter chunks for a tenant at 10,000 consents a second', () => {
+  it('reserve a tenth of a small limit, at most RATE_LIMIT_CHUNK, and a thousandth of a large one', () => {
+    const rule = (limit: number) => ({ name: 'r', limit, windowSeconds: 60 });
+    expect([3, 25, 1000, 5000].map((limit) => chunkOf(rule(limit)))).toEqual([1, 2, 10, 10]);
+    // 600,000 a minute (10,000 a second): 600 at a time, about 17 counter writes a second.
+    expect(chunkOf(rule(600_000))).toBe(600);
+    expect(volumeChunkOf(1_000_000)).toBe(20);
+    expect(volumeChunkOf(100_000_000)).toBe(1000);
   });
 });

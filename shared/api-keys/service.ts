@@ -1,6 +1,8 @@
 import { nowIso } from '../clock';
+import { config } from '../config';
+import { instanceCache } from '../instance-cache';
 import { safeEqual, sha256Hex } from '../crypto/hash';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../errors';
+import { AppError, ConflictError, NotFoundError, UnauthorizedError } from '../errors';
 import { newId } from '../ids';
 import { encryptSecret } from '../crypto/secret-box';
 import { formatApiKey, identityVerifierOf, maskApiKey, newApiKeySecret, parseApiKey, type ApiKeyKind } from './api-key';
@@ -88,14 +90,46 @@ export interface AuthenticatedKey {
   allowedDomains: string[];
 }
 
-/** One Query: the key, checked in constant time, and the domains its origin check needs. */
-export const authenticateApiKey = async (apiKey: string | undefined): Promise<AuthenticatedKey> => {
-  if (!apiKey) throw new UnauthorizedError('API key is required');
-  const parsed = parseApiKey(apiKey);
-  if (!parsed) throw new UnauthorizedError('API key is malformed');
-  const { key, domains } = await loadApiKeyWithDomains(parsed.keyId);
+/**
+ * Keys as this warm instance last read them, for at most INSTANCE_CACHE_SECONDS (10): a revoked key,
+ * or a domain added to the allowlist, takes effect within that bound. Only keys that exist are
+ * kept, at most 1,000. A remembered key only ever lets a request through: a request it would
+ * refuse (a wrong secret, a revoked key, an origin outside its domains) is decided again on the
+ * key read now, so a domain added to the allowlist or removed from it never refuses anyone late.
+ */
+const knownKeys = instanceCache<Awaited<ReturnType<typeof loadApiKeyWithDomains>>>(1000, () => config.instanceCacheSeconds * 1000);
+
+const keyOf = (parsed: NonNullable<ReturnType<typeof parseApiKey>>, loaded: Awaited<ReturnType<typeof loadApiKeyWithDomains>>): AuthenticatedKey => {
+  const { key, domains } = loaded;
   // The stored kind decides; a key whose prefix says otherwise was altered, and is no key of ours.
   if (!key || !safeEqual(key.secretHash, sha256Hex(parsed.secret)) || kindOf(key) !== parsed.kind) throw new UnauthorizedError('API key is not valid');
   if (key.revokedAt) throw new UnauthorizedError('API key has been revoked');
   return { tenantId: key.tenantId, keyId: key.keyId, kind: kindOf(key), allowedDomains: domains.map((domain) => domain.domain) };
+};
+
+/**
+ * One Query (or none, while this instance remembers the key): the key, checked in constant time,
+ * and the domains its origin check (`check`) needs. `fresh` reads the key now, whatever is remembered.
+ */
+export const authenticateApiKey = async (
+  apiKey: string | undefined,
+  options: { fresh?: boolean; check?: (key: AuthenticatedKey) => void } = {},
+): Promise<AuthenticatedKey> => {
+  if (!apiKey) throw new UnauthorizedError('API key is required');
+  const parsed = parseApiKey(apiKey);
+  if (!parsed) throw new UnauthorizedError('API key is malformed');
+  const decide = (loaded: Awaited<ReturnType<typeof loadApiKeyWithDomains>>) => {
+    const key = keyOf(parsed, loaded);
+    options.check?.(key);
+    return key;
+  };
+  const remembered = options.fresh ? undefined : knownKeys.get(parsed.keyId);
+  if (remembered) {
+    try {
+      return decide(remembered);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  return decide(await knownKeys.reload(parsed.keyId, () => loadApiKeyWithDomains(parsed.keyId), (loaded) => loaded.key !== undefined));
 };

@@ -7,7 +7,7 @@ import { reserveVolume } from './store';
  * reserves a chunk at a time: one conditional write per chunk instead of one per consent. The
  * reserved total on the month's item never passes the limit (a chunk that would is shrunk to what
  * is left), so the volume is never exceeded; an instance that stops with tokens unused leaves at
- * most one chunk unused, so the limit bites at most `monthlyVolumeChunk` per such instance early.
+ * most one chunk unused, so the limit bites at most one chunk (volumeChunkOf) per such instance early.
  */
 
 export const monthOf = (at: Date): string => `${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
@@ -23,9 +23,16 @@ interface Pool {
 const pools = new Map<string, Pool>();
 const refusalMemoryMs = 60_000;
 
+/**
+ * Tokens reserved at once: MONTHLY_VOLUME_CHUNK (20), or a hundred-thousandth of a large limit, so
+ * that a tenant recording 10,000 consents a second writes its month's item about ten times a
+ * second rather than 500 (at most that many tokens per instance are left unused).
+ */
+export const volumeChunkOf = (limit: number): number => Math.max(config.monthlyVolumeChunk, Math.floor(limit / 100_000));
+
 /** Reserves the next chunk, or what is left of the month when less than a chunk is; 0 when nothing is. */
 const reserve = async (tenantId: string, month: string, limit: number): Promise<number> => {
-  let tokens = Math.min(config.monthlyVolumeChunk, limit);
+  let tokens = Math.min(volumeChunkOf(limit), limit);
   while (tokens > 0) {
     const outcome = await reserveVolume(tenantId, month, tokens, limit);
     if (outcome === 'reserved') return tokens;

@@ -1,6 +1,8 @@
 import { clock } from '../clock';
 import { randomToken, sha256Hex } from '../crypto/hash';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { config } from '../config';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
+import { instanceCache } from '../instance-cache';
 import { issueReceipt } from '../evidence/receipts';
 import { newTimeOrderedId } from '../ids';
 import { activePointerOf, getNotice, type ActivePointer } from '../notices/store';
@@ -57,21 +59,53 @@ const checkDecision = (pointer: ActivePointer, input: RecordInput) => {
 };
 
 /**
- * Records a consent: one conditional PutItem of the record (idempotent by its id), nothing else
- * on the request path besides the reads. The record's proof hash covers its evidence and its
- * attribution (proof format 3); ordering and tamper evidence come from the tenant's Merkle log, which the table's stream
- * appends it to within seconds (shared/evidence/sequencer.ts), together with the counters and
- * day buckets and the consent.recorded event. No per-tenant head is read or written here, so a
- * tenant's consents do not queue behind one another. The monthly volume is taken from tokens
- * reserved in chunks (monthly-volume.ts), so it costs a write only once per chunk.
+ * What recording reads (the published-notice pointer, and the settings with the live secret keys'
+ * identity verifiers), as this warm instance last read it: at most INSTANCE_CACHE_SECONDS (10) old,
+ * for at most 1,000 tenants. Remembered state only ever lets a request through: one it would
+ * refuse (a notice it does not know as published, a purpose or language that notice lacks, a
+ * signature no remembered key makes, requireVerifiedIdentity) is decided again on what is read
+ * now. So a publish, a new secret key or a relaxed setting applies at once; a revoked secret key's
+ * signatures, or requireVerifiedIdentity switched on, within the bound.
  */
-export const recordConsent = async (input: RecordInput) => {
-  // The pointer and the settings (with the secret keys' identity verifiers) in one round trip.
-  const items = await getRecordingItems(input.tenantId);
+const recordingItems = instanceCache<Awaited<ReturnType<typeof getRecordingItems>>>(1000, () => config.instanceCacheSeconds * 1000);
+
+const readNow = (tenantId: string) => recordingItems.reload(tenantId, () => getRecordingItems(tenantId));
+
+/** The notice, principal and attribution a consent is recorded with, decided on `items`. */
+const decide = async (input: RecordInput, items: Awaited<ReturnType<typeof getRecordingItems>>) => {
   const pointer = await noticeFor(input.tenantId, input.noticeId, items.pointer && activePointerOf(items.pointer));
   checkDecision(pointer, input);
-  const { dataPrincipalHash, ...attribution } = attributePrincipal(input.principal, settingsOf(items.settings), verifiersOf(items.settings));
-  const externalId = input.externalId ?? (await principalRecords(input.tenantId, dataPrincipalHash, 1))[0]?.externalId ?? null;
+  return { pointer, principal: attributePrincipal(input.principal, settingsOf(items.settings), verifiersOf(items.settings)) };
+};
+
+const decideOnLatest = async (input: RecordInput) => {
+  const remembered = recordingItems.get(input.tenantId);
+  // The request names the notice the person was shown; remembered state naming another is older than a publish.
+  if (!remembered || (input.noticeId && remembered.pointer?.noticeId !== input.noticeId)) return decide(input, await readNow(input.tenantId));
+  try {
+    return await decide(input, remembered);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status >= 500) throw error;
+    return decide(input, await readNow(input.tenantId));
+  }
+};
+
+/**
+ * Records a consent: one conditional PutItem of the record (idempotent by its id), nothing else
+ * on the request path besides the reads, which a warm instance mostly answers from memory (above).
+ * The record's proof hash covers its evidence and its attribution (proof format 3); ordering and
+ * tamper evidence come from the tenant's Merkle log, which the table's stream appends it to within
+ * seconds (shared/evidence/sequencer.ts), together with the counters and day buckets and the
+ * consent.recorded event. No per-tenant head is read or written here, so a tenant's consents do
+ * not queue behind one another. The monthly volume is taken from tokens reserved in chunks
+ * (monthly-volume.ts), so it costs a write only once per chunk.
+ */
+export const recordConsent = async (input: RecordInput) => {
+  const { pointer, principal } = await decideOnLatest(input);
+  const { dataPrincipalHash, ...attribution } = principal;
+  // An address is not a person: the external id of another visitor behind the same address is not this one's.
+  const fillExternalId = input.externalId === undefined && attribution.attribution !== 'IP';
+  const externalId = input.externalId ?? (fillExternalId ? ((await principalRecords(input.tenantId, dataPrincipalHash, 1))[0]?.externalId ?? null) : null);
   const now = clock.now();
   if (input.countsAgainstMonthlyLimit) {
     // The tenant (for its plan's limit) is read only when this instance reserves its next chunk.

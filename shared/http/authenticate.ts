@@ -94,9 +94,7 @@ export const authenticate = async (
     if (!allowed.includes(claims.role)) throw refusedRole(allowed);
     caller = currentRoleChecked(auth.access) ? await currentMember(claims, allowed) : claims;
   } else if (auth.kind === 'apiKey') {
-    const key = await authenticateApiKey(apiKeyOf({ ...route, auth }, event));
-    checkKeyUse(key, auth, meta);
-    caller = key;
+    caller = await authenticateApiKey(apiKeyOf({ ...route, auth }, event), { check: (key) => checkKeyUse(key, auth, meta) });
   }
   const limits = auth.kind === 'bearer' ? [...bearerLimits, ...(route.limits ?? [])] : (route.limits ?? []);
   for (const { limit, per, code } of limits) {

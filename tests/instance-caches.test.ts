@@ -1,0 +1,129 @@
+import { createHmac } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixedClock, resetClock, setClock } from '../shared/clock';
+import { config } from '../shared/config';
+import { newTenant, useApi } from './support/api';
+import { publishedNotice, sha256 } from './support/consent';
+import { publish } from './support/notices';
+
+/**
+ * What a warm instance remembers (shared/instance-cache.ts) and for how long: API keys, the
+ * published-notice pointer and the consent settings, each at most INSTANCE_CACHE_SECONDS (10). The
+ * clock stands still here, so "still remembered" is no race with the machine's speed; it moves
+ * just past the bound to show each change taking effect. A remembered state never refuses anyone:
+ * what it would refuse is decided again on what is read now, so changes that let more through
+ * apply at once.
+ */
+const { call } = useApi();
+
+let now = Date.now();
+const passBound = () => {
+  now += config.instanceCacheSeconds * 1000 + 1;
+  setClock(fixedClock(new Date(now)));
+};
+beforeEach(() => {
+  now = Date.now();
+  setClock(fixedClock(new Date(now)));
+});
+afterEach(() => resetClock());
+
+const verify = (apiKey: string, headers: Record<string, string> = {}) => call('GET', `/api/v1/sdk/verify?apiKey=${encodeURIComponent(apiKey)}`, { headers });
+const sign = (secretKey: string, hash: string) => createHmac('sha256', secretKey).update(hash).digest('hex');
+
+const setup = async () => {
+  const tenant = await newTenant(call);
+  const notice = await publishedNotice(call, tenant.token);
+  const publishable = await tenant.apiKey();
+  const sdkRecord = (body: Record<string, unknown> = {}, options: { ip?: string } = {}) =>
+    call('POST', '/api/v1/consent/sdk-record', { ...options, body: { apiKey: publishable, status: 'ACCEPTED', purposes: { [notice.required]: true }, ...body } });
+  return { tenant, notice, publishable, sdkRecord };
+};
+
+describe('an API key, as a warm instance remembers it', () => {
+  it('is refused once revoked within the bound, and never refuses a newly allowed origin', async () => {
+    const { tenant } = await setup();
+    const created = (await call('POST', '/api/v1/api-keys', { token: tenant.token })).body.data;
+    const { keyId, apiKey } = created;
+    expect((await call('POST', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token, body: { domain: 'a.example' } })).status).toBe(201);
+    expect((await verify(apiKey, { origin: 'https://a.example' })).status).toBe(200);
+
+    // An origin allowed since: the remembered key would refuse it, so the key is read again.
+    expect((await call('POST', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token, body: { domain: 'b.example' } })).status).toBe(201);
+    expect((await verify(apiKey, { origin: 'https://b.example' })).status).toBe(200);
+
+    // A domain removed, and the key revoked: remembered until the bound passes.
+    const domains = (await call('GET', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token })).body.data as { id: string; domain: string }[];
+    const domainA = domains.find((domain) => domain.domain === 'a.example')!;
+    expect((await call('DELETE', `/api/v1/api-keys/${keyId}/domains/${domainA.id}`, { token: tenant.token })).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/api-keys/${keyId}`, { token: tenant.token })).status).toBe(200);
+    expect((await verify(apiKey, { origin: 'https://a.example' })).status).toBe(200);
+    passBound();
+    const refused = await verify(apiKey, { origin: 'https://b.example' });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('the published notice, as a warm instance remembers it', () => {
+  it('records against the notice the request names, never one published after; unnamed, the one remembered', async () => {
+    const { tenant, notice, sdkRecord } = await setup();
+    const first = await sdkRecord({ noticeId: notice.noticeId });
+    expect(first.status).toBe(201);
+    const versionOf = async (recordId: string) => (await call('GET', `/api/v1/consent/records/${recordId}/proof`, { token: tenant.token })).body.data.payload.noticeVersionNumber as number;
+
+    const draftId = (await call('POST', `/api/v1/notices/${notice.noticeId}/revise`, { token: tenant.token })).body.data.id as string;
+    expect((await publish(call, tenant.token, draftId)).status).toBe(200);
+    // The person was shown version 1 and says so: recorded against version 1, not the one published since.
+    const shownFirst = await sdkRecord({ noticeId: notice.noticeId });
+    expect(shownFirst.status).toBe(201);
+    expect(await versionOf(shownFirst.body.data.consentRecordId)).toBe(1);
+    // Unnamed: the published notice as remembered, never a later one.
+    const unnamed = await sdkRecord();
+    expect(await versionOf(unnamed.body.data.consentRecordId)).toBe(1);
+    // Naming version 2 reads the pointer again at once.
+    const shownSecond = await sdkRecord({ noticeId: draftId });
+    expect(shownSecond.status).toBe(201);
+    expect(await versionOf(shownSecond.body.data.consentRecordId)).toBe(2);
+    expect(await versionOf((await sdkRecord()).body.data.consentRecordId)).toBe(2);
+    // Version 1 is no longer the published notice, as read now.
+    expect((await sdkRecord({ noticeId: notice.noticeId })).status).toBe(409);
+  });
+
+  it('never fills an external id from another visitor behind the same address', async () => {
+    const { tenant, sdkRecord } = await setup();
+    const ip = '198.51.100.77';
+    expect((await sdkRecord({ externalId: 'customer-1' }, { ip })).status).toBe(201);
+    const second = await sdkRecord({}, { ip });
+    expect(second.status).toBe(201);
+    const proof = (await call('GET', `/api/v1/consent/records/${second.body.data.consentRecordId}/proof`, { token: tenant.token })).body.data;
+    expect(proof.payload).toMatchObject({ attribution: 'IP', externalId: null });
+  });
+});
+
+describe('consent settings, as a warm instance remembers them', () => {
+  it('apply requireVerifiedIdentity within the bound and its removal at once; a revoked secret key within the bound, a new one at once', async () => {
+    const { tenant, sdkRecord } = await setup();
+    const hash = sha256('asha@example.in');
+    expect((await sdkRecord({ identifierHash: hash })).status).toBe(201);
+    expect((await call('PUT', '/api/v1/consent/settings', { token: tenant.token, body: { requireVerifiedIdentity: true } })).status).toBe(200);
+    expect((await sdkRecord({ identifierHash: hash })).status).toBe(201);
+    passBound();
+    expect((await sdkRecord({ identifierHash: hash })).status).toBe(400);
+
+    // A secret key made now signs at once; the remembered settings would refuse its signature.
+    const secret = (await call('POST', '/api/v1/api-keys', { token: tenant.token, body: { kind: 'secret' } })).body.data as { keyId: string; apiKey: string };
+    const signed = await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) });
+    expect(signed.status).toBe(201);
+    expect(signed.body.data.attribution).toBe('VERIFIED');
+    expect((await call('DELETE', `/api/v1/api-keys/${secret.keyId}`, { token: tenant.token })).status).toBe(200);
+    expect((await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) })).status).toBe(201);
+    passBound();
+    const afterBound = await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) });
+    expect(afterBound.status).toBe(400);
+    expect(afterBound.body.error.fields).toHaveProperty('identifierSignature');
+
+    // Relaxed again: applies at once, whatever is remembered.
+    expect((await call('PUT', '/api/v1/consent/settings', { token: tenant.token, body: { requireVerifiedIdentity: false } })).status).toBe(200);
+    expect((await sdkRecord({ identifierHash: hash })).status).toBe(201);
+  });
+});

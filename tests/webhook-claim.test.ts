@@ -31,7 +31,7 @@ describe('webhook attempt claim', () => {
       const webhookId = hook.body.data.id as string;
       expect((await call('POST', `/api/v1/webhooks/${webhookId}/test`, { token: tenant.token })).status).toBe(200);
       const [delivery] = (await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, { token: tenant.token })).body.data;
-      const message = { key: webhookKeys.delivery(tenant.tenantId, webhookId, delivery.createdAt, delivery.id), attempt: 1, notBefore: 0 };
+      const message = { key: webhookKeys.delivery(webhookId, delivery.createdAt, delivery.id), attempt: 1, notBefore: 0 };
 
       await Promise.all([processDeliveryMessage(message), processDeliveryMessage(message)]);
 

@@ -1,30 +1,10 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { mapWithConcurrency } from '../concurrency';
 import { sha256Hex } from '../crypto/hash';
-import { db, tableName } from '../db/client';
-import { isConditionFailure } from '../db/errors';
 import type { EventEnvelope } from '../events/outbox';
-import { sendToQueue } from '../queue/sqs';
+import { attemptDelivery, scheduleAttempt } from './attempt';
 import { webhookKeys } from './keys';
-import { listWebhooks } from './store';
+import { listWebhooks, putDeliveryOnce, storedDeliveries } from './store';
 import type { Delivery, Webhook } from './webhook';
-
-export interface DeliveryMessage {
-  key: { PK: string; SK: string };
-  /** The attempt this message asks for, 1 to 5. */
-  attempt: number;
-  /** Epoch ms before which the attempt must not run (SQS delays are whole seconds, at most 15 minutes). */
-  notBefore: number;
-}
-
-const queueUrl = (): string => {
-  const url = config.webhookQueueUrl;
-  if (!url) throw new Error('WEBHOOK_QUEUE_URL is not configured');
-  return url;
-};
-
-export const scheduleAttempt = (message: DeliveryMessage, now = Date.now()) =>
-  sendToQueue(queueUrl(), message, Math.max(0, message.notBefore - now) / 1000);
 
 /** Same event and webhook, same delivery id: fanning out an event twice makes no second delivery. */
 const deliveryIdOf = (eventId: string, webhookId: string) => {
@@ -32,43 +12,55 @@ const deliveryIdOf = (eventId: string, webhookId: string) => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
 
+/** A delivery of `event` to `webhook` before any attempt. */
+const newDelivery = (webhook: Webhook, event: EventEnvelope): Delivery => ({
+  deliveryId: deliveryIdOf(event.id, webhook.webhookId),
+  webhookId: webhook.webhookId,
+  tenantId: webhook.tenantId,
+  eventId: event.id,
+  event: event.type,
+  payload: JSON.stringify(event),
+  status: 'PENDING',
+  attempts: 0,
+  statusCode: null,
+  lastError: null,
+  createdAt: event.timestamp,
+  deliveredAt: null,
+  failedAt: null,
+  nextAttemptAt: event.timestamp,
+});
+
+const keyOf = (delivery: Delivery) => webhookKeys.delivery(delivery.webhookId, delivery.createdAt, delivery.deliveryId);
+
 /**
- * Records a PENDING delivery (idempotently) and queues its first attempt. A delivery that exists
- * already is queued again: the fan-out that wrote it may have died before queueing, and the
- * worker's attempt check drops the duplicate if not.
+ * Records a PENDING delivery (idempotently, in the sweeper's due index) and queues its first
+ * attempt for the webhook worker: for a test delivery asked for by the dashboard, whose request
+ * should not wait for the receiver. A delivery that exists already is queued again: the request
+ * that wrote it may have died before queueing, and the worker's attempt check drops the duplicate if not.
  */
 export const enqueueDelivery = async (webhook: Webhook, event: EventEnvelope): Promise<void> => {
-  const delivery: Delivery = {
-    deliveryId: deliveryIdOf(event.id, webhook.webhookId),
-    webhookId: webhook.webhookId,
-    tenantId: webhook.tenantId,
-    eventId: event.id,
-    event: event.type,
-    payload: JSON.stringify(event),
-    status: 'PENDING',
-    attempts: 0,
-    statusCode: null,
-    lastError: null,
-    createdAt: event.timestamp,
-    deliveredAt: null,
-    failedAt: null,
-    nextAttemptAt: event.timestamp,
-  };
-  const key = webhookKeys.delivery(webhook.tenantId, webhook.webhookId, delivery.createdAt, delivery.deliveryId);
-  try {
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        // Kept 90 days; the API shows the last 50.
-        Item: { ...key, ...webhookKeys.due(delivery.deliveryId, delivery.createdAt), type: 'WebhookDelivery', ...delivery, expiresAt: Math.floor(Date.parse(event.timestamp) / 1000) + 90 * 86_400 },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-  await scheduleAttempt({ key, attempt: 1, notBefore: 0 });
+  const delivery = newDelivery(webhook, event);
+  await putDeliveryOnce(delivery);
+  await scheduleAttempt({ key: keyOf(delivery), attempt: 1, notBefore: 0 });
 };
+
+/**
+ * The first attempt, made by the fan-out itself, and the delivery written once, with its outcome.
+ * Only a failed first attempt goes on to the retry queue (and the sweeper's due index, which the
+ * RETRYING delivery carries). The stream batch or outbox item that holds the event is the durable
+ * record until then: if this process dies between the send and the write, or the write fails, the
+ * fan-out runs again (the stream retries the batch, or the outbox drain its event) and sends again,
+ * with the same event id: at least once.
+ */
+const deliverFirstAttempt = async (webhook: Webhook, event: EventEnvelope): Promise<void> => {
+  const delivery = newDelivery(webhook, event);
+  const outcome = await attemptDelivery(webhook, delivery, 1);
+  const recorded = await putDeliveryOnce({ ...delivery, ...outcome, attempts: 1 });
+  if (recorded && outcome.status === 'RETRYING') await scheduleAttempt({ key: keyOf(delivery), attempt: 2, notBefore: Date.parse(outcome.nextAttemptAt!) });
+};
+
+/** First attempts in flight at once per fan-out: a stream batch of 100 consents does not open 100 sockets together. */
+const attemptsInFlight = 16;
 
 /**
  * Whether a webhook is to get an event: active, subscribed to its type, and created at or before
@@ -81,19 +73,24 @@ export const receives = (webhook: Webhook, event: EventEnvelope): boolean =>
   webhook.isActive && webhook.events.includes(event.type) && Date.parse(webhook.createdAt) <= Date.parse(event.timestamp);
 
 /**
- * One delivery per webhook that receives each event (above). A tenant's webhooks are read once
- * per call: a stream batch of a hundred consents of one tenant is one query, not a hundred.
+ * One delivery per webhook that receives each event (above), its first attempt made here. A
+ * tenant's webhooks are read once per call (a stream batch of a hundred consents of one tenant is
+ * one query, not a hundred), and the deliveries already recorded are looked up in one consistent
+ * BatchGetItem, so a replayed batch sends nothing twice that it had recorded.
  */
 export const fanOutEvents = async (events: readonly EventEnvelope[]): Promise<number> => {
   const webhooksOf = new Map<string, Promise<Webhook[]>>();
-  let deliveries = 0;
+  const targets: { webhook: Webhook; event: EventEnvelope }[] = [];
   for (const event of events) {
     if (!webhooksOf.has(event.tenantId)) webhooksOf.set(event.tenantId, listWebhooks(event.tenantId));
-    const targets = (await webhooksOf.get(event.tenantId)!).filter((webhook) => receives(webhook, event));
-    for (const webhook of targets) await enqueueDelivery(webhook, event);
-    deliveries += targets.length;
+    for (const webhook of (await webhooksOf.get(event.tenantId)!).filter((candidate) => receives(candidate, event))) targets.push({ webhook, event });
   }
-  return deliveries;
+  if (targets.length === 0) return 0;
+  const keys = targets.map(({ webhook, event }) => keyOf(newDelivery(webhook, event)));
+  const stored = await storedDeliveries(keys);
+  const due = targets.filter((_, index) => !stored.has(`${keys[index]!.PK}|${keys[index]!.SK}`));
+  await mapWithConcurrency(due, attemptsInFlight, ({ webhook, event }) => deliverFirstAttempt(webhook, event));
+  return targets.length;
 };
 
 export const fanOutEvent = (event: EventEnvelope): Promise<number> => fanOutEvents([event]);

@@ -1,12 +1,14 @@
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
-import { conditional, conflict } from '../db/errors';
+import { conditional, conflict, isConditionFailure } from '../db/errors';
 import { named, writeTransaction } from '../db/transact';
 import { queryPrefix } from '../db/query';
 import { AppError, NotFoundError } from '../errors';
 import { tenantPartition } from '../tenants/keys';
 import { countAgainstPlan, releasePlanCount } from '../tenants/plan-limits';
+import { deliveryItem, deliveryOf } from './delivery-item';
 import { webhookKeys } from './keys';
 import type { Delivery, Webhook } from './webhook';
 
@@ -59,6 +61,10 @@ export const replaceWebhook = async (webhook: Webhook, previousUpdatedAt: string
   );
 };
 
+/** Every delivery item of a webhook, in each of its partitions (test, deletion). */
+const allDeliveryItems = async (tenantId: string, webhookId: string) =>
+  (await Promise.all(webhookKeys.deliveryRanges(tenantId, webhookId).map(({ partition, prefix }) => queryPrefix(partition, prefix)))).flat();
+
 /** Deletes the webhook (freeing its place in the plan), then its delivery history. */
 export const deleteWebhookAndDeliveries = async (tenantId: string, webhookId: string): Promise<void> => {
   await writeTransaction([
@@ -71,7 +77,7 @@ export const deleteWebhookAndDeliveries = async (tenantId: string, webhookId: st
   ]);
   // A crash here leaves deliveries of a deleted webhook: unreachable (their webhook is 404) and
   // removed by TTL. The worker drops messages whose webhook is gone.
-  const deliveries = await queryPrefix(tenantPartition(tenantId), webhookKeys.deliveryPrefix(webhookId));
+  const deliveries = await allDeliveryItems(tenantId, webhookId);
   for (let start = 0; start < deliveries.length; start += 25) {
     let requests: { DeleteRequest: { Key: Record<string, unknown> } }[] | undefined = deliveries
       .slice(start, start + 25)
@@ -83,15 +89,46 @@ export const deleteWebhookAndDeliveries = async (tenantId: string, webhookId: st
   }
 };
 
+/**
+ * The newest `limit` deliveries of a webhook: the newest `limit` of each of its partitions, read in
+ * parallel, merged newest first (17 queries, each of at most `limit` items under 1 KB).
+ */
 export const lastDeliveries = async (tenantId: string, webhookId: string, limit = 50): Promise<Delivery[]> => {
-  const { Items = [] } = await db().send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':prefix': webhookKeys.deliveryPrefix(webhookId) },
-      ScanIndexForward: false,
-      Limit: limit,
+  const pages = await Promise.all(
+    webhookKeys.deliveryRanges(tenantId, webhookId).map(async ({ partition, prefix }) => {
+      const { Items = [] } = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      return Items.map(deliveryOf);
     }),
   );
-  return Items.map((item) => entityOf<Delivery>(item));
+  const newestFirst = (a: Delivery, b: Delivery) => b.createdAt.localeCompare(a.createdAt) || b.deliveryId.localeCompare(a.deliveryId);
+  return pages.flat().sort(newestFirst).slice(0, limit);
+};
+
+/** A delivery as stored now (strongly consistent), or undefined. */
+export const getDelivery = async (key: { PK: string; SK: string }): Promise<Delivery | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  return Item ? deliveryOf(Item) : undefined;
+};
+
+/** Which of these deliveries are stored already (a fan-out replayed after its first run recorded them), by `PK|SK`. */
+export const storedDeliveries = async (keys: readonly { PK: string; SK: string }[]): Promise<Set<string>> =>
+  new Set((await batchGetAll(keys, { consistent: true })).map((item) => `${String(item.PK)}|${String(item.SK)}`));
+
+/** Writes a delivery unless it exists: false when another fan-out of the same event recorded it first. */
+export const putDeliveryOnce = async (delivery: Delivery): Promise<boolean> => {
+  try {
+    await db().send(new PutCommand({ TableName: tableName(), Item: deliveryItem(delivery), ConditionExpression: 'attribute_not_exists(PK)' }));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 };

@@ -3,7 +3,8 @@ import { clock } from '../clock';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { queryAll } from '../db/query';
-import { scheduleAttempt } from './fanout';
+import { scheduleAttempt } from './attempt';
+import { deliveryOf } from './delivery-item';
 import { dueShards, webhookKeys } from './keys';
 
 /**
@@ -33,7 +34,7 @@ export const sweepOverdueDeliveries = async (marginMs = sweepMarginMs): Promise<
     });
     for (const item of overdue) {
       const key = { PK: String(item.PK), SK: String(item.SK) };
-      const attempts = Number(item.attempts ?? 0);
+      const { attempts, deliveryId } = deliveryOf(item);
       try {
         await db().send(
           new UpdateCommand({
@@ -41,7 +42,7 @@ export const sweepOverdueDeliveries = async (marginMs = sweepMarginMs): Promise<
             Key: key,
             UpdateExpression: 'SET GSI2SK = :due',
             ConditionExpression: 'attempts = :attempts AND attribute_exists(GSI2PK)',
-            ExpressionAttributeValues: { ':due': webhookKeys.due(String(item.deliveryId), new Date(now + marginMs).toISOString()).GSI2SK, ':attempts': attempts },
+            ExpressionAttributeValues: { ':due': webhookKeys.due(deliveryId, new Date(now + marginMs).toISOString()).GSI2SK, ':attempts': attempts },
           }),
         );
       } catch (error) {

@@ -1,17 +1,11 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
-import { decryptSecret } from '../crypto/secret-box';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
-import { sendWebhook } from './destination';
-import { scheduleAttempt, type DeliveryMessage } from './fanout';
-import { signWebhookBody } from './signature';
+import { attemptDelivery, scheduleAttempt, type DeliveryMessage } from './attempt';
 import { webhookKeys } from './keys';
-import { getWebhook } from './store';
-import { maxAttempts, type Delivery } from './webhook';
-
-/** Wait before attempt n+1 after attempt n failed: base × 2^(n-1), the spec's 5, 10, 20, 40 s. */
-export const retryDelayMs = (attemptsMade: number): number => config.webhookRetryBaseMs * 2 ** (attemptsMade - 1);
+import { getDelivery, getWebhook } from './store';
+import type { Delivery } from './webhook';
 
 /** The longest wait a worker spends itself instead of handing the message back to the queue. */
 const inlineWaitMs = 1000;
@@ -87,8 +81,7 @@ export const processDeliveryMessage = async (message: DeliveryMessage): Promise<
   if (wait > inlineWaitMs) return scheduleAttempt(message);
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: message.key, ConsistentRead: true }));
-  const delivery = Item as Delivery | undefined;
+  const delivery = await getDelivery(message.key);
   if (!delivery || delivery.status === 'SUCCESS' || delivery.status === 'FAILED') return;
   if (delivery.attempts >= message.attempt) {
     if (delivery.attempts === message.attempt && delivery.status === 'RETRYING') {
@@ -98,33 +91,14 @@ export const processDeliveryMessage = async (message: DeliveryMessage): Promise<
   }
 
   const webhook = await getWebhook(delivery.tenantId, delivery.webhookId);
-  const now = () => new Date().toISOString();
   if (!webhook) return;
   if (!webhook.isActive && delivery.event !== 'webhook.test') {
-    await recordOutcome(message, delivery, { status: 'FAILED', failedAt: now(), lastError: 'webhook is inactive', nextAttemptAt: null });
+    await recordOutcome(message, delivery, { status: 'FAILED', failedAt: new Date().toISOString(), lastError: 'webhook is inactive', nextAttemptAt: null });
     return;
   }
   // Another copy of this message holds the attempt; it records the outcome (or its claim lapses).
   if (!(await claimAttempt(message))) return;
-  const result = await sendWebhook(
-    webhook.url,
-    delivery.payload,
-    {
-      'X-Service-Signature': signWebhookBody(delivery.payload, decryptSecret(webhook.secretEncrypted)),
-      'X-Service-Timestamp': String(Date.now()),
-      'X-Service-Event': delivery.event,
-    },
-    { timeoutMs: config.webhookTimeoutMs, allowLocal: config.isLocal },
-  );
-  const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const lastError = succeeded ? null : (result.error ?? `receiver answered ${result.statusCode}`);
-  if (succeeded) {
-    await recordOutcome(message, delivery, { status: 'SUCCESS', statusCode: result.statusCode, deliveredAt: now(), lastError, nextAttemptAt: null });
-  } else if (message.attempt >= maxAttempts) {
-    await recordOutcome(message, delivery, { status: 'FAILED', statusCode: result.statusCode, failedAt: now(), lastError, nextAttemptAt: null });
-  } else {
-    const notBefore = Date.now() + retryDelayMs(message.attempt);
-    const recorded = await recordOutcome(message, delivery, { status: 'RETRYING', statusCode: result.statusCode, lastError, nextAttemptAt: new Date(notBefore).toISOString() });
-    if (recorded) await scheduleAttempt({ key: message.key, attempt: message.attempt + 1, notBefore });
-  }
+  const outcome = await attemptDelivery(webhook, delivery, message.attempt);
+  const recorded = await recordOutcome(message, delivery, outcome);
+  if (recorded && outcome.status === 'RETRYING') await scheduleAttempt({ key: message.key, attempt: message.attempt + 1, notBefore: Date.parse(outcome.nextAttemptAt!) });
 };

@@ -10,7 +10,7 @@ import { tenantPartition } from '../tenants/keys';
  *   status and counts, and the notice banner's shown words: ~1 KB per shown language)
  * - one language's words ................. GetItem  PK=TENANT#<tid> SK=WORDS#LANG#<CODE>     (every key's text and status, ≤ ~50 KB)
  * - words for a page or a mail ........... BatchGet the head, WORDS#LANG#EN and WORDS#LANG#<CODE> (3 keys, one request)
- * - public notice with its banner words .. BatchGet PUBLICNOTICE and the head                  (one request on the widget's path)
+ * - public notice with its banner words .. GetItem PUBLICNOTICE and GetItem the head, in parallel (the widget's one request)
  */
 export const wordsKeys = {
   head: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'WORDS#HEAD' }),

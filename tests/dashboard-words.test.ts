@@ -1,10 +1,10 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../shared/tenants/service';
 import { englishWords } from '../shared/words/catalogue';
 import { newTenant, password, uniqueEmail, useApi } from './support/api';
 import { useBrowser } from './support/browser';
-import { aria, click, expectNoAxeViolations, go, openDashboard, signIn, textOf, waitForText } from './support/dashboard';
+import { aria, click, expectNoAxeViolations, go, textOf, useDashboardTabs, waitForText } from './support/dashboard';
 
 /**
  * "Words people see" in headless Chromium: the setting for unreviewed words, drafting a language,
@@ -17,24 +17,14 @@ const { browser } = useBrowser();
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 let tenant: Tenant;
 let admin: Page;
-const pages: Page[] = [];
+const { signedInTab } = useDashboardTabs(browser, () => state.baseUrl);
 
 const focusedId = (page: Page) => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ?? '');
 const languageWords = async (language: string) => (await call('GET', `/api/v1/words/languages/${language}`, { token: tenant.token })).body.data as { status: string; words: { key: string; text: string | null; status: string }[] };
 
 beforeAll(async () => {
-  process.env.RATE_LIMIT_BEARER_PER_MINUTE = '100000';
-  process.env.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE = '1000';
   tenant = await newTenant(call);
-  admin = await openDashboard(browser(), state.baseUrl);
-  pages.push(admin);
-  await signIn(admin, tenant.adminEmail, password);
-});
-
-afterAll(async () => {
-  await Promise.all(pages.map((opened) => opened.close()));
-  delete process.env.RATE_LIMIT_BEARER_PER_MINUTE;
-  delete process.env.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE;
+  admin = await signedInTab(tenant.adminEmail);
 });
 
 describe('Words people see', () => {
@@ -112,9 +102,7 @@ describe('Words people see', () => {
   it('shows a VIEWER every language and word without a change offered', async () => {
     const email = uniqueEmail('viewer');
     await addUser({ tenantId: tenant.tenantId, email, password, role: 'VIEWER' });
-    const viewer = await openDashboard(browser(), state.baseUrl);
-    pages.push(viewer);
-    await signIn(viewer, email, password);
+    const viewer = await signedInTab(email);
     await go(viewer, 'Words people see');
     for (const name of ['Save setting', 'Draft all languages', 'Draft Hindi']) expect(await viewer.$$(aria(name, 'button'))).toHaveLength(0);
     expect(await viewer.$eval(aria('English until a person reviews them', 'radio'), (element) => (element as unknown as { matches(selector: string): boolean }).matches(':disabled'))).toBe(true);

@@ -2,7 +2,8 @@ import type { Page } from 'puppeteer-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { newTenant, uniqueEmail, useApi } from './support/api';
-import { axeViolations, collectCspViolations, cspViolationsOf, useBrowser } from './support/browser';
+import { axeViolations, cspViolationsOf, useBrowser } from './support/browser';
+import { openPortalPage } from './support/portal';
 import { sha256 } from './support/consent';
 import { mailsTo } from './support/mail';
 import { createNotice, createPurpose, publish } from './support/notices';
@@ -52,26 +53,7 @@ const withdrawalLink = async (principal: Awaited<ReturnType<typeof consentingPri
 const heading = (page: Page) => page.$eval('h1', (element) => element.textContent ?? '');
 const pageText = (page: Page) => page.$eval('main', (element) => (element as unknown as { innerText: string }).innerText);
 
-/** Opens a page and waits until the app has put up a view other than loading. */
-const open = async (url: string, languages: string[] = ['en-US', 'en'], options: { enforceCsp?: boolean } = {}): Promise<Page> => {
-  const page = await browser().newPage();
-  // axe is injected as an inline script, which the page's own policy refuses; enforced, violations are collected.
-  if (options.enforceCsp) {
-    await collectCspViolations(page);
-  } else {
-    await page.setBypassCSP(true);
-  }
-  // The page reads navigator.languages, as the visitor's browser settings would set it.
-  await page.evaluateOnNewDocument((preferred) => {
-    Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, 'languages', { get: () => preferred });
-  }, languages);
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document;
-    return !!doc.querySelector('h1') && !doc.querySelector('#loading');
-  });
-  return page;
-};
+const open = (url: string, languages?: string[], options?: { enforceCsp?: boolean }) => openPortalPage(browser(), url, languages, options);
 
 const waitForHeading = (page: Page, text: string) =>
   page.waitForFunction((expected) => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('h1')?.textContent === expected, {}, text);

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newTenant, uniqueEmail, useApi } from './support/api';
 import { axeViolations, useBrowser } from './support/browser';
 import { createNotice, createPurpose, publish } from './support/notices';
-import { embedPage, openPage, useFixtureSite, dialogLanguage } from './support/widget';
+import { openPortalPage } from './support/portal';
+import { dialogLanguage, embedPage, openPage, useFixtureSite } from './support/widget';
 import { reviewWords, showUnreviewed } from './support/words';
 
 /**
@@ -56,19 +57,7 @@ const widget = async (url: string, check: (page: Page) => Promise<void>) => {
   }
 };
 
-const openPortal = async (url: string, languages: string[]): Promise<Page> => {
-  const page = await browser().newPage();
-  await page.setBypassCSP(true);
-  await page.evaluateOnNewDocument((preferred) => {
-    Object.defineProperty((globalThis as unknown as { navigator: object }).navigator, 'languages', { get: () => preferred });
-  }, languages);
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForFunction(() => {
-    const doc = (globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document;
-    return !!doc.querySelector('h1') && !doc.querySelector('#loading');
-  });
-  return page;
-};
+const openPortal = (url: string, languages: string[]) => openPortalPage(browser(), url, languages);
 
 /** The page's root language and direction, its heading, and the lang of the element inside the heading (English standing in). */
 const pageWords = (page: Page) =>

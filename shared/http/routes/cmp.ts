@@ -42,7 +42,7 @@ export const cmpRoutes = {
     auth: { kind: 'none' },
     summary: "The tenant's cookie banner: configuration, trackers and labels",
     description:
-      'Public, for the widget. One read of a document precomputed at every change. Cache-Control public, max-age=300 and a strong ETag; a request whose If-None-Match lists the current ETag gets 304 with no body. labelSets are the widget's part of the tenant's words (GET /words): en always (its English, the built-in English unless edited), and each other language with the words principals are shown in it (reviewed, or machine drafts when the tenant chose to show them: PUT /words/settings); a key a language lacks is read in English. A change of the tenant's words that changes these is a new revision. 404 CMP_NOT_CONFIGURED until the first PUT /cmp/config, and always for a collect-only tenant.',
+      "Public, for the widget. One read of a document precomputed at every change. Cache-Control public, max-age=300 and a strong ETag; a request whose If-None-Match lists the current ETag gets 304 with no body. labelSets are the widget's part of the tenant's words (GET /words): en always (its English, the built-in English unless edited), and each other language with the words principals are shown in it (reviewed, or machine drafts when the tenant chose to show them: PUT /words/settings); a key a language lacks is read in English. A change of the tenant's words that changes these is a new revision. 404 CMP_NOT_CONFIGURED until the first PUT /cmp/config, and always for a collect-only tenant.",
     tags,
     request: { params: publicConfigParams },
     response: {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { DataOf } from '../api';
 import { api, canWrite } from '../session';
 import { ErrorText, Heading, Loading, formatDateTime, useAction, useData } from '../ui';
-import { useSaid } from './parts';
+import { Choices, useSaid } from './parts';
 import { languageName, WordsEditor } from './words-editor';
 
 type Overview = DataOf<'getWordsOverview'>;
@@ -40,16 +40,7 @@ const UnreviewedSetting = ({ current, onSaved }: { current: Unreviewed; onSaved:
     >
       <fieldset disabled={!writer}>
         <legend>Words nobody has reviewed yet</legend>
-        {choices.map(({ value, label, hint }) => (
-          <div key={value}>
-            <label class="check">
-              <input type="radio" name="unreviewed" checked={chosen === value} aria-describedby={`unreviewed-${value}-hint`} onChange={() => setChosen(value)} /> {label}
-            </label>
-            <p class="hint" id={`unreviewed-${value}-hint`}>
-              {hint}
-            </p>
-          </div>
-        ))}
+        <Choices name="unreviewed" choices={choices} chosen={chosen} onChoose={setChosen} />
       </fieldset>
       <ErrorText error={error} />
       {writer ? (

@@ -140,6 +140,21 @@ describe('the words people see: drafts, review and the setting', () => {
     expect(await tenantDigest(tenant.tenantId)).toBe(before);
   });
 
+  it('keeps each language one storable item, and a draft-all of long words within transactions that fit', async () => {
+    const tenant = await newTenant(call);
+    /** Every key's English slots and `length` more characters. */
+    const long = (length: number) => Object.fromEntries(Object.entries(englishWords).map(([key, text]) => [key, `${text.match(/\{[A-Za-z]+\}/g)?.join(' ') ?? ''} ${'x'.repeat(length)}`.trim()]));
+    const tooLarge = await save(tenant, 'EN', long(1900));
+    expectError(tooLarge, 400, 'VALIDATION_ERROR');
+    expect(Object.keys(tooLarge.body.error.fields)).toEqual(['labels']);
+    // About 200 KB of English: 22 drafts of it are more than one 4 MB transaction holds.
+    expect((await save(tenant, 'EN', long(1000))).status).toBe(200);
+    const drafted = await call('POST', '/api/v1/words/draft-all', { token: tenant.token });
+    expect(drafted.status, JSON.stringify(drafted.body)).toBe(200);
+    expect(drafted.body.data.languages).toHaveLength(22);
+    expect(wordOf(await languageWords(tenant, 'UR'), 'acceptAll').text).toBe(`[UR machine draft] ${'x'.repeat(1000)}`);
+  });
+
   it('keeps English where a machine draft lost a {slot}', async () => {
     const tenant = await newTenant(call);
     // A translator that translates the slot it was told to leave alone.

@@ -27,7 +27,7 @@ export const draftLanguage = async (tenantId: string, language: LanguageCode, re
     if (isReviewed((await state.read([language])).get(language)) && !replaceReviewed) {
       throw new ConflictError(`The ${language} words were reviewed by a person; send replaceReviewed true to draft over them`);
     }
-    return { put: [{ language, words, updatedAt: nowIso() }], reproject: [language] };
+    return { put: [{ language, words, updatedAt: nowIso() }], reproject: [language], sizeField: 'language' };
   });
   return { translator: translator.name, ...(await languageView(tenant, language)) };
 };
@@ -51,25 +51,56 @@ export const draftAllLanguages = async (tenantId: string) => {
       }),
     ),
   );
-  let keptReviewed: LanguageCode[] = [];
-  let put: LanguageWords[] = [];
-  await changeWords(tenant, async (state) => {
-    const items = await state.read(scheduledLanguageCodes);
-    keptReviewed = scheduledLanguageCodes.filter((language) => isReviewed(items.get(language)));
-    put = scheduledLanguageCodes.flatMap((language) => {
-      const words = drafted.get(language) ?? {};
-      const item = items.get(language);
-      if (!keptReviewed.includes(language)) return [{ language, words, updatedAt: nowIso() }];
-      const missing = Object.entries(words).filter(([key]) => !item!.words[key as WordKey]);
-      return missing.length > 0 ? [{ ...item!, words: { ...item!.words, ...Object.fromEntries(missing) }, updatedAt: nowIso() }] : [];
+  // One transaction holds at most 4 MB: the languages are written in as few changes as fit (one, unless the tenant's English is very long).
+  const keptReviewed: LanguageCode[] = [];
+  const put: LanguageWords[] = [];
+  for (const group of groupsOf(scheduledLanguageCodes, (language) => estimatedBytes(current.get(language), drafted.get(language)))) {
+    // Set by the last run of the change (a moved head runs it again on fresh state).
+    let outcome: { kept: LanguageCode[]; written: LanguageWords[] } = { kept: [], written: [] };
+    await changeWords(tenant, async (state) => {
+      const items = await state.read(group);
+      const kept = group.filter((language) => isReviewed(items.get(language)));
+      const written = group.flatMap((language): LanguageWords[] => {
+        const words = drafted.get(language) ?? {};
+        const item = items.get(language);
+        if (!kept.includes(language)) return [{ language, words, updatedAt: nowIso() }];
+        const missing = Object.entries(words).filter(([key]) => !item!.words[key as WordKey]);
+        return missing.length > 0 ? [{ ...item!, words: { ...item!.words, ...Object.fromEntries(missing) }, updatedAt: nowIso() }] : [];
+      });
+      outcome = { kept, written };
+      return { put: written, reproject: written.map((item) => item.language), sizeField: 'language' };
     });
-    return { put, reproject: put.map((item) => item.language) };
-  });
+    keptReviewed.push(...outcome.kept);
+    put.push(...outcome.written);
+  }
   return {
     translator: translator.name,
     languages: put.filter((item) => !keptReviewed.includes(item.language)).map((item) => ({ language: item.language, status: summaryOf(item).status })),
     keptReviewed,
   };
+};
+
+/** What a language's item will take once drafted: its current words and the drafts, at most. */
+const estimatedBytes = (current: LanguageWords | undefined, drafted: Partial<Record<WordKey, StoredWord>> | undefined) =>
+  Buffer.byteLength(JSON.stringify({ ...current?.words, ...drafted }));
+
+/** A DynamoDB transaction takes at most 4 MB; the language items of one change stay under this, the head and the cookie document beside them. */
+const transactionBudget = 3_000_000;
+
+/** Consecutive groups whose sizes add up to at most the budget (a language on its own when it is larger). */
+const groupsOf = <T>(values: readonly T[], size: (value: T) => number): T[][] => {
+  const groups: T[][] = [];
+  let total = Infinity;
+  for (const value of values) {
+    const bytes = size(value);
+    if (total + bytes > transactionBudget) {
+      groups.push([]);
+      total = 0;
+    }
+    groups.at(-1)!.push(value);
+    total += bytes;
+  }
+  return groups;
 };
 
 /** A person's words: each saved one is REVIEWED; the language's other words stay as they were. */

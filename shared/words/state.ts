@@ -3,6 +3,7 @@ import { nowIso } from '../clock';
 import { attempts, isMovedRevision, pause, prepareDocumentChange } from '../cmp/service';
 import { readDocument } from '../cmp/store';
 import { writeTransaction, type NamedItem } from '../db/transact';
+import { ValidationError } from '../errors';
 import { isLanguageCode, type LanguageCode } from '../i18n/languages';
 import type { Tenant } from '../tenants/tenant';
 import { englishWords, isWordKey, type Unreviewed, type WordKey } from './catalogue';
@@ -60,9 +61,20 @@ export interface WordsChange {
   put: LanguageWords[];
   reproject: LanguageCode[];
   unreviewed?: Unreviewed;
+  /** The request field a language too large to store is refused on (labels for a save, language for a draft). */
+  sizeField?: string;
 }
 
 const same = (a: unknown, b: unknown) => canonicalize(a) === canonicalize(b);
+
+/** A language's words are one item, and DynamoDB's item limit is 400 KB: what would not fit is refused, not cut. */
+export const maxLanguageBytes = 350_000;
+export const languageBytes = (item: LanguageWords): number => Buffer.byteLength(JSON.stringify(item));
+
+const checkSize = (item: LanguageWords, field: string) => {
+  const bytes = languageBytes(item);
+  if (bytes > maxLanguageBytes) throw new ValidationError({ [field]: `the ${item.language} words would take ${bytes} bytes; at most ${maxLanguageBytes}` }, 'Words too large');
+};
 
 /**
  * Applies `change` to the tenant's latest words and writes, in one transaction: the head
@@ -76,6 +88,7 @@ export const changeWords = async (tenant: Tenant, change: (state: WordsState) =>
     const state = await readState(tenant);
     const changed = await change(state);
     if (!changed) return state.head;
+    for (const item of changed.put) checkSize(item, changed.sizeField ?? 'labels');
     const written = new Map(changed.put.map((item) => [item.language, item]));
     for (const [language, item] of state.migrated) if (!written.has(language)) written.set(language, item);
     const unreviewed = changed.unreviewed ?? state.head.unreviewed;

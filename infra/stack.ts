@@ -120,7 +120,7 @@ export class ConsentServiceStack extends Stack {
     });
 
     // A breach's principal intimation: one page or batch per message. Two at a time at most: a batch
-    // queues up to 500 mails in the tenant's partition (README, Breach register: write units per key).
+    // queues up to 500 mails in the tenant's partition (docs/breaches.md: write units per key).
     const breachWorker = this.functions.build('breach-worker', join(repoRoot, 'functions', 'breach-worker', 'handler.ts'), 'consent-service breach intimation worker', accessOf('breach-worker'));
     breachWorker.addEventSource(new SqsEventSource(this.breachQueues.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }));
     // Rights requests' due work: unconfirmed ones expire after a day, the DPO is reminded a week

@@ -221,7 +221,7 @@ export const boardDocument = (breach: Breach, stage: FilingStage, fiduciary: { t
 /** The counters in their documented order (a stored map keeps no order). */
 export const progressOf = ({ total, mailed, viaTenant, failed }: Progress): Progress => ({ total, mailed, viaTenant, failed });
 
-/** How many principals the breach affects, as far as is known (README, Breach register). */
+/** How many principals the breach affects, as far as is known (docs/breaches.md). */
 export const affectedCountOf = (breach: Breach): number | null => {
   if (breach.intimation.runs > 0) return breach.progress.total;
   return breach.affected.scope === 'PRINCIPALS' ? breach.listedPrincipals : null;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildWebApp, initialFilesOf } from '../web/build';
 
 /** What the first visit loads (index.html's script and stylesheet, and the chunks they import), gzipped. */
-const budgetBytes = 80 * 1024;
+const budgetBytes = 20 * 1024;
 
 describe('dashboard size budget', () => {
   const files = buildWebApp('dashboard');

@@ -4,7 +4,7 @@ import { writeTransaction } from '../db/transact';
 import { ConflictError, ValidationError } from '../errors';
 import { newTimeOrderedId } from '../ids';
 import { progressOf, type Breach } from './breach';
-import { withTenantLabels } from './mail-labels';
+import { withTenantLabels } from './run-labels';
 import type { IntimationText } from './schemas';
 import { actorOf, breachDocument, requireOpen, type Caller } from './service';
 import { requireBreach, versionedChange } from './store';

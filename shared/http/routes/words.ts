@@ -99,7 +99,7 @@ export const wordsRoutes = {
     auth: { kind: 'none' },
     summary: "The tenant's words for the principal's pages, in one language",
     description:
-      "No authentication: what the withdrawal and rights pages read. Every page key's word in language where the tenant shows one (REVIEWED, or DRAFT under MACHINE_DRAFTS), else the tenant's English; english lists the keys that are English, so the page marks them lang=\"en\". languages: the languages the tenant shows words in. An unknown or absent language is English. Unknown slug: 404. One read of the slug, then one BatchGet of three items.",
+      "No authentication: what the withdrawal and rights pages read. Every page key's word in language where the tenant shows one (REVIEWED, or DRAFT under MACHINE_DRAFTS), else the tenant's English; english lists the keys that are English, so the page marks them lang=\"en\". languages: the languages the tenant shows words in. An unknown or absent language is English. Unknown slug: 404. The slug's two reads, then one BatchGet of three items.",
     tags,
     request: { params: publicWordsParams, query: publicWordsQuery },
     response: { status: 200, description: 'The words', data: publicWordsView },

@@ -38,7 +38,7 @@ export const wordsFor = async (tenantId: string, language: LanguageCode): Promis
 };
 
 /** Languages whose words a principal is shown (English always), in the catalogue's order. */
-export const languagesShown = (head: WordsHead | undefined): LanguageCode[] => languageCodes.filter((code) => code === 'EN' || showsWords(head, code));
+const languagesShown = (head: WordsHead | undefined): LanguageCode[] => languageCodes.filter((code) => code === 'EN' || showsWords(head, code));
 
 /**
  * The pages' words for GET /words/public/:tenantSlug: every page key in `language`, and which of

@@ -68,8 +68,8 @@ export interface WordsChange {
 const same = (a: unknown, b: unknown) => canonicalize(a) === canonicalize(b);
 
 /** A language's words are one item, and DynamoDB's item limit is 400 KB: what would not fit is refused, not cut. */
-export const maxLanguageBytes = 350_000;
-export const languageBytes = (item: LanguageWords): number => Buffer.byteLength(JSON.stringify(item));
+const maxLanguageBytes = 350_000;
+const languageBytes = (item: LanguageWords): number => Buffer.byteLength(JSON.stringify(item));
 
 const checkSize = (item: LanguageWords, field: string) => {
   const bytes = languageBytes(item);

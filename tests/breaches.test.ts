@@ -7,6 +7,7 @@ import { deliveredMails } from './support/mail';
 import { failWrites } from './support/storage';
 import { publish } from './support/notices';
 import { useTestWorkers } from './support/workers';
+import { hindiWords, reviewWords } from './support/words';
 
 /**
  * The breach register through the API against the local stack: both clocks, principal intimation
@@ -190,6 +191,8 @@ describe('breach register: intimating the affected principals', () => {
     const listed = await createBreach(call, tenant.token, breachBody({ affected: { scope: 'PRINCIPALS', principalHashes: [sha256(ravi), stranger, sha256(ravi)] } }));
     expect(listed.affectedCount).toBe(2);
     expect((await call('POST', `/api/v1/breaches/${listed.breachId}/principals`, { token: tenant.token, body: { principalHashes: [sha256(asha), stranger] } })).status).toBe(200);
+    // The tenant has reviewed its Hindi words by now: the run takes them.
+    await reviewWords(call, tenant.token, 'HI', hindiWords);
     const listedDone = await intimate(call, tenant.token, listed.breachId, intimationBody({ translations: { HI: hindi } }));
     expect(listedDone.intimation.progress).toEqual({ total: 3, mailed: 2, viaTenant: 1, failed: 0 });
     const raviMails = await mailsFor(ravi);
@@ -197,6 +200,8 @@ describe('breach register: intimating the affected principals', () => {
     expect(raviMails[0]!.subject).toContain('आपके डेटा को प्रभावित करने वाला व्यक्तिगत डेटा उल्लंघन');
     for (const part of ['क्या हुआ', hindi.consequences, hindi.mitigation, hindi.safetySteps, 'किससे संपर्क करें', 'dpo@shop.example']) expect(raviMails[0]!.body.text).toContain(part);
     expect(raviMails[0]!.body.text).not.toContain('What this may mean for you');
+    expect(raviMails[0]!.body.html).toMatch(/^<!doctype html>\n<html lang="hi" dir="ltr">/);
+    expect(ashaMails[0]!.body.html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     expect(await mailsFor(asha)).toHaveLength(2);
   });
 

@@ -18,6 +18,7 @@ import { mailsTo } from './support/mail';
 import { startReceiver, waitFor } from './support/receiver';
 import { confirmedRequest, mailedLink, mappedPrincipal } from './support/rights';
 import { ownTenants, useTestWorkers } from './support/workers';
+import { hindiWords, reviewWords } from './support/words';
 
 const { call, state } = useApi();
 useTestWorkers();
@@ -144,10 +145,12 @@ describe('rights requests', () => {
       expect(await mailedLink(email, /confirm your request/)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
     expect(answers[0]).toEqual(answers[1]);
-    // The mail speaks the form's language.
+    // The mail speaks the form's language, in the words the tenant reviewed, its HTML part saying so.
+    await reviewWords(call, tenant.token, 'HI', hindiWords);
     const hindi = uniqueEmail('hindi');
     expect((await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: tenant.slug, type: 'GRIEVANCE', email: hindi, details: 'शिकायत', language: 'HI' } })).status).toBe(202);
     expect(await mailedLink(hindi, /अपने अनुरोध की पुष्टि करें/)).toBeTruthy();
+    expect((await mailsTo(hindi))[0]!.body.html).toMatch(/^<!doctype html>\n<html lang="hi" dir="ltr">/);
     expect((await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: 'no-such-tenant', type: 'ACCESS', email: known, details: 'x' } })).status).toBe(404);
     const invalid = await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: tenant.slug, type: 'NOMINATION', email: known, details: 'x' } });
     expect(invalid.body.error.fields).toEqual({ nominee: expect.any(String) });

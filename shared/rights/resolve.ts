@@ -68,7 +68,7 @@ const resolutionOf = async (tenant: Tenant, request: RightsRequest, input: Resol
     document.item,
     named('event', outboxPut(newEvent(request.tenantId, 'rights.resolved', { requestId: request.requestId, type: request.requestType, outcome: input.outcome, principalHash: request.principalHash, resolvedAt }))),
     ...request.tokenHashes.map((hash) => tokenExpiry(hash, keepUntil)),
-    ...(token ? [tokenInsert(sha256Hex(token), { tenantId: request.tenantId, requestId: request.requestId, createdAt: resolvedAt, expiresAt: keepUntil }), ...answerMail(next, tenant, token, contact)] : []),
+    ...(token ? [tokenInsert(sha256Hex(token), { tenantId: request.tenantId, requestId: request.requestId, createdAt: resolvedAt, expiresAt: keepUntil }), ...(await answerMail(next, tenant, token, contact))] : []),
     ...(summary ? [answerInsert(request.tenantId, request.requestId, summary)] : []),
     ...(request.requestType === 'NOMINATION' && fulfilled && request.nominee
       ? [nomineeInsert(request.tenantId, request.principalHash, { ...request.nominee, nominatedAt: resolvedAt, requestId: request.requestId })]

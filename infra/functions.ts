@@ -102,7 +102,7 @@ export class GroupFunctions extends Construct {
       Validations.of(secret).acknowledge({
         id: 'AwsSolutions-SMG4',
         reason:
-          'Rotated by hand, by design: a new JWT key is put in front of the old one (kid:secret list) so sessions survive; the webhook key would need every stored webhook secret and identity verifier re-encrypted, and the cursor key only invalidates paging cursors (README, Operations).',
+          'Rotated by hand, by design: a new JWT key is put in front of the old one (kid:secret list) so sessions survive; the webhook key would need every stored webhook secret and identity verifier re-encrypted, and the cursor key only invalidates paging cursors (docs/deploying.md).',
       });
     }
 

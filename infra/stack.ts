@@ -60,7 +60,7 @@ export class ConsentServiceStack extends Stack {
     });
     this.api = new ConsentApi(this, 'Api', { functions: this.functions });
 
-    // The table's stream, handed to its consumers (shared/stream/consumers.ts): outbox mail and
+    // The table's stream, handed to its consumers (functions/stream/consumers.ts): outbox mail and
     // events, withdrawals to finish, new records and withdrawals for the evidence log and
     // consent.recorded. Only the inserts of those item types reach the function.
     const stream = this.functions.build('stream', join(repoRoot, 'functions', 'stream', 'handler.ts'), 'consent-service table stream consumers', accessOf('stream'));
@@ -75,7 +75,7 @@ export class ConsentServiceStack extends Stack {
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
         // No retry limit: the evidence log must not skip a record. One tenant's failure is parked by
-        // its consumer (shared/stream/consumers.ts) and retried apart, so only a failure of everything
+        // its consumer (functions/stream/consumers.ts) and retried apart, so only a failure of everything
         // (the table out of reach) fails a batch, which then holds its shard (IteratorAge grows; alarmed)
         // instead of being dropped.
         retryAttempts: -1,
@@ -120,7 +120,7 @@ export class ConsentServiceStack extends Stack {
     });
 
     // A breach's principal intimation: one page or batch per message. Two at a time at most: a batch
-    // queues up to 500 mails in the tenant's partition (README, Breach register: write units per key).
+    // queues up to 500 mails in the tenant's partition (docs/breaches.md: write units per key).
     const breachWorker = this.functions.build('breach-worker', join(repoRoot, 'functions', 'breach-worker', 'handler.ts'), 'consent-service breach intimation worker', accessOf('breach-worker'));
     breachWorker.addEventSource(new SqsEventSource(this.breachQueues.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }));
     // Rights requests' due work: unconfirmed ones expire after a day, the DPO is reminded a week

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * The one place that reads the environment. Every tunable has a named default here,
- * and README's configuration table lists the same names.
+ * and docs/configuration.md lists the same names.
  */
 
 const env = (name: string): string | undefined => {
@@ -134,7 +134,7 @@ export const config = {
    * Monthly consent volume is taken from tokens each warm instance reserves this many at a time
    * (one conditional write per chunk instead of one per consent). The volume is never exceeded;
    * an instance that stops leaves at most this many unused, so the limit can bite that much early
-   * per instance that held a chunk (README, Limits).
+   * per instance that held a chunk (docs/security.md, request limits).
    */
   /**
    * How long a warm instance may use what it read of an API key (its revocation, kind and allowed
@@ -180,7 +180,7 @@ export const config = {
   },
   /**
    * Rule 7 says the Board is intimated "without delay" and names no number; a filing later than
-   * this many hours after awareAt is recorded as late (README, Breach register).
+   * this many hours after awareAt is recorded as late (docs/breaches.md).
    */
   get breachBoardIntimationLateHours(): number {
     return intFromEnv('BREACH_BOARD_INTIMATION_LATE_HOURS', 6);

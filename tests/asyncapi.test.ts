@@ -205,7 +205,7 @@ describe('event schemas', () => {
 
   it('lists the subscribable events as a z.enum-ready tuple covering every emitted type', () => {
     const subscribable = z.enum(subscribableEvents);
-    expect(subscribableEvents).toHaveLength(9);
+    expect(subscribableEvents).toHaveLength(10);
     for (const type of emittedEvents) expect(subscribable.parse(type)).toBe(type);
     expect(subscribable.safeParse('consent.deleted').success).toBe(false);
   });

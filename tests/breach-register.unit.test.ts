@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { clockOf, dueTimes, filingTimes, missingItems, type Breach } from '../shared/breaches/breach';
 import { intimationMail, mailLanguage } from '../shared/breaches/mail';
-import { defaultIntimationLabels, intimationLabels } from '../shared/breaches/mail-labels';
+import { defaultIntimationLabel } from '../shared/breaches/mail-labels';
 import { reportHtml, reportHtmlHeaders } from '../shared/breaches/report-html';
 import { updateParts } from '../shared/breaches/store';
 import { emailOf, openContact, sealContact } from '../shared/consent/contact';
@@ -85,7 +85,20 @@ describe('missing items', () => {
 });
 
 describe('the intimation mail', () => {
-  const text = { consequences: 'c-en', mitigation: 'm-en', safetySteps: 's-en', contact: 'dpo@shop.example', translations: { HI: { consequences: 'c-hi', mitigation: 'm-hi', safetySteps: 's-hi' }, TA: { consequences: 'c-ta', mitigation: 'm-ta', safetySteps: 's-ta', labels: { subject: 'தரவு மீறல்: {tenant}' } } } };
+  // A run's words as logged: the tenant's English in full (here the catalogue's), its Hindi shown words, a Tamil subject of the intimation's own.
+  const hindiLabels = {
+    subject: '{tenant}: आपके डेटा को प्रभावित करने वाला व्यक्तिगत डेटा उल्लंघन',
+    whatHappenedHeading: 'क्या हुआ',
+    extentLine: 'सीमा: {extent}',
+    locationLine: 'कहाँ: {location}',
+  };
+  const text = {
+    consequences: 'c-en',
+    mitigation: 'm-en',
+    safetySteps: 's-en',
+    contact: 'dpo@shop.example',
+    translations: { HI: { consequences: 'c-hi', mitigation: 'm-hi', safetySteps: 's-hi', labels: hindiLabels }, TA: { consequences: 'c-ta', mitigation: 'm-ta', safetySteps: 's-ta', labels: { subject: 'தரவு மீறல்: {tenant}' } } },
+  };
 
   it('writes in the language of the latest consent only when the intimation has texts in it', () => {
     expect(mailLanguage('HI', text)).toBe('HI');
@@ -94,17 +107,18 @@ describe('the intimation mail', () => {
     expect(mailLanguage('XX', text)).toBe('EN');
   });
 
-  it('carries the five items of Rule 7(1), every heading from the label catalogue, the tenant\'s words in the language', () => {
+  it("carries the five items of Rule 7(1), the run's labels around the tenant's words in the language, English marked where a label is missing", () => {
     const mail = intimationMail('a@x.in', 'Shop', breach(), text, 'HI');
     expect(mail.subject).toBe('Shop: आपके डेटा को प्रभावित करने वाला व्यक्तिगत डेटा उल्लंघन');
     for (const part of ['क्या हुआ', 'nature', 'सीमा: extent', 'कहाँ: location', '2026-11-20 10:00 UTC', 'c-hi', 'm-hi', 's-hi', 'dpo@shop.example']) expect(mail.text).toContain(part);
     expect(mail.text).not.toContain('c-en');
-    // A language without built-in labels: English headings, the tenant's override where it gave one.
+    expect(mail.html).toMatch(/^<!doctype html>\n<html lang="hi" dir="ltr">/);
+    // A heading the run has no Hindi for is English, marked so inside the Hindi mail.
+    expect(mail.html).toContain(`<span lang="en" dir="ltr">${defaultIntimationLabel('consequencesHeading')}</span><br>c-hi`);
     const tamil = intimationMail('a@x.in', 'Shop', breach({ occurredAt: at(-2) }), text, 'TA');
     expect(tamil.subject).toBe('தரவு மீறல்: Shop');
-    expect(tamil.text).toContain(defaultIntimationLabels.consequencesHeading);
+    expect(tamil.text).toContain(defaultIntimationLabel('consequencesHeading'));
     expect(tamil.text).toContain('it happened on 2026-11-20 08:00 UTC');
-    expect(intimationLabels('EN', {}).subject).toBe(defaultIntimationLabels.subject);
   });
 });
 

@@ -7,6 +7,7 @@ import { deliveredMails } from './support/mail';
 import { failWrites } from './support/storage';
 import { publish } from './support/notices';
 import { useTestWorkers } from './support/workers';
+import { hindiWords, reviewWords } from './support/words';
 
 /**
  * The breach register through the API against the local stack: both clocks, principal intimation
@@ -115,6 +116,31 @@ describe('breach register: create and clocks', () => {
     expect((await call('GET', '/api/v1/breaches', { token: tenant.token })).body.data).toEqual([]);
   });
 
+  it("names the data map's assets it touched: another tenant's or an unknown asset is 400, the detail and the Board intimation list them", async () => {
+    const tenant = await newTenant(call);
+    const other = await newTenant(call);
+    const asset = async (owner: { token: string }, name: string) => {
+      const response = await call('POST', '/api/v1/data-assets', { token: owner.token, body: { name, system: `${name} database`, location: 'IN', dataCategories: ['email'] } });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return response.body.data.assetId as string;
+    };
+    const orders = await asset(tenant, 'Orders');
+    const crm = await asset(tenant, 'CRM');
+    const foreign = await asset(other, 'Theirs');
+    const refused = await call('POST', '/api/v1/breaches', { token: tenant.token, body: breachBody({ assetIds: [orders, foreign] }) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields).toEqual({ assetIds: expect.stringContaining(foreign) });
+    const { breachId } = await createBreach(call, tenant.token, breachBody({ assetIds: [orders] }));
+    expect((await getBreach(call, tenant.token, breachId)).assets).toEqual([{ assetId: orders, name: 'Orders', system: 'Orders database', location: 'IN' }]);
+    const changed = await call('PUT', `/api/v1/breaches/${breachId}`, { token: tenant.token, body: { assetIds: [orders, crm] } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.data.assets.map((named: { name: string }) => named.name)).toEqual(['Orders', 'CRM']);
+    expect(changed.body.data.timeline.at(-1)).toMatchObject({ action: 'updated', details: { assetIds: { from: [orders], to: [orders, crm] } } });
+    const filing = await call('POST', `/api/v1/breaches/${breachId}/board-intimation`, { token: tenant.token, body: {} });
+    expect(filing.status).toBe(201);
+    expect(filing.body.data.document.description.assets.map((named: { system: string }) => named.system)).toEqual(['Orders database', 'CRM database']);
+  });
+
   it('never answers 2xx for a write that failed, and stores nothing of it', async () => {
     const tenant = await newTenant(call);
     const breach = await createBreach(call, tenant.token, breachBody());
@@ -165,6 +191,8 @@ describe('breach register: intimating the affected principals', () => {
     const listed = await createBreach(call, tenant.token, breachBody({ affected: { scope: 'PRINCIPALS', principalHashes: [sha256(ravi), stranger, sha256(ravi)] } }));
     expect(listed.affectedCount).toBe(2);
     expect((await call('POST', `/api/v1/breaches/${listed.breachId}/principals`, { token: tenant.token, body: { principalHashes: [sha256(asha), stranger] } })).status).toBe(200);
+    // The tenant has reviewed its Hindi words by now: the run takes them.
+    await reviewWords(call, tenant.token, 'HI', hindiWords);
     const listedDone = await intimate(call, tenant.token, listed.breachId, intimationBody({ translations: { HI: hindi } }));
     expect(listedDone.intimation.progress).toEqual({ total: 3, mailed: 2, viaTenant: 1, failed: 0 });
     const raviMails = await mailsFor(ravi);
@@ -172,6 +200,8 @@ describe('breach register: intimating the affected principals', () => {
     expect(raviMails[0]!.subject).toContain('आपके डेटा को प्रभावित करने वाला व्यक्तिगत डेटा उल्लंघन');
     for (const part of ['क्या हुआ', hindi.consequences, hindi.mitigation, hindi.safetySteps, 'किससे संपर्क करें', 'dpo@shop.example']) expect(raviMails[0]!.body.text).toContain(part);
     expect(raviMails[0]!.body.text).not.toContain('What this may mean for you');
+    expect(raviMails[0]!.body.html).toMatch(/^<!doctype html>\n<html lang="hi" dir="ltr">/);
+    expect(ashaMails[0]!.body.html).toMatch(/^<!doctype html>\n<html lang="en" dir="ltr">/);
     expect(await mailsFor(asha)).toHaveLength(2);
   });
 

@@ -51,9 +51,14 @@ describe('banner label translations', () => {
     expect(assamese.body.data.labels).toEqual(defaultBannerLabels);
 
     expect((await list(tenant)).map((set) => [set.language, set.status])).toEqual([['en', 'DEFAULT'], ['as', 'NEEDS_TRANSLATION'], ['hi', 'DRAFT']]);
-    const served = (await call('GET', `/api/v1/cmp/config/${tenant.tenantId}`)).body.data;
-    expect(served.labelSets.hi.status).toBe('DRAFT');
-    expect(served.labelSets.hi.labels.rejectAll).toBe('[HI machine draft] Reject all');
+    // Nothing unreviewed is served until the tenant chooses to show machine drafts; a NEEDS_TRANSLATION language never is.
+    const served = async () => (await call('GET', `/api/v1/cmp/config/${tenant.tenantId}`)).body.data.labelSets;
+    expect(Object.keys(await served())).toEqual(['en']);
+    expect((await call('PUT', '/api/v1/words/settings', { token: tenant.token, body: { unreviewed: 'MACHINE_DRAFTS' } })).status).toBe(200);
+    const shown = await served();
+    expect(Object.keys(shown).sort()).toEqual(['en', 'hi']);
+    expect(shown.hi.status).toBe('DRAFT');
+    expect(shown.hi.labels.rejectAll).toBe('[HI machine draft] Reject all');
 
     for (const [body, field] of [[{ language: 'en' }, 'language'], [{ language: 'fr' }, 'language'], [{}, 'language'], [{ language: 'hi', force: true }, 'force']] as const) {
       const response = await draft(tenant, body);

@@ -10,7 +10,7 @@ import { useTestWorkers } from './support/workers';
  * The cookie-consent screen in real headless Chromium: the configuration form with field errors
  * and its live preview (the real cms.js in a sandboxed frame, following unsaved changes), cookie
  * analytics after web events, the tracker registry, a scan of a loopback fixture site run by the
- * local workers and its report, label translations, the collect-only plan and the VIEWER.
+ * local workers and its report, the way to its words, the collect-only plan and the VIEWER.
  */
 const { call, state } = useApi();
 const { browser } = useBrowser();
@@ -176,24 +176,13 @@ describe('cookie consent as the DPO', () => {
     await waitForH1(page, 'Cookie consent');
   });
 
-  it('drafts a language and edits the English labels, which the preview shows', async () => {
+  it("sends its words to \"Words people see\", and the preview shows the tenant's English once saved there", async () => {
     await page.waitForFunction(() => !(globalThis as any).document.querySelector('main')?.innerText.includes('Loading'));
-    await click(page, 'Draft Hindi');
-    await page.waitForFunction(() => (globalThis as any).document.querySelector('table.translations')?.innerText.includes('Hindi'));
-    const sets = (await call('GET', '/api/v1/cmp/translations', { token: tenant.token })).body.data;
-    expect(sets.map((set: { language: string }) => set.language)).toEqual(['en', 'hi']);
-    expect(['DRAFT', 'NEEDS_TRANSLATION']).toContain(sets[1].status);
-    await expectNoAxeViolations(page);
-
-    await click(page, 'Edit English labels');
-    await page.waitForSelector('dialog[open]');
-    await replaceText(page, 'dialog textarea', 'Cookies at Acme');
-    await expectNoAxeViolations(page);
-    await click(page, 'Save labels');
-    await page.waitForFunction(() => !(globalThis as any).document.querySelector('dialog[open]'));
-    await waitForText(page, 'English labels saved and marked reviewed.');
-    const english = (await call('GET', '/api/v1/cmp/translations', { token: tenant.token })).body.data[0];
-    expect(english).toMatchObject({ language: 'en', status: 'REVIEWED', labels: { title: 'Cookies at Acme' } });
+    expect((await call('PUT', '/api/v1/words/languages/en', { token: tenant.token, body: { labels: { title: 'Cookies at Acme' } } })).status).toBe(200);
+    await click(page, 'Words people see', 'link');
+    await waitForH1(page, 'Words people see');
+    await click(page, 'Cookie consent', 'link');
+    await waitForH1(page, 'Cookie consent');
     await previewBanner(page, (banner) => banner.text.includes('Cookies at Acme'));
     await expectNoAxeViolations(page);
   });
@@ -240,7 +229,7 @@ describe('cookie consent for other plans and roles', () => {
     const viewer = await signedIn(email);
     try {
       await viewer.waitForSelector('table.scan-runs');
-      for (const name of ['Save configuration', 'Scan now', 'Declare tracker', 'Draft all languages']) expect(await viewer.$$(aria(name, 'button'))).toHaveLength(0);
+      for (const name of ['Save configuration', 'Scan now', 'Declare tracker']) expect(await viewer.$$(aria(name, 'button'))).toHaveLength(0);
       expect(await viewer.$eval('#theme-backgroundColor', (element) => (element as unknown as { matches: (selector: string) => boolean }).matches(':disabled'))).toBe(true);
       await previewBanner(viewer, (banner) => banner.background === '#111827');
       await expectNoAxeViolations(viewer);

@@ -1,9 +1,9 @@
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addUser } from '../shared/tenants/service';
 import { newTenant, password, uniqueEmail, useApi } from './support/api';
 import { useBrowser } from './support/browser';
-import { aria, click, expectNoAxeViolations, fill, go, textOf, openDashboard, signIn, waitForH1, waitForText } from './support/dashboard';
+import { aria, click, expectNoAxeViolations, fill, go, textOf, useDashboardTabs, waitForH1, waitForText } from './support/dashboard';
 import { mappedPrincipal } from './support/rights';
 
 /**
@@ -18,24 +18,14 @@ type Tenant = Awaited<ReturnType<typeof newTenant>>;
 let tenant: Tenant;
 let principal: string;
 let admin: Page;
-const pages: Page[] = [];
+const { signedInTab } = useDashboardTabs(browser, () => state.baseUrl);
 const dialogClosed = (target: Page) => target.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document.querySelector('dialog[open]'));
 
 beforeAll(async () => {
-  process.env.RATE_LIMIT_BEARER_PER_MINUTE = '100000';
-  process.env.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE = '1000';
   tenant = await newTenant(call);
   principal = uniqueEmail('principal');
   await mappedPrincipal(call, tenant, principal);
-  admin = await openDashboard(browser(), state.baseUrl);
-  pages.push(admin);
-  await signIn(admin, tenant.adminEmail, password);
-});
-
-afterAll(async () => {
-  await Promise.all(pages.map((opened) => opened.close()));
-  delete process.env.RATE_LIMIT_BEARER_PER_MINUTE;
-  delete process.env.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE;
+  admin = await signedInTab(tenant.adminEmail);
 });
 
 describe('Data map screen', () => {
@@ -133,9 +123,7 @@ describe('Rights requests screen', () => {
   it('shows a VIEWER the requests and the data map without a control that changes them', async () => {
     const viewerEmail = uniqueEmail('viewer');
     await addUser({ tenantId: tenant.tenantId, email: viewerEmail, password, role: 'VIEWER' });
-    const viewer = await openDashboard(browser(), state.baseUrl);
-    pages.push(viewer);
-    await signIn(viewer, viewerEmail, password);
+    const viewer = await signedInTab(viewerEmail);
     await go(viewer, 'Rights requests');
     expect(await viewer.$(aria('Log a request', 'button'))).toBeNull();
     expect(await viewer.$(aria('Save periods', 'button'))).toBeNull();

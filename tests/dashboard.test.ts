@@ -142,7 +142,7 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
   });
 
   it('navigates every link of the nav landmark, each screen axe-clean with its heading focused', async () => {
-    const links = ['Overview', 'Notices', 'Consent records', 'Withdrawals', 'Rights requests', 'Data map', 'Breaches', 'Webhooks', 'API keys', 'Consent settings', 'Cookie consent', 'Team'];
+    const links = ['Overview', 'Notices', 'Consent records', 'Withdrawals', 'Rights requests', 'Data map', 'Breaches', 'Webhooks', 'API keys', 'Consent settings', 'Cookie consent', 'Words people see', 'Team'];
     const names = await page.$$eval('nav a', (anchors) => anchors.map((anchor) => anchor.textContent));
     expect(names).toEqual(links);
     for (const link of links) {
@@ -155,7 +155,7 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
     }
     // Back returns to the screen before.
     await page.goBack();
-    await waitForH1(page, 'Cookie consent');
+    await waitForH1(page, 'Words people see');
   });
 
   it('shows the overview figures the API gives, with the daily chart', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
 import { englishNotice } from './support/notices';
 import { passInstanceCacheBound, useClockReset } from './support/clock';
+import { noticeBannerWords } from '../shared/words/widget-words';
 
 const { call } = useApi();
 useClockReset();
@@ -9,8 +10,8 @@ useClockReset();
 const english = englishNotice;
 
 const specFields = ['id', 'title', 'description', 'privacyPolicyUrl', 'contactEmail', 'complaintText', 'withdrawalUrl', 'purposes', 'translations', 'availableLanguages'];
-/** Extensions the widget needs: the rights text it must show, and what decides asking again. */
-const extensionFields = ['rightsText', 'versionNumber', 'materialVersion', 'materialNoticeId'];
+/** Extensions the widget needs: the rights text it must show, what decides asking again, and the notice banner's words. */
+const extensionFields = ['rightsText', 'versionNumber', 'materialVersion', 'materialNoticeId', 'labels'];
 const publicFields = [...specFields, ...extensionFields].sort();
 /** Scheduled languages the local translator drafts (the other 12 stay NEEDS_TRANSLATION). */
 const machineDrafted = ['BN', 'GU', 'HI', 'KN', 'ML', 'MR', 'PA', 'TA', 'TE', 'UR'];
@@ -122,6 +123,8 @@ describe('GET /api/v1/consent/public-notice', () => {
       versionNumber: 1,
       materialVersion: 1,
       materialNoticeId: noticeId,
+      // The tenant has no words of its own: the catalogue's English, and no Hindi shown.
+      labels: { EN: noticeBannerWords },
     });
   });
 

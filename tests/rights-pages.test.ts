@@ -5,6 +5,7 @@ import { newTenant, uniqueEmail, useApi } from './support/api';
 import { axeViolations, collectCspViolations, cspViolationsOf, useBrowser } from './support/browser';
 import { mailsTo } from './support/mail';
 import { mailedLink, mappedPrincipal } from './support/rights';
+import { hindiWords, reviewWords } from './support/words';
 
 /**
  * The rights pages in headless Chromium: "Your rights" on the tenant's page (the Rule 14
@@ -98,6 +99,7 @@ describe('"Your rights" on /portal/t/<slug>', () => {
 describe('the request page /portal/r/<token>', () => {
   it('confirms, shows status and due date, then the answer with the access summary, in English and Hindi', async () => {
     const tenant = await newTenant(call);
+    await reviewWords(call, tenant.token, 'HI', hindiWords);
     const email = uniqueEmail('asker');
     await mappedPrincipal(call, tenant, email);
     expect((await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: tenant.slug, type: 'ACCESS', email, details: 'Everything you hold, please' } })).status).toBe(202);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { principalContact } from '../shared/consent/contact';
 import { principalHash } from '../shared/consent/principal';
 import { db, tableName } from '../shared/db/client';
 import { documentKeys } from '../shared/evidence/documents';
@@ -17,6 +18,7 @@ import { mailsTo } from './support/mail';
 import { startReceiver, waitFor } from './support/receiver';
 import { confirmedRequest, mailedLink, mappedPrincipal } from './support/rights';
 import { ownTenants, useTestWorkers } from './support/workers';
+import { hindiWords, reviewWords } from './support/words';
 
 const { call, state } = useApi();
 useTestWorkers();
@@ -143,10 +145,12 @@ describe('rights requests', () => {
       expect(await mailedLink(email, /confirm your request/)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
     expect(answers[0]).toEqual(answers[1]);
-    // The mail speaks the form's language.
+    // The mail speaks the form's language, in the words the tenant reviewed, its HTML part saying so.
+    await reviewWords(call, tenant.token, 'HI', hindiWords);
     const hindi = uniqueEmail('hindi');
     expect((await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: tenant.slug, type: 'GRIEVANCE', email: hindi, details: 'शिकायत', language: 'HI' } })).status).toBe(202);
     expect(await mailedLink(hindi, /अपने अनुरोध की पुष्टि करें/)).toBeTruthy();
+    expect((await mailsTo(hindi))[0]!.body.html).toMatch(/^<!doctype html>\n<html lang="hi" dir="ltr">/);
     expect((await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: 'no-such-tenant', type: 'ACCESS', email: known, details: 'x' } })).status).toBe(404);
     const invalid = await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: tenant.slug, type: 'NOMINATION', email: known, details: 'x' } });
     expect(invalid.body.error.fields).toEqual({ nominee: expect.any(String) });
@@ -183,7 +187,7 @@ describe('rights requests', () => {
     expect((await call('GET', '/api/v1/rights/requests/public/unknown-token-0123456789', {})).status).toBe(404);
   });
 
-  it('refuses to fulfil an ERASURE with a PENDING asset, then withdraws all the principal\'s consent (RIGHTS_REQUEST) and keeps the records', async () => {
+  it('refuses to fulfil an ERASURE with a PENDING asset, then withdraws all the principal\'s consent (RIGHTS_REQUEST), forgets the sealed email and keeps the records', async () => {
     const tenant = await newTenant(call);
     const email = uniqueEmail('erase');
     const map = await mappedPrincipal(call, tenant, email);
@@ -207,8 +211,11 @@ describe('rights requests', () => {
     const marked = await detail(tenant.token, requestId);
     expect(marked.assets.map((asset: { name: string; state: string }) => [asset.name, asset.state])).toEqual([['CRM', 'DONE'], ['Orders', 'RETAINED']]);
 
+    // The email the DPO's record kept sealed (for duties such as breach intimation) goes with the erasure.
+    expect((await principalContact(tenant.tenantId, principalHash(email))).sealed).toEqual(expect.any(String));
     const resolved = await call('POST', `/api/v1/rights/requests/${requestId}/resolve`, { token: tenant.token, body: { outcome: 'FULFILLED', response: 'Erased, invoices kept as the law requires.' } });
     expect(resolved.status).toBe(200);
+    expect((await principalContact(tenant.tenantId, principalHash(email))).sealed).toBeUndefined();
     expect(resolved.body.data.withdrawalId).toEqual(expect.any(String));
     expect((await detail(tenant.token, requestId)).withdrawalId).toBe(resolved.body.data.withdrawalId);
     const records = (await call('GET', `/api/v1/consent/status/${principalHash(email)}`, { token: tenant.token })).body.data;

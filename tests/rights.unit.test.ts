@@ -6,11 +6,9 @@ import { receiptType } from '../shared/evidence/receipt';
 import { jwks, seedSigner } from '../shared/evidence/signer';
 import { closureReceiptType, verifyClosureReceipt } from '../shared/rights/evidence';
 import { dueShards, phaseOf, rightsKeys } from '../shared/rights/keys';
-import { rightsMailEnglish, rightsMailText } from '../shared/rights/labels';
 import { daysLeft, dueWorkAt, effectiveStatus, firstDueStage, type RightsRequest } from '../shared/rights/request';
 import { requestReplace } from '../shared/rights/store';
 import { assembleSummary } from '../shared/rights/summary';
-import { english } from '../web/portal/src/labels';
 
 const day = 86_400_000;
 const at = (offsetDays: number) => new Date(Date.UTC(2026, 0, 1) + offsetDays * day).toISOString();
@@ -107,12 +105,6 @@ describe('the access summary', () => {
 });
 
 describe('rights words and receipts', () => {
-  it('falls back to English mail label by label, and the portal has every rights page label', () => {
-    expect(rightsMailText('HI', 'confirmSubject', { tenant: 'Shop' })).toBe('Shop: अपने अनुरोध की पुष्टि करें');
-    expect(rightsMailText('HI', 'noContact', { tenant: 'Shop' })).toBe(rightsMailEnglish.noContact.replace('{tenant}', 'Shop'));
-    expect(english.typeName_NOMINATION).toBe('A nomination');
-  });
-
   it('takes a closure receipt only as a closure receipt, never a consent receipt signed by the same key', async () => {
     const signer = await seedSigner('unit-test-seed-of-enough-length-0123456789', 'consent-service-receipts');
     const keys = jwks([signer]).keys;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ const freePort = (): Promise<number> =>
 let child: ChildProcess | undefined;
 let output = '';
 let port = 0;
+let atFirstAnswer: { banner: boolean; stackFile: boolean } | undefined;
 const workDir = mkdtempSync(join(tmpdir(), 'cms-start-'));
 
 beforeAll(async () => {
@@ -37,6 +38,23 @@ beforeAll(async () => {
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const started = Date.now();
+  // What a script polling the port sees at its first answer: that is when it will run `cms`.
+  void (async () => {
+    while (child!.exitCode === null && Date.now() - started < 90_000) {
+      const answered = await fetch(`http://127.0.0.1:${port}/api/v1/openapi.json`).then(
+        () => true,
+        () => false,
+      );
+      if (answered) {
+        const stackFile = existsSync(join(workDir, '.data', 'local-stack.json'));
+        // The banner is printed just before the gate opens; its bytes may reach this process a moment after the answer.
+        for (let waited = 0; waited < 1000 && !output.includes('Ctrl-C stops everything.'); waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        atFirstAnswer = { banner: output.includes('Ctrl-C stops everything.'), stackFile };
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
   while (!output.includes('Ctrl-C stops everything.')) {
     if (child.exitCode !== null || Date.now() - started > 90_000) throw new Error(`npm start did not come up:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -62,6 +80,12 @@ const api = async (method: string, path: string, body?: unknown, token?: string)
 };
 
 describe('npm start', () => {
+  it('answers HTTP only once start-up has finished: the banner printed and the file `cms` reads to find the stack written', async () => {
+    const deadline = Date.now() + 30_000;
+    while (!atFirstAnswer && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(atFirstAnswer).toEqual({ banner: true, stackFile: true });
+  });
+
   it('prints URLs on the port in use and emits withdrawal links on it', async () => {
     expect(output).toContain(`API            http://127.0.0.1:${port}/api/v1`);
     expect(output).toContain(`Dashboard      http://127.0.0.1:${port}/dashboard/   (dpo@demo.example / demo-password-1)`);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startStreamReader, type StreamPosition } from '../infra/local/stream-reader';
 import { db, tableName } from '../shared/db/client';
 import type { StreamChange } from '../shared/stream/change';
-import type { StreamConsumer } from '../shared/stream/consumers';
+import type { StreamConsumer } from '../shared/stream/consumer';
 
 /**
  * The local stream reader against DynamoDB Local's own stream of the test table. Other test files

@@ -3,7 +3,9 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { eventIdFor, newEvent } from '../shared/events/outbox';
 import { changeOf, tenantOfChange, type StreamChange } from '../shared/stream/change';
-import { dispatchChanges, streamConsumers, type StreamConsumer } from '../shared/stream/consumers';
+import { streamConsumers } from '../functions/stream/consumers';
+import type { StreamConsumer } from '../shared/stream/consumer';
+import { dispatchChanges } from '../shared/stream/dispatch';
 
 describe('eventIdFor', () => {
   it('derives the same event id from the same type and source, and different ids otherwise', () => {

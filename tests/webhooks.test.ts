@@ -5,7 +5,8 @@ import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
 import { startReceiver, waitFor } from './support/receiver';
 import { insertsOf, itemsWithPrefix, recordItemsOf } from './support/evidence';
-import { dispatchChanges } from '../shared/stream/consumers';
+import { streamConsumers } from '../functions/stream/consumers';
+import { dispatchChanges } from '../shared/stream/dispatch';
 
 const { call } = useApi();
 const secret = 'whsec_test_secret_0123456789';
@@ -270,7 +271,7 @@ describe('replay', () => {
       // and outbox item of the tenant is handed to the consumers again.
       const items = [...(await recordItemsOf(tenant.tenantId)), ...(await itemsWithPrefix(`TENANT#${tenant.tenantId}`, 'OUTBOX#'))];
       expect(items.length).toBeGreaterThanOrEqual(5);
-      await dispatchChanges(await insertsOf(items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) }))));
+      await dispatchChanges(await insertsOf(items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) }))), streamConsumers);
       expect(await deliveriesOf(tenant, newer)).toEqual([]);
       const after = (await deliveriesOf(tenant, older)) as { id: string }[];
       expect(after.map((delivery) => delivery.id).sort()).toEqual(before.map((delivery) => delivery.id).sort());

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { showUnreviewed } from './support/words';
 import { newTenant, useApi } from './support/api';
 import { useBrowser } from './support/browser';
 import { chooseLanguage, clickButton, configureCookies, dialogLanguage, dialogTitles, embedPage, nextEvent, openPage, useFixtureSite } from './support/widget';
@@ -44,6 +45,8 @@ describe('cookie banner configuration', () => {
   it("shows the tenant's labels in the language chosen, from data-language, and switches back to English", async () => {
     const { tenant, url } = await cookieSite('/labels', { languages: ['en', 'hi'] }, { 'data-language': 'HI' });
     expect((await call('POST', '/api/v1/cmp/translations/draft', { token: tenant.token, body: { language: 'hi' } })).status).toBe(200);
+    // Machine drafts are shown only by the tenant's choice.
+    await showUnreviewed(call, tenant.token, 'MACHINE_DRAFTS');
     const { page, close } = await freshPage(browser());
     try {
       await openPage(page, url);

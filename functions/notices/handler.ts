@@ -1,6 +1,7 @@
 import { createGroupHandler } from '../../shared/http/handler';
 import { noticeRoutes } from '../../shared/http/routes/notices';
 import { purposeRoutes } from '../../shared/http/routes/purposes';
+import { wordsRoutes } from '../../shared/http/routes/words';
 import { created, ok } from '../../shared/http/operation';
 import { archiveNotice, createNotice, listNotices, readActiveNotice, readNotice, reviseNotice, updateNotice } from '../../shared/notices/service';
 import { publishNotice } from '../../shared/notices/publish';
@@ -8,8 +9,10 @@ import { addTranslation, autoTranslate, listTranslations, previewNotice, removeT
 import { diffNoticeVersions, listNoticeVersions } from '../../shared/notices/versions';
 import { listNoticeAudit, setWithdrawalUrl } from '../../shared/notices/withdrawal-url';
 import { createPurpose, listPurposes, readPurpose, updatePurpose } from '../../shared/purposes/service';
+import { draftAllLanguages, draftLanguage, saveWords, setUnreviewed } from '../../shared/words/service';
+import { readLanguageWords, wordsOverview } from '../../shared/words/views';
 
-export const handler = createGroupHandler('notices', { ...noticeRoutes, ...purposeRoutes }, {
+export const handler = createGroupHandler('notices', { ...noticeRoutes, ...purposeRoutes, ...wordsRoutes }, {
   createPurpose: async ({ caller, body }) => created(await createPurpose(caller.tenantId, body)),
   listPurposes: async ({ caller }) => ok(await listPurposes(caller.tenantId)),
   getPurpose: async ({ caller, params }) => ok(await readPurpose(caller.tenantId, params.id)),
@@ -44,4 +47,11 @@ export const handler = createGroupHandler('notices', { ...noticeRoutes, ...purpo
         : await setWithdrawalUrl(caller.tenantId, params.id, body.withdrawalUrl, caller.userId),
     ),
   listNoticeAudit: async ({ caller, params }) => ok(await listNoticeAudit(caller.tenantId, params.id)),
+
+  getWordsOverview: async ({ caller }) => ok(await wordsOverview(caller.tenantId)),
+  saveWordsSettings: async ({ caller, body }) => ok(await setUnreviewed(caller.tenantId, body.unreviewed)),
+  getLanguageWords: async ({ caller, params }) => ok(await readLanguageWords(caller.tenantId, params.language)),
+  saveLanguageWords: async ({ caller, params, body }) => ok(await saveWords(caller.tenantId, params.language, body.labels)),
+  draftWords: async ({ caller, body }) => ok(await draftLanguage(caller.tenantId, body.language, body.replaceReviewed ?? false)),
+  draftAllWords: async ({ caller }) => ok(await draftAllLanguages(caller.tenantId)),
 });

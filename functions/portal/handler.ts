@@ -3,9 +3,12 @@ import { portalView, portalWithdraw } from '../../shared/consent/withdrawal-rout
 import { createGroupHandler } from '../../shared/http/handler';
 import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { ok } from '../../shared/http/operation';
+import { wordsRoutes } from '../../shared/http/routes/words';
+import { publicPageWords } from '../../shared/words/read';
 
-export const handler = createGroupHandler('portal', withdrawalRoutes, {
+export const handler = createGroupHandler('portal', { ...withdrawalRoutes, ...wordsRoutes }, {
   portalView: async ({ params }) => ok(await portalView(params.token)),
   portalWithdraw: async ({ params, body }) => ok(await portalWithdraw(params.token, body)),
   requestPortalLink: async ({ body }) => ok(await requestPortalLink(body), 202),
+  getPublicWords: async ({ params, query }) => ok(await publicPageWords(params.tenantSlug, query.language)),
 });

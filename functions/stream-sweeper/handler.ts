@@ -1,6 +1,6 @@
 import { clock } from '../../shared/clock';
 import { log } from '../../shared/log';
-import { sweepStreamLeftovers } from '../../shared/stream/sweep';
+import { sweepStreamLeftovers } from './sweep';
 
 /** Scheduled every minute: retries what the stream's consumers parked for one tenant (outbox items, unfinished withdrawals). */
 export const handler = async () => {

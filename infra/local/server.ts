@@ -204,9 +204,14 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
   send(response, await handler(event, lambdaContext(requestId, route.group)), origin);
 };
 
-export const startApiServer = async (port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> => {
+/**
+ * `ready`: requests are held (not answered) until it settles, so a client that sees the first
+ * answer sees the whole stack ready (`npm start` binds first, because the links it seeds carry the
+ * port actually bound, and finishes its start-up behind this gate).
+ */
+export const startApiServer = async (port: number, host = '127.0.0.1', ready: Promise<void> = Promise.resolve()): Promise<{ server: Server; url: string }> => {
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
+    ready.then(() => handle(request, response)).catch((error: unknown) => {
       const requestId = randomUUID();
       const failure = errorResponse(error, requestId);
       if (!response.headersSent) response.writeHead(failure.statusCode, { ...failure.headers, 'X-Request-Id': requestId });

@@ -52,7 +52,11 @@ const main = async () => {
   process.env.SCAN_QUEUE_URL = queues[queueDefinitions.trackerScans.name];
   process.env.BREACH_QUEUE_URL = queues[queueDefinitions.breachIntimations.name];
   const { startApiServer } = await import('./server');
-  const { server, url } = await startApiServer(port);
+  // HTTP is answered only once everything below is done (seeding, the stack file `cms` reads,
+  // the workers, the banner): whoever polls the port sees a stack that is ready.
+  let announceReady = () => {};
+  const ready = new Promise<void>((resolve) => (announceReady = resolve));
+  const { server, url } = await startApiServer(port, undefined, ready);
   // Links the service emits (portalUrl, set-password links, and the demo notice's withdrawal route) carry the port
   // actually bound, so the server starts before anything is seeded; config reads this lazily.
   process.env.PORTAL_BASE_URL = process.env.PORTAL_BASE_URL ?? `${url}/portal`;
@@ -90,6 +94,7 @@ Demo tenant ${demo.tenantId}
   curl -s -X POST ${url}/api/v1/auth/login -H 'Content-Type: application/json' \\
        -d '{"email":"${demo.email}","password":"${demo.password}"}'
 Ctrl-C stops everything.`);
+  announceReady();
 
   let stopping = false;
   const stop = async () => {

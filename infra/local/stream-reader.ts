@@ -11,7 +11,9 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { config } from '../../shared/config';
 import { describeError, log } from '../../shared/log';
 import { changeOf, type StreamChange } from '../../shared/stream/change';
-import { dispatchChanges, streamConsumers, type StreamConsumer } from '../../shared/stream/consumers';
+import { streamConsumers } from '../../functions/stream/consumers';
+import type { StreamConsumer } from '../../shared/stream/consumer';
+import { dispatchChanges } from '../../shared/stream/dispatch';
 
 /**
  * The local stand-in for the stream function's event source mapping: reads DynamoDB Local's own

@@ -64,6 +64,8 @@ export interface Breach {
   location: string;
   likelyImpact: string;
   dataCategories: string[];
+  /** Data map assets the breach touched (shared/data-map); absent on breaches recorded before the map. */
+  assetIds?: string[];
   affected: Affected;
   /** Hashes listed for scope PRINCIPALS, in chunks of at most one batch each (`listedChunks`). */
   listedPrincipals: number;
@@ -160,27 +162,36 @@ export const missingItems = (breach: Breach, stage: FilingStage): Record<string,
   return missing;
 };
 
-/** Item (i): the breach's description as it stands. */
-const description = (breach: Breach) => ({
+/** A data map asset as a breach names it: enough to say where, even after the map changes. */
+export interface AssetRef {
+  assetId: string;
+  name: string;
+  system: string;
+  location: string;
+}
+
+/** Item (i): the breach's description as it stands, with the data map's assets it touched. */
+const description = (breach: Breach, assets: readonly AssetRef[]) => ({
   nature: breach.nature,
   extent: breach.extent,
   timing: { occurredAt: breach.occurredAt, awareAt: breach.awareAt },
   location: breach.location,
   likelyImpact: breach.likelyImpact,
   dataCategories: breach.dataCategories,
+  assets,
 });
 
 /**
  * What the Board is given at a stage, as plain JSON (it is hashed into the evidence log when
  * filed): the intimation's description (Rule 7(2)(a)), or the detailed report's items (i) to (vi).
  */
-export const boardDocument = (breach: Breach, stage: FilingStage, fiduciary: { tenantId: string; name: string }) => {
+export const boardDocument = (breach: Breach, stage: FilingStage, fiduciary: { tenantId: string; name: string }, assets: readonly AssetRef[]) => {
   const common = { breachId: breach.breachId, fiduciary, title: breach.title, awareAt: breach.awareAt };
   if (stage === 'INTIMATION') {
     return {
       ...common,
       stage,
-      description: description(breach),
+      description: description(breach, assets),
       affected: { ...breach.affected, listedPrincipals: breach.listedPrincipals },
     };
   }
@@ -189,7 +200,7 @@ export const boardDocument = (breach: Breach, stage: FilingStage, fiduciary: { t
     ...common,
     stage,
     items: {
-      i: description(breach),
+      i: description(breach, assets),
       ii: breach.factsAndReasons,
       iii: breach.mitigationMeasures,
       iv: breach.causeFindings,
@@ -210,7 +221,7 @@ export const boardDocument = (breach: Breach, stage: FilingStage, fiduciary: { t
 /** The counters in their documented order (a stored map keeps no order). */
 export const progressOf = ({ total, mailed, viaTenant, failed }: Progress): Progress => ({ total, mailed, viaTenant, failed });
 
-/** How many principals the breach affects, as far as is known (README, Breach register). */
+/** How many principals the breach affects, as far as is known (docs/breaches.md). */
 export const affectedCountOf = (breach: Breach): number | null => {
   if (breach.intimation.runs > 0) return breach.progress.total;
   return breach.affected.scope === 'PRINCIPALS' ? breach.listedPrincipals : null;
@@ -235,7 +246,7 @@ export const summaryView = (breach: Breach, now: Date) => ({
   updatedAt: breach.updatedAt,
 });
 
-export const detailView = (breach: Breach, timeline: unknown[], now: Date) => ({
+export const detailView = (breach: Breach, timeline: unknown[], now: Date, assets: readonly AssetRef[]) => ({
   ...summaryView(breach, now),
   occurredAt: breach.occurredAt,
   nature: breach.nature,
@@ -243,6 +254,7 @@ export const detailView = (breach: Breach, timeline: unknown[], now: Date) => ({
   location: breach.location,
   likelyImpact: breach.likelyImpact,
   dataCategories: breach.dataCategories,
+  assets,
   affected: { ...breach.affected, listedPrincipals: breach.listedPrincipals },
   factsAndReasons: breach.factsAndReasons,
   mitigationMeasures: breach.mitigationMeasures,

@@ -7,7 +7,7 @@ import { documentKeys } from '../evidence/documents';
 import { newEvent, outboxPut } from '../events/outbox';
 import { requireTenant } from '../tenants/store';
 import { boardDocument, filingTimes, missingItems, type Breach, type Filing } from './breach';
-import { actorOf, breachDocument, requireOpen, type Caller } from './service';
+import { actorOf, assetsOf, breachDocument, requireOpen, type Caller } from './service';
 import { requireBreach, versionedChange } from './store';
 import type { FilingStage } from './schemas';
 
@@ -31,7 +31,7 @@ export const fileWithBoard = async (caller: Caller, breachId: string, stage: Fil
   if (Object.keys(missing).length > 0) throw new ValidationError(missing, `The ${stageName[stage]} cannot be filed: items are missing`);
   const filedAt = clock.now().toISOString();
   const times = filingTimes(breach, stage, filedAt);
-  const document = boardDocument(breach, stage, await fiduciaryOf(caller.tenantId));
+  const document = boardDocument(breach, stage, await fiduciaryOf(caller.tenantId), await assetsOf(breach));
   const by = await actorOf(caller);
   const logged = breachDocument(breach, documentTypeOf[stage], filedAt, by, { stage, filedAt, late: times.late, dueAt: times.dueAt }, { filing: { stage, filedAt, ...times }, document });
   const filing: Filing = { filedAt, ...times, documentId: logged.document.documentId };
@@ -52,5 +52,5 @@ export const boardFiling = async (tenantId: string, breachId: string, stage: Fil
   const breach: Breach = await requireBreach(tenantId, breachId);
   const filing = breach.filings[stage];
   if (filing) return { breachId, stage, filed: true, filedAt: filing.filedAt, late: filing.late, documentId: filing.documentId, missing: {}, document: await filedDocument(tenantId, filing) };
-  return { breachId, stage, filed: false, filedAt: null, late: null, documentId: null, missing: { ...missingItems(breach, stage) }, document: boardDocument(breach, stage, await fiduciaryOf(tenantId)) };
+  return { breachId, stage, filed: false, filedAt: null, late: null, documentId: null, missing: { ...missingItems(breach, stage) }, document: boardDocument(breach, stage, await fiduciaryOf(tenantId), await assetsOf(breach)) };
 };

@@ -4,6 +4,7 @@ import { writeTransaction } from '../db/transact';
 import { ConflictError, ValidationError } from '../errors';
 import { newTimeOrderedId } from '../ids';
 import { progressOf, type Breach } from './breach';
+import { withTenantLabels } from './run-labels';
 import type { IntimationText } from './schemas';
 import { actorOf, breachDocument, requireOpen, type Caller } from './service';
 import { requireBreach, versionedChange } from './store';
@@ -44,7 +45,8 @@ export const startIntimation = async (caller: Caller, breachId: string, text: In
   const at = now.toISOString();
   const runId = newTimeOrderedId(now);
   const languages = ['EN', ...Object.keys(text.translations ?? {})];
-  const document = breachDocument(breach, 'principal-intimation', at, await actorOf(caller), { runId, languages }, { runId, text });
+  // The tenant's words are taken now and logged with the run: every principal of it reads these.
+  const document = breachDocument(breach, 'principal-intimation', at, await actorOf(caller), { runId, languages }, { runId, text: await withTenantLabels(caller.tenantId, text) });
   if (Buffer.byteLength(document.document.canonical) > maxTextBytes) {
     throw new ValidationError({ translations: `the intimation's texts are ${Buffer.byteLength(document.document.canonical)} bytes together; at most ${maxTextBytes}` });
   }

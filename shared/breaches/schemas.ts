@@ -60,6 +60,10 @@ const descriptionFields = {
   location: text(1000).describe('Where: systems, sites, processors'),
   likelyImpact: text(4000).describe('The likely impact on the principals'),
   dataCategories: z.array(text(100)).min(1).max(50),
+  assetIds: z
+    .array(z.uuid())
+    .max(100)
+    .describe("The data map's assets (GET /api/v1/data-assets) the breach touched: where it happened, named by the tenant's own map; each must be the tenant's, else 400 naming it"),
 };
 
 /** The detailed report's own items (Rule 7(2)(b)(ii) to (v)); (i) is the description, (vi) the intimation progress. */
@@ -73,6 +77,7 @@ export const reportFields = {
 export const createBreachBody = z.strictObject({
   ...descriptionFields,
   occurredAt: descriptionFields.occurredAt.optional(),
+  assetIds: descriptionFields.assetIds.optional(),
   affected: createAffected,
 });
 export type CreateBreachInput = z.output<typeof createBreachBody>;
@@ -87,6 +92,7 @@ export const updateBreachBody = z
     location: descriptionFields.location.optional(),
     likelyImpact: descriptionFields.likelyImpact.optional(),
     dataCategories: descriptionFields.dataCategories.optional(),
+    assetIds: descriptionFields.assetIds.optional(),
     affected: updateAffected.optional(),
     factsAndReasons: reportFields.factsAndReasons.optional(),
     mitigationMeasures: reportFields.mitigationMeasures.optional(),
@@ -204,6 +210,7 @@ export const breachView = breachSummaryView.extend({
   location: z.string(),
   likelyImpact: z.string(),
   dataCategories: z.array(z.string()),
+  assets: z.array(z.object({ assetId: z.uuid(), name: z.string(), system: z.string(), location: z.string() })).describe('The data map assets the breach touched, as the map names them now (an asset deleted since keeps only its id, with empty names)'),
   affected: affectedView,
   factsAndReasons: z.string().nullable(),
   mitigationMeasures: z.string().nullable(),

@@ -5,10 +5,11 @@ import { ConflictError, ValidationError } from '../errors';
 import { documentPut, documentsOf } from '../evidence/documents';
 import { newEvent, outboxPut } from '../events/outbox';
 import { newTimeOrderedId } from '../ids';
+import { getAssets } from '../data-map/store';
 import { getNotice } from '../notices/store';
 import { getPurposes } from '../purposes/store';
 import { getUser } from '../users/store';
-import { detailView, dueTimes, isOverdue, summaryView, type Actor, type Breach } from './breach';
+import { detailView, dueTimes, isOverdue, summaryView, type Actor, type AssetRef, type Breach } from './breach';
 import { breachPut, chunkPut, listBreaches, requireBreach, versionedChange } from './store';
 import type { BreachChanges, CreateBreachInput } from './schemas';
 
@@ -71,6 +72,26 @@ const checkAffected = async (tenantId: string, affected: { noticeIds?: string[] 
   return { scope: affected.scope as Breach['affected']['scope'], noticeIds, purposeIds };
 };
 
+/** The data map assets a breach names must be the tenant's own. */
+const checkAssets = async (tenantId: string, assetIds: readonly string[] | undefined): Promise<string[] | undefined> => {
+  if (assetIds === undefined) return undefined;
+  const unique = [...new Set(assetIds)];
+  const known = new Set((await getAssets(tenantId, unique)).map((asset) => asset.assetId));
+  const unknown = unique.filter((id) => !known.has(id));
+  fail(unknown.length > 0 ? { assetIds: `not data map assets of this tenant: ${unknown.join(', ')}` } : {});
+  return unique;
+};
+
+/** The assets a breach names, as the data map names them now; one deleted since keeps its id with empty names. */
+export const assetsOf = async (breach: Pick<Breach, 'tenantId' | 'assetIds'>): Promise<AssetRef[]> => {
+  const ids = breach.assetIds ?? [];
+  const found = new Map((await getAssets(breach.tenantId, ids)).map((asset) => [asset.assetId, asset]));
+  return ids.map((assetId) => {
+    const asset = found.get(assetId);
+    return { assetId, name: asset?.name ?? '', system: asset?.system ?? '', location: asset?.location ?? '' };
+  });
+};
+
 /** Listed hashes as chunk items, numbered on from `firstChunk`, and the evidence of what was listed (never the list itself in the log). */
 const listedChunks = (tenantId: string, breachId: string, hashes: string[], firstChunk: number) => {
   const unique = [...new Set(hashes)];
@@ -85,6 +106,7 @@ export const createBreach = async (caller: Caller, input: CreateBreachInput) => 
   const now = clock.now();
   checkTimes(input.awareAt, input.occurredAt ?? null, now);
   const affected = await checkAffected(caller.tenantId, input.affected);
+  const assetIds = (await checkAssets(caller.tenantId, input.assetIds)) ?? [];
   const at = now.toISOString();
   const breachId = newTimeOrderedId(now);
   const listed = listedChunks(caller.tenantId, breachId, input.affected.principalHashes ?? [], 0);
@@ -100,6 +122,7 @@ export const createBreach = async (caller: Caller, input: CreateBreachInput) => 
     location: input.location,
     likelyImpact: input.likelyImpact,
     dataCategories: input.dataCategories,
+    assetIds,
     affected,
     listedPrincipals: listed.count,
     listedChunks: listed.items.length,
@@ -151,7 +174,8 @@ const timelineOf = async (breach: Breach) =>
 
 export const breachDetail = async (tenantId: string, breachId: string, consistent = false) => {
   const breach = await requireBreach(tenantId, breachId, consistent);
-  return detailView(breach, await timelineOf(breach), clock.now());
+  const [timeline, assets] = await Promise.all([timelineOf(breach), assetsOf(breach)]);
+  return detailView(breach, timeline, clock.now(), assets);
 };
 
 /** Refuses a change to a closed breach. */
@@ -174,6 +198,7 @@ export const updateBreach = async (caller: Caller, breachId: string, input: Brea
     if (breach.intimation.status === 'RUNNING') throw new ConflictError('The affected principals cannot change while they are being intimated');
     next.affected = await checkAffected(caller.tenantId, input.affected);
   }
+  if (input.assetIds !== undefined) next.assetIds = await checkAssets(caller.tenantId, input.assetIds);
   checkTimes(next.awareAt ?? breach.awareAt, next.occurredAt === undefined ? breach.occurredAt : next.occurredAt, now);
   const changes = Object.fromEntries(
     Object.entries(next)

@@ -10,7 +10,9 @@ import type { Tenant } from '../tenants/tenant';
 import { assertChildDirectedRule, mergeBannerConfig } from './banner';
 import { emptyDocument, etagMatches, maxDocumentBytes, renderPublicBody, sortTrackers, trackerKey, type CmpDocument, type Tracker } from './document';
 import type { configBody, trackerInput, trackerKeyBody } from './schemas';
-import { readDocument, readPublicBody, readRevision, RevisionMovedError, writeDocument } from './store';
+import { documentItems, readDocument, readPublicBody, readRevision, RevisionMovedError } from './store';
+import { writeTransaction, type NamedItem } from '../db/transact';
+import { widgetLabelSets } from '../words/read';
 
 export class CmpNotConfiguredError extends AppError {
   constructor(reason: string) {
@@ -26,35 +28,46 @@ export const requireCmpTenant = async (tenantId: string): Promise<Tenant> => {
 };
 
 /** Enough for every writer of a small burst to land: each failed attempt means another one did. */
-const attempts = 8;
-const pause = () => new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+export const attempts = 8;
+export const pause = () => new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+
+export type DocumentChange = (current: CmpDocument, tenant: Tenant) => CmpDocument;
+
+/**
+ * `change` applied to the latest document, as the items that write it conditionally on the
+ * revision read (none when it changes nothing: `next` is then the document as it is). A tenant's
+ * first document starts from its words: the widget's words it shows (shared/words).
+ */
+export const prepareDocumentChange = async (tenant: Tenant, change: DocumentChange, sizeField: string): Promise<{ next: CmpDocument; items: NamedItem[] }> => {
+  const current = (await readDocument(tenant.tenantId)) ?? { ...emptyDocument(tenant), labelSets: await widgetLabelSets(tenant.tenantId) };
+  const changed = change(current, tenant);
+  if (changed === current) return { next: current, items: [] };
+  const next = { ...changed, revision: current.revision + 1, updatedAt: nowIso() };
+  const body = renderPublicBody(next);
+  if (Buffer.byteLength(body.body) > maxDocumentBytes) {
+    throw new ValidationError({ [sizeField]: `the cookie-consent document would exceed ${maxDocumentBytes} bytes` }, 'Cookie-consent document too large');
+  }
+  return { next, items: documentItems(next, body) };
+};
+
+/** A cancelled transaction (a concurrent writer on the same items) is retried like a moved revision. */
+export const isMovedRevision = (error: unknown): boolean => error instanceof RevisionMovedError || error instanceof ContentionError;
 
 /**
  * Applies `change` to the latest document and writes it conditionally on the revision it read;
  * if another change landed first, it re-reads and re-applies, so concurrent changes all land.
  * `change` returns the same document when nothing changes (no write, same ETag).
  */
-export const changeDocument = async (
-  tenantId: string,
-  change: (current: CmpDocument, tenant: Tenant) => CmpDocument,
-  sizeField: string,
-): Promise<CmpDocument> => {
+export const changeDocument = async (tenantId: string, change: DocumentChange, sizeField: string): Promise<CmpDocument> => {
   const tenant = await requireCmpTenant(tenantId);
   for (let attempt = 1; ; attempt += 1) {
-    const current = (await readDocument(tenantId)) ?? emptyDocument(tenant);
-    const changed = change(current, tenant);
-    if (changed === current) return current;
-    const next = { ...changed, revision: current.revision + 1, updatedAt: nowIso() };
-    const body = renderPublicBody(next);
-    if (Buffer.byteLength(body.body) > maxDocumentBytes) {
-      throw new ValidationError({ [sizeField]: `the cookie-consent document would exceed ${maxDocumentBytes} bytes` }, 'Cookie-consent document too large');
-    }
+    const prepared = await prepareDocumentChange(tenant, change, sizeField);
+    if (prepared.items.length === 0) return prepared.next;
     try {
-      await writeDocument(next, body);
-      return next;
+      await writeTransaction(prepared.items);
+      return prepared.next;
     } catch (error) {
-      // A cancelled transaction (a concurrent writer on the same items) is retried like a moved revision.
-      if (!(error instanceof RevisionMovedError || error instanceof ContentionError) || attempt === attempts) throw error;
+      if (!isMovedRevision(error) || attempt === attempts) throw error;
       await pause();
     }
   }

@@ -53,10 +53,11 @@ export const readRevision = async (tenantId: string, revision: number): Promise<
 };
 
 /**
- * Writes `next` if the stored revision is still `next.revision - 1`, with its immutable
- * snapshot and, once configured, the small settings item: all or nothing.
+ * The items that write `next` if the stored revision is still `next.revision - 1`: the document,
+ * its immutable snapshot and, once configured, the small settings item, for one transaction
+ * (with other items, when a change of the tenant's words rides along).
  */
-export const writeDocument = async (next: CmpDocument, body: ReturnType<typeof renderPublicBody>): Promise<void> => {
+export const documentItems = (next: CmpDocument, body: ReturnType<typeof renderPublicBody>): NamedItem[] => {
   const previous = next.revision - 1;
   // Another save landed first: the caller re-reads and tries again.
   const revisionMoved = () => new RevisionMovedError();
@@ -90,7 +91,7 @@ export const writeDocument = async (next: CmpDocument, body: ReturnType<typeof r
     const settings: CmpSettings = { tenantId: next.tenantId, revision: next.revision, reconsentDays: next.reconsentDays };
     items.push({ name: 'settings', item: { Put: { TableName: tableName(), Item: { ...cmpKeys.settings(next.tenantId), type: 'CmpSettings', ...settings } } } });
   }
-  await writeTransaction(items);
+  return items;
 };
 
 export const readVisitorState = async (tenantId: string, visitorId: string): Promise<VisitorState | undefined> => {

@@ -1,97 +1,59 @@
-import { nowIso } from '../clock';
-import { ConflictError } from '../errors';
-import { scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
-import { translatorFor } from '../translation/select';
-import { draftTranslation } from '../translation/translator';
-import { emptyDocument, type CmpDocument } from './document';
-import { defaultLabelSet, type BannerLabels, type LabelSet } from './labels';
-import { changeDocument, requireCmpTenant } from './service';
-import { readDocument } from './store';
+import type { LanguageCode } from '../i18n/languages';
+import { englishOf } from '../words/resolve';
+import { draftAllLanguages, draftLanguage, saveWords } from '../words/service';
+import { readState } from '../words/state';
+import { summaryOf, type LanguageWords } from '../words/words';
+import { bannerLabelKeys, type BannerLabels } from './labels';
+import { requireCmpTenant } from './service';
 
-const viewOf = (language: string, set: LabelSet) => ({ language, status: set.status, labels: set.labels, updatedAt: set.updatedAt });
+/**
+ * The spec's /cmp/translations: the widget's part of the tenant's words (shared/words), in the
+ * shape the cookie-consent API has always had (lower-case codes, every banner key). Drafting
+ * here drafts the language's whole set of words, as /words/draft does.
+ */
 
-/** English first, then by code. */
-const listOf = (document: CmpDocument) =>
-  Object.entries(document.labelSets)
-    .sort(([a], [b]) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)))
-    .map(([language, set]) => viewOf(language, set));
+const upper = (language: string) => language.toUpperCase() as LanguageCode;
 
-export const listLabelSets = async (tenantId: string) => {
-  const tenant = await requireCmpTenant(tenantId);
-  return listOf((await readDocument(tenantId)) ?? emptyDocument(tenant));
+const viewOf = (language: LanguageCode, own: LanguageWords | undefined, english: LanguageWords | undefined) => ({
+  language: language.toLowerCase(),
+  status: own ? summaryOf(own).status : 'DEFAULT',
+  labels: Object.fromEntries(bannerLabelKeys.map((key) => [key, own?.words[key]?.text ?? englishOf(english, key)])) as BannerLabels,
+  updatedAt: own?.updatedAt ?? null,
+});
+
+const labelSetOf = async (tenantId: string, language: LanguageCode) => {
+  const state = await readState(await requireCmpTenant(tenantId));
+  const items = await state.read(['EN', language]);
+  return viewOf(language, items.get(language), items.get('EN'));
 };
 
-/** The tenant's English labels (its own edits over the defaults): what every draft translates. */
-const englishOf = (document: CmpDocument | undefined): BannerLabels => (document?.labelSets.en ?? defaultLabelSet()).labels;
-
-const upperCode = (language: string) => language.toUpperCase() as LanguageCode;
-
-/** Drafts `languages` from the English labels, through the same Translator port as notices. */
-const draft = async (english: BannerLabels, languages: string[]) => {
-  const translator = translatorFor();
-  const drafted = await Promise.all(
-    languages.map(async (language) => {
-      const { texts, source } = await draftTranslation(translator, english, upperCode(language));
-      const set: LabelSet = { labels: texts as BannerLabels, status: source === 'MACHINE_DRAFTED' ? 'DRAFT' : 'NEEDS_TRANSLATION', updatedAt: nowIso() };
-      return [language, set] as const;
-    }),
-  );
-  return { translator: translator.name, drafted };
+/** English first, then every language that has words, by code. */
+export const listLabelSets = async (tenantId: string) => {
+  const state = await readState(await requireCmpTenant(tenantId));
+  const languages = ['EN', ...(Object.keys(state.head.languages) as LanguageCode[]).filter((code) => code !== 'EN').sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()))] as LanguageCode[];
+  const items = await state.read(languages);
+  return languages.map((language) => viewOf(language, items.get(language), items.get('EN')));
 };
 
 export const draftLabelSet = async (tenantId: string, language: string, replaceReviewed: boolean) => {
   await requireCmpTenant(tenantId);
-  const { drafted } = await draft(englishOf(await readDocument(tenantId)), [language]);
-  const [, set] = drafted[0]!;
-  await changeDocument(
-    tenantId,
-    (current) => {
-      if (current.labelSets[language]?.status === 'REVIEWED' && !replaceReviewed) {
-        throw new ConflictError(`The ${language} labels were reviewed by a person; send replaceReviewed true to draft over them`);
-      }
-      return { ...current, labelSets: { ...current.labelSets, [language]: set } };
-    },
-    'language',
-  );
-  return viewOf(language, set);
+  await draftLanguage(tenantId, upper(language), replaceReviewed);
+  return labelSetOf(tenantId, upper(language));
 };
 
-/** Every scheduled language but those a person reviewed, in one write. */
 export const draftAllLabelSets = async (tenantId: string) => {
   await requireCmpTenant(tenantId);
-  const document = await readDocument(tenantId);
-  const all = scheduledLanguageCodes.map((code) => code.toLowerCase());
-  const targets = all.filter((language) => document?.labelSets[language]?.status !== 'REVIEWED');
-  const { translator, drafted } = await draft(englishOf(document), targets);
-  let keptReviewed: string[] = [];
-  await changeDocument(
-    tenantId,
-    (current) => {
-      const labelSets = { ...current.labelSets };
-      keptReviewed = all.filter((language) => current.labelSets[language]?.status === 'REVIEWED');
-      for (const [language, set] of drafted) if (!keptReviewed.includes(language)) labelSets[language] = set;
-      return { ...current, labelSets };
-    },
-    'labels',
-  );
+  const drafted = await draftAllLanguages(tenantId);
   return {
-    translator,
-    languages: drafted.filter(([language]) => !keptReviewed.includes(language)).map(([language, set]) => ({ language, status: set.status })),
-    keptReviewed,
+    translator: drafted.translator,
+    languages: drafted.languages.map(({ language, status }) => ({ language: language.toLowerCase(), status })),
+    keptReviewed: drafted.keptReviewed.map((language) => language.toLowerCase()),
   };
 };
 
-/** A person's labels: merged over the language's current set (or the English), status REVIEWED. */
+/** A person's labels: those keys of the language's words become REVIEWED. */
 export const saveLabelSet = async (tenantId: string, language: string, labels: Partial<BannerLabels>) => {
-  let saved: LabelSet | undefined;
-  await changeDocument(
-    tenantId,
-    (current) => {
-      const base = current.labelSets[language]?.labels ?? englishOf(current);
-      saved = { labels: { ...base, ...labels }, status: 'REVIEWED', updatedAt: nowIso() };
-      return { ...current, labelSets: { ...current.labelSets, [language]: saved } };
-    },
-    'labels',
-  );
-  return viewOf(language, saved!);
+  await requireCmpTenant(tenantId);
+  await saveWords(tenantId, upper(language), labels);
+  return labelSetOf(tenantId, upper(language));
 };

@@ -1,6 +1,6 @@
 import { decryptSecret, encryptSecret } from '../crypto/secret-box';
 import { principalHash } from './principal';
-import { principalRecordsWithContact } from './store';
+import { principalRecordsWithContact, removeSealedContact } from './store';
 
 /**
  * A principal's email, kept only so that the tenant's fiduciary duties that need it can be met:
@@ -43,4 +43,14 @@ export interface PrincipalContact {
 export const principalContact = async (tenantId: string, dataPrincipalHash: string): Promise<PrincipalContact> => {
   const records = await principalRecordsWithContact(tenantId, dataPrincipalHash);
   return { language: records[0]?.record.languageShown, sealed: records.find((entry) => entry.sealedContact !== undefined)?.sealedContact };
+};
+
+/**
+ * An erasure request fulfilled (s.12): the principal's sealed email leaves every record that kept
+ * it. The records stay as evidence of the decisions, which never included the email.
+ */
+export const forgetContact = async (tenantId: string, dataPrincipalHash: string): Promise<number> => {
+  const sealed = (await principalRecordsWithContact(tenantId, dataPrincipalHash)).filter((entry) => entry.sealedContact !== undefined);
+  await Promise.all(sealed.map((entry) => removeSealedContact(tenantId, entry.record.recordId)));
+  return sealed.length;
 };

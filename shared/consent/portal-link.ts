@@ -6,6 +6,7 @@ import type { Tenant } from '../tenants/tenant';
 import { principalHash } from './principal';
 import { principalRecords } from './store';
 import { waitUntil } from './answer-timing';
+import { withdrawalLinkMail } from './withdrawal-mails';
 import { issueWithdrawalToken } from './withdrawal-routes';
 
 /**
@@ -18,14 +19,12 @@ export const mailWithdrawalLink = async (tenant: Pick<Tenant, 'tenantId' | 'name
   const hash = principalHash(email);
   await consumeRateLimit(config.limits.portalLinkPerEmail, `${tenant.tenantId}#${hash}`, 'RATE_LIMIT');
   // Newest first: the link is for the notice of the principal's latest consent still in force.
-  const active = (await principalRecords(tenant.tenantId, hash)).find((record) => !record.isWithdrawn);
+  const records = await principalRecords(tenant.tenantId, hash);
+  const active = records.find((record) => !record.isWithdrawn);
   if (!active) return;
-  // The records were just read: the link is issued for them without reading them again.
-  await issueWithdrawalToken({ tenantId: tenant.tenantId, dataPrincipalHash: hash, noticeId: active.noticeId, principalEmail: email }, ({ portalUrl, expiresAt }) => ({
-    to: email,
-    subject: `${tenant.name}: your link to withdraw consent`,
-    text: `Someone, hopefully you, asked to withdraw consent given to ${tenant.name}.\nOpen this link to see your consent and choose what to withdraw (it works once, until ${expiresAt}):\n${portalUrl}\nIf you did not ask for this, ignore this mail: nothing changes until the link is used.`,
-  }));
+  // In the language of her latest consent; the records were just read, so the link is issued for them without reading them again.
+  const mailOf = await withdrawalLinkMail(tenant, email, records[0]);
+  await issueWithdrawalToken({ tenantId: tenant.tenantId, dataPrincipalHash: hash, noticeId: active.noticeId, principalEmail: email }, mailOf);
 };
 
 /**

@@ -1,6 +1,6 @@
 import { eventIdFor, keepInOutbox, newEvent } from '../events/outbox';
 import type { StreamChange } from '../stream/change';
-import type { StreamConsumer } from '../stream/consumers';
+import type { StreamConsumer } from '../stream/consumer';
 import { fanOutEvents } from '../webhooks/fanout';
 import { recordItemType, recordOf } from './record-item';
 

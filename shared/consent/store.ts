@@ -121,6 +121,23 @@ export const principalRecordsWithContact = async (tenantId: string, principalHas
     sealedContact: typeof item[contactAttribute] === 'string' ? (item[contactAttribute] as string) : undefined,
   }));
 
+/** Removes a record's sealed contact (never part of its evidence); nothing when the record has none. */
+export const removeSealedContact = async (tenantId: string, recordId: string): Promise<void> => {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: consentKeys.record(tenantId, recordId),
+        UpdateExpression: 'REMOVE #contact',
+        ConditionExpression: 'attribute_exists(#contact)',
+        ExpressionAttributeNames: { '#contact': contactAttribute },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+};
+
 /** Every record the tenant's system filed under one external id, newest first. */
 export const externalIdRecords = async (tenantId: string, externalId: string): Promise<ConsentRecord[]> =>
   (

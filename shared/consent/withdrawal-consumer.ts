@@ -1,4 +1,4 @@
-import type { StreamConsumer } from '../stream/consumers';
+import type { StreamConsumer } from '../stream/consumer';
 import { completeWithdrawal } from './withdrawal-apply';
 
 /**

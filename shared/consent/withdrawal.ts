@@ -3,6 +3,7 @@ import { ValidationError } from '../errors';
 import { newId, newTimeOrderedId } from '../ids';
 import { mailPut } from '../mail/outbox';
 import { getPurposes } from '../purposes/store';
+import { withdrawalConfirmationMail } from './withdrawal-mails';
 import { writeTransaction, type NamedItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
 import type { ConsentRecord } from './record';
@@ -33,37 +34,27 @@ export interface WithdrawalRequest {
 const complianceDays = 7;
 
 
-/** Purposes by name, as the principal saw them in the notice; an id only for a purpose since deleted. */
+/** Purposes by name, as the team knows them; an id only for a purpose since deleted. */
 const purposeNames = async (tenantId: string, purposeIds: string[]): Promise<string[]> => {
+  if (purposeIds.length === 0) return [];
   const byId = new Map((await getPurposes(tenantId, purposeIds)).map((purpose) => [purpose.purposeId, purpose.name]));
   return purposeIds.map((id) => byId.get(id) ?? id);
 };
 
-const mailsFor = (request: WithdrawalRequest, withdrawalId: string, at: string, dueAt: string, full: boolean, purposes: string[]) => {
-  const scope = full ? 'all purposes' : `these purposes: ${purposes.join(', ')}`;
-  const mails: NamedItem[] = [];
-  if (request.principalEmail) {
-    mails.push({
-      name: 'principal mail',
-      item: mailPut(request.tenant.tenantId, {
-        to: request.principalEmail,
-        subject: `${request.tenant.name}: your consent withdrawal is confirmed`,
-        text: `We have recorded the withdrawal of your consent for ${scope}, at ${at}.\nReference: ${withdrawalId}.\n${request.tenant.name} must stop processing your personal data for what you withdrew.`,
-      }),
-    });
-  }
-  if (request.tenant.dpoEmail) {
-    mails.push({
-      name: 'DPO mail',
-      item: mailPut(request.tenant.tenantId, {
-        to: request.tenant.dpoEmail,
-        subject: `Consent withdrawn (${request.method}): act by ${dueAt.slice(0, 10)}`,
-        text: `Withdrawal ${withdrawalId} at ${at} covers ${request.records.length} consent record(s), ${scope}.\nReason: ${request.reason ?? 'none given'}.\nA compliance task is due ${dueAt}: stop the processing and mark the task done.`,
-      }),
-    });
-  }
-  return mails;
-};
+/** The team's mail (in English, like the dashboard): what to stop, by when. */
+const dpoMail = (request: WithdrawalRequest, withdrawalId: string, at: string, dueAt: string, full: boolean, purposeIds: string[]): NamedItem[] =>
+  request.tenant.dpoEmail
+    ? [
+        {
+          name: 'DPO mail',
+          item: mailPut(request.tenant.tenantId, {
+            to: request.tenant.dpoEmail,
+            subject: `Consent withdrawn (${request.method}): act by ${dueAt.slice(0, 10)}`,
+            text: `Withdrawal ${withdrawalId} at ${at} covers ${request.records.length} consent record(s), ${full ? 'all purposes' : `these purposes: ${purposeIds.join(', ')}`}.\nReason: ${request.reason ?? 'none given'}.\nA compliance task is due ${dueAt}: stop the processing and mark the task done.`,
+          }),
+        },
+      ]
+    : [];
 
 /** A principal's records as stored now (the callers read them from an eventually consistent index). */
 const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> => {
@@ -167,7 +158,8 @@ const commitAndApply = async (request: WithdrawalRequest, affected: Affected, cl
       createdAt: at,
       description: `Stop processing for withdrawal ${withdrawalId} (${isFullWithdrawal ? 'all purposes' : purposesWithdrawn.join(', ')})`,
     }),
-    ...mailsFor(request, withdrawalId, at, dueAt, isFullWithdrawal, isFullWithdrawal ? [] : await purposeNames(tenantId, purposesWithdrawn)),
+    ...(await withdrawalConfirmationMail({ tenant: request.tenant, records: request.records, principalEmail: request.principalEmail, withdrawalId, at, full: isFullWithdrawal, purposeIds: purposesWithdrawn })),
+    ...dpoMail(request, withdrawalId, at, dueAt, isFullWithdrawal, await purposeNames(tenantId, isFullWithdrawal ? [] : purposesWithdrawn)),
     ...(request.extraItems ?? []),
   ];
   await writeTransaction(items);

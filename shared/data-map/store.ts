@@ -114,6 +114,10 @@ export const getAsset = async (tenantId: string, assetId: string): Promise<DataA
   return Item ? assetOf(Item) : undefined;
 };
 
+/** The assets of these ids that exist (others are left out), in no particular order. */
+export const getAssets = async (tenantId: string, assetIds: readonly string[]): Promise<DataAsset[]> =>
+  soundEntitiesOf<DataAsset>(await batchGetAll(assetIds.map((assetId) => dataMapKeys.asset(tenantId, assetId)), { consistent: true }), assetShape, 'Data asset');
+
 export const listAssets = async (tenantId: string): Promise<DataAsset[]> =>
   soundEntitiesOf<DataAsset>(await queryPrefix(tenantPartition(tenantId), dataMapKeys.assetPrefix), assetShape, 'Data asset');
 

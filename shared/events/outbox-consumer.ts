@@ -1,4 +1,4 @@
-import type { StreamConsumer } from '../stream/consumers';
+import type { StreamConsumer } from '../stream/consumer';
 import { dispatchOutboxItem, type OutboxItem } from './drain';
 
 /**

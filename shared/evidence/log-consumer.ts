@@ -1,5 +1,5 @@
 import type { StreamChange } from '../stream/change';
-import type { StreamConsumer } from '../stream/consumers';
+import type { StreamConsumer } from '../stream/consumer';
 import { documentItemType } from './documents';
 import { entryOf, withdrawalItemType, type LogEntry } from './entries';
 import { recordItemType } from '../consent/record-item';

@@ -87,7 +87,7 @@ const operationOf = (route: (typeof routeList)[number]) => {
     : { type: 'object' };
   const rolesLine =
     route.auth.kind === 'bearer'
-      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (README, Roles). ' : ''}${
+      ? `${route.auth.narrowsSpec ? 'The spec allows any role here; this service narrows it (docs/security.md, Roles). ' : ''}${
           currentRoleChecked(route.auth.access) ? 'The role is checked against the team as it is now, not only the token: a user removed since the token was issued is 401 TOKEN_INVALID, a role lowered since is 403 FORBIDDEN. ' : ''
         }Roles: ${rolesFor(route.auth.access).join(', ')}.`
       : undefined;

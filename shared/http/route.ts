@@ -20,7 +20,7 @@ export type RouteAuth<Access extends AccessLevel = AccessLevel> =
   | {
       kind: 'bearer';
       access: Access;
-      /** The spec's role column says "any" here; `access` narrows it (README, Roles). */
+      /** The spec's role column says "any" here; `access` narrows it (docs/security.md, Roles). */
       narrowsSpec?: true;
     }
   | {

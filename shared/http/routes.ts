@@ -14,6 +14,7 @@ import { sdkRoutes } from './routes/sdk';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
 import { withdrawalRoutes } from './routes/withdrawals';
+import { wordsRoutes } from './routes/words';
 
 /**
  * The route table: the one description of the HTTP interface. The CDK stack makes an API Gateway
@@ -36,6 +37,7 @@ export const routes = {
   ...breachRoutes,
   ...dataMapRoutes,
   ...rightsRoutes,
+  ...wordsRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -39,3 +39,8 @@ export const scheduledLanguageCodes = languageCodes.filter((code) => code !== 'E
 export const isLanguageCode = (value: string): value is LanguageCode => (languageCodes as string[]).includes(value);
 
 export const isoOf = (code: LanguageCode): string => languages.find((language) => language.code === code)!.iso;
+
+/** Urdu, Kashmiri and Sindhi are written right to left (Perso-Arabic scripts). */
+export const rightToLeftCodes: readonly LanguageCode[] = ['KS', 'SD', 'UR'];
+
+export const directionOf = (code: string): 'rtl' | 'ltr' => ((rightToLeftCodes as readonly string[]).includes(code) ? 'rtl' : 'ltr');

@@ -8,6 +8,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** A principal's mail also has an HTML part carrying its language and direction (compose.ts). */
+  html?: string;
 }
 
 /**

@@ -13,7 +13,10 @@ const ses = (): SESClient =>
 export const buildSendEmail = (mail: Mail): SendEmailCommandInput => ({
   Source: config.mailFrom,
   Destination: { ToAddresses: [mail.to] },
-  Message: { Subject: { Data: mail.subject, Charset: 'UTF-8' }, Body: { Text: { Data: mail.text, Charset: 'UTF-8' } } },
+  Message: {
+    Subject: { Data: mail.subject, Charset: 'UTF-8' },
+    Body: { Text: { Data: mail.text, Charset: 'UTF-8' }, ...(mail.html ? { Html: { Data: mail.html, Charset: 'UTF-8' } } : {}) },
+  },
 });
 
 export const sendMail = async (mail: Mail): Promise<void> => {

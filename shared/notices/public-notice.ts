@@ -3,6 +3,8 @@ import { NotFoundError } from '../errors';
 import type { NoticeDiff } from './diff';
 import type { NoticeSnapshot } from './notice';
 import { getPublicDocument } from './store';
+import { noticeBannerLabels } from '../words/read';
+import { readHead } from '../words/store';
 
 /** Which published version a consent must have been given to, to still cover this one. */
 export interface MaterialBaseline {
@@ -81,8 +83,9 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot, servicePortalUrl: st
 
 export type PublicNotice = ReturnType<typeof buildPublicNotice>;
 
+/** The precomputed notice with the banner's words in its languages, read beside it (two parallel reads). */
 export const readPublicNotice = async (tenantId: string) => {
-  const document = await getPublicDocument(tenantId);
+  const [document, head] = await Promise.all([getPublicDocument(tenantId), readHead(tenantId)]);
   if (!document) throw new NotFoundError('Published notice');
-  return document;
+  return { ...document, labels: noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']) };
 };

@@ -236,4 +236,9 @@ export const publicNoticeView = z.object({
       'Extension: the version that last changed materially (a purpose added or removed, or its data categories or legal basis changed, as the version diff decides). Consent given to it still covers this version; a widget asks again only when materialNoticeId differs from the one consented to.',
     ),
   materialNoticeId: z.uuid().optional().describe('Extension: the notice id of materialVersion (version numbers count per lineage; this is unique)'),
+  labels: z
+    .record(z.string(), z.record(z.string(), z.string()))
+    .describe(
+      "Extension: the notice banner's words (buttons, headings, Privacy choices, the GPC note, the withdrawal link) from the tenant's words (GET /words): EN complete, and each of availableLanguages with the words principals are shown in it (reviewed, or machine drafts when the tenant shows them); a key a language lacks is read in English, marked lang=\"en\". Read with the notice, so the widget needs no other request.",
+    ),
 });

@@ -76,7 +76,7 @@ export const submitPublicRequest = async (input: z.output<typeof publicRequestBo
     await writeTransaction([
       requestInsert(request),
       tokenInsert(tokenHash, { tenantId: tenant.tenantId, requestId: request.requestId, createdAt, expiresAt: Math.floor(Date.parse(confirmBy) / 1000) + expiredLinkKeptSeconds }),
-      ...confirmationMail(request, tenant, token),
+      ...(await confirmationMail(request, tenant, token)),
     ]);
     return { accepted: true as const };
   } finally {

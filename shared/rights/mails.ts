@@ -1,9 +1,12 @@
 import { rightsRequestUrl } from '../consent/portal-urls';
 import type { NamedItem } from '../db/transact';
+import type { LanguageCode } from '../i18n/languages';
+import { composeMail, readableTime, type MailParagraph, type MailText } from '../mail/compose';
 import { mailPut } from '../mail/outbox';
+import type { WordKey } from '../words/catalogue';
+import { recordedLanguage, wordsFor } from '../words/read';
 import { getPublicDocument } from '../notices/store';
 import type { Tenant } from '../tenants/tenant';
-import { rightsMailText, rightsOutcomeName, rightsTypeName } from './labels';
 import { answerKeptMs, type RightsRequest } from './request';
 
 /**
@@ -16,69 +19,57 @@ export const dpoContactOf = async (tenant: Tenant): Promise<string | null> => {
   return typeof published?.contactEmail === 'string' ? published.contactEmail : null;
 };
 
-/** A time as the principal reads it in their language (UTC, said so). */
-const readable = (iso: string, language: string): string => {
-  try {
-    return `${new Intl.DateTimeFormat(language === 'HI' ? 'hi-IN' : 'en-IN', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
-  } catch {
-    return iso;
-  }
+const principalMail = (request: RightsRequest, name: string, language: string, subject: MailText, paragraphs: MailParagraph[]): NamedItem[] =>
+  request.principalEmail ? [{ name, item: mailPut(request.tenantId, composeMail(request.principalEmail, language, subject.text, paragraphs)) }] : [];
+
+/** The tenant's words in the language of the request form, and the values every mail fills in. */
+const wordsOf = async (request: RightsRequest, tenant: Tenant) => {
+  const words = await wordsFor(tenant.tenantId, recordedLanguage(request.language));
+  const values = {
+    tenant: tenant.name,
+    type: (shownIn: LanguageCode) => words.sayIn(shownIn)(`rights.typeName_${request.requestType}` as WordKey).text,
+    reference: request.requestId,
+  };
+  const time = (iso: string) => (shownIn: LanguageCode) => readableTime(iso, shownIn);
+  const contactOf = (contact: string | null) => (shownIn: LanguageCode) => contact ?? words.sayIn(shownIn)('mail.rights.noContact', { tenant: tenant.name }).text;
+  return { ...words, values, time, contactOf };
 };
 
-const principalMail = (request: RightsRequest, name: string, subject: string, text: string): NamedItem[] =>
-  request.principalEmail ? [{ name, item: mailPut(request.tenantId, { to: request.principalEmail, subject, text }) }] : [];
-
 /** The public form's mail: the link that confirms the request (nothing reaches the tenant until then). */
-export const confirmationMail = (request: RightsRequest, tenant: Tenant, token: string): NamedItem[] => {
-  const language = request.language;
-  return principalMail(
-    request,
-    'confirmation mail',
-    rightsMailText(language, 'confirmSubject', { tenant: tenant.name }),
-    rightsMailText(language, 'confirmText', { tenant: tenant.name, type: rightsTypeName(language, request.requestType), confirmBy: readable(request.confirmBy!, language), url: rightsRequestUrl(token) }),
-  );
+export const confirmationMail = async (request: RightsRequest, tenant: Tenant, token: string): Promise<NamedItem[]> => {
+  const { language, say, values, time } = await wordsOf(request, tenant);
+  return principalMail(request, 'confirmation mail', language, say('mail.rights.confirmSubject', values), [
+    say('mail.rights.confirmText', { ...values, confirmBy: time(request.confirmBy!), url: rightsRequestUrl(token) }),
+  ]);
 };
 
 /** A request the team logged for a principal known by email: where to follow it. */
-export const receivedMail = (request: RightsRequest, tenant: Tenant, token: string, contact: string | null): NamedItem[] => {
-  const language = request.language;
-  return principalMail(
-    request,
-    'received mail',
-    rightsMailText(language, 'receivedSubject', { tenant: tenant.name }),
-    rightsMailText(language, 'receivedText', {
-      tenant: tenant.name,
-      type: rightsTypeName(language, request.requestType),
-      reference: request.requestId,
-      dueAt: readable(request.dueAt!, language),
-      url: rightsRequestUrl(token),
-      contact: contact ?? rightsMailText(language, 'noContact', { tenant: tenant.name }),
-    }),
-  );
+export const receivedMail = async (request: RightsRequest, tenant: Tenant, token: string, contact: string | null): Promise<NamedItem[]> => {
+  const { language, say, values, time, contactOf } = await wordsOf(request, tenant);
+  return principalMail(request, 'received mail', language, say('mail.rights.receivedSubject', values), [
+    say('mail.rights.receivedText', { ...values, dueAt: time(request.dueAt!), url: rightsRequestUrl(token), contact: contactOf(contact) }),
+  ]);
 };
 
 /** The answer: outcome and response, the link where it stays for 90 days, the DPO contact; a grievance adds the Board and its closure receipt. */
-export const answerMail = (request: RightsRequest, tenant: Tenant, token: string, contact: string | null): NamedItem[] => {
-  const language = request.language;
-  const values = { tenant: tenant.name };
+export const answerMail = async (request: RightsRequest, tenant: Tenant, token: string, contact: string | null): Promise<NamedItem[]> => {
+  const { language, say, sayIn, values, time, contactOf } = await wordsOf(request, tenant);
   const paragraphs = [
-    rightsMailText(language, 'answerText', {
+    say('mail.rights.answerText', {
       ...values,
-      type: rightsTypeName(language, request.requestType),
-      reference: request.requestId,
-      resolvedAt: readable(request.resolvedAt!, language),
-      outcome: rightsOutcomeName(language, request.outcome!),
+      resolvedAt: time(request.resolvedAt!),
+      outcome: (shownIn) => sayIn(shownIn)(`rights.outcome_${request.outcome!}` as WordKey).text,
       response: request.response ?? '',
-      validUntil: readable(new Date(Date.parse(request.resolvedAt!) + answerKeptMs).toISOString(), language),
+      validUntil: time(new Date(Date.parse(request.resolvedAt!) + answerKeptMs).toISOString()),
       url: rightsRequestUrl(token),
-      contact: contact ?? rightsMailText(language, 'noContact', values),
+      contact: contactOf(contact),
     }),
   ];
   if (request.requestType === 'GRIEVANCE') {
-    paragraphs.push(rightsMailText(language, 'boardAfterGrievance', values));
-    if (request.closureReceipt) paragraphs.push(rightsMailText(language, 'closureReceipt', { receipt: request.closureReceipt }));
+    paragraphs.push(say('mail.rights.boardAfterGrievance', values));
+    if (request.closureReceipt) paragraphs.push(say('mail.rights.closureReceipt', { receipt: request.closureReceipt }));
   }
-  return principalMail(request, 'answer mail', rightsMailText(language, 'answerSubject', values), paragraphs.join('\n\n'));
+  return principalMail(request, 'answer mail', language, say('mail.rights.answerSubject', values), paragraphs);
 };
 
 /**

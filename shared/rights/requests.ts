@@ -73,7 +73,7 @@ export const logRequest = async (tenantId: string, userId: string, input: z.outp
   const { request, items } = submissionItems(await asSubmitted(draft, now, `user:${userId}`), contact);
   await writeTransaction([
     requestInsert(request),
-    ...(token ? [tokenInsert(sha256Hex(token), { tenantId, requestId: request.requestId, createdAt: request.createdAt }), ...receivedMail(request, tenant, token, contact)] : []),
+    ...(token ? [tokenInsert(sha256Hex(token), { tenantId, requestId: request.requestId, createdAt: request.createdAt }), ...(await receivedMail(request, tenant, token, contact))] : []),
     ...items,
   ]);
   return detailOf(request);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { clock } from '../clock';
 import { canonicalJson } from '../consent/proof';
+import { forgetContact } from '../consent/contact';
 import { principalRecords } from '../consent/store';
 import { withdraw } from '../consent/withdrawal';
 import { randomToken, sha256Hex } from '../crypto/hash';
@@ -67,7 +68,7 @@ const resolutionOf = async (tenant: Tenant, request: RightsRequest, input: Resol
     document.item,
     named('event', outboxPut(newEvent(request.tenantId, 'rights.resolved', { requestId: request.requestId, type: request.requestType, outcome: input.outcome, principalHash: request.principalHash, resolvedAt }))),
     ...request.tokenHashes.map((hash) => tokenExpiry(hash, keepUntil)),
-    ...(token ? [tokenInsert(sha256Hex(token), { tenantId: request.tenantId, requestId: request.requestId, createdAt: resolvedAt, expiresAt: keepUntil }), ...answerMail(next, tenant, token, contact)] : []),
+    ...(token ? [tokenInsert(sha256Hex(token), { tenantId: request.tenantId, requestId: request.requestId, createdAt: resolvedAt, expiresAt: keepUntil }), ...(await answerMail(next, tenant, token, contact))] : []),
     ...(summary ? [answerInsert(request.tenantId, request.requestId, summary)] : []),
     ...(request.requestType === 'NOMINATION' && fulfilled && request.nominee
       ? [nomineeInsert(request.tenantId, request.principalHash, { ...request.nominee, nominatedAt: resolvedAt, requestId: request.requestId })]
@@ -105,7 +106,12 @@ const resolveOnce = async (tenant: Tenant, userId: string, requestId: string, in
   const now = clock.now();
   const { next, items } = await resolutionOf(tenant, request, input, by, now);
   let withdrawalId: string | null = null;
-  if (request.requestType === 'ERASURE' && input.outcome === 'FULFILLED') withdrawalId = await withdrawAll(tenant, request, by, items);
+  if (request.requestType === 'ERASURE' && input.outcome === 'FULFILLED') {
+    // First, and idempotent: a crash after it leaves the request open to resolve again, never an
+    // erasure on record with the service still holding the email.
+    await forgetContact(tenant.tenantId, request.principalHash);
+    withdrawalId = await withdrawAll(tenant, request, by, items);
+  }
   if (withdrawalId) await linkWithdrawal(tenant.tenantId, requestId, withdrawalId);
   else await writeTransaction(items);
   const resolved = { ...next, withdrawalId };

@@ -4,7 +4,7 @@ import type { AttributeValue as StreamAttributeValue, DynamoDBRecord } from 'aws
 import { consentKeys } from '../consent/keys';
 
 /**
- * One change of the table, as its stream reports it: what the consumers (shared/stream/consumers.ts)
+ * One change of the table, as its stream reports it: what the consumers (functions/stream/consumers.ts)
  * see, whether the record came in a Lambda event (AWS) or from GetRecords (the local stream reader).
  */
 export interface StreamChange {

@@ -11,7 +11,7 @@ import { demoContentSecurityPolicy } from '../../web/build';
 import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
 import { ConsentServiceStack, streamItemTypes } from '../../infra/stack';
-import { streamConsumers } from '../../shared/stream/consumers';
+import { streamConsumers } from '../../functions/stream/consumers';
 import { config } from '../../shared/config';
 import { metricNamespace, metricNames } from '../../shared/metrics';
 import { tableDefinition } from '../../shared/db/table';

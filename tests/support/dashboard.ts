@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { password } from './api';
 import { axeViolations } from './browser';
 
@@ -68,4 +68,29 @@ export const openSignedIn = async (browser: Browser, baseUrl: string, email: str
   await opened.type('#password', password);
   await click(opened, aria('Sign in', 'button'));
   return opened;
+};
+
+/**
+ * A dashboard test file's tabs: the limits raised for its many calls and sign-ins from one
+ * address while it runs, and every tab it opened closed after it.
+ */
+export const useDashboardTabs = (browser: () => Browser, baseUrl: () => string) => {
+  const pages: Page[] = [];
+  beforeAll(() => {
+    process.env.RATE_LIMIT_BEARER_PER_MINUTE = '100000';
+    process.env.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE = '1000';
+  });
+  afterAll(async () => {
+    await Promise.all(pages.map((opened) => opened.close()));
+    delete process.env.RATE_LIMIT_BEARER_PER_MINUTE;
+    delete process.env.RATE_LIMIT_LOGIN_PER_IP_PER_MINUTE;
+  });
+  /** A new tab signed in as `email`, on the overview. */
+  const signedInTab = async (email: string, secret = password): Promise<Page> => {
+    const opened = await openDashboard(browser(), baseUrl());
+    pages.push(opened);
+    await signIn(opened, email, secret);
+    return opened;
+  };
+  return { signedInTab };
 };

@@ -3,7 +3,7 @@ import { drainOutbox } from '../../shared/events/drain';
 interface StoredMail {
   destination: { to: string[] };
   subject: string;
-  body: { text?: string };
+  body: { text?: string; html?: string };
 }
 
 /** Runs the outbox drainer (as the worker loop would) and returns what the SES emulator holds. */

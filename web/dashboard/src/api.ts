@@ -91,6 +91,12 @@ const endpoints = {
   resolveRightsRequest: ['POST', '/api/v1/rights/requests/:requestId/resolve'],
   getRightsSettings: ['GET', '/api/v1/rights/settings'],
   updateRightsSettings: ['PUT', '/api/v1/rights/settings'],
+  getWordsOverview: ['GET', '/api/v1/words'],
+  saveWordsSettings: ['PUT', '/api/v1/words/settings'],
+  getLanguageWords: ['GET', '/api/v1/words/languages/:language'],
+  saveLanguageWords: ['PUT', '/api/v1/words/languages/:language'],
+  draftWords: ['POST', '/api/v1/words/draft'],
+  draftAllWords: ['POST', '/api/v1/words/draft-all'],
 } as const satisfies { readonly [Op in OperationId]?: readonly [Routes[Op]['method'], Routes[Op]['path']] };
 
 export type Operation = keyof typeof endpoints;

@@ -28,12 +28,9 @@ const known: Record<string, { name: string; tag: string }> = {
   UR: { name: 'اردو', tag: 'ur' },
 };
 
-/** Urdu, Kashmiri and Sindhi are written right to left (Perso-Arabic scripts). */
-const rightToLeft = new Set(['UR', 'KS', 'SD']);
-
 export const languageName = (code: string): string => known[code]?.name ?? code;
 export const languageTag = (code: string): string => known[code]?.tag ?? 'en';
-export const directionOf = (code: string): 'rtl' | 'ltr' => (rightToLeft.has(code) ? 'rtl' : 'ltr');
+export { directionOf } from '../../../shared/i18n/languages';
 
 /** The first of the browser's languages the page has (exact tag, then base language), else English. */
 export const initialLanguage = (available: readonly string[], preferred: readonly string[]): string => {

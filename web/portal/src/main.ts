@@ -1,3 +1,4 @@
+import { pageWords } from '../../../shared/words/page-words';
 import { h } from './dom';
 import { publicPage } from './public-page';
 import { requestPage } from './request-page';
@@ -19,7 +20,8 @@ const route = (pathname: string): void => {
     void tokenPage(parts[0]);
     return;
   }
-  document.getElementById('app')?.replaceChildren(h('h1', {}, 'Page not found'), h('p', {}, 'Open the link from your email, or the withdrawal page on the organisation’s website.'));
+  // No tenant is known here: the catalogue's English.
+  document.getElementById('app')?.replaceChildren(h('h1', {}, pageWords['portal.notFoundHeading']), h('p', {}, pageWords['portal.notFoundText']));
 };
 
 try {

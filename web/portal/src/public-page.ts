@@ -1,10 +1,11 @@
 import { callApi } from './api';
 import { h } from './dom';
-import { chromeLanguages, type LabelKey } from './labels';
+import type { LabelKey } from './labels';
+import { wordsOf } from './tenant-words';
 import { initialLanguage } from './languages';
 import type { RightsMeans } from './rights-api';
 import { emptyRequestDraft, rightsSection } from './rights-form';
-import { mount, t, type PageState } from './shell';
+import { loadWords, mount, redraw, t, type PageState } from './shell';
 
 /** A deliberately loose check: the server validates; this only catches an obvious typo early. */
 const looksLikeEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
@@ -15,23 +16,23 @@ const looksLikeEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(valu
  * is the same whether or not the address has consent on record.
  */
 export const publicPage = (slug: string): void => {
-  const state: PageState & { sent: { email: string; key: 'sentText' | 'requestSentText' } | null; means: RightsMeans | null } = {
-    language: initialLanguage(chromeLanguages, navigator.languages),
-    languages: chromeLanguages,
-    sent: null,
-    means: null,
-  };
+  type Sent = { email: string; key: 'portal.sentText' | 'rights.requestSentText' };
+  // English until the tenant's words say which languages it shows.
+  const state: PageState & { loading: boolean; sent: Sent | null; means: RightsMeans | null } = { language: 'EN', languages: ['EN'], loading: true, sent: null, means: null };
+  const wordsIn = wordsOf(slug);
   const draft = { email: '', error: null as LabelKey | null, busy: false };
   const request = emptyRequestDraft();
 
-  const render = (focus: 'heading' | 'language' | 'keep') => mount(state, state.sent === null ? formView() : sentView(state.sent), { onLanguage, focus });
-  const sent = (email: string, key: 'sentText' | 'requestSentText') => {
+  const render = (focus: 'heading' | 'language' | 'keep') =>
+    mount(state, state.loading ? loadingView() : state.sent === null ? formView() : sentView(state.sent), { onLanguage, focus });
+  const sent = (email: string, key: Sent['key']) => {
     state.sent = { email, key };
     render('heading');
   };
-  const onLanguage = (code: string) => {
+  const onLanguage = async (code: string) => {
     state.language = code;
     render('language');
+    if (await loadWords(state, wordsIn)) redraw(render);
   };
   const fail = (key: LabelKey) => {
     draft.error = key;
@@ -43,19 +44,19 @@ export const publicPage = (slug: string): void => {
   const submit = async () => {
     if (draft.busy) return;
     const email = draft.email.trim();
-    if (!looksLikeEmail(email)) return fail('emailInvalid');
+    if (!looksLikeEmail(email)) return fail('portal.emailInvalid');
     draft.error = null;
     draft.busy = true;
     render('keep');
     const answer = await callApi('POST', '/consent/portal-link', { tenantSlug: slug, email });
     if (answer.ok) {
       draft.busy = false;
-      return sent(email, 'sentText');
+      return sent(email, 'portal.sentText');
     }
-    if (answer.code === 'RATE_LIMIT') return fail('rateLimited');
-    if (answer.code === 'NOT_FOUND') return fail('unknownOrganisation');
-    if (answer.code === 'VALIDATION_ERROR') return fail('emailInvalid');
-    return fail('failed');
+    if (answer.code === 'RATE_LIMIT') return fail('portal.rateLimited');
+    if (answer.code === 'NOT_FOUND') return fail('portal.unknownOrganisation');
+    if (answer.code === 'VALIDATION_ERROR') return fail('portal.emailInvalid');
+    return fail('portal.failed');
   };
 
   const formView = () => {
@@ -73,33 +74,41 @@ export const publicPage = (slug: string): void => {
     const form = h(
       'form',
       { class: 'card', novalidate: true },
-      h('p', {}, t(state, 'publicIntro')),
-      h('label', { for: 'email', class: 'block' }, t(state, 'email')),
+      h('p', {}, t(state, 'portal.publicIntro')),
+      h('label', { for: 'email', class: 'block' }, t(state, 'portal.email')),
       input,
       draft.error ? h('p', { id: 'email-error', class: 'error', role: 'alert' }, t(state, draft.error)) : null,
-      h('p', {}, h('button', { type: 'submit', 'aria-disabled': draft.busy ? 'true' : undefined }, t(state, draft.busy ? 'sending' : 'sendLink'))),
+      h('p', {}, h('button', { type: 'submit', 'aria-disabled': draft.busy ? 'true' : undefined }, t(state, draft.busy ? 'portal.sending' : 'portal.sendLink'))),
     );
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void submit();
     });
-    const rights = state.means ? rightsSection(state, state.means, request, () => render('keep'), (email) => sent(email, 'requestSentText')) : null;
-    return { title: t(state, 'publicHeading'), body: [form, rights].filter((part): part is HTMLElement => part !== null) };
+    const rights = state.means ? rightsSection(state, state.means, request, () => render('keep'), (email) => sent(email, 'rights.requestSentText')) : null;
+    return { title: t(state, 'portal.publicHeading'), body: [form, rights].filter((part): part is HTMLElement => part !== null) };
   };
 
-  const sentView = ({ email, key }: { email: string; key: 'sentText' | 'requestSentText' }) => ({
-    title: t(state, 'sentHeading'),
+  const loadingView = () => ({ title: t(state, 'portal.publicHeading'), body: [h('p', { id: 'loading' }, t(state, 'portal.loading'))] });
+
+  const sentView = ({ email, key }: Sent) => ({
+    title: t(state, 'portal.sentHeading'),
     body: [h('p', { class: 'card', id: 'sent' }, t(state, key, { email }))],
   });
 
   render('keep');
+  // The languages the tenant shows words in, the browser's choice among them, and their words.
+  void (async () => {
+    state.languages = (await wordsIn())?.languages ?? ['EN'];
+    state.language = initialLanguage(state.languages, navigator.languages);
+    await loadWords(state, wordsIn);
+    state.loading = false;
+    render('keep');
+  })();
   // The Rule 14 publication and the request form, where the organisation's plan has them.
   void callApi<RightsMeans>('GET', `/rights/means/${encodeURIComponent(slug)}`).then((answer) => {
     if (!answer.ok || state.sent) return;
     state.means = answer.data;
     // The redraw replaces the form: whatever had the focus (the email box being typed in) keeps it.
-    const focused = document.activeElement?.id;
-    render('keep');
-    if (focused) document.getElementById(focused)?.focus();
+    redraw(render);
   });
 };

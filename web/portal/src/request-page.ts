@@ -1,10 +1,11 @@
 import { callApi } from './api';
 import { h } from './dom';
-import { chromeLanguages } from './labels';
+import type { PageWords } from './labels';
+import { wordsOf } from './tenant-words';
 import { initialLanguage } from './languages';
 import type { PublicRequest } from './rights-api';
 import { summarySection } from './request-summary';
-import { mount, t, timeOf, type PageState } from './shell';
+import { loadWords, mount, redraw, t, timeOf, type PageState } from './shell';
 
 type View = { kind: 'loading' | 'invalid' | 'failed' } | { kind: 'request'; request: PublicRequest; busy: boolean; failed: boolean };
 
@@ -14,12 +15,22 @@ type View = { kind: 'loading' | 'invalid' | 'failed' } | { kind: 'request'; requ
  * the answer with the DPO's contact: the access summary as sections, a grievance's closure receipt.
  */
 export const requestPage = async (token: string): Promise<void> => {
-  const state: PageState & { view: View } = { language: initialLanguage(chromeLanguages, navigator.languages), languages: chromeLanguages, view: { kind: 'loading' } };
+  // English until the request says whose it is; then the tenant's words.
+  const state: PageState & { view: View } = { language: 'EN', languages: ['EN'], view: { kind: 'loading' } };
+  let wordsIn: ((language?: string) => Promise<PageWords | undefined>) | undefined;
   const path = `/rights/requests/public/${encodeURIComponent(token)}`;
   const render = (focus: 'heading' | 'language' | 'keep') => mount(state, viewBody(), { onLanguage, focus });
-  const onLanguage = (code: string) => {
+  const onLanguage = async (code: string) => {
     state.language = code;
     render('language');
+    if (wordsIn && (await loadWords(state, wordsIn))) redraw(render);
+  };
+  /** The tenant's words: in the request form's language where the tenant shows words in it, else the browser's choice. */
+  const useTenant = async (request: PublicRequest) => {
+    wordsIn = wordsOf(request.tenant.slug);
+    state.languages = (await wordsIn())?.languages ?? ['EN'];
+    state.language = state.languages.includes(request.language) ? request.language : initialLanguage(state.languages, navigator.languages);
+    await loadWords(state, wordsIn);
   };
   const show = (view: View, focus: 'heading' | 'keep' = 'heading') => {
     state.view = view;
@@ -27,7 +38,10 @@ export const requestPage = async (token: string): Promise<void> => {
   };
   const load = async () => {
     const answer = await callApi<PublicRequest>('GET', path);
-    if (answer.ok) return show({ kind: 'request', request: answer.data, busy: false, failed: false });
+    if (answer.ok) {
+      if (!wordsIn) await useTenant(answer.data);
+      return show({ kind: 'request', request: answer.data, busy: false, failed: false });
+    }
     show({ kind: answer.code === 'NOT_FOUND' || answer.code === 'VALIDATION_ERROR' ? 'invalid' : 'failed' });
   };
 
@@ -35,7 +49,10 @@ export const requestPage = async (token: string): Promise<void> => {
     if (state.view.kind !== 'request' || state.view.busy) return;
     show({ kind: 'request', request, busy: true, failed: false }, 'keep');
     const answer = await callApi<PublicRequest>('POST', `${path}/confirm`);
-    if (answer.ok) return show({ kind: 'request', request: answer.data, busy: false, failed: false });
+    if (answer.ok) {
+      if (!wordsIn) await useTenant(answer.data);
+      return show({ kind: 'request', request: answer.data, busy: false, failed: false });
+    }
     // Expired meanwhile (410) or confirmed in another tab (409): the page shows what is now true.
     if (answer.code === 'GONE' || answer.code === 'CONFLICT') return load();
     show({ kind: 'request', request, busy: false, failed: true }, 'keep');
@@ -44,17 +61,17 @@ export const requestPage = async (token: string): Promise<void> => {
 
   const facts = (request: PublicRequest): HTMLElement => {
     const pairs: [Node, Node | string][] = [
-      [t(state, 'requestLabel'), t(state, `typeName_${request.type}`)],
-      [t(state, 'detailsLabel'), h('span', { dir: 'auto', class: 'prewrap' }, request.details)],
-      ...(request.nominee ? ([[t(state, 'nomineeLabel'), h('span', { dir: 'auto' }, `${request.nominee.name} (${request.nominee.relationship})`)]] as [Node, Node][]) : []),
-      [t(state, 'statusLabel'), h('span', { id: 'request-status' }, t(state, `status_${request.status}`))],
-      [t(state, 'createdLabel'), timeOf(state, request.createdAt)],
-      ...(request.confirmBy ? ([[t(state, 'confirmByLabel'), timeOf(state, request.confirmBy)]] as [Node, Node][]) : []),
-      ...(request.submittedAt ? ([[t(state, 'submittedLabel'), timeOf(state, request.submittedAt)]] as [Node, Node][]) : []),
+      [t(state, 'rights.requestLabel'), t(state, `rights.typeName_${request.type}`)],
+      [t(state, 'rights.detailsLabel'), h('span', { dir: 'auto', class: 'prewrap' }, request.details)],
+      ...(request.nominee ? ([[t(state, 'rights.nomineeLabel'), h('span', { dir: 'auto' }, `${request.nominee.name} (${request.nominee.relationship})`)]] as [Node, Node][]) : []),
+      [t(state, 'rights.statusLabel'), h('span', { id: 'request-status' }, t(state, `rights.status_${request.status}`))],
+      [t(state, 'rights.createdLabel'), timeOf(state, request.createdAt)],
+      ...(request.confirmBy ? ([[t(state, 'rights.confirmByLabel'), timeOf(state, request.confirmBy)]] as [Node, Node][]) : []),
+      ...(request.submittedAt ? ([[t(state, 'rights.submittedLabel'), timeOf(state, request.submittedAt)]] as [Node, Node][]) : []),
       ...(request.dueAt
-        ? ([[t(state, 'dueLabel'), h('span', {}, timeOf(state, request.dueAt), ...(request.daysLeft !== null && !request.overdue ? [' (', t(state, 'daysLeft', { days: request.daysLeft }), ')'] : []))]] as [Node, Node][])
+        ? ([[t(state, 'rights.dueLabel'), h('span', {}, timeOf(state, request.dueAt), ...(request.daysLeft !== null && !request.overdue ? [' (', t(state, 'rights.daysLeft', { days: request.daysLeft }), ')'] : []))]] as [Node, Node][])
         : []),
-      ...(request.resolvedAt ? ([[t(state, 'resolvedLabel'), timeOf(state, request.resolvedAt)]] as [Node, Node][]) : []),
+      ...(request.resolvedAt ? ([[t(state, 'rights.resolvedLabel'), timeOf(state, request.resolvedAt)]] as [Node, Node][]) : []),
     ];
     return h('dl', { class: 'facts' }, ...pairs.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
   };
@@ -62,9 +79,9 @@ export const requestPage = async (token: string): Promise<void> => {
   const statusCard = (view: Extract<View, { kind: 'request' }>): Node[] => {
     const { request } = view;
     const tenant = request.tenant.name;
-    const intro = h('p', {}, t(state, 'requestIntro', { tenant }));
+    const intro = h('p', {}, t(state, 'rights.requestIntro', { tenant }));
     if (request.status === 'UNVERIFIED') {
-      const button = h('button', { type: 'button', id: 'confirm', 'aria-disabled': view.busy ? 'true' : undefined }, t(state, view.busy ? 'confirming' : 'confirmRequest'));
+      const button = h('button', { type: 'button', id: 'confirm', 'aria-disabled': view.busy ? 'true' : undefined }, t(state, view.busy ? 'rights.confirming' : 'rights.confirmRequest'));
       button.addEventListener('click', () => void confirm(request));
       return [
         h(
@@ -72,17 +89,17 @@ export const requestPage = async (token: string): Promise<void> => {
           { class: 'card' },
           intro,
           facts(request),
-          h('p', {}, t(state, 'confirmText', { tenant })),
-          view.failed ? h('p', { id: 'confirm-error', class: 'error', role: 'alert', tabindex: '-1' }, t(state, 'failed')) : null,
+          h('p', {}, t(state, 'rights.confirmText', { tenant })),
+          view.failed ? h('p', { id: 'confirm-error', class: 'error', role: 'alert', tabindex: '-1' }, t(state, 'portal.failed')) : null,
           button,
         ),
       ];
     }
     if (request.status === 'EXPIRED') {
-      return [h('section', { class: 'card' }, intro, facts(request), h('p', {}, t(state, 'expiredRequestText')), h('p', {}, h('a', { href: `/portal/t/${encodeURIComponent(request.tenant.slug)}` }, t(state, 'newRequest', { tenant }))))];
+      return [h('section', { class: 'card' }, intro, facts(request), h('p', {}, t(state, 'rights.expiredRequestText')), h('p', {}, h('a', { href: `/portal/t/${encodeURIComponent(request.tenant.slug)}` }, t(state, 'rights.newRequest', { tenant }))))];
     }
     const open = request.status === 'SUBMITTED' || request.status === 'IN_PROGRESS';
-    return [h('section', { class: 'card' }, intro, facts(request), open ? h('p', {}, t(state, request.overdue ? 'overdue' : 'confirmedText', { tenant })) : null)];
+    return [h('section', { class: 'card' }, intro, facts(request), open ? h('p', {}, t(state, request.overdue ? 'rights.overdue' : 'rights.confirmedText', { tenant })) : null)];
   };
 
   const answer = (request: PublicRequest): Node[] => {
@@ -92,12 +109,12 @@ export const requestPage = async (token: string): Promise<void> => {
       h(
         'section',
         { class: 'card', 'aria-labelledby': 'answer-heading' },
-        h('h2', { id: 'answer-heading' }, t(state, 'answerHeading')),
-        h('dl', { class: 'facts' }, h('dt', {}, t(state, 'outcomeLabel')), h('dd', { id: 'outcome' }, t(state, `outcome_${request.outcome}`))),
+        h('h2', { id: 'answer-heading' }, t(state, 'rights.answerHeading')),
+        h('dl', { class: 'facts' }, h('dt', {}, t(state, 'rights.outcomeLabel')), h('dd', { id: 'outcome' }, t(state, `rights.outcome_${request.outcome}`))),
         h('p', { dir: 'auto', class: 'prewrap', id: 'response' }, request.response ?? ''),
-        request.type === 'GRIEVANCE' ? h('p', {}, t(state, 'boardAfterGrievance', { tenant })) : null,
-        request.closure ? h('div', {}, h('p', {}, t(state, 'closureReceipt')), h('pre', { class: 'receipt', id: 'closure-receipt', tabindex: '0' }, request.closure.receipt)) : null,
-        request.linkValidUntil ? h('p', { class: 'hint' }, t(state, 'linkValidUntil'), ' ', timeOf(state, request.linkValidUntil)) : null,
+        request.type === 'GRIEVANCE' ? h('p', {}, t(state, 'rights.boardAfterGrievance', { tenant })) : null,
+        request.closure ? h('div', {}, h('p', {}, t(state, 'rights.closureReceipt')), h('pre', { class: 'receipt', id: 'closure-receipt', tabindex: '0' }, request.closure.receipt)) : null,
+        request.linkValidUntil ? h('p', { class: 'hint' }, t(state, 'rights.linkValidUntil'), ' ', timeOf(state, request.linkValidUntil)) : null,
       ),
       ...(request.summary ? [summarySection(state, request.summary, tenant, request.requestId)] : []),
     ];
@@ -105,28 +122,23 @@ export const requestPage = async (token: string): Promise<void> => {
 
   const contact = (request: PublicRequest): Node[] =>
     request.dpoContact
-      ? [h('section', { class: 'card', 'aria-labelledby': 'contact-heading' }, h('h2', { id: 'contact-heading' }, t(state, 'contactHeading')), h('p', {}, t(state, 'contact'), ' ', h('a', { href: `mailto:${request.dpoContact}` }, request.dpoContact)))]
+      ? [h('section', { class: 'card', 'aria-labelledby': 'contact-heading' }, h('h2', { id: 'contact-heading' }, t(state, 'portal.contactHeading')), h('p', {}, t(state, 'portal.contact'), ' ', h('a', { href: `mailto:${request.dpoContact}` }, request.dpoContact)))]
       : [];
 
   const viewBody = (): { title: Node; body: Node[] } => {
     const view = state.view;
     switch (view.kind) {
       case 'loading':
-        return { title: t(state, 'requestPageTitle'), body: [h('p', { id: 'loading' }, t(state, 'loading'))] };
+        return { title: t(state, 'rights.requestPageTitle'), body: [h('p', { id: 'loading' }, t(state, 'portal.loading'))] };
       case 'invalid':
-        return { title: t(state, 'invalidHeading'), body: [h('p', { class: 'card' }, t(state, 'requestNotFoundText'))] };
+        return { title: t(state, 'portal.invalidHeading'), body: [h('p', { class: 'card' }, t(state, 'rights.requestNotFoundText'))] };
       case 'failed':
-        return { title: t(state, 'requestPageTitle'), body: [h('p', { class: 'card' }, t(state, 'failed'))] };
+        return { title: t(state, 'rights.requestPageTitle'), body: [h('p', { class: 'card' }, t(state, 'portal.failed'))] };
       case 'request':
-        return { title: t(state, 'requestPageTitle'), body: [...statusCard(view), ...answer(view.request), ...contact(view.request)] };
+        return { title: t(state, 'rights.requestPageTitle'), body: [...statusCard(view), ...answer(view.request), ...contact(view.request)] };
     }
   };
 
   render('keep');
   await load();
-  // The request form's language, where the page has it, else the browser's.
-  if (state.view.kind === 'request' && chromeLanguages.includes(state.view.request.language) && state.view.request.language !== state.language) {
-    state.language = state.view.request.language;
-    render('keep');
-  }
 };

@@ -2,7 +2,7 @@ import { h } from './dom';
 import type { AccessSummary } from './rights-api';
 import { t, timeOf, type PageState } from './shell';
 
-const none = (state: PageState) => h('p', { class: 'muted' }, t(state, 'noneListed'));
+const none = (state: PageState) => h('p', { class: 'muted' }, t(state, 'rights.noneListed'));
 const names = (items: { name: string }[]) => items.map((item) => item.name).join(', ');
 
 /**
@@ -11,13 +11,13 @@ const names = (items: { name: string }[]) => items.map((item) => item.name).join
  * Names come from the tenant (dir="auto": they may be in another script than the page).
  */
 export const summarySection = (state: PageState, summary: AccessSummary, tenant: string, requestId: string): HTMLElement => {
-  const download = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(summary, null, 2)], { type: 'application/json' })), download: `access-summary-${requestId}.json` }, t(state, 'downloadSummary'));
+  const download = h('a', { href: URL.createObjectURL(new Blob([JSON.stringify(summary, null, 2)], { type: 'application/json' })), download: `access-summary-${requestId}.json` }, t(state, 'rights.downloadSummary'));
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'summary-heading' },
-    h('h2', { id: 'summary-heading' }, t(state, 'summaryHeading')),
-    h('p', {}, t(state, 'summaryIntro', { tenant }), ' ', timeOf(state, summary.generatedAt)),
-    h('h3', {}, t(state, 'recordsHeading')),
+    h('h2', { id: 'summary-heading' }, t(state, 'rights.summaryHeading')),
+    h('p', {}, t(state, 'rights.summaryIntro', { tenant }), ' ', timeOf(state, summary.generatedAt)),
+    h('h3', {}, t(state, 'rights.recordsHeading')),
     summary.records.length === 0
       ? none(state)
       : h(
@@ -27,22 +27,22 @@ export const summarySection = (state: PageState, summary: AccessSummary, tenant:
             h(
               'li',
               {},
-              h('h4', { dir: 'auto' }, t(state, 'noticeVersion', { notice: record.noticeTitle, version: record.noticeVersion })),
+              h('h4', { dir: 'auto' }, t(state, 'rights.noticeVersion', { notice: record.noticeTitle, version: record.noticeVersion })),
               h(
                 'dl',
                 { class: 'facts' },
-                h('dt', {}, t(state, 'givenOn')),
+                h('dt', {}, t(state, 'rights.givenOn')),
                 h('dd', {}, timeOf(state, record.givenAt)),
-                h('dt', {}, t(state, 'shownIn')),
+                h('dt', {}, t(state, 'rights.shownIn')),
                 h('dd', {}, record.language),
-                h('dt', {}, t(state, 'purposesGranted')),
+                h('dt', {}, t(state, 'rights.purposesGranted')),
                 h('dd', { dir: 'auto' }, names(record.purposesGranted) || '—'),
-                ...(record.purposesWithdrawn.length > 0 ? [h('dt', {}, t(state, 'purposesWithdrawnLabel')), h('dd', { dir: 'auto' }, names(record.purposesWithdrawn), ...(record.withdrawnAt ? [' (', timeOf(state, record.withdrawnAt), ')'] : []))] : []),
+                ...(record.purposesWithdrawn.length > 0 ? [h('dt', {}, t(state, 'rights.purposesWithdrawnLabel')), h('dd', { dir: 'auto' }, names(record.purposesWithdrawn), ...(record.withdrawnAt ? [' (', timeOf(state, record.withdrawnAt), ')'] : []))] : []),
               ),
             ),
           ),
         ),
-    h('h3', {}, t(state, 'usesHeading')),
+    h('h3', {}, t(state, 'rights.usesHeading')),
     summary.purposes.length === 0
       ? none(state)
       : h(
@@ -56,21 +56,21 @@ export const summarySection = (state: PageState, summary: AccessSummary, tenant:
               h(
                 'dl',
                 { class: 'facts' },
-                h('dt', {}, t(state, 'dataLabel')),
+                h('dt', {}, t(state, 'rights.dataLabel')),
                 h('dd', { dir: 'auto' }, purpose.dataCategories.join(', ')),
-                h('dt', {}, t(state, 'heldIn')),
+                h('dt', {}, t(state, 'rights.heldIn')),
                 h(
                   'dd',
                   { dir: 'auto' },
                   ...(purpose.assets.length === 0
                     ? ['—']
-                    : purpose.assets.flatMap((asset, index) => [index > 0 ? '; ' : '', `${asset.name} (${asset.location || asset.system})`, ...(asset.retentionDays ? [', ', t(state, 'keptFor', { days: asset.retentionDays })] : [])])),
+                    : purpose.assets.flatMap((asset, index) => [index > 0 ? '; ' : '', `${asset.name} (${asset.location || asset.system})`, ...(asset.retentionDays ? [', ', t(state, 'rights.keptFor', { days: asset.retentionDays })] : [])])),
                 ),
               ),
             ),
           ),
         ),
-    h('h3', {}, t(state, 'sharedHeading')),
+    h('h3', {}, t(state, 'rights.sharedHeading')),
     summary.sharedWith.length === 0
       ? none(state)
       : h(
@@ -81,12 +81,12 @@ export const summarySection = (state: PageState, summary: AccessSummary, tenant:
               'li',
               {},
               h('h4', { dir: 'auto' }, recipient.name),
-              h('p', { class: 'muted' }, t(state, `role_${recipient.role}`, { tenant }), `, ${recipient.country}`),
-              h('p', {}, t(state, 'dataLabel'), ': ', h('span', { dir: 'auto' }, recipient.dataCategories.join(', '))),
+              h('p', { class: 'muted' }, t(state, `rights.role_${recipient.role}`, { tenant }), `, ${recipient.country}`),
+              h('p', {}, t(state, 'rights.dataLabel'), ': ', h('span', { dir: 'auto' }, recipient.dataCategories.join(', '))),
             ),
           ),
         ),
-    h('h3', {}, t(state, 'nomineesHeading')),
+    h('h3', {}, t(state, 'rights.nomineesHeading')),
     summary.nominees.length === 0 ? none(state) : h('ul', {}, ...summary.nominees.map((nominee) => h('li', { dir: 'auto' }, `${nominee.name} (${nominee.relationship})`))),
     h('p', {}, download),
   );

@@ -44,9 +44,9 @@ export const rightsSection = (state: PageState, means: RightsMeans, draft: Reque
   const submit = async () => {
     if (draft.busy) return;
     const nomination = draft.type === 'NOMINATION';
-    if (!looksLikeEmail(draft.email.trim())) return fail('emailInvalid', 'request-email');
-    if (!draft.details.trim()) return fail('detailsMissing', 'request-details');
-    if (nomination && (!draft.nominee.name.trim() || !looksLikeEmail(draft.nominee.email.trim()) || !draft.nominee.relationship.trim())) return fail('nomineeMissing', 'nominee-name');
+    if (!looksLikeEmail(draft.email.trim())) return fail('portal.emailInvalid', 'request-email');
+    if (!draft.details.trim()) return fail('rights.detailsMissing', 'request-details');
+    if (nomination && (!draft.nominee.name.trim() || !looksLikeEmail(draft.nominee.email.trim()) || !draft.nominee.relationship.trim())) return fail('rights.nomineeMissing', 'nominee-name');
     draft.error = null;
     draft.busy = true;
     redraw();
@@ -61,12 +61,12 @@ export const rightsSection = (state: PageState, means: RightsMeans, draft: Reque
     const answer = await callApi('POST', '/rights/requests/public', body);
     draft.busy = false;
     if (answer.ok) return onSent(body.email);
-    if (answer.code === 'RATE_LIMIT') return fail('rateLimited', 'request-error');
-    if (answer.code === 'VALIDATION_ERROR') return fail('emailInvalid', 'request-email');
-    return fail('failed', 'request-error');
+    if (answer.code === 'RATE_LIMIT') return fail('portal.rateLimited', 'request-error');
+    if (answer.code === 'VALIDATION_ERROR') return fail('portal.emailInvalid', 'request-email');
+    return fail('portal.failed', 'request-error');
   };
 
-  const select = h('select', { id: 'request-type', name: 'type' }, ...means.rights.map((type) => h('option', { value: type, selected: type === draft.type }, t(state, `typeName_${type}`))));
+  const select = h('select', { id: 'request-type', name: 'type' }, ...means.rights.map((type) => h('option', { value: type, selected: type === draft.type }, t(state, `rights.typeName_${type}`))));
   select.addEventListener('change', () => {
     draft.type = select.value as RequestType;
     redraw();
@@ -77,23 +77,23 @@ export const rightsSection = (state: PageState, means: RightsMeans, draft: Reque
       ? h(
           'fieldset',
           {},
-          h('legend', {}, t(state, 'nomineeLegend')),
-          ...field(state, 'nominee-name', 'nomineeName', draft.nominee.name, (value) => (draft.nominee.name = value), { autocomplete: 'off' }),
-          ...field(state, 'nominee-email', 'nomineeEmail', draft.nominee.email, (value) => (draft.nominee.email = value), { type: 'email', autocomplete: 'off' }),
-          ...field(state, 'nominee-relationship', 'nomineeRelationship', draft.nominee.relationship, (value) => (draft.nominee.relationship = value), { autocomplete: 'off' }),
+          h('legend', {}, t(state, 'rights.nomineeLegend')),
+          ...field(state, 'nominee-name', 'rights.nomineeName', draft.nominee.name, (value) => (draft.nominee.name = value), { autocomplete: 'off' }),
+          ...field(state, 'nominee-email', 'rights.nomineeEmail', draft.nominee.email, (value) => (draft.nominee.email = value), { type: 'email', autocomplete: 'off' }),
+          ...field(state, 'nominee-relationship', 'rights.nomineeRelationship', draft.nominee.relationship, (value) => (draft.nominee.relationship = value), { autocomplete: 'off' }),
         )
       : null;
   const form = h(
     'form',
     { novalidate: true, 'aria-labelledby': 'request-heading' },
-    h('h3', { id: 'request-heading' }, t(state, 'requestFormHeading')),
-    h('label', { for: 'request-type', class: 'block' }, t(state, 'requestType')),
+    h('h3', { id: 'request-heading' }, t(state, 'rights.requestFormHeading')),
+    h('label', { for: 'request-type', class: 'block' }, t(state, 'rights.requestType')),
     select,
-    ...field(state, 'request-email', 'email', draft.email, (value) => (draft.email = value), { type: 'email', autocomplete: 'email', hint: 'requestEmailHint', invalid: draft.error === 'emailInvalid' }),
-    ...field(state, 'request-details', 'requestDetails', draft.details, (value) => (draft.details = value), { textarea: true, hint: 'requestDetailsHint', invalid: draft.error === 'detailsMissing' }),
+    ...field(state, 'request-email', 'portal.email', draft.email, (value) => (draft.email = value), { type: 'email', autocomplete: 'email', hint: 'rights.requestEmailHint', invalid: draft.error === 'portal.emailInvalid' }),
+    ...field(state, 'request-details', 'rights.requestDetails', draft.details, (value) => (draft.details = value), { textarea: true, hint: 'rights.requestDetailsHint', invalid: draft.error === 'rights.detailsMissing' }),
     nominee,
     draft.error ? h('p', { id: 'request-error', class: 'error', role: 'alert', tabindex: '-1' }, t(state, draft.error)) : null,
-    h('p', {}, h('button', { type: 'submit', 'aria-disabled': draft.busy ? 'true' : undefined }, t(state, draft.busy ? 'sending' : 'sendRequest'))),
+    h('p', {}, h('button', { type: 'submit', 'aria-disabled': draft.busy ? 'true' : undefined }, t(state, draft.busy ? 'portal.sending' : 'rights.sendRequest'))),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -102,12 +102,12 @@ export const rightsSection = (state: PageState, means: RightsMeans, draft: Reque
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'rights-heading' },
-    h('h2', { id: 'rights-heading' }, t(state, 'rightsHeading')),
-    h('p', {}, t(state, 'rightsIntro', { tenant })),
-    h('ul', { class: 'rights' }, ...means.rights.map((type) => h('li', {}, h('strong', {}, t(state, `typeName_${type}`)), ': ', t(state, `typeHint_${type}`)))),
-    h('p', {}, t(state, 'identifiersNeeded', { tenant, identifiers: means.identifiersRequired.join(', ') })),
-    h('p', {}, t(state, 'periods', { requestDays: means.requestResponseDays, grievanceDays: means.grievanceResponseDays })),
-    means.dpoContact ? h('p', {}, t(state, 'contact'), ' ', h('a', { href: `mailto:${means.dpoContact}` }, means.dpoContact)) : null,
+    h('h2', { id: 'rights-heading' }, t(state, 'rights.rightsHeading')),
+    h('p', {}, t(state, 'rights.rightsIntro', { tenant })),
+    h('ul', { class: 'rights' }, ...means.rights.map((type) => h('li', {}, h('strong', {}, t(state, `rights.typeName_${type}`)), ': ', t(state, `rights.typeHint_${type}`)))),
+    h('p', {}, t(state, 'rights.identifiersNeeded', { tenant, identifiers: means.identifiersRequired.join(', ') })),
+    h('p', {}, t(state, 'rights.periods', { requestDays: means.requestResponseDays, grievanceDays: means.grievanceResponseDays })),
+    means.dpoContact ? h('p', {}, t(state, 'portal.contact'), ' ', h('a', { href: `mailto:${means.dpoContact}` }, means.dpoContact)) : null,
     form,
   );
 };

@@ -1,28 +1,50 @@
 import { h } from './dom';
-import { label, type LabelKey } from './labels';
+import { label, type LabelKey, type PageWords } from './labels';
 import { directionOf, languageName, languageTag } from './languages';
 
 export interface PageState {
   language: string;
   /** The languages the switcher offers; none is shown for fewer than two. */
   languages: readonly string[];
+  /** The tenant's words in `language`, once loaded. */
+  words?: PageWords | undefined;
 }
 
 /**
- * A label as a node: plain text in the page's language, or, where it falls back to English, a
- * span marked lang="en" (read with the right voice, laid out left to right inside RTL pages).
+ * A label as a node: plain text in the page's language, or, where English stands in (the tenant
+ * shows no word of its own there), a span marked lang="en" (read with the right voice, laid out
+ * left to right inside RTL pages).
  */
 export const t = (state: PageState, key: LabelKey, values?: Record<string, string | number>): Node => {
-  const { text, language } = label(state.language, key, values);
+  const { text, language } = label(state.words, state.language, key, values);
   if (language === state.language) return document.createTextNode(text);
   return h('span', { lang: languageTag(language), dir: directionOf(language) }, text);
+};
+
+/**
+ * Loads the tenant's words in the page's language into `state` (English stands in, marked, until
+ * they arrive or if they cannot be had); false when the language changed meanwhile.
+ */
+export const loadWords = async (state: PageState, wordsIn: (language: string) => Promise<PageWords | undefined>): Promise<boolean> => {
+  const language = state.language;
+  const words = await wordsIn(language);
+  if (state.language !== language) return false;
+  state.words = words;
+  return true;
+};
+
+/** Redraws without moving the focus: whatever had it (the email box being typed in, the switcher) keeps it. */
+export const redraw = (render: (focus: 'keep') => void): void => {
+  const focused = document.activeElement?.id;
+  render('keep');
+  if (focused) document.getElementById(focused)?.focus();
 };
 
 const switcher = (state: PageState, onLanguage: (code: string) => void): HTMLElement | null => {
   if (state.languages.length < 2) return null;
   const select = h('select', { id: 'language' }, ...state.languages.map((code) => h('option', { value: code, lang: languageTag(code), selected: code === state.language }, languageName(code))));
   select.addEventListener('change', () => onLanguage(select.value));
-  return h('div', {}, h('label', { for: 'language', class: 'block' }, t(state, 'language')), select);
+  return h('div', {}, h('label', { for: 'language', class: 'block' }, t(state, 'portal.language')), select);
 };
 
 /**

@@ -1,8 +1,9 @@
 import { callApi, type LinkGone, type PortalView, type WithdrawalDone } from './api';
 import { h } from './dom';
-import { chromeLanguages, type LabelKey } from './labels';
+import type { LabelKey, PageWords } from './labels';
+import { wordsOf } from './tenant-words';
 import { initialLanguage } from './languages';
-import { mount, t, timeOf, type PageState } from './shell';
+import { loadWords, mount, redraw, t, timeOf, type PageState } from './shell';
 
 type View =
   | { kind: 'loading' }
@@ -47,14 +48,25 @@ const textOf = (portal: PortalView, language: string) => {
 /** The page behind a single-use withdrawal link (`/portal/<token>`). */
 export const tokenPage = async (token: string): Promise<void> => {
   // Until the notice says which languages it has, the chrome's own languages are offered.
-  const state: PageState & { view: View } = { language: initialLanguage(chromeLanguages, navigator.languages), languages: chromeLanguages, view: { kind: 'loading' } };
+  // English until the link says whose it is; then the tenant's words, in the notice's languages.
+  const state: PageState & { view: View } = { language: 'EN', languages: ['EN'], view: { kind: 'loading' } };
+  let wordsIn: ((language: string) => Promise<PageWords | undefined>) | undefined;
   const draft: Draft = { mode: 'all', selected: new Set(), reason: '', error: null, busy: false };
   const path = `/consent/portal/${encodeURIComponent(token)}`;
 
   const render = (focus: 'heading' | 'language' | 'keep') => mount(state, viewBody(), { onLanguage, focus });
-  const onLanguage = (code: string) => {
+  const onLanguage = async (code: string) => {
     state.language = code;
     render('language');
+    if (wordsIn && (await loadWords(state, wordsIn))) redraw(render);
+  };
+  /** The tenant's words, in the first of `languages` the browser asks for (all the tenant shows, without them). */
+  const useTenant = async (slug: string, languages?: string[]) => {
+    const words = wordsOf(slug);
+    wordsIn = words;
+    state.languages = languages ?? (await words())?.languages ?? ['EN'];
+    state.language = initialLanguage(state.languages, navigator.languages);
+    await loadWords(state, words);
   };
   const show = (view: View) => {
     state.view = view;
@@ -68,7 +80,7 @@ export const tokenPage = async (token: string): Promise<void> => {
 
   const submit = async (portal: PortalView) => {
     if (draft.busy) return;
-    if (draft.mode === 'some' && draft.selected.size === 0) return showError('chooseOne');
+    if (draft.mode === 'some' && draft.selected.size === 0) return showError('portal.chooseOne');
     draft.error = null;
     draft.busy = true;
     render('keep');
@@ -82,14 +94,14 @@ export const tokenPage = async (token: string): Promise<void> => {
     if (answer.ok) return show({ kind: 'done', portal, result: answer.data });
     const next = viewOfError(answer.code, answer.details);
     if (next.kind !== 'failed' && next.kind !== 'invalid') return show(next);
-    showError('failed');
+    showError('portal.failed');
   };
 
   const form = (portal: PortalView): Node[] => {
     const text = textOf(portal, state.language);
     const open = portal.purposes.filter((purpose) => purpose.granted && !purpose.withdrawn);
-    if (portal.isWithdrawn || open.length === 0) return [h('p', { class: 'card' }, t(state, 'nothingLeft'))];
-    const radio = (mode: Draft['mode'], key: 'withdrawAll' | 'withdrawSome') => {
+    if (portal.isWithdrawn || open.length === 0) return [h('p', { class: 'card' }, t(state, 'portal.nothingLeft'))];
+    const radio = (mode: Draft['mode'], key: 'portal.withdrawAll' | 'portal.withdrawSome') => {
       const input = h('input', { type: 'radio', name: 'mode', id: `mode-${mode}`, value: mode, checked: draft.mode === mode });
       input.addEventListener('change', () => {
         draft.mode = mode;
@@ -103,11 +115,11 @@ export const tokenPage = async (token: string): Promise<void> => {
         ? h(
             'fieldset',
             { class: 'sub' },
-            h('legend', {}, t(state, 'purposesLegend')),
+            h('legend', {}, t(state, 'portal.purposesLegend')),
             ...open.map((purpose) => {
               const input = h('input', { type: 'checkbox', id: `purpose-${purpose.id}`, value: purpose.id, checked: draft.selected.has(purpose.id) });
               input.addEventListener('change', () => (input.checked ? draft.selected.add(purpose.id) : draft.selected.delete(purpose.id)));
-              const required = purpose.required ? h('span', {}, ' (', t(state, 'required'), ')') : null;
+              const required = purpose.required ? h('span', {}, ' (', t(state, 'portal.required'), ')') : null;
               return h('div', { class: 'choice' }, input, h('label', { for: `purpose-${purpose.id}`, dir: 'auto' }, text.purposeName(purpose.id, purpose.name), required));
             }),
           )
@@ -119,16 +131,16 @@ export const tokenPage = async (token: string): Promise<void> => {
       draft.reason = reason.value;
       counter.textContent = `${reason.value.length} / 500`;
     });
-    const button = h('button', { type: 'submit', 'aria-disabled': draft.busy ? 'true' : undefined }, t(state, draft.busy ? 'submitting' : 'submit'));
+    const button = h('button', { type: 'submit', 'aria-disabled': draft.busy ? 'true' : undefined }, t(state, draft.busy ? 'portal.submitting' : 'portal.submit'));
     const element = h(
       'form',
       { class: 'card', novalidate: true },
-      h('fieldset', {}, h('legend', {}, t(state, 'choiceLegend')), radio('all', 'withdrawAll'), radio('some', 'withdrawSome'), checkboxes),
-      h('label', { for: 'reason', class: 'block' }, t(state, 'reason')),
+      h('fieldset', {}, h('legend', {}, t(state, 'portal.choiceLegend')), radio('all', 'portal.withdrawAll'), radio('some', 'portal.withdrawSome'), checkboxes),
+      h('label', { for: 'reason', class: 'block' }, t(state, 'portal.reason')),
       reason,
       counter,
-      h('h2', {}, t(state, 'meaningHeading')),
-      h('p', {}, t(state, 'meaning', { tenant: portal.tenant.name })),
+      h('h2', {}, t(state, 'portal.meaningHeading')),
+      h('p', {}, t(state, 'portal.meaning', { tenant: portal.tenant.name })),
       draft.error ? h('p', { id: 'form-error', class: 'error', role: 'alert', tabindex: '-1' }, t(state, draft.error)) : null,
       button,
     );
@@ -145,11 +157,11 @@ export const tokenPage = async (token: string): Promise<void> => {
       'ul',
       { class: 'purposes' },
       ...portal.purposes.map((purpose) => {
-        const [stateKey, stateClass] = purpose.withdrawn ? (['withdrawn', 'withdrawn'] as const) : purpose.granted ? (['granted', 'granted'] as const) : (['notGiven', 'absent'] as const);
+        const [stateKey, stateClass] = purpose.withdrawn ? (['portal.withdrawn', 'withdrawn'] as const) : purpose.granted ? (['portal.granted', 'granted'] as const) : (['portal.notGiven', 'absent'] as const);
         return h(
           'li',
           {},
-          h('h4', { dir: 'auto' }, text.purposeName(purpose.id, purpose.name), h('span', { class: `badge ${stateClass}` }, t(state, stateKey)), purpose.required ? h('span', { class: 'badge required' }, t(state, 'required')) : null),
+          h('h4', { dir: 'auto' }, text.purposeName(purpose.id, purpose.name), h('span', { class: `badge ${stateClass}` }, t(state, stateKey)), purpose.required ? h('span', { class: 'badge required' }, t(state, 'portal.required')) : null),
           h('p', { class: 'muted', dir: 'auto' }, text.purposeDescription(purpose.id, purpose.description)),
         );
       }),
@@ -162,13 +174,13 @@ export const tokenPage = async (token: string): Promise<void> => {
     return h(
       'section',
       { class: 'card', 'aria-labelledby': 'contact-heading' },
-      h('h2', { id: 'contact-heading' }, t(state, 'contactHeading')),
-      text.rightsText ? h('div', {}, h('h3', {}, t(state, 'rights')), h('p', { dir: 'auto' }, text.rightsText)) : null,
-      contactEmail ? h('p', {}, t(state, 'contact'), ' ', h('a', { href: `mailto:${contactEmail}` }, contactEmail)) : null,
+      h('h2', { id: 'contact-heading' }, t(state, 'portal.contactHeading')),
+      text.rightsText ? h('div', {}, h('h3', {}, t(state, 'portal.rights')), h('p', { dir: 'auto' }, text.rightsText)) : null,
+      contactEmail ? h('p', {}, t(state, 'portal.contact'), ' ', h('a', { href: `mailto:${contactEmail}` }, contactEmail)) : null,
       contactUrl ? h('p', {}, h('a', { href: contactUrl, rel: 'noreferrer' }, contactUrl)) : null,
-      h('h3', {}, t(state, 'complaint')),
+      h('h3', {}, t(state, 'portal.complaint')),
       text.complaintText ? h('p', { dir: 'auto' }, text.complaintText) : null,
-      h('p', {}, t(state, 'board', { tenant: portal.tenant.name })),
+      h('p', {}, t(state, 'portal.board', { tenant: portal.tenant.name })),
     );
   };
 
@@ -177,57 +189,57 @@ export const tokenPage = async (token: string): Promise<void> => {
     return h(
       'section',
       { class: 'card', 'aria-labelledby': 'notice-heading' },
-      h('p', {}, t(state, 'intro', { tenant: portal.tenant.name })),
+      h('p', {}, t(state, 'portal.intro', { tenant: portal.tenant.name })),
       h('h2', { id: 'notice-heading', dir: 'auto' }, text.title),
-      h('p', { class: 'muted' }, t(state, 'notice'), ', ', t(state, 'version', { version: portal.notice.versionNumber }), ' · ', t(state, 'consentedAt'), ' ', timeOf(state, portal.consentedAt)),
-      h('h3', {}, t(state, 'purposesHeading')),
+      h('p', { class: 'muted' }, t(state, 'portal.notice'), ', ', t(state, 'portal.version', { version: portal.notice.versionNumber }), ' · ', t(state, 'portal.consentedAt'), ' ', timeOf(state, portal.consentedAt)),
+      h('h3', {}, t(state, 'portal.purposesHeading')),
       purposeList(portal),
-      portal.purposes.some((purpose) => purpose.required) ? h('p', { class: 'hint' }, t(state, 'requiredHint')) : null,
+      portal.purposes.some((purpose) => purpose.required) ? h('p', { class: 'hint' }, t(state, 'portal.requiredHint')) : null,
     );
   };
 
   const done = (portal: PortalView, result: WithdrawalDone): Node[] => {
     const text = textOf(portal, state.language);
     const names = result.isFullWithdrawal
-      ? t(state, 'allPurposes')
+      ? t(state, 'portal.allPurposes')
       : result.purposesWithdrawn.map((id) => text.purposeName(id, portal.purposes.find((purpose) => purpose.id === id)?.name ?? id)).join(', ');
     return [
       h(
         'section',
         { class: 'card' },
-        h('p', {}, t(state, 'doneText', { tenant: portal.tenant.name })),
+        h('p', {}, t(state, 'portal.doneText', { tenant: portal.tenant.name })),
         h(
           'dl',
           { class: 'facts' },
-          h('dt', {}, t(state, 'reference')),
+          h('dt', {}, t(state, 'portal.reference')),
           h('dd', { id: 'withdrawal-id' }, result.withdrawalId),
-          h('dt', {}, t(state, 'recordedAt')),
+          h('dt', {}, t(state, 'portal.recordedAt')),
           h('dd', {}, timeOf(state, result.withdrawnAt)),
-          h('dt', {}, t(state, 'purposesWithdrawn')),
+          h('dt', {}, t(state, 'portal.purposesWithdrawn')),
           h('dd', {}, names),
-          h('dt', {}, t(state, 'actBy')),
+          h('dt', {}, t(state, 'portal.actBy')),
           h('dd', {}, timeOf(state, result.complianceTask.dueAt)),
         ),
-        h('p', { class: 'hint' }, t(state, 'doneMail')),
+        h('p', { class: 'hint' }, t(state, 'portal.doneMail')),
       ),
       contact(portal),
     ];
   };
 
-  const message = (key: 'invalidText' | 'failed'): Node[] => [h('p', { class: 'card' }, t(state, key))];
+  const message = (key: 'portal.invalidText' | 'portal.failed'): Node[] => [h('p', { class: 'card' }, t(state, key))];
 
   /** An expired or used link: what happened, when, and the tenant's page for a new link when known. */
-  const gone = (key: 'expiredText' | 'usedText', facts: LinkGone | undefined): Node[] => {
+  const gone = (key: 'portal.expiredText' | 'portal.usedText', facts: LinkGone | undefined): Node[] => {
     const when = facts?.usedAt ?? facts?.expiredAt;
     return [
       h(
         'section',
         { class: 'card' },
         h('p', {}, t(state, key)),
-        when ? h('p', { class: 'muted' }, t(state, facts?.usedAt ? 'usedAt' : 'expiredAt'), ' ', timeOf(state, when)) : null,
+        when ? h('p', { class: 'muted' }, t(state, facts?.usedAt ? 'portal.usedAt' : 'portal.expiredAt'), ' ', timeOf(state, when)) : null,
         facts?.newLinkUrl && facts.tenant
-          ? h('p', {}, h('a', { href: facts.newLinkUrl }, t(state, 'newLink', { tenant: facts.tenant.name })))
-          : h('p', {}, t(state, 'askOrganisation')),
+          ? h('p', {}, h('a', { href: facts.newLinkUrl }, t(state, 'portal.newLink', { tenant: facts.tenant.name })))
+          : h('p', {}, t(state, 'portal.askOrganisation')),
       ),
     ];
   };
@@ -236,26 +248,29 @@ export const tokenPage = async (token: string): Promise<void> => {
     const view = state.view;
     switch (view.kind) {
       case 'loading':
-        return { title: t(state, 'pageTitle'), body: [h('p', { id: 'loading' }, t(state, 'loading'))] };
+        return { title: t(state, 'portal.pageTitle'), body: [h('p', { id: 'loading' }, t(state, 'portal.loading'))] };
       case 'form':
-        return { title: t(state, 'pageTitle'), body: [summary(view.portal), ...form(view.portal), contact(view.portal)] };
+        return { title: t(state, 'portal.pageTitle'), body: [summary(view.portal), ...form(view.portal), contact(view.portal)] };
       case 'done':
-        return { title: t(state, 'doneHeading'), body: done(view.portal, view.result) };
+        return { title: t(state, 'portal.doneHeading'), body: done(view.portal, view.result) };
       case 'expired':
-        return { title: t(state, 'expiredHeading'), body: gone('expiredText', view.gone) };
+        return { title: t(state, 'portal.expiredHeading'), body: gone('portal.expiredText', view.gone) };
       case 'used':
-        return { title: t(state, 'usedHeading'), body: gone('usedText', view.gone) };
+        return { title: t(state, 'portal.usedHeading'), body: gone('portal.usedText', view.gone) };
       case 'invalid':
-        return { title: t(state, 'invalidHeading'), body: message('invalidText') };
+        return { title: t(state, 'portal.invalidHeading'), body: message('portal.invalidText') };
       case 'failed':
-        return { title: t(state, 'pageTitle'), body: message('failed') };
+        return { title: t(state, 'portal.pageTitle'), body: message('portal.failed') };
     }
   };
 
   render('keep');
   const answer = await callApi<PortalView>('GET', path);
-  if (!answer.ok) return show(viewOfError(answer.code, answer.details));
-  state.languages = answer.data.availableLanguages;
-  state.language = initialLanguage(state.languages, navigator.languages);
+  if (!answer.ok) {
+    const slug = answer.details?.tenant?.slug;
+    if (slug) await useTenant(slug);
+    return show(viewOfError(answer.code, answer.details));
+  }
+  await useTenant(answer.data.tenant.slug, answer.data.availableLanguages);
   show({ kind: 'form', portal: answer.data });
 };

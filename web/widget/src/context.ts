@@ -15,8 +15,10 @@ export interface Context {
   ui: Ui;
   language: string;
   identity: Identity | undefined;
-  /** The tenant's label in the language shown, else its English one, else the bundled English. */
+  /** The tenant's word in the language shown, else its English one: for attributes. */
   labels: (key: string) => string;
+  /** The same as page content: English standing in is a span marked lang="en". */
+  t: (key: string) => string | HTMLElement;
   onLanguage: (() => void)[];
 }
 

@@ -6,7 +6,7 @@ import { gpcOn, type CmpConfig, type CookieConsent } from './cookies';
 export const cookieBanner = (context: Context, config: CmpConfig, consent: CookieConsent) => {
   const { ui } = context;
   const languages = ['EN', ...config.languages.map((code) => code.toUpperCase()).filter((code) => code !== 'EN' && config.labelSets[code.toLowerCase()])];
-  const label = context.labels;
+  const label = context.t;
   let panel: HTMLElement | undefined;
   let layer: 'first' | 'preferences' = 'first';
 
@@ -15,7 +15,7 @@ export const cookieBanner = (context: Context, config: CmpConfig, consent: Cooki
     const logo = config.bannerTheme.showLogo && config.logoUrl;
     return (logo || config.brandName) && h('p', { className: 's' }, logo && h('img', { src: config.logoUrl, alt: config.brandName ?? '' }), !logo && config.brandName);
   };
-  const footer = () => config.showPoweredBy && h('p', { className: 's' }, `${label('poweredBy')} DPDP Consent`);
+  const footer = () => config.showPoweredBy && h('p', { className: 's' }, label('poweredBy'), ' DPDP Consent');
 
   const finish = (chosen: (category: string) => boolean) => async () => {
     const choice: Record<string, boolean> = {};
@@ -56,7 +56,7 @@ export const cookieBanner = (context: Context, config: CmpConfig, consent: Cooki
         consent.locked(category),
         label('alwaysActive'),
         h('p', {}, label(`category.${category}.description`)),
-        trackers.length > 0 && h('p', { className: 's' }, `${label('trackersListed')}: ${trackers.join(', ')}`),
+        trackers.length > 0 && h('p', { className: 's' }, label('trackersListed'), `: ${trackers.join(', ')}`),
       );
       switches[category] = input;
       return h('li', {}, row);
@@ -69,7 +69,7 @@ export const cookieBanner = (context: Context, config: CmpConfig, consent: Cooki
       label('managePreferences'),
       languageSwitcher(context, languages, 'cms-c'),
       gpcNote(),
-      h('ul', { 'aria-label': label('title') }, ...rows),
+      h('ul', { 'aria-label': context.labels('title') }, ...rows),
       h(
         'div',
         { className: 'r' },

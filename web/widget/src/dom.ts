@@ -118,7 +118,7 @@ export const mountUi = (theme: Theme, position: string): Ui => {
 };
 
 /** A labelled, non-modal dialog: the host page stays usable while it is shown. */
-export const dialog = (id: string, language: string, direction: string, title: string, ...content: Child[]): HTMLElement =>
+export const dialog = (id: string, language: string, direction: string, title: Child, ...content: Child[]): HTMLElement =>
   h('section', { role: 'dialog', 'aria-labelledby': `${id}-t`, className: 'd', lang: language.toLowerCase(), dir: direction }, h('h2', { id: `${id}-t`, tabIndex: -1 }, title), ...content);
 
 /** Runs a click handler, sync or async, so that nothing it throws reaches the host page. */
@@ -132,11 +132,11 @@ export const guarded =
     }
   };
 
-export const button = (label: string, onclick: () => unknown, primary = false): HTMLButtonElement =>
+export const button = (label: Child, onclick: () => unknown, primary = false): HTMLButtonElement =>
   h('button', { type: 'button', className: primary ? 'p' : '', onclick: guarded(onclick) }, label);
 
 /** A purpose or category switch: a native checkbox with role=switch, labelled by its name. */
-export const toggle = (id: string, name: string, checked: boolean, locked: boolean, lockedLabel: string, ...details: Child[]): { row: HTMLElement; input: HTMLInputElement } => {
+export const toggle = (id: string, name: Child, checked: boolean, locked: boolean, lockedLabel: Child, ...details: Child[]): { row: HTMLElement; input: HTMLInputElement } => {
   const input = h('input', { type: 'checkbox', role: 'switch', id, checked, disabled: locked, 'aria-describedby': `${id}-d` });
   const row = h('div', { className: 't' }, h('div', { className: 'th' }, input, h('label', { htmlFor: id }, name), locked && h('span', { className: 'lk' }, lockedLabel)), h('div', { id: `${id}-d`, className: 'td' }, ...details));
   return { row, input };

@@ -1,11 +1,10 @@
 import { consentDefault } from './consent-mode';
-import { button, defaultTheme, guarded, mountUi } from './dom';
+import { button, defaultTheme, guarded, h, mountUi } from './dom';
 import { emit, on, readEmbed } from './env';
 import { pickLanguage } from './i18n';
-import type { Context, Identity } from './context';
+import { direction, type Context, type Identity } from './context';
 import { cookieBanner } from './cookie-banner';
 import { cookieConsent, fetchCmp } from './cookies';
-import { fallbackLabels } from './labels';
 import { fetchNotice, noticeBanner } from './notice';
 
 /**
@@ -54,13 +53,17 @@ const boot = async () => {
   if (document.readyState === 'loading') await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
   if (notice || cookiesOn) {
     const available = [...(notice?.availableLanguages ?? []), ...((cookiesOn && config.languages) || []).map((code) => code.toUpperCase())];
-    const labelsOf = (language: string) => config?.labelSets[language.toLowerCase()]?.labels;
+    // The tenant's words as shown in a language: the notice banner's come with the notice, the cookie banner's with its configuration.
+    const own = (language: string, key: string): string | undefined => notice?.labels?.[language]?.[key] ?? config?.labelSets[language.toLowerCase()]?.labels[key];
+    const english = (key: string) => own('EN', key) ?? key;
     const context: Context = {
       embed,
       ui: mountUi(config?.bannerTheme ?? defaultTheme, embed.position ?? config?.bannerTheme.position ?? 'bottom-right'),
       language: pickLanguage(available, embed.language),
       identity: pendingIdentity,
-      labels: (key) => labelsOf(context.language)?.[key] ?? labelsOf('EN')?.[key] ?? fallbackLabels[key] ?? key,
+      labels: (key) => own(context.language, key) ?? english(key),
+      // English standing in for a word the language does not show is marked as English (read with the right voice, left to right).
+      t: (key) => own(context.language, key) ?? (context.language === 'EN' ? english(key) : h('span', { lang: 'en', dir: 'ltr' }, english(key))),
       onLanguage: [],
     };
     loaded.context = context;
@@ -73,8 +76,15 @@ const boot = async () => {
     if (notice) loaded.notice = noticeBanner(context, notice, cookiesOn ? api.showCookiePreferences : undefined);
     if (loaded.notice?.needsPrompt()) loaded.notice.show(false);
     if (loaded.cookies?.consent.needsPrompt()) loaded.cookies.banner.show(false);
-    // Withdrawing must be as easy as consenting: this control stays on every page.
-    context.ui.corner.append(button(context.labels('privacyChoices'), () => (loaded.notice ? api.showNotice() : api.showCookiePreferences())));
+    // Withdrawing must be as easy as consenting: this control stays on every page, in the language shown.
+    const corner = () => {
+      const { corner: element } = context.ui;
+      element.lang = context.language.toLowerCase();
+      element.dir = direction(context);
+      element.replaceChildren(button(context.t('privacyChoices'), () => (loaded.notice ? api.showNotice() : api.showCookiePreferences())));
+    };
+    corner();
+    context.onLanguage.push(corner);
   }
   emit('ready', getConsent());
 };

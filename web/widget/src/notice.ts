@@ -29,6 +29,8 @@ export interface PublicNotice {
   purposes: Purpose[];
   translations: Record<string, Translation>;
   availableLanguages: string[];
+  /** The notice banner's words by language, as the tenant shows them (EN complete). */
+  labels?: Record<string, Record<string, string>>;
   versionNumber?: number;
   materialNoticeId?: string;
 }
@@ -71,7 +73,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       purpose: (purpose: Purpose) => translation?.purposes[purpose.id] ?? purpose,
     };
   };
-  const label = context.labels;
+  const label = context.t;
 
   const state = () =>
     decision && { noticeId: decision.noticeId, versionNumber: decision.versionNumber, consentRecordId: decision.consentRecordId, purposes: decision.purposes, decidedAt: decision.decidedAt };
@@ -176,12 +178,12 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
         purpose.required,
         label('notice.required'),
         h('p', {}, shown.description),
-        h('p', {}, `${label('notice.dataUsed')}: ${purpose.dataCategories.join(', ')}`),
+        h('p', {}, label('notice.dataUsed'), `: ${purpose.dataCategories.join(', ')}`),
       );
       switches[purpose.id] = input;
       return h('li', {}, row);
     });
-    const contact = h('p', {}, `${label('notice.contact')}: `, h('a', { href: `mailto:${notice.contactEmail}` }, notice.contactEmail));
+    const contact = h('p', {}, label('notice.contact'), ': ', h('a', { href: `mailto:${notice.contactEmail}` }, notice.contactEmail));
     if (notice.privacyPolicyUrl) contact.append(' · ', h('a', { href: notice.privacyPolicyUrl, target: '_blank', rel: 'noopener' }, label('notice.privacyPolicy')));
     const withdrawal = h('p', {}, label('notice.withdrawalHint'));
     if (notice.withdrawalUrl) withdrawal.append(' ', h('a', { href: notice.withdrawalUrl, target: '_blank', rel: 'noopener' }, label('notice.withdrawalPage')));
@@ -192,7 +194,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       words.title,
       languageSwitcher(context, notice.availableLanguages, 'cms-n'),
       h('p', {}, words.intro),
-      h('ul', { 'aria-label': label('notice.purposes') }, ...purposes),
+      h('ul', { 'aria-label': context.labels('notice.purposes') }, ...purposes),
       words.rights && h('h3', {}, label('notice.rights')),
       words.rights && h('p', {}, words.rights),
       h('h3', {}, label('notice.complaints')),

@@ -5,7 +5,7 @@ import { CopyButton, Dialog, ErrorText, Heading, Loading, fieldErrors, formatDat
 
 type Key = DataOf<'listApiKeys'>[number];
 
-/** The widget's embed tag (README, "The embeddable widget"), for this origin, key and tenant. */
+/** The widget's embed tag (docs/widget.md), for this origin, key and tenant. */
 export const embedSnippet = (apiKey: string, tenantId: string) =>
   `<script src="${location.origin}/widget/v1/cms.js" data-api-key="${apiKey}" data-tenant-id="${tenantId}" data-api-base="${location.origin}/api/v1" async></script>`;
 

@@ -66,8 +66,11 @@ export const BreachForm = ({ breach, onSaved, onClose }: { breach?: Breach; onSa
   const [noticeIds, setNoticeIds] = useState<string[]>(breach?.affected.noticeIds ?? []);
   const [purposeIds, setPurposeIds] = useState<string[]>(breach?.affected.purposeIds ?? []);
   const [hashes, setHashes] = useState('');
+  const [assetIds, setAssetIds] = useState<string[]>(breach?.assets.map((asset) => asset.assetId) ?? []);
   const notices = useData(() => api.call('listNotices', {}));
   const purposes = useData(() => api.call('listPurposes'));
+  // The data map is on the standard plan only: without it (403) the choice is simply not offered.
+  const assets = useData(() => api.call('listDataAssets'));
   const { busy, error, run } = useAction({ staysBusy: true });
   const problems = fieldErrors(error);
   const set = (name: TextName) => (event: { currentTarget: { value: string } }) => setValues({ ...values, [name]: event.currentTarget.value });
@@ -81,7 +84,7 @@ export const BreachForm = ({ breach, onSaved, onClose }: { breach?: Breach; onSa
         ...(scope === 'NOTICES' ? { noticeIds } : {}),
         ...(scope === 'PURPOSES' ? { purposeIds } : {}),
       };
-      const description = { title: values.title, awareAt: isoOfLocal(awareAt) ?? '', nature: values.nature, extent: values.extent, location: values.location, likelyImpact: values.likelyImpact, dataCategories };
+      const description = { title: values.title, awareAt: isoOfLocal(awareAt) ?? '', nature: values.nature, extent: values.extent, location: values.location, likelyImpact: values.likelyImpact, dataCategories, assetIds };
       if (!breach) {
         const listed = hashes.split(/\s+/).filter(Boolean);
         const occurred = isoOfLocal(occurredAt);
@@ -90,7 +93,7 @@ export const BreachForm = ({ breach, onSaved, onClose }: { breach?: Breach; onSa
       }
       const report = Object.fromEntries(reportTexts.map(([name]) => [name, values[name].trim() || null]));
       const proposed: Record<string, unknown> = { ...description, occurredAt: isoOfLocal(occurredAt) ?? null, affected, ...report };
-      const current: Record<string, unknown> = { ...breach, affected: { scope: breach.affected.scope, ...(breach.affected.scope === 'NOTICES' ? { noticeIds: breach.affected.noticeIds } : {}), ...(breach.affected.scope === 'PURPOSES' ? { purposeIds: breach.affected.purposeIds } : {}) } };
+      const current: Record<string, unknown> = { ...breach, assetIds: breach.assets.map((asset) => asset.assetId), affected: { scope: breach.affected.scope, ...(breach.affected.scope === 'NOTICES' ? { noticeIds: breach.affected.noticeIds } : {}), ...(breach.affected.scope === 'PURPOSES' ? { purposeIds: breach.affected.purposeIds } : {}) } };
       const changed = Object.fromEntries(Object.entries(proposed).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(current[name] ?? null)));
       onSaved(Object.keys(changed).length > 0 ? await api.call('updateBreach', { params: { breachId: breach.breachId }, body: changed }) : breach);
     });
@@ -122,6 +125,9 @@ export const BreachForm = ({ breach, onSaved, onClose }: { breach?: Breach; onSa
         <Field id="breach-categories" label="Data categories" hint="Separated by commas, e.g. email, address." problem={problemOf(problems, 'dataCategories')}>
           {(control) => <input {...control} class="wide-text" value={categories} onInput={(event) => setCategories(event.currentTarget.value)} />}
         </Field>
+        {(assets.data ?? []).length > 0 ? (
+          <Choices legend="Data map assets it touched" options={(assets.data ?? []).map((asset) => ({ id: asset.assetId, label: `${asset.name} (${asset.system})` }))} chosen={assetIds} onChange={setAssetIds} problem={problemOf(problems, 'assetIds')} />
+        ) : null}
         <Field id="breach-scope" label="Affected principals" problem={problems['affected.scope']}>
           {(control) => (
             <select {...control} value={scope} onChange={(event) => setScope(event.currentTarget.value as Scope)}>

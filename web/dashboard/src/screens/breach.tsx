@@ -61,6 +61,8 @@ const Details = ({ breach }: { breach: Breach }) => (
     <dd class="wrap-text">{breach.likelyImpact}</dd>
     <dt>Data categories</dt>
     <dd>{breach.dataCategories.join(', ')}</dd>
+    <dt>Data map assets</dt>
+    <dd>{breach.assets.length === 0 ? 'None named' : breach.assets.map((asset) => (asset.name ? `${asset.name} (${asset.system})` : `${asset.assetId} (deleted from the map)`)).join('; ')}</dd>
     <dt>Affected</dt>
     <dd>
       {scopeText(breach)}; {breach.affectedCount === null ? 'count known once intimated' : `${formatNumber(breach.affectedCount)} principal(s)`}

@@ -2,18 +2,18 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, canWrite } from '../session';
 import type { DataOf } from '../api';
 import { ErrorText, Heading, Loading, formatDateTime, useAction, useData } from '../ui';
-import { useSaid } from './parts';
+import { Choices, useSaid } from './parts';
 
 type Settings = DataOf<'getConsentSettings'>;
 
-const withdrawalModes: { mode: Settings['publicWithdrawal']; label: string; hint: string }[] = [
+const withdrawalModes: { value: Settings['publicWithdrawal']; label: string; hint: string }[] = [
   {
-    mode: 'IMMEDIATE',
+    value: 'IMMEDIATE',
     label: 'Withdraw at once',
     hint: "As the standard interface does: anyone with your page's API key and a person's email withdraws that person's consent.",
   },
   {
-    mode: 'CONFIRM_BY_EMAIL',
+    value: 'CONFIRM_BY_EMAIL',
     label: 'Confirm by email first',
     hint: 'The address is mailed a single-use link to the withdrawal page, and the withdrawal happens when the person confirms there.',
   },
@@ -69,23 +69,7 @@ export default function ConsentSettings() {
           </fieldset>
           <fieldset disabled={!writer}>
             <legend>Withdrawal by email through the public API</legend>
-            {withdrawalModes.map(({ mode, label, hint }) => (
-              <div key={mode}>
-                <label class="check">
-                  <input
-                    type="radio"
-                    name="public-withdrawal"
-                    checked={draft.publicWithdrawal === mode}
-                    aria-describedby={`${mode}-hint`}
-                    onChange={() => setDraft({ ...draft, publicWithdrawal: mode })}
-                  />{' '}
-                  {label}
-                </label>
-                <p class="hint" id={`${mode}-hint`}>
-                  {hint}
-                </p>
-              </div>
-            ))}
+            <Choices name="public-withdrawal" choices={withdrawalModes} chosen={draft.publicWithdrawal} onChoose={(publicWithdrawal) => setDraft({ ...draft, publicWithdrawal })} />
           </fieldset>
           <ErrorText error={error} />
           {writer ? (

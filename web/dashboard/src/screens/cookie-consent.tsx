@@ -1,31 +1,25 @@
 import { useState } from 'preact/hooks';
 import { api } from '../session';
-import { ErrorText, Heading, Loading, useData } from '../ui';
+import { ErrorText, Heading, Link, Loading, useData } from '../ui';
 import { CookieAnalytics } from './cookie-analytics';
 import { CookieConfig } from './cookie-config';
 import { loadCookieData, type CookieData } from './cookie-data';
 import { ScanRuns } from './cookie-scans';
 import { TrackerRegistry } from './cookie-trackers';
-import { Translations } from './cookie-translations';
 
-/** The cookie banner's configuration with its live preview, analytics, tracker registry, scans and label translations. */
+/** The cookie banner's configuration with its live preview, analytics, tracker registry and scans; its words are on "Words people see". */
 export default function CookieConsent() {
   const loaded = useData(loadCookieData);
   // Changes made here replace parts of what was loaded, so the preview follows them at once.
   const [changes, setChanges] = useState<Partial<CookieData>>({});
-  const [labelError, setLabelError] = useState<unknown>();
+  const [reloadError, setReloadError] = useState<unknown>();
   const base = loaded.data;
-  const reloadLabels = () =>
-    api.call('listCmpTranslations').then(
-      (labelSets) => setChanges((previous) => ({ ...previous, labelSets })),
-      (error: unknown) => setLabelError(error),
-    );
-  const reloadTrackers = () => api.call('listCmpTrackers').then((trackers) => setChanges((previous) => ({ ...previous, trackers })), setLabelError);
+  const reloadTrackers = () => api.call('listCmpTrackers').then((trackers) => setChanges((previous) => ({ ...previous, trackers })), setReloadError);
   return (
     <>
       <Heading title="Cookie consent">Cookie consent</Heading>
       {loaded.loading && !base ? <Loading what="cookie consent" /> : null}
-      <ErrorText error={loaded.error ?? labelError} />
+      <ErrorText error={loaded.error ?? reloadError} />
       {base === 'not-on-plan' ? (
         <p class="notice">
           Cookie consent is not on your organisation's plan: a collect-only plan records consent to notices but has no cookie banner, tracker scanner or cookie analytics.
@@ -41,7 +35,13 @@ export default function CookieConsent() {
                 <CookieAnalytics />
                 <TrackerRegistry trackers={data.trackers} onChanged={(trackers) => setChanges((previous) => ({ ...previous, trackers }))} />
                 <ScanRuns onFinished={reloadTrackers} />
-                <Translations labelSets={data.labelSets} configured={data.config?.languages ?? ['en']} onChanged={reloadLabels} />
+                <section aria-labelledby="banner-words-heading">
+                  <h2 id="banner-words-heading">The banner's words</h2>
+                  <p>
+                    The banner's words, in every language, are kept with the other words people read (the notice banner, the withdrawal and rights pages, the mails):{' '}
+                    <Link to="/words">Words people see</Link>.
+                  </p>
+                </section>
               </>
             );
           })()

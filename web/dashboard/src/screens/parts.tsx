@@ -33,6 +33,22 @@ export const Field = ({ id, label, hint, problem, children }: { id: string; labe
   );
 };
 
+/** Radio buttons for one setting, each with its hint (inside the caller's fieldset and legend). */
+export const Choices = <T extends string>({ name, choices, chosen, onChoose }: { name: string; choices: readonly { value: T; label: string; hint: string }[]; chosen: T; onChoose: (value: T) => void }) => (
+  <>
+    {choices.map(({ value, label, hint }) => (
+      <div key={value}>
+        <label class="check">
+          <input type="radio" name={name} checked={chosen === value} aria-describedby={`${name}-${value}-hint`} onChange={() => onChoose(value)} /> {label}
+        </label>
+        <p class="hint" id={`${name}-${value}-hint`}>
+          {hint}
+        </p>
+      </div>
+    ))}
+  </>
+);
+
 /**
  * A status line saying what just happened (saved, deleted, invited). It takes the focus, since
  * the control that acted may be gone with its row or card.

@@ -1,6 +1,6 @@
-import { completePendingWithdrawals } from '../consent/withdrawal-apply';
-import { drainOutbox } from '../events/drain';
-import type { OutboxKind } from '../events/keys';
+import { completePendingWithdrawals } from '../../shared/consent/withdrawal-apply';
+import { drainOutbox } from '../../shared/events/drain';
+import type { OutboxKind } from '../../shared/events/keys';
 
 /** Rounds of 25 items a sweep drains of each outbox kind at most, so one run stays within its function's timeout. */
 const maxRounds = 8;
@@ -16,7 +16,7 @@ const drainKind = async (kind: OutboxKind): Promise<number> => {
 };
 
 /**
- * What the stream's consumers left for a retry apart from the stream (shared/stream/consumers.ts):
+ * What the stream's consumers left for a retry apart from the stream (functions/stream/consumers.ts):
  * outbox mails and events not handed on (their tenant's failure was parked, not thrown) and
  * withdrawals not finished. Run on a schedule in AWS (the stream sweeper); the local workers run
  * the same drains and completer in loops of their own. Parked log entries are the checkpointer's.

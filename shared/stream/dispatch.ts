@@ -1,33 +1,7 @@
-import { withdrawalConsumer } from '../consent/withdrawal-consumer';
-import { recordedEventsConsumer } from '../consent/recorded-events';
-import { outboxConsumer } from '../events/outbox-consumer';
-import { evidenceLogConsumer } from '../evidence/log-consumer';
 import { describeError, log } from '../log';
 import { emitMetrics, metricNames } from '../metrics';
 import { tenantOfChange, type StreamChange } from './change';
-
-/**
- * Work derived from the table's change stream: in AWS the stream function (functions/stream),
- * locally the stream reader (infra/local/stream-reader.ts) feed the same consumers. A consumer
- * gets the changes of its item types (the `type` attribute of the new image, or of the old one for
- * a REMOVE) and event names, in stream order, one tenant's at a time; it must be idempotent, as a
- * failed batch comes again.
- */
-export interface StreamConsumer {
-  name: string;
-  itemTypes: string[];
-  eventNames: StreamChange['eventName'][];
-  handle(changes: StreamChange[]): Promise<void>;
-  /**
-   * Keeps one tenant's changes whose handling failed where this consumer's retry apart from the
-   * stream will find them (a parked list, the outbox's pending index, the pending withdrawals), so
-   * that one tenant's fault does not hold the stream, and so every other tenant, up. Throws only if
-   * they cannot be kept; then the batch fails and comes again. A consumer without it fails the batch.
-   */
-  park?(tenantId: string, changes: StreamChange[], error: unknown): Promise<void>;
-}
-
-export const streamConsumers: StreamConsumer[] = [evidenceLogConsumer, recordedEventsConsumer, outboxConsumer, withdrawalConsumer];
+import type { StreamConsumer } from './consumer';
 
 const typeOf = (change: StreamChange): unknown => (change.newImage ?? change.oldImage)?.type;
 
@@ -54,12 +28,13 @@ const handleTenant = async (consumer: StreamConsumer, tenantId: string | undefin
 };
 
 /**
- * Gives each consumer its share of `changes`, the consumers side by side and, within one, the
+ * Gives each consumer its share of `changes` (the composition roots pass the registry:
+ * functions/stream/consumers.ts), the consumers side by side and, within one, the
  * tenants side by side. A tenant's failure is parked by its consumer; any other failure does not
  * stop the rest either, but once all have finished the first is thrown, so the whole batch is
  * retried (every consumer is idempotent).
  */
-export const dispatchChanges = async (changes: StreamChange[], consumers: StreamConsumer[] = streamConsumers): Promise<void> => {
+export const dispatchChanges = async (changes: StreamChange[], consumers: readonly StreamConsumer[]): Promise<void> => {
   const outcomes = await Promise.allSettled(
     consumers.map(async (consumer) => {
       const mine = changes.filter((change) => consumer.eventNames.includes(change.eventName) && consumer.itemTypes.includes(String(typeOf(change))));

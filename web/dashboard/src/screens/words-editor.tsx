@@ -1,0 +1,160 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { directionOf, isLanguageCode, isoOf, languages } from '../../../../shared/i18n/languages';
+import type { DataOf } from '../api';
+import { api, canWrite } from '../session';
+import { ErrorText, Loading, fieldErrors, useAction, useData } from '../ui';
+import { useSaid } from './parts';
+
+type LanguageWords = DataOf<'getLanguageWords'>;
+
+export const languageName = (code: string) => languages.find((language) => language.code === code)?.name ?? code;
+type Word = LanguageWords['words'][number];
+type Surface = DataOf<'getWordsOverview'>['surfaces'][number];
+
+const wordStatus: Record<Word['status'], [string, string]> = {
+  DEFAULT: ['English stands in', 'stale'],
+  DRAFT: ['Machine draft', 'partial'],
+  NEEDS_TRANSLATION: ['Needs translation', 'withdrawn'],
+  REVIEWED: ['Reviewed', 'active'],
+};
+
+/** What a field starts with: the language's own word (a machine draft to review), never the English copy kept for a word still to translate. */
+const startingText = (word: Word, english: boolean) => (english ? word.english : word.status === 'DRAFT' || word.status === 'REVIEWED' ? (word.text ?? '') : '');
+
+/**
+ * One surface's words side by side: the English on the left, the language's word on the right.
+ * Saving sends every word written here (a machine draft reviewed as it is, too), and each becomes
+ * REVIEWED; an empty field sends nothing, so a word still to translate stays English.
+ */
+const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface: Surface; onSaved: (view: LanguageWords) => void }) => {
+  const english = view.language === 'EN';
+  const words = view.words.filter((word) => word.surface === surface.id);
+  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(words.map((word) => [word.key, startingText(word, english)])));
+  const { busy, error, run } = useAction();
+  const problems = fieldErrors(error);
+  const writer = canWrite.value;
+  const tag = isLanguageCode(view.language) ? isoOf(view.language) : 'en';
+  const changed = words.filter((word) => {
+    const text = (texts[word.key] ?? '').trim();
+    // English changes only where it differs; another language sends every word written (reviewing a draft as it is).
+    return text !== '' && (english ? text !== word.english : text !== word.text || word.status !== 'REVIEWED');
+  });
+  return (
+    <form
+      class="words-form"
+      aria-labelledby={`surface-${surface.id}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (changed.length === 0) return;
+        void run(async () => {
+          const labels = Object.fromEntries(changed.map((word) => [word.key, (texts[word.key] ?? '').trim()]));
+          onSaved(await api.call('saveLanguageWords', { params: { language: view.language }, body: { labels } }));
+        });
+      }}
+    >
+      <h3 id={`surface-${surface.id}`}>{surface.name}</h3>
+      {words.map((word) => {
+        const id = `word-${word.key.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+        const problem = problems[`labels.${word.key}`];
+        return (
+          <div class="word-row" key={word.key}>
+            <div class="word-english">
+              <label for={id}>
+                <code>{word.key}</code>
+                <span class={`badge ${wordStatus[word.status][1]}`}>{wordStatus[word.status][0]}</span>
+              </label>
+              <p lang="en" id={`${id}-english`}>
+                {word.english}
+              </p>
+              {word.placeholders.length ? (
+                <p class="hint" id={`${id}-slots`}>
+                  Keep {word.placeholders.map((slot) => `{${slot}}`).join(', ')} as written.
+                </p>
+              ) : null}
+            </div>
+            <div>
+              <textarea
+                id={id}
+                lang={tag}
+                dir={directionOf(view.language)}
+                rows={word.english.length > 120 ? 4 : 2}
+                readOnly={!writer}
+                value={texts[word.key]}
+                aria-describedby={[problem ? `${id}-problem` : '', `${id}-english`, word.placeholders.length ? `${id}-slots` : ''].filter(Boolean).join(' ')}
+                aria-invalid={problem ? true : undefined}
+                onInput={(event) => setTexts({ ...texts, [word.key]: event.currentTarget.value })}
+              />
+              {problem ? (
+                <span class="field-error" id={`${id}-problem`}>
+                  {problem}
+                </span>
+              ) : null}
+            </div>
+          </div>
+        );
+      })}
+      <ErrorText error={error} />
+      {writer ? (
+        <button type="submit" disabled={busy || changed.length === 0}>
+          Save {surface.name.toLowerCase()} words<span class="visually-hidden"> in {languageName(view.language)}</span>
+        </button>
+      ) : null}
+    </form>
+  );
+};
+
+/** A language's words, one surface at a time, beside the English. */
+export const WordsEditor = ({ language, surfaces, onSaved, onClose }: { language: string; surfaces: Surface[]; onSaved: () => void; onClose: () => void }) => {
+  const loaded = useData(() => api.call('getLanguageWords', { params: { language } }), [language]);
+  const [view, setView] = useState<LanguageWords>();
+  const [surfaceId, setSurfaceId] = useState(surfaces[0]?.id ?? '');
+  const { say, line } = useSaid();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => setView(loaded.data), [loaded.data]);
+  useEffect(() => heading.current?.focus(), []);
+  const surface = surfaces.find((candidate) => candidate.id === surfaceId) ?? surfaces[0];
+  const name = languageName(language);
+  return (
+    <section class="card words-editor" aria-labelledby="editor-heading">
+      <h2 id="editor-heading" tabIndex={-1} ref={heading}>
+        {name} words
+      </h2>
+      {view ? (
+        <p class="muted">
+          {view.counts.REVIEWED} reviewed, {view.counts.DRAFT} machine drafts, {view.counts.NEEDS_TRANSLATION} to translate.{' '}
+          {language === 'EN' ? 'Your English stands in wherever another language has no word shown.' : 'A word with an empty field is shown in English.'}
+        </p>
+      ) : null}
+      <div class="field">
+        <label for="words-surface">Where people read them</label>
+        <select id="words-surface" value={surfaceId} onChange={(event) => setSurfaceId(event.currentTarget.value)}>
+          {surfaces.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {candidate.name} ({candidate.count})
+            </option>
+          ))}
+        </select>
+      </div>
+      {loaded.loading && !view ? <Loading what={`the ${name} words`} /> : null}
+      <ErrorText error={loaded.error} />
+      {view && surface ? (
+        <SurfaceForm
+          key={`${surface.id}-${view.updatedAt}`}
+          view={view}
+          surface={surface}
+          onSaved={(saved) => {
+            setView(saved);
+            say(`${surface.name} words saved in ${name} and marked reviewed.`);
+            onSaved();
+          }}
+        />
+      ) : null}
+      {line}
+      <div class="actions">
+        <button type="button" class="secondary" onClick={onClose}>
+          Close {name}
+        </button>
+      </div>
+    </section>
+  );
+};

@@ -8,10 +8,14 @@ import { startBenchStack } from './stack';
  * `npm run bench [-- --quick]`: storage ceiling, endpoint throughput, work and price per request,
  * growth, bundles and webhook latency, against a local stack of its own. Prints a table per
  * section and writes everything to bench/results/latest.json (the committed figures; a quick run
- * writes bench/results/quick.json, which git ignores).
+ * writes bench/results/quick.json, which git ignores). `--only work,price` runs just the sections
+ * named, for working on one figure, and writes bench/results/partial.json (also ignored): the
+ * committed figures always come from one whole run.
  */
 const settings = settingsFor(process.argv.includes('--quick'));
-const resultsFile = fileURLToPath(new URL(settings.quick ? './results/quick.json' : './results/latest.json', import.meta.url));
+const onlyArgument = process.argv.indexOf('--only');
+const only = onlyArgument >= 0 ? new Set((process.argv[onlyArgument + 1] ?? '').split(',').filter(Boolean)) : undefined;
+const resultsFile = fileURLToPath(new URL(only ? './results/partial.json' : settings.quick ? './results/quick.json' : './results/latest.json', import.meta.url));
 
 const results: Record<string, unknown> = {};
 const errors: Record<string, string> = {};
@@ -19,6 +23,7 @@ const sectionSeconds: Record<string, number> = {};
 
 /** Runs one section; a failure is reported and recorded, and the other sections still run. */
 const section = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
+  if (only && !only.has(name)) return undefined;
   const started = performance.now();
   try {
     const value = await run();

@@ -33,7 +33,7 @@ export const itemSize = (item: Record<string, unknown>): number =>
   Object.entries(item).reduce((sum, [name, value]) => (value === undefined ? sum : sum + utf8(name) + valueSize(value)), 0);
 
 /** One write of the item, unrounded by transaction: its KB on the table and on each index it is in (all project ALL). */
-const writeUnits = (item: Record<string, unknown>): Record<string, number> => {
+export const writeUnits = (item: Record<string, unknown>): Record<string, number> => {
   const kb = Math.max(1, Math.ceil(itemSize(item) / 1024));
   const units: Record<string, number> = { table: kb };
   for (const index of tableDefinition.indexes) if (item[index.partitionKey] !== undefined && item[index.sortKey] !== undefined) units[index.name] = kb;
@@ -42,23 +42,38 @@ const writeUnits = (item: Record<string, unknown>): Record<string, number> => {
 
 type TransactItem = Record<string, { TableName?: string; Item?: Record<string, unknown>; Key?: Record<string, unknown> }>;
 
+/** One item a transaction wrote: the item (as put, or as it is after the update; the key alone otherwise) and its units by target. */
+export interface ItemUnits {
+  item: Record<string, unknown>;
+  units: Record<string, number>;
+}
+
 /**
- * AWS-billed units of a committed transaction, by target (`table` or an index). A Put is sized
- * from its item; an Update from the item as it is now (read back here, uncounted: the counters,
- * map and head items the bench's transactions update only grow, so that is the larger of before
- * and after); a Delete or ConditionCheck at 1 KB.
+ * AWS-billed units of a committed transaction, item by item, by target (`table` or an index). A
+ * Put is sized from its item; an Update from the item as it is now (read back here, uncounted: the
+ * counters, map and head items the bench's transactions update only grow, so that is the larger of
+ * before and after); a Delete or ConditionCheck at 1 KB.
  */
-export const transactionUnits = async (client: DynamoDBDocumentClient, transactItems: readonly TransactItem[]): Promise<Record<string, number>> => {
-  const total: Record<string, number> = {};
+export const transactionItemUnits = async (client: DynamoDBDocumentClient, transactItems: readonly TransactItem[]): Promise<ItemUnits[]> => {
+  const written: ItemUnits[] = [];
   for (const entry of transactItems) {
     const [action, target] = Object.entries(entry)[0]!;
+    let item = target.Key ?? target.Item ?? {};
     let units: Record<string, number> = { table: 1 };
     if (action === 'Put' && target.Item) units = writeUnits(target.Item);
     if (action === 'Update' && target.Key) {
       const { Item } = await client.send(new GetCommand({ TableName: target.TableName, Key: target.Key, ConsistentRead: true }));
-      units = writeUnits(Item ?? target.Key);
+      item = Item ?? target.Key;
+      units = writeUnits(item);
     }
-    for (const [name, value] of Object.entries(units)) total[name] = (total[name] ?? 0) + 2 * value;
+    written.push({ item, units: Object.fromEntries(Object.entries(units).map(([name, value]) => [name, 2 * value])) });
   }
+  return written;
+};
+
+/** The same units summed by target. */
+export const transactionUnits = (written: readonly ItemUnits[]): Record<string, number> => {
+  const total: Record<string, number> = {};
+  for (const { units } of written) for (const [name, value] of Object.entries(units)) total[name] = (total[name] ?? 0) + value;
   return total;
 };

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { transactionUnits } from './capacity';
+import { transactionItemUnits, transactionUnits, type ItemUnits } from './capacity';
+import { attributeWrite, type KeyedUnits } from './partition-units';
 
 /**
  * Counts the AWS work done inside a measured scope, by middleware on the service's own clients:
@@ -37,6 +38,8 @@ export interface Work {
   accesses: Record<string, number>;
   /** Units those calls consumed, by the same access. */
   accessUnits: Record<string, number>;
+  /** Write units by partition key and by item, when the scope asked for them (measure's `byKey`). */
+  keyed?: KeyedUnits;
 }
 
 export const emptyWork = (): Work => ({ calls: {}, items: {}, rru: 0, wru: 0, wruLocal: 0, rruBy: {}, wruBy: {}, failed: {}, sqs: {}, accesses: {}, accessUnits: {} });
@@ -158,13 +161,15 @@ export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): vo
         if (command === 'Query' || command === 'Scan') bump(work.items, command, output.Count ?? 0);
         const isRead = readCommands.has(command);
         let units: number;
+        let written: ItemUnits[] | undefined;
         if (isRead) {
           units = addCapacity(output.ConsumedCapacity, work.rruBy);
           work.rru += units;
         } else if (command === 'TransactWriteItems') {
           work.wruLocal += addCapacity(output.ConsumedCapacity, {});
           // Its read-backs are not the service's work: outside the scope.
-          const billed = await scope.exit(() => transactionUnits(dynamo, input.TransactItems as Parameters<typeof transactionUnits>[1]));
+          written = await scope.exit(() => transactionItemUnits(dynamo, input.TransactItems as Parameters<typeof transactionItemUnits>[1]));
+          const billed = transactionUnits(written);
           units = Object.values(billed).reduce((sum, value) => sum + value, 0);
           addCounts(work.wruBy, billed, 1);
           work.wru += units;
@@ -174,6 +179,10 @@ export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): vo
           work.wruLocal += units;
         }
         bump(work.accessUnits, access, units);
+        if (work.keyed && !isRead) {
+          const keyed = work.keyed;
+          await scope.exit(() => attributeWrite(keyed, dynamo, command, input, output.ConsumedCapacity, written));
+        }
         return result;
       } catch (error) {
         bump(work.failed, command);
@@ -192,9 +201,9 @@ export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): vo
   );
 };
 
-/** Runs `task`, counting the AWS work it causes; also times it. */
-export const measure = async <T>(task: () => Promise<T>): Promise<{ result: T; work: Work; ms: number }> => {
-  const work = emptyWork();
+/** Runs `task`, counting the AWS work it causes (with `byKey`, also its write units by partition key and item); also times it. */
+export const measure = async <T>(task: () => Promise<T>, options: { byKey?: KeyedUnits } = {}): Promise<{ result: T; work: Work; ms: number }> => {
+  const work: Work = { ...emptyWork(), ...(options.byKey ? { keyed: options.byKey } : {}) };
   const started = performance.now();
   const result = await scope.run(work, task);
   return { result, work, ms: performance.now() - started };

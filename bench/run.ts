@@ -64,6 +64,7 @@ const main = async () => {
     const { measureGrowth } = await import('./sections/growth');
     const { measureWidget } = await import('./sections/widget');
     const { measureBreachIntimation } = await import('./sections/breach');
+    const { measurePartitions } = await import('./sections/partitions');
     instrument(db(), sqs());
 
     // Separate tenants, so that one section's records and webhook do not change another's numbers.
@@ -78,6 +79,8 @@ const main = async () => {
     const widgetTenant = await createBenchTenant('widget');
     // Its own tenant: every one of its principals is affected by the breach.
     const breachTenant = await createBenchTenant('breach');
+    // Its own tenant: the partition arithmetic counts every write of its consents.
+    const partitionTenant = await createBenchTenant('partitions');
     const receiver = await startReceiver();
     try {
       await subscribeWebhook(pricingTenant, receiver);
@@ -95,6 +98,9 @@ const main = async () => {
       await section('growth', () => measureGrowth(growthTenant, settings));
       // Last: the mails it queues beyond its sample stay pending, which no later section may trip over.
       await section('breach', () => measureBreachIntimation(breachTenant, settings));
+      // After every section with worker loops: no stream reader may consume its records beside the stream handler it calls
+      // (it touches no mail, so the breach's pending mails do not matter to it).
+      await section('partitions', () => measurePartitions(partitionTenant, settings));
     } finally {
       await receiver.close();
     }

@@ -41,7 +41,7 @@ export interface PriceResult {
 }
 
 /** The new items themselves, as the stream carries them (read outside any measured scope). */
-const itemsOf = async (tenantId: string, recordIds: readonly string[]): Promise<Record<string, unknown>[]> => {
+export const itemsOf = async (tenantId: string, recordIds: readonly string[]): Promise<Record<string, unknown>[]> => {
   const byId = new Map<string, Record<string, unknown>>();
   for (let at = 0; at < recordIds.length; at += 100) {
     const keys = recordIds.slice(at, at + 100).map((id) => consentKeys.record(tenantId, id));
@@ -54,7 +54,7 @@ const itemsOf = async (tenantId: string, recordIds: readonly string[]): Promise<
 };
 
 /** What DynamoDB Streams hands the stream Lambda for new items (INSERT, NEW_AND_OLD_IMAGES as the table streams). */
-const streamEventOf = (items: Record<string, unknown>[]): DynamoDBStreamEvent => ({
+export const streamEventOf = (items: Record<string, unknown>[]): DynamoDBStreamEvent => ({
   Records: items.map((item, index): DynamoDBRecord => {
     const image = marshall(item, { removeUndefinedValues: true }) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'];
     return {

@@ -202,11 +202,15 @@ export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): vo
 };
 
 /** Runs `task`, counting the AWS work it causes (with `byKey`, also its write units by partition key and item); also times it. */
-export const measure = async <T>(task: () => Promise<T>, options: { byKey?: KeyedUnits } = {}): Promise<{ result: T; work: Work; ms: number }> => {
+export const measure = async <T>(task: () => Promise<T>, options: { byKey?: KeyedUnits } = {}): Promise<{ result: T; work: Work; ms: number; cpuMs: number }> => {
   const work: Work = { ...emptyWork(), ...(options.byKey ? { keyed: options.byKey } : {}) };
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await scope.run(work, task);
-  return { result, work, ms: performance.now() - started };
+  const ms = performance.now() - started;
+  // This process's CPU time meanwhile (user + system): the task's own when nothing else runs beside it.
+  const { user, system } = process.cpuUsage(cpu);
+  return { result, work, ms, cpuMs: (user + system) / 1000 };
 };
 
 /** Σ factor × work, e.g. a mean over n requests with factor 1/n. */

@@ -4,40 +4,64 @@ import { accessesOf, combine, totalCalls, type Work } from './meter';
 export const rates = {
   apiGatewayPerMillion: 1.0,
   lambdaRequestPerMillion: 0.2,
-  lambdaGbSecond: 0.0000166667,
+  /** arm64 (Graviton), what the stack deploys; x86 is 0.0000166667. */
+  lambdaGbSecond: 0.0000133334,
   writeUnitPerMillion: 0.625,
   readUnitPerMillion: 0.125,
   sqsRequestPerMillion: 0.4,
 };
 
-/** One Lambda's (or the SQS poller's) share of a consent: invocations, billed milliseconds and work. */
+/** Lambda's CPU share grows with memory: a full vCPU at 1,769 MB; a Node handler uses one thread, so no more. */
+export const fullCpuMemoryMb = 1769;
+
+/**
+ * One invocation's duration at `memoryMb`, from what was measured here on a whole core: its CPU
+ * time stretched by the share of a vCPU that memory buys, plus the time it waited (on DynamoDB,
+ * SQS, the receiver: measured on loopback, and on a loaded machine also for its turn on a core, so
+ * on the high side), rounded up to a whole millisecond as Lambda bills it.
+ */
+export const durationAt = (memoryMb: number, measured: Invocation): number =>
+  Math.ceil(Math.max(0, measured.ms - measured.cpuMs) + measured.cpuMs * Math.max(1, fullCpuMemoryMb / memoryMb));
+
+/** What was measured of one invocation: wall time and this process's CPU time meanwhile. */
+export interface Invocation {
+  ms: number;
+  cpuMs: number;
+}
+
+/** One Lambda's (or the SQS poller's) share of a consent: invocations, billed milliseconds at its memory, and work. */
 export interface Stage {
   invocations: number;
   billedMs: number;
   memoryMb: number;
+  /** Measured here per consent: wall time and CPU time (billedMs is derived from them, durationAt). */
+  localMs: number;
+  cpuMs: number;
   work: Work;
 }
 
 /** What a stage added up to over a run, before it is divided by the consents. */
 export interface Tally {
-  invocations: number;
-  billedMs: number;
+  invocations: Invocation[];
   works: Work[];
 }
 
-export const tally = (): Tally => ({ invocations: 0, billedMs: 0, works: [] });
+export const tally = (): Tally => ({ invocations: [], works: [] });
 
-/** One invocation, billed as Lambda bills it: each rounded up to a whole millisecond. */
-export const billed = (stage: Tally, ms: number, work: Work): void => {
-  stage.invocations += 1;
-  stage.billedMs += Math.ceil(ms);
+/** One invocation with what it did. */
+export const billed = (stage: Tally, measured: Invocation, work: Work): void => {
+  stage.invocations.push({ ms: measured.ms, cpuMs: measured.cpuMs });
   stage.works.push(work);
 };
 
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
 export const perConsentStage = (stage: Tally, consents: number, memoryMb: number): Stage => ({
-  invocations: stage.invocations / consents,
-  billedMs: stage.billedMs / consents,
+  invocations: stage.invocations.length / consents,
+  billedMs: sum(stage.invocations.map((invocation) => durationAt(memoryMb, invocation))) / consents,
   memoryMb,
+  localMs: sum(stage.invocations.map(({ ms }) => ms)) / consents,
+  cpuMs: sum(stage.invocations.map(({ cpuMs }) => cpuMs)) / consents,
   work: combine(stage.works, 1 / consents),
 });
 
@@ -104,7 +128,7 @@ export const unitBreakdown = (stages: Record<string, Stage>): Record<string, num
   for (const [name, stage] of Object.entries(stages)) {
     for (const { access, units, unit } of accessesOf(stage.work)) {
       if (unit !== 'WRU' || units === 0) continue;
-      if (name === 'sdkRecord' && access.startsWith('PutItem TENANT/RECORD')) {
+      if (name === 'sdkRecord' && /^PutItem (TENANT|REC)\/RECORD/.test(access)) {
         const indexUnits = Object.entries(stage.work.wruBy).filter(([target]) => target !== 'table');
         for (const [index, value] of indexUnits) add(`record ${index}`, value);
         add('record', units - indexUnits.reduce((sum, [, value]) => sum + value, 0));

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { deployedFunctions } from './deployment';
 import { machineInfo, writeJson } from './report';
 import { settingsFor } from './settings';
+import type { Sizing } from './sizing';
 import { startBenchStack } from './stack';
 
 /**
@@ -87,8 +88,15 @@ const main = async () => {
       const endpoints = await prepareEndpoints(mainTenant);
       const raw = await rawOperations();
       await warmUp(raw, endpoints, settings.engineWarmupMs);
-      await section('work', () => measureWork(endpoints, settings));
-      await section('price', () => measurePrice({ plain: plainPricingTenant, withWebhook: pricingTenant }, receiver, functions, settings));
+      let workSizing: Record<string, Sizing> | undefined;
+      await section('work', async () => {
+        const measured = await measureWork(endpoints, settings);
+        workSizing = measured.sizing;
+        return measured.endpoints;
+      });
+      const price = await section('price', () => measurePrice({ plain: plainPricingTenant, withWebhook: pricingTenant }, receiver, functions, settings));
+      // Memory by measurement (bench/sizing.ts) for every function the two sections ran: what infra/functions.ts memoryMb follows.
+      if (workSizing || price) results.memorySizing = { ...workSizing, ...price?.sizing };
       // Before the throughput runs: the local stream reader would otherwise have their thousands of records to work through first.
       await section('webhooks', () => measureWebhookLatency(pricingTenant, receiver, settings));
       await section('logLatency', () => measureLogLatency(logTenant, settings));

@@ -51,6 +51,22 @@ export const functionIdentity = (scope: Construct, id: string, description: stri
   return { logGroup, role };
 };
 
+/**
+ * Memory per function, by measurement (`npm run bench`: the work section's table 4c and the price
+ * section's 5e, bench/sizing.ts): Lambda's CPU grows with memory, so the memory where cost ×
+ * duration is lowest is 1,769 × CPU ms / wait ms of an invocation. The functions measured there
+ * came out between 1,088 and 1,600 MB, on a curve within a few percent of flat; 1,024 is the
+ * cheaper end of it, and halves their cold starts against 512 (docs/performance.md, Lambda memory).
+ * The others are not measured by the bench yet and keep 512.
+ */
+export const functionMemoryMb: Readonly<Record<string, number>> = {
+  'consent-public': 1024,
+  consent: 1024,
+  'cmp-public': 1024,
+  stream: 1024,
+};
+const defaultMemoryMb = 512;
+
 /** `webhook-worker` -> `WebhookWorker`: construct ids from function names. */
 export const pascal = (group: string): string =>
   group.replace(/(^|-)([a-z0-9])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
@@ -191,7 +207,7 @@ export class GroupFunctions extends Construct {
         depsLockFilePath: join(repoRoot, 'package-lock.json'),
         runtime: lambda.Runtime.NODEJS_22_X,
         architecture: lambda.Architecture.ARM_64,
-        memorySize: 512,
+        memorySize: functionMemoryMb[name] ?? defaultMemoryMb,
         timeout: Duration.seconds(15),
         logGroup,
         environment,

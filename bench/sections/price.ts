@@ -13,8 +13,9 @@ import type { DeployedFunction } from '../deployment';
 import type { BenchTenant, Receiver } from '../fixtures';
 import { invoke, requireRoute } from '../invoke';
 import { describeCalls, describeSqs, describeUnits, measure } from '../meter';
-import { billed, floorOf, perConsentStage, priceOf, rates, tally, unitBreakdown, type Price, type Stage, type Tally } from '../pricing';
+import { billed, floorOf, fullCpuMemoryMb, perConsentStage, priceOf, rates, tally, unitBreakdown, type Invocation, type Price, type Stage, type Tally } from '../pricing';
 import { printTable } from '../report';
+import { sizeMemory, type Sizing } from '../sizing';
 import type { Settings } from '../settings';
 import { accessHeaders, accessRows } from './work';
 
@@ -36,6 +37,8 @@ export interface ScenarioPrice extends Scenario {
 
 export interface PriceResult {
   rates: typeof rates;
+  /** Memory by measurement for each priced function (sizing.ts); the stream's for full batches and for single records. */
+  sizing: Record<string, Sizing>;
   scenarios: (Omit<ScenarioPrice, 'tenant'> & { tenant: string })[];
   floorUsdPerMillion: ReturnType<typeof floorOf>;
 }
@@ -66,10 +69,13 @@ export const streamEventOf = (items: Record<string, unknown>[]): DynamoDBStreamE
   }),
 });
 
-/** The SQS event source mapping, until `expected` deliveries arrived: receive a batch, invoke the worker, delete what it did not fail. */
-const deliver = async (receiver: Receiver, expected: number, batchSize: number, worker: Tally, polling: Tally) => {
+/**
+ * The SQS event source mapping, until `expected` deliveries arrived since `before`: receive a
+ * batch, invoke the worker, delete what it did not fail. The fan-out makes each first attempt
+ * itself, so only the attempts that failed there come through the queue.
+ */
+const deliver = async (receiver: Receiver, before: number, expected: number, batchSize: number, worker: Tally, polling: Tally) => {
   const queueUrl = config.webhookQueueUrl!;
-  const before = receiver.deliveries();
   const deadline = Date.now() + 60_000;
   while (receiver.deliveries() - before < expected) {
     if (Date.now() > deadline) throw new Error(`only ${receiver.deliveries() - before} of ${expected} webhook deliveries arrived`);
@@ -78,8 +84,8 @@ const deliver = async (receiver: Receiver, expected: number, batchSize: number, 
     if (messages.length === 0) continue;
     polling.works.push(received.work);
     const event: SQSEvent = { Records: messages.map((message) => sqsRecord(message, queueUrl)) };
-    const { result, work, ms } = await measure(() => webhookWorker(event));
-    billed(worker, ms, work);
+    const { result, work, ms, cpuMs } = await measure(() => webhookWorker(event));
+    billed(worker, { ms, cpuMs }, work);
     const failed = new Set(result.batchItemFailures.map((failure) => failure.itemIdentifier));
     const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
     if (done.length === 0) continue;
@@ -125,26 +131,33 @@ export const measurePrice = async (
     { name: 'sparse + webhook', tenant: tenants.withWebhook, consents: sparse, streamBatch: 1, webhook: true },
   ];
 
+  // Every invocation of each priced function over all scenarios, for the memory sizing.
+  const measured: Record<string, Invocation[]> = { [sdkRecord.group]: [], 'stream (batches of 100)': [], 'stream (single records)': [], 'webhook-worker': [] };
   const run = async (scenario: Scenario): Promise<ScenarioPrice> => {
     const stages = { sdkRecord: tally(), stream: tally(), webhookWorker: tally(), sqsPolling: tally() };
     const [required, optional] = scenario.tenant.purposeIds as [string, string];
     const ids: string[] = [];
     for (let index = 0; index < scenario.consents; index += 1) {
       // A new visitor address each time, as the widget's consents come (the per key-and-address limit starts anew).
-      const { result, work, ms } = await measure(() =>
+      const { result, work, ms, cpuMs } = await measure(() =>
         invoke<{ data: { consentRecordId: string } }>(sdkRecord, { body: { apiKey: scenario.tenant.apiKey, status: 'PARTIAL', purposes: { [required]: true, [optional]: false } } }),
       );
       if (result.status !== 201) throw new Error(`sdk-record answered ${result.status}: ${JSON.stringify(result.body)}`);
-      billed(stages.sdkRecord, ms, work);
+      billed(stages.sdkRecord, { ms, cpuMs }, work);
       ids.push(result.body.data.consentRecordId);
     }
     const items = await itemsOf(scenario.tenant.tenantId, ids);
+    const deliveredBefore = receiver.deliveries();
     for (let start = 0; start < items.length; start += scenario.streamBatch) {
-      const { result, work, ms } = await measure(() => streamHandler(streamEventOf(items.slice(start, start + scenario.streamBatch))));
+      const { result, work, ms, cpuMs } = await measure(() => streamHandler(streamEventOf(items.slice(start, start + scenario.streamBatch))));
       if (result.batchItemFailures.length > 0) throw new Error('the stream handler reported failures');
-      billed(stages.stream, ms, work);
+      billed(stages.stream, { ms, cpuMs }, work);
     }
-    if (scenario.webhook) await deliver(receiver, scenario.consents, Math.min(sqsBatchSize, scenario.streamBatch), stages.webhookWorker, stages.sqsPolling);
+    if (scenario.webhook) await deliver(receiver, deliveredBefore, scenario.consents, Math.min(sqsBatchSize, scenario.streamBatch), stages.webhookWorker, stages.sqsPolling);
+    measured[sdkRecord.group]!.push(...stages.sdkRecord.invocations);
+    if (scenario.streamBatch === sustainedBatch) measured['stream (batches of 100)']!.push(...stages.stream.invocations);
+    if (scenario.streamBatch === 1) measured['stream (single records)']!.push(...stages.stream.invocations);
+    measured['webhook-worker']!.push(...stages.webhookWorker.invocations);
     const perConsent = Object.fromEntries(Object.entries(stages).map(([name, stage]) => [name, perConsentStage(stage, scenario.consents, memory[name]!)]));
     return { ...scenario, stages: perConsent, price: priceOf(perConsent), units: unitBreakdown(perConsent) };
   };
@@ -152,7 +165,9 @@ export const measurePrice = async (
   for (const scenario of scenarios) results.push(await run(scenario));
   const floor = floorOf(memory.sdkRecord!);
   printPrice(results, floor, functions.get(sdkRecord.group)?.architecture);
-  return { rates, scenarios: results.map((result) => ({ ...result, tenant: result.tenant.tenantId })), floorUsdPerMillion: floor };
+  const sizing = Object.fromEntries(Object.entries(measured).filter(([, invocations]) => invocations.length > 0).map(([name, invocations]) => [name, sizeMemory(invocations)]));
+  printSizing(sizing, functions);
+  return { rates, sizing, scenarios: results.map((result) => ({ ...result, tenant: result.tenant.tenantId })), floorUsdPerMillion: floor };
 };
 
 const usd = (value: number) => `$${value.toFixed(value < 0.1 ? 4 : 2)}`;
@@ -160,7 +175,7 @@ const usd = (value: number) => `$${value.toFixed(value < 0.1 ? 4 : 2)}`;
 const printPrice = (results: ScenarioPrice[], floor: ReturnType<typeof floorOf>, architecture: string | undefined) => {
   printTable(
     '5a. Work per consent, by Lambda (all figures per consent)',
-    ['scenario', 'stage', 'invocations', 'billed ms', 'DynamoDB calls', 'RRU', 'WRU', 'SQS'],
+    ['scenario', 'stage', 'invocations', 'MB', 'billed ms', 'here: ms (CPU ms)', 'DynamoDB calls', 'RRU', 'WRU', 'SQS'],
     results.flatMap((result) =>
       Object.entries(result.stages)
         .filter(([, stage]) => stage.work.wru + stage.work.rru + stage.invocations > 0 || Object.keys(stage.work.sqs).length > 0)
@@ -168,7 +183,9 @@ const printPrice = (results: ScenarioPrice[], floor: ReturnType<typeof floorOf>,
           result.name,
           name,
           name === 'sqsPolling' ? undefined : stage.invocations,
+          name === 'sqsPolling' ? undefined : stage.memoryMb,
           name === 'sqsPolling' ? undefined : stage.billedMs,
+          name === 'sqsPolling' ? undefined : `${stage.localMs.toFixed(1)} (${stage.cpuMs.toFixed(1)})`,
           describeCalls(stage.work),
           describeUnits(stage.work.rru, stage.work.rruBy),
           describeUnits(stage.work.wru, stage.work.wruBy),
@@ -178,6 +195,7 @@ const printPrice = (results: ScenarioPrice[], floor: ReturnType<typeof floorOf>,
     [
       `Consents: ${results.map((result) => `${result.name} ${result.consents} (stream batches of ${result.streamBatch})`).join(', ')}. Each from a new visitor address (the widget's case).`,
       'sqsPolling: the SQS event source mapping\'s receive and delete calls that carried messages (its empty long polls are a fixed cost, not per consent). Lambda\'s own stream polling is free.',
+      `Billed ms at the function's memory (MB): the CPU time measured here stretched by the vCPU share that memory buys (a full one at ${fullCpuMemoryMb} MB), plus the time waited, per invocation (pricing.ts durationAt).`,
     ],
   );
   const names = [...new Set(results.flatMap((result) => Object.keys(result.units)))];
@@ -206,7 +224,7 @@ const printPrice = (results: ScenarioPrice[], floor: ReturnType<typeof floorOf>,
       ['total', ...results.map((result) => usd(result.price.usd.total)), usd(floor.total)],
     ],
     [
-      `Targets: sustained ≤ $3.00 without webhooks, ≤ $4.00 with one. Lambda compute at $${rates.lambdaGbSecond} per GB-s, the x86 list price; the stack deploys ${architecture}.`,
+      `Targets: sustained ≤ $3.00 without webhooks, ≤ $4.00 with one, sparse ≤ $6.00. Lambda compute at $${rates.lambdaGbSecond} per GB-s, the arm64 list price; the stack deploys ${architecture}.`,
       'Handler time is measured against DynamoDB Local on loopback; in AWS each sequential DynamoDB call adds its network round trip.',
     ],
   );
@@ -216,3 +234,24 @@ const printPrice = (results: ScenarioPrice[], floor: ReturnType<typeof floorOf>,
     results.flatMap((result) => Object.entries(result.stages).flatMap(([name, stage]) => accessRows(`${result.name} / ${name}`, stage.work))),
   );
 };
+
+const printSizing = (sizing: Record<string, Sizing>, functions: Map<string, DeployedFunction>) => {
+  printTable(
+    '5e. Lambda memory by measurement (mean per invocation; cost × duration lowest at 1769 × CPU ms / wait ms, bench/sizing.ts)',
+    ['function', 'CPU ms here', 'wait ms here', 'best MB', 'deployed MB', ...candidateColumns(sizing)],
+    Object.entries(sizing).map(([name, sized]) => [
+      name,
+      sized.cpuMs.toFixed(1),
+      sized.waitMs.toFixed(1),
+      sized.memoryMb,
+      functions.get(name.split(' ')[0]!)?.memoryMb,
+      ...sized.candidates.map(({ meanMs, usdPerMillionInvocations }) => `${meanMs.toFixed(0)} ms, $${usdPerMillionInvocations.toFixed(2)}`),
+    ]),
+    [
+      'Each candidate: the mean billed duration at that memory and the Lambda compute it costs per million invocations (arm64).',
+      'Measured on a loaded 2-core machine against DynamoDB Local: the wait includes turns on a busy core, so the best memory here is on the low side of what AWS would show.',
+    ],
+  );
+};
+
+const candidateColumns = (sizing: Record<string, Sizing>) => (Object.values(sizing)[0]?.candidates ?? []).map(({ memoryMb }) => `${memoryMb} MB`);

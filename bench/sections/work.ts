@@ -5,6 +5,8 @@ import { accessesOf, combine, describeCalls, describeSqs, describeUnits, measure
 import { printTable } from '../report';
 import type { Settings } from '../settings';
 import type { Call, Route } from '../invoke';
+import type { Invocation } from '../pricing';
+import { sizeMemory, type Sizing } from '../sizing';
 
 /** What one request of an endpoint costs: DynamoDB calls and units, SQS calls, handler time (one at a time). */
 export interface RequestWork {
@@ -16,22 +18,25 @@ export interface RequestWork {
   work?: Work;
   p50Ms?: number;
   p99Ms?: number;
+  /** Each sample's wall and CPU time, for the memory sizing (sizing.ts). */
+  invocations?: Invocation[];
+  group?: string;
 }
 
 /** `samples` sequential requests, after one that warms the handler and its clients up. */
 export const measureRequests = async (name: string, route: Route, call: () => Call, samples: number): Promise<RequestWork> => {
   await send(route, call());
   const works: Work[] = [];
-  const msEach: number[] = [];
+  const invocations: Invocation[] = [];
   let failures = 0;
   for (let index = 0; index < samples; index += 1) {
-    const { result, work, ms } = await measure(() => send(route, call()));
+    const { result, work, ms, cpuMs } = await measure(() => send(route, call()));
     if (result !== undefined) failures += 1;
     works.push(work);
-    msEach.push(ms);
+    invocations.push({ ms, cpuMs });
   }
-  msEach.sort((a, b) => a - b);
-  return { name, built: true, samples, failures, work: combine(works, 1 / samples), p50Ms: percentile(msEach, 50), p99Ms: percentile(msEach, 99) };
+  const msEach = invocations.map(({ ms }) => ms).sort((a, b) => a - b);
+  return { name, built: true, samples, failures, work: combine(works, 1 / samples), p50Ms: percentile(msEach, 50), p99Ms: percentile(msEach, 99), invocations, group: route.group };
 };
 
 /** Rate-limit writes per request: chunk reservations (shared/rate-limit/limiter.ts), so a mean over the samples. */
@@ -50,7 +55,7 @@ export const accessHeaders = (who: string) => [who, 'access (command, PK/SK pref
 
 export const workHeaders = ['endpoint', 'DynamoDB calls per request', 'RRU', 'WRU', 'of which rate limit', 'SQS', 'p50 ms', 'failures'];
 
-export const measureWork = async (endpoints: readonly Endpoint[], settings: Settings): Promise<RequestWork[]> => {
+export const measureWork = async (endpoints: readonly Endpoint[], settings: Settings): Promise<{ endpoints: RequestWork[]; sizing: Record<string, Sizing> }> => {
   const results: RequestWork[] = [];
   for (const endpoint of endpoints) {
     results.push(endpoint.route ? await measureRequests(endpoint.name, endpoint.route, endpoint.call, settings.workSamples) : { name: endpoint.name, built: false });
@@ -65,5 +70,13 @@ export const measureWork = async (endpoints: readonly Endpoint[], settings: Sett
     ],
   );
   printTable('4b. Where the units of each request go (mean per request)', accessHeaders('endpoint'), results.flatMap((result) => (result.work ? accessRows(result.name, result.work) : [])));
-  return results;
+  const byGroup = new Map<string, Invocation[]>();
+  for (const { group, invocations } of results) if (group && invocations) byGroup.set(group, [...(byGroup.get(group) ?? []), ...invocations]);
+  const sizing = Object.fromEntries([...byGroup].map(([group, invocations]) => [group, sizeMemory(invocations)]));
+  printTable(
+    '4c. Memory by measurement for the groups measured here (bench/sizing.ts: cost × duration lowest at 1769 × CPU ms / wait ms)',
+    ['function', 'CPU ms here', 'wait ms here', 'best MB'],
+    Object.entries(sizing).map(([group, sized]) => [group, sized.cpuMs.toFixed(1), sized.waitMs.toFixed(1), sized.memoryMb]),
+  );
+  return { endpoints: results.map(({ invocations: _invocations, ...rest }) => rest), sizing };
 };

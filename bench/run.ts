@@ -85,6 +85,8 @@ const main = async () => {
     const receiver = await startReceiver();
     try {
       await subscribeWebhook(pricingTenant, receiver);
+      // A tenant at 10,000 consents a second tells its systems: the deliveries' partitions are counted too.
+      await subscribeWebhook(partitionTenant, receiver);
       const endpoints = await prepareEndpoints(mainTenant);
       const raw = await rawOperations();
       await warmUp(raw, endpoints, settings.engineWarmupMs);

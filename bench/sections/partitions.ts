@@ -18,7 +18,8 @@ import { itemsOf, streamEventOf } from './price';
  * The consents go through the real path, as the price section sends them: the sdk-record handler
  * (each from a new visitor address, many in flight, the tenant's per-key limit set to what a
  * tenant at 10,000 a second must have: 600,000 a minute), then the stream handler in batches of
- * 100. Every write is attributed to its table partition key and item and to the partition key of
+ * 100, which also makes each consent's first webhook delivery attempt (the tenant has one webhook,
+ * delivering to the bench's receiver on loopback). Every write is attributed to its table partition key and item and to the partition key of
  * each index it wrote (bench/partition-units.ts).
  */
 export interface PartitionResult {
@@ -131,7 +132,7 @@ const printPartitions = (result: PartitionResult) => {
     result.keys.map(({ key, share, wruPerSecondAt10k }) => [key, share, wruPerSecondAt10k]),
     [
       `${result.wruPerConsent} WRU per consent in all. Targets: no key over 1/16 (${round(1 / 16, 4)}) of them; DynamoDB serves about 1,000 WRU/s per partition key.`,
-      'Consents through sdk-record (a new visitor address each, many in flight, per-key limit 600,000 a minute) and the stream handler in batches of 100.',
+      'Consents through sdk-record (a new visitor address each, many in flight, per-key limit 600,000 a minute) and the stream handler in batches of 100; one webhook.',
     ],
   );
   printTable(

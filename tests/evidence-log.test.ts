@@ -3,18 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestWorkers } from './support/workers';
 import { consentKeys } from '../shared/consent/keys';
 import { recordOf } from '../shared/consent/record-item';
-import { readStats, counterNames } from '../shared/consent/store';
+import { dailyBuckets, readStats, counterNames } from '../shared/consent/store';
 import { newTimeOrderedId } from '../shared/ids';
 import { sequenceEntries } from '../shared/evidence/sequencer';
-import { integrate } from '../shared/evidence/integration';
+import { extendTiles } from '../shared/evidence/integration';
+import { appendToFrontier } from '../shared/evidence/frontier';
+import { putMapFragments } from '../shared/evidence/log-map';
 import { evidenceLogConsumer } from '../shared/evidence/log-consumer';
-import { putTile, readBatches, readHead, readTiles } from '../shared/evidence/log-store';
+import { batchPut, putBatch, putTile, readBatches, readHead, readLog, readTiles } from '../shared/evidence/log-store';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../shared/db/client';
 import { checkpointsBetween, inclusionAt } from '../shared/evidence/proofs';
 import { fromHex, leafHash, toHex, verifyConsistency, verifyInclusion } from '../shared/evidence/merkle';
 import { appendLeaves, rightEdgeTiles, tileName } from '../shared/evidence/tiles';
 import { newTenant, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
-import { insertsOf, itemsWithPrefix, recordItemsOf, waitForLog } from './support/evidence';
+import { insertsOf, recordItemsOf, waitForLog } from './support/evidence';
 
 const { call } = useApi();
 let workers: ReturnType<typeof startTestWorkers>;
@@ -81,7 +85,7 @@ describe('the evidence log under load', () => {
     expect(stats.withdrawn).toBe(records.filter((record) => record.isWithdrawn).length);
     for (const purposeId of purposeIds!) expect(stats.counters[counterNames.purposeGiven(purposeId)]).toBe(granted(purposeId));
     expect(stats.asOf).toEqual(expect.any(String));
-    const today = (await itemsWithPrefix(`TENANT#${tenant.tenantId}`, 'DAILY#')).reduce((sum, item) => sum + Number(item.given ?? 0), 0);
+    const today = (await dailyBuckets(tenant.tenantId, '2000-01-01', '2999-12-31')).reduce((sum, item) => sum + Number(item.given ?? 0), 0);
     expect(today).toBe(records.length);
   });
 
@@ -118,29 +122,38 @@ describe('the evidence log under load', () => {
   });
 });
 
-describe('an integrator killed between its tile writes and its head commit', () => {
-  it('is finished by the next one, with the same tree as one clean run', async () => {
+describe('a sequencer killed after appending its batch, before its tiles and counts', () => {
+  it('is finished by whoever comes next, with the same tree as one clean run, counted once', async () => {
     // A log of its own with synthetic entries: no records, so no stream reader touches it.
     const tenantId = randomUUID();
     const entries = (count: number) =>
       Array.from({ length: count }, () => ({ tenantId, kind: 'record' as const, id: newTimeOrderedId(), hash: randomBytes(32).toString('hex') }));
-    const first = entries(3);
-    const late = entries(300);
+    const [first, late, more] = [entries(3), entries(300), entries(10)];
+    const leaf = (entry: { hash: string }) => leafHash(fromHex(entry.hash));
     await sequenceEntries(tenantId, first);
-    await integrate(tenantId);
-    await sequenceEntries(tenantId, late);
-    const head = await readHead(tenantId);
-    expect({ sequenced: head.sequenced, integrated: head.integrated }).toEqual({ sequenced: 303, integrated: 3 });
-    const leaves = late.map((entry) => leafHash(fromHex(entry.hash)));
-    const crashed = appendLeaves(3, await readTiles(tenantId, rightEdgeTiles(3).map(tileName)), leaves);
+    // The sequencer that dies: its map fragments and its batch are stored, nothing after them.
+    const { head, latest } = await readLog(tenantId);
+    const next = appendToFrontier(3, latest!.state!.frontier, late.map(leaf));
+    await putMapFragments(tenantId, 3, late.map((entry) => entry.id));
+    expect(await putBatch(batchPut(tenantId, late, { start: 3, end: 303, root: next.root, frontier: next.frontier, at: new Date().toISOString() }, undefined))).toBe(true);
+    expect(head.tiledTo).toBe(0);
+    // Its entries replayed add nothing; the next batch writes the tile it completed and counts both.
+    expect(await sequenceEntries(tenantId, [...late.slice(0, 5), ...more])).toBe(10);
+    const clean = appendLeaves(0, new Map(), [...first, ...late, ...more].map(leaf));
+    const after = await readHead(tenantId);
+    expect(after).toMatchObject({ sequenced: 313, integrated: 313, rootHash: toHex(clean.root) });
+    // The tile the late batch completed is written (the local checkpointer may have written more since).
+    expect(after.tiledTo).toBeGreaterThanOrEqual(256);
+    expect((await readTiles(tenantId, ['0/0'])).get('0/0')).toHaveLength(256 * 32);
+    const { Item: counters } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.stats(tenantId), ConsistentRead: true }));
+    expect(counters?.countedTo).toBe(313);
+    // A tile writer that dies before moving tiledTo: the next two write the same tiles and one moves it.
+    const crashed = appendLeaves(256, await readTiles(tenantId, rightEdgeTiles(256).map(tileName)), [...late, ...more].slice(253).map(leaf));
     for (const tile of crashed.tiles) await putTile(tenantId, tileName(tile.id), tile.hashes);
-    expect((await readHead(tenantId)).integrated).toBe(3);
-    await Promise.all([integrate(tenantId), integrate(tenantId)]);
-    const finished = await readHead(tenantId);
-    const clean = appendLeaves(0, new Map(), [...first, ...late].map((entry) => leafHash(fromHex(entry.hash))));
-    expect({ integrated: finished.integrated, rootHash: finished.rootHash }).toEqual({ integrated: 303, rootHash: toHex(clean.root) });
-    expect((await logEntries(tenantId)).map((entry) => entry.id)).toEqual([...first, ...late].map((entry) => entry.id));
-    const proof = (await inclusionAt(tenantId, 200, 303)).map(fromHex);
-    expect(verifyInclusion(200, 303, leafHash(fromHex(late[197]!.hash)), proof, clean.root)).toBe(true);
+    await Promise.all([extendTiles(tenantId, after, 313), extendTiles(tenantId, after, 313)]);
+    expect((await readHead(tenantId)).tiledTo).toBe(313);
+    expect((await logEntries(tenantId)).map((entry) => entry.id)).toEqual([...first, ...late, ...more].map((entry) => entry.id));
+    const proof = (await inclusionAt(tenantId, 200, 313)).map(fromHex);
+    expect(verifyInclusion(200, 313, leaf(late[197]!), proof, clean.root)).toBe(true);
   });
 });

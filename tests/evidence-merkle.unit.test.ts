@@ -17,6 +17,7 @@ import {
   type NodeId,
 } from '../shared/evidence/merkle';
 import { buildTree } from '../shared/evidence/full-tree';
+import { appendToFrontier, decodeFrontier, encodeFrontier } from '../shared/evidence/frontier';
 import { appendLeaves, nodeFromTiles, parseTileName, rightEdgeTiles, tileName, tilesForNodes, type TileId } from '../shared/evidence/tiles';
 
 // Naive reference straight from RFC 9162 §2.1.1, §2.1.3.1, §2.1.4.1, with its own hashing.
@@ -268,5 +269,20 @@ describe('proofs from tiles against the naive RFC 9162 reference, sizes 1..300',
     expect(verifyConsistency(5, 3, roots[5]!, roots[3]!, [])).toBe(false);
     expect(() => consistencyProof(5, 3, () => emptyRoot)).toThrow(RangeError);
     expect(() => inclusionProof(3, 3, () => emptyRoot)).toThrow(RangeError);
+  });
+});
+
+describe('the right edge (frontier.ts)', () => {
+  it('appends leaves in any batches to the same root and edge as the whole tree', () => {
+    const leaves = Array.from({ length: 1000 }, (_, index) => leafHash(new Uint8Array([index % 256, Math.floor(index / 256)])));
+    const tree = buildTree(leaves.map((_, index) => new Uint8Array([index % 256, Math.floor(index / 256)])));
+    let state: ReturnType<typeof appendToFrontier> = { size: 0, frontier: [], root: new Uint8Array() };
+    for (const batch of [1, 2, 3, 250, 6, 255, 1, 482]) {
+      state = appendToFrontier(state.size, state.frontier, leaves.slice(state.size, state.size + batch));
+      expect(Buffer.from(state.root).equals(Buffer.from(tree.rootAt(state.size)))).toBe(true);
+      expect(decodeFrontier(encodeFrontier(state.frontier)).map((hash) => Buffer.from(hash).toString('hex'))).toEqual(rootNodes(state.size).map((node) => Buffer.from(tree.node(node)).toString('hex')));
+    }
+    expect(state.size).toBe(1000);
+    expect(() => appendToFrontier(3, state.frontier, [])).toThrow(/right edge/);
   });
 });

@@ -11,11 +11,11 @@ import { consentKeys } from '../shared/consent/keys';
 import { proofHashOf } from '../shared/consent/proof';
 import { genesisHash } from '../shared/consent/record';
 import { db, tableName } from '../shared/db/client';
+import { queryAll } from '../shared/db/query';
 import { logOrigin, signCheckpoint } from '../shared/evidence/checkpoint';
 import { putTile, readBatches, readHead, readTiles } from '../shared/evidence/log-store';
-import { logKeys, mapAttributeOf, mapBucketOf } from '../shared/evidence/log-keys';
+import { logKeys, mapBucketOf } from '../shared/evidence/log-keys';
 import { fromHex, leafHash, toHex } from '../shared/evidence/merkle';
-import { integrate } from '../shared/evidence/integration';
 import { sequenceEntries } from '../shared/evidence/sequencer';
 import { signCheckpointFor } from '../shared/evidence/checkpointer';
 import { checkpointSigner } from '../shared/evidence/signers';
@@ -110,15 +110,13 @@ describe('log verification holds the operator to what was archived', () => {
     // here on, so a stream batch they retry cannot put the withdrawal back into the log.
     ownTenants.delete(tenantId);
     // What an operator with table access would do: the head back to the checkpoint of size 2, and
-    // the withdrawal's leaf, map entry, tile hash, checkpoint item, the withdrawal and its effect gone.
-    await update(logKeys.head(tenantId), 'SET sequenced = :two, integrated = :two, root = :root, checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK', {
-      ':two': 2,
-      ':root': Buffer.from(earlier.rootHash, 'hex'),
-      ':checkpoint': earlier,
-    });
+    // the withdrawal's batch (the latest, so the log's end), map fragment, tile hash, checkpoint
+    // item, the withdrawal and its effect gone.
+    await update(logKeys.head(tenantId), 'SET tiledTo = :two, checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK, unsignedSince', { ':two': 2, ':checkpoint': earlier });
     await db().send(new DeleteCommand({ TableName: tableName(), Key: logKeys.checkpoint(tenantId, 3) }));
     await db().send(new DeleteCommand({ TableName: tableName(), Key: logKeys.batch(tenantId, 2) }));
-    await update(logKeys.map(tenantId, mapBucketOf(withdrawalId)), 'REMOVE #entry', {}, { '#entry': mapAttributeOf(withdrawalId) });
+    const fragments = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': logKeys.mapPartition(tenantId, mapBucketOf(withdrawalId)) } });
+    for (const fragment of fragments.filter((item) => item.start === 2)) await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: fragment.PK, SK: fragment.SK } }));
     const tile = await readTiles(tenantId, ['0/0']);
     await update(logKeys.tile(tenantId, '0/0'), 'SET hashes = :hashes, width = :two', { ':hashes': tile.get('0/0')!.subarray(0, 64), ':two': 2 });
     await db().send(new DeleteCommand({ TableName: tableName(), Key: consentKeys.withdrawal(tenantId, withdrawalId) }));
@@ -129,7 +127,6 @@ describe('log verification holds the operator to what was archived', () => {
     // The log grows again from the rolled-back head, but the service never signs that tree: its
     // size 3 is another tree than the one archived.
     await sequenceEntries(tenantId, [{ tenantId, kind: 'record', id: newTimeOrderedId(), hash: randomBytes(32).toString('hex') }]);
-    await integrate(tenantId);
     await expect(signCheckpointFor(tenantId, new Date(Date.now() + 60_000))).rejects.toThrow(/does not extend the archived checkpoint of size 3/);
     expect((await readHead(tenantId)).checkpoint?.treeSize).toBe(2);
     expect((await verify(tenant.token)).problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'rollback', reason: expect.stringContaining('size 3') })]));

@@ -7,7 +7,7 @@ import type { ConsentRecord } from '../shared/consent/record';
 import { activeRecords, recordRanges, reservationUpdate } from '../shared/consent/store';
 import { taskDoneUpdate, tasksQuery } from '../shared/consent/task-store';
 import { recordWithdrawalUpdate, withdrawalCompleteUpdate } from '../shared/consent/withdrawal-store';
-import { checkpointPut, headCheckpointUpdate, leaveUnsignedUpdate } from '../shared/evidence/checkpoint-store';
+import { checkpointPut, headCheckpointUpdate, leaveUnsignedItems } from '../shared/evidence/checkpoint-store';
 import { logKeys } from '../shared/evidence/log-keys';
 import { releasePlanCount } from '../shared/tenants/plan-limits';
 import { tenantKeys } from '../shared/tenants/keys';
@@ -123,19 +123,17 @@ describe('evidence checkpoint builders', () => {
     expect(checkpointPut('t1', checkpoint).Item).toMatchObject({ ...logKeys.checkpoint('t1', 7), type: 'LogCheckpoint', treeSize: 7 });
   });
 
-  it('never replaces a larger checkpoint, and leaves the unsigned index only at the signed size', () => {
-    const leaving = headCheckpointUpdate('t1', checkpoint, true);
-    expect(leaving).toMatchObject({
+  it('never replaces a larger checkpoint, and leaves the unsigned index only while no batch follows the signed size', () => {
+    expect(headCheckpointUpdate('t1', checkpoint)).toMatchObject({
       Key: logKeys.head('t1'),
-      UpdateExpression: 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK, unsignedSince',
-      ConditionExpression: 'integrated = :size AND (attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)',
+      UpdateExpression: 'SET checkpoint = :checkpoint',
+      ConditionExpression: 'attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size',
       ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': 7 },
     });
-    expect(headCheckpointUpdate('t1', checkpoint, false)).toMatchObject({
-      UpdateExpression: 'SET checkpoint = :checkpoint',
-      ConditionExpression: '(attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)',
-    });
-    expect(leaveUnsignedUpdate('t1', 7)).toMatchObject({ UpdateExpression: 'REMOVE GSI1PK, GSI1SK, unsignedSince', ConditionExpression: 'integrated = :size', ExpressionAttributeValues: { ':size': 7 } });
+    const [head, noLaterBatch] = leaveUnsignedItems('t1', 7, checkpoint);
+    expect(head!.item.Update).toMatchObject({ UpdateExpression: 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK, unsignedSince', ConditionExpression: 'attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size' });
+    expect(noLaterBatch!.item.ConditionCheck).toMatchObject({ Key: logKeys.batch('t1', 7), ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(leaveUnsignedItems('t1', 7)[0]!.item.Update).toMatchObject({ UpdateExpression: 'REMOVE GSI1PK, GSI1SK, unsignedSince' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { startWorkers } from '../../infra/local/workers';
 import { config } from '../../shared/config';
-import { positionsOf, readHead } from '../../shared/evidence/log-store';
+import { positionsOf } from '../../shared/evidence/log-map';
+import { readHead } from '../../shared/evidence/log-store';
 import type { BenchTenant } from '../fixtures';
 import { invoke, requireRoute } from '../invoke';
 import { openLoop, percentile } from '../load';

@@ -175,12 +175,26 @@ export const counterNames = {
   purposeWithdrawn: (purposeId: string) => `pw_${purposeId}`,
 };
 
-/** The day buckets (`given`, `withdrawn` counts) of days [from, to], as YYYY-MM-DD. */
-export const dailyBuckets = (tenantId: string, from: string, to: string): Promise<Record<string, unknown>[]> =>
-  queryAll({
-    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':from': consentKeys.daily(tenantId, from).SK, ':to': consentKeys.daily(tenantId, to).SK },
-  });
+/**
+ * The day buckets (`given`, `withdrawn` counts) of days [from, to], as YYYY-MM-DD. The log counts
+ * the current day's new records on the counters item (`day`, `dayGiven`: shared/evidence/log-counts.ts)
+ * and moves them into the day's item when the next day begins: both are read, and added up.
+ */
+export const dailyBuckets = async (tenantId: string, from: string, to: string): Promise<Record<string, unknown>[]> => {
+  const [buckets, { Item: counters }] = await Promise.all([
+    queryAll({
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': tenantPartition(tenantId), ':from': consentKeys.daily(tenantId, from).SK, ':to': consentKeys.daily(tenantId, to).SK },
+    }),
+    db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.stats(tenantId) })),
+  ]);
+  const day = typeof counters?.day === 'string' ? counters.day : undefined;
+  if (day === undefined || day < from || day > to || !counters?.dayGiven) return buckets;
+  const key = consentKeys.daily(tenantId, day);
+  const stored = buckets.find((bucket) => bucket.SK === key.SK);
+  const current = { ...key, ...stored, given: Number(stored?.given ?? 0) + Number(counters.dayGiven) };
+  return [...buckets.filter((bucket) => bucket !== stored), current].sort((a, b) => String(a.SK).localeCompare(String(b.SK)));
+};
 
 export const consentCountOf = (stats: ConsentStats, noticeId: string): number => stats.counters[counterNames.noticeConsents(noticeId)] ?? 0;
 

@@ -1,8 +1,8 @@
-import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';
 import { queryAll } from '../db/query';
-import { named, tryTransaction } from '../db/transact';
+import { named, tryTransaction, type NamedItem } from '../db/transact';
 import { eventIdFor, newEvent, outboxPut } from '../events/outbox';
 import { logKeys } from './log-keys';
 import type { StoredCheckpoint } from './log-store';
@@ -32,29 +32,31 @@ export const checkpointEvent = (tenantId: string, checkpoint: StoredCheckpoint, 
     { id: eventIdFor('log.checkpoint', `${tenantId}/${checkpoint.treeSize}`), timestamp: checkpoint.signedAt },
   );
 
-/**
- * The checkpoint on the head, never replacing a larger one (two checkpointers racing). With
- * `leaveUnsigned`, the head also leaves the unsigned index, only if nothing was integrated since.
- */
-export const headCheckpointUpdate = (tenantId: string, checkpoint: StoredCheckpoint, leaveUnsigned: boolean): UpdateCommandInput => {
-  const newer = '(attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size)';
-  return {
-    TableName: tableName(),
-    Key: logKeys.head(tenantId),
-    UpdateExpression: leaveUnsigned ? 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK, unsignedSince' : 'SET checkpoint = :checkpoint',
-    ConditionExpression: leaveUnsigned ? `integrated = :size AND ${newer}` : newer,
-    ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': checkpoint.treeSize },
-  };
-};
-
-/** The head leaves the unsigned index, if its tree is still the size that was signed. */
-export const leaveUnsignedUpdate = (tenantId: string, signedSize: number): UpdateCommandInput => ({
+/** The checkpoint on the head, never replacing a larger one (two checkpointers racing). */
+export const headCheckpointUpdate = (tenantId: string, checkpoint: StoredCheckpoint): UpdateCommandInput => ({
   TableName: tableName(),
   Key: logKeys.head(tenantId),
-  UpdateExpression: 'REMOVE GSI1PK, GSI1SK, unsignedSince',
-  ConditionExpression: 'integrated = :size',
-  ExpressionAttributeValues: { ':size': signedSize },
+  UpdateExpression: 'SET checkpoint = :checkpoint',
+  ConditionExpression: 'attribute_not_exists(checkpoint) OR checkpoint.treeSize < :size',
+  ExpressionAttributeValues: { ':checkpoint': checkpoint, ':size': checkpoint.treeSize },
 });
+
+/**
+ * The head leaves the unsigned index, in one transaction with the proof that the log is still the
+ * size that was signed: no batch starts there. A batch appended meanwhile keeps it in, due again.
+ */
+export const leaveUnsignedItems = (tenantId: string, signedSize: number, checkpoint?: StoredCheckpoint): NamedItem[] => [
+  named(
+    'log head',
+    checkpoint
+      ? { Update: { ...headCheckpointUpdate(tenantId, checkpoint), UpdateExpression: 'SET checkpoint = :checkpoint REMOVE GSI1PK, GSI1SK, unsignedSince' } }
+      : { Update: { TableName: tableName(), Key: logKeys.head(tenantId), UpdateExpression: 'REMOVE GSI1PK, GSI1SK, unsignedSince', ConditionExpression: 'attribute_exists(PK)' } },
+  ),
+  named('no later batch', { ConditionCheck: { TableName: tableName(), Key: logKeys.batch(tenantId, signedSize), ConditionExpression: 'attribute_not_exists(PK)' } }),
+];
+
+const readHeadItem = async (tenantId: string) =>
+  (await db().send(new GetCommand({ TableName: tableName(), Key: logKeys.head(tenantId), ConsistentRead: true }))).Item as { checkpoint?: StoredCheckpoint } | undefined;
 
 /** False when another integrator or checkpointer moved the head first. */
 const updateUnlessRaced = (input: UpdateCommandInput): Promise<boolean> => writtenUnlessRaced(() => db().send(new UpdateCommand(input)));
@@ -63,19 +65,20 @@ const updateUnlessRaced = (input: UpdateCommandInput): Promise<boolean> => writt
  * Records a signed checkpoint: its own item and its log.checkpoint event (the outbox) in one
  * transaction, once per size, so every checkpoint is published exactly once; then the head. A
  * retried checkpointer finds the item there and writes no second event. The head leaves the
- * unsigned index only if nothing was integrated meanwhile; otherwise the tenant stays due.
+ * unsigned index only if nothing was appended meanwhile; otherwise the tenant stays due.
  */
 export const recordCheckpoint = async (tenantId: string, checkpoint: StoredCheckpoint, link: CheckpointLink): Promise<void> => {
   const outcome = await tryTransaction([named('checkpoint', { Put: checkpointPut(tenantId, checkpoint) }), named('checkpoint event', outboxPut(checkpointEvent(tenantId, checkpoint, link)))]);
   // A concurrent checkpointer recording the same size: the next run records it (the note is archived and kept).
   if (outcome === 'contended') throw new Error(`checkpoint ${checkpoint.treeSize} of tenant ${tenantId} not recorded: a concurrent write; it is retried`);
-  const cleared = await updateUnlessRaced(headCheckpointUpdate(tenantId, checkpoint, true));
-  if (!cleared) await updateUnlessRaced(headCheckpointUpdate(tenantId, checkpoint, false));
+  // Recorded by another checkpointer, which moves the head too: this one does so only if that one never did (it died in between).
+  if (outcome !== 'ok' && ((await readHeadItem(tenantId))?.checkpoint?.treeSize ?? 0) >= checkpoint.treeSize) return;
+  if ((await tryTransaction(leaveUnsignedItems(tenantId, checkpoint.treeSize, checkpoint))) !== 'ok') await updateUnlessRaced(headCheckpointUpdate(tenantId, checkpoint));
 };
 
 /** A tenant whose tree is already signed leaves the unsigned index (unless it grew meanwhile). */
 export const leaveUnsigned = async (tenantId: string, signedSize: number): Promise<void> => {
-  await updateUnlessRaced(leaveUnsignedUpdate(tenantId, signedSize));
+  await tryTransaction(leaveUnsignedItems(tenantId, signedSize));
 };
 
 /** Tenants whose tree has grown since their last checkpoint (the sparse unsigned index), and since when. */

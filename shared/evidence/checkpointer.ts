@@ -6,6 +6,7 @@ import { emitMetrics, metricNames } from '../metrics';
 import { archiveCheckpoint, listArchivedCheckpoints, readArchivedCheckpoint } from './archive';
 import { logOrigin, openCheckpoint, signCheckpoint } from './checkpoint';
 import { leaveUnsigned, recordCheckpoint, unsignedTenants } from './checkpoint-store';
+import { extendTiles } from './integration';
 import { readHead, type LogHead, type StoredCheckpoint } from './log-store';
 import { fromHex, toHex } from './merkle';
 import { consistencyAt, rootAt } from './proofs';
@@ -64,6 +65,8 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
   // A checkpoint stamped later than now (a signer whose clock runs ahead) does not hold signing off.
   const age = head.checkpoint ? now.getTime() - Date.parse(head.checkpoint.signedAt) : Number.POSITIVE_INFINITY;
   if (age >= 0 && age < config.checkpointIntervalSeconds * 1000) return undefined;
+  // Every tile of the tree about to be signed, so that any proof to it can be read.
+  await extendTiles(tenantId, head, head.integrated);
   const { keys } = await checkpointKeys();
   const body = { origin: logOrigin(tenantId), treeSize: head.integrated, rootHash: fromHex(head.rootHash) };
   const signer = await checkpointSigner();

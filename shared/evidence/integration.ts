@@ -1,32 +1,27 @@
-import { nowIso } from '../clock';
-import { toHex, leafHash } from './merkle';
 import { appendLeaves, rightEdgeTiles, tileName } from './tiles';
-import { commitIntegration, integratedUpdate, putTile, readBatches, readHead, readTiles } from './log-store';
-
-/** Leaves taken into the tree per round, so one call's memory and time stay bounded. */
-const maxLeavesPerRound = 4096;
+import { commitTiled, entryHashes, putTile, readTiles, tiledUpdate, type LogHead } from './log-store';
+import { leafHash } from './merkle';
 
 /**
- * Brings the tenant's Merkle tree up to everything sequenced: reads the entries past the
- * integrated size and the right-edge tiles, writes the tiles that change, then moves the head's
- * integrated size and root, conditional on the size it started from. Tiles depend only on the
- * sequenced entries, so an integrator that crashes between its tile writes and the head commit,
- * or two racing, write identical tiles: the retry (or the winner) finishes the job.
+ * The hash tiles (tiles.ts) proofs are read from, kept apart from appending: every batch already
+ * stores the tree's root and right edge after it, so tiles are written only (1) when a batch
+ * completes a tile of 256 leaves, by its sequencer, and (2) for the tree about to be signed, by the
+ * checkpointer, right-edge tiles included: every size a proof is given for has all its tiles.
+ * The head's `tiledTo` says which tree the stored tiles hold; it moves only forward, conditionally,
+ * and tiles depend only on the sequenced entries, so two writers, or one that died between its tile
+ * writes and the head, write the same bytes and the next one finishes. `known`: the hashes of
+ * entries from `known.start` on, in memory already (a batch just appended), so as not to read them.
  */
-export const integrate = async (tenantId: string): Promise<number> => {
-  let integrated = 0;
-  for (;;) {
-    const head = await readHead(tenantId);
-    if (head.integrated >= head.sequenced) return integrated;
-    const to = Math.min(head.sequenced, head.integrated + maxLeavesPerRound);
-    const leaves = (await readBatches(tenantId, head.integrated, to))
-      .flatMap((batch) => batch.entries.map((entry, index) => ({ position: batch.start + index, entry })))
-      .filter(({ position }) => position >= head.integrated && position < to)
-      .map(({ entry }) => leafHash(Buffer.from(entry.hash, 'hex')));
-    if (leaves.length !== to - head.integrated) throw new Error(`log of tenant ${tenantId}: positions ${head.integrated}..${to} are not all sequenced`);
-    const edge = await readTiles(tenantId, rightEdgeTiles(head.integrated).map(tileName));
-    const appended = appendLeaves(head.integrated, edge, leaves);
-    await Promise.all(appended.tiles.map((tile) => putTile(tenantId, tileName(tile.id), tile.hashes)));
-    if (await commitIntegration(integratedUpdate(tenantId, head.integrated, appended.size, toHex(appended.root), nowIso()))) integrated += leaves.length;
-  }
+export const extendTiles = async (tenantId: string, head: LogHead, to: number, known?: { start: number; hashes: Uint8Array[] }): Promise<void> => {
+  const from = head.tiledTo;
+  if (to <= from) return;
+  const readUpTo = known ? Math.min(Math.max(from, known.start), to) : to;
+  const stored = await entryHashes(tenantId, from, readUpTo);
+  const inMemory = known ? known.hashes.slice(readUpTo - known.start, to - known.start) : [];
+  const leaves = [...stored, ...inMemory].map(leafHash);
+  if (leaves.length !== to - from) throw new Error(`log of tenant ${tenantId}: tiles from ${from} to ${to} need ${to - from} leaves, have ${leaves.length}`);
+  const edge = await readTiles(tenantId, rightEdgeTiles(from).map(tileName), head.legacy.integrated);
+  const appended = appendLeaves(from, edge, leaves);
+  await Promise.all(appended.tiles.map((tile) => putTile(tenantId, tileName(tile.id), tile.hashes)));
+  await commitTiled(tiledUpdate(tenantId, from, to));
 };

@@ -3,9 +3,11 @@ import type { StreamConsumer } from '../stream/consumer';
 import { documentItemType } from './documents';
 import { entryOf, withdrawalItemType, type LogEntry } from './entries';
 import { recordItemType } from '../consent/record-item';
+import { clock } from '../clock';
+import { config } from '../config';
 import { signOrReport } from './checkpointer';
-import { integrate } from './integration';
-import { isParked, parkEntries } from './parked';
+import { readLog, type LogHead } from './log-store';
+import { parkEntries } from './parked';
 import { sequenceEntries } from './sequencer';
 
 /** New records, withdrawals and logged documents, by tenant, in stream order. */
@@ -21,20 +23,28 @@ const entriesByTenant = (changes: StreamChange[]): Map<string, LogEntry[]> => {
   return byTenant;
 };
 
+/** A checkpoint is due once the last is CHECKPOINT_INTERVAL_SECONDS old (checkpointer.ts decides for certain). */
+const checkpointDue = (head: LogHead, now: Date): boolean => {
+  if (!head.checkpoint) return true;
+  const age = now.getTime() - Date.parse(head.checkpoint.signedAt);
+  return age < 0 || age >= config.checkpointIntervalSeconds * 1000;
+};
+
 /**
- * Appends a tenant's new entries to its log, integrates them and signs a checkpoint if one is due.
- * A parked tenant's entries queue behind the ones parked before (parked.ts), so its log takes them
- * in order once the retry gets through. A checkpoint that cannot be signed is reported and left to
- * the checkpointer: the entries are in the log either way.
+ * Appends a tenant's new entries to its log (integrating them as it goes) and signs a checkpoint if
+ * one is due. A parked tenant's entries queue behind the ones parked before (parked.ts), so its log
+ * takes them in order once the retry gets through. A checkpoint that cannot be signed is reported
+ * and left to the checkpointer: the entries are in the log either way. One read of the head and
+ * the latest batch serves the parked check, the append and the checkpoint's timing.
  */
 const appendToLog = async (tenantId: string, entries: LogEntry[]): Promise<void> => {
-  if (await isParked(tenantId)) {
+  const read = await readLog(tenantId);
+  if (read.head.parked) {
     await parkEntries(tenantId, entries, 'behind entries parked earlier');
     return;
   }
-  await sequenceEntries(tenantId, entries);
-  await integrate(tenantId);
-  await signOrReport(tenantId);
+  await sequenceEntries(tenantId, entries, read);
+  if (checkpointDue(read.head, clock.now())) await signOrReport(tenantId);
 };
 
 const reasonOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -1,28 +1,49 @@
 /**
- * Keys of a tenant's evidence log, all in the partition `LOG#<tenantId>` (apart from the
- * tenant's records, so appending to the log never competes with recording consents).
+ * Keys of a tenant's evidence log. The head, the sequenced batches and the checkpoints share the
+ * partition `LOG#<tenantId>` (apart from the tenant's records, so appending to the log never
+ * competes with recording consents); the hash tiles have a partition of their own, and the id→leaf
+ * map one per 256 ms of entry ids, so that at 10,000 consents a second no key takes more than about
+ * 600 writes a second (README, Performance: partitions).
  *
  * Access patterns:
- * - head (sizes, root, latest checkpoint) GetItem SK=HEAD                         (1 read; every sequencing and integration is conditional on it)
- * - sequenced batches in order ........... Query   SK between SEQ#<from> and SEQ#<to> (49 bytes per entry: id, kind, hash)
- * - hash tiles ........................... BatchGet SK=TILE#<level>/<index>        (256 hashes each; a proof reads one per 8 levels)
- * - entry id to leaf index ............... GetItem SK=MAP#<first 10 hex of the id> (ids are UUIDv7, so one item per ~256 ms of entries)
- * - signed checkpoints by size ........... Query   SK between CKPT#<from> and CKPT#<to>
- * - tenants with an unsigned tree ........ Query   GSI1 LOG#UNSIGNED                (sparse: set by integration, cleared by signing)
- * - a parked tenant's marker .............. GetItem SK=PARKED                       (1 read per tenant per stream batch: is its log parked?)
+ * - head (checkpoint, tiles' size, marks) GetItem LOG#<tid> / HEAD                   (1 read per stream batch of the tenant)
+ * - the latest batch (the log's size,
+ *   root and right edge after it) ......... Query   LOG#<tid>, SK ≤ SEQ#~, descending, Limit 1 (1 read per batch)
+ * - sequenced batches in order ........... Query   LOG#<tid>, SK between SEQ#<from> and SEQ#<to> (49 bytes per entry)
+ * - append a batch ....................... Put     LOG#<tid> / SEQ#<start>, if absent: the batch's positions are taken
+ * - hash tiles ........................... BatchGet LOG#<tid>#TILE / TILE#<level>/<index> (256 hashes each; and
+ *                                          LOG#<tid> / TILE#… for tiles written before this layout)
+ * - entry id to leaf index ............... Query   LOG#<tid>#MAP#<first 10 hex of the id> (one fragment per batch that
+ *                                          held ids of those 256 ms; and LOG#<tid> / MAP#<bucket> before this layout)
+ * - signed checkpoints by size ........... Query   LOG#<tid>, SK between CKPT#<from> and CKPT#<to>
+ * - tenants with an unsigned tree ........ Query   GSI1 LOG#UNSIGNED                (sparse: the head while its tree has grown past its checkpoint)
+ * - a parked tenant's marker .............. GetItem SK=PARKED                       (the head carries `parked` while it exists)
  * - its parked entries, in stream order ... Query   SK begins_with PARKED#           (only while parked: a failure, then its retry)
  * - parked tenants ........................ Query   GSI1 LOG#PARKED                  (sparse: set by parking, cleared once its entries are in)
  */
 const padded = (n: number) => String(n).padStart(12, '0');
 const partition = (tenantId: string) => `LOG#${tenantId}`;
+const tilePartition = (tenantId: string) => `LOG#${tenantId}#TILE`;
+const mapPartition = (tenantId: string, bucket: string) => `LOG#${tenantId}#MAP#${bucket}`;
 
 export const logKeys = {
   partition,
   head: (tenantId: string) => ({ PK: partition(tenantId), SK: 'HEAD' }),
   batch: (tenantId: string, start: number) => ({ PK: partition(tenantId), SK: `SEQ#${padded(start)}` }),
   batchPosition: (start: number) => `SEQ#${padded(start)}`,
-  tile: (tenantId: string, name: string) => ({ PK: partition(tenantId), SK: `TILE#${name}` }),
-  map: (tenantId: string, bucket: string) => ({ PK: partition(tenantId), SK: `MAP#${bucket}` }),
+  batchPrefix: 'SEQ#',
+  tile: (tenantId: string, name: string) => ({ PK: tilePartition(tenantId), SK: `TILE#${name}` }),
+  /** Where tiles were written before they had a partition of their own. */
+  legacyTile: (tenantId: string, name: string) => ({ PK: partition(tenantId), SK: `TILE#${name}` }),
+  /**
+   * The map fragment a batch wrote for its ids of one 256 ms bucket. `writer` tells apart the
+   * fragments of sequencers that raced for one start: each keeps its own, and only the one whose
+   * batch took the start names the entries found there.
+   */
+  mapFragment: (tenantId: string, bucket: string, start: number, writer: string) => ({ PK: mapPartition(tenantId, bucket), SK: `${padded(start)}#${writer}` }),
+  mapPartition,
+  /** The one map item of a bucket, before fragments: one attribute per id. */
+  legacyMap: (tenantId: string, bucket: string) => ({ PK: partition(tenantId), SK: `MAP#${bucket}` }),
   checkpoint: (tenantId: string, size: number) => ({ PK: partition(tenantId), SK: `CKPT#${padded(size)}` }),
   checkpointPosition: (size: number) => `CKPT#${padded(size)}`,
   unsigned: (tenantId: string) => ({ GSI1PK: 'LOG#UNSIGNED', GSI1SK: tenantId }),
@@ -35,8 +56,8 @@ export const logKeys = {
   parkedPartition: 'LOG#PARKED',
 };
 
-/** The map item an entry's leaf index is kept in: its id's first 40 bits (for UUIDv7, time in 256 ms steps). */
+/** The map bucket of an entry id: its first 40 bits (for UUIDv7, time in 256 ms steps). */
 export const mapBucketOf = (id: string): string => id.replaceAll('-', '').slice(0, 10);
 
-/** Entry ids become attribute names of their map item (prefixed: names must not look like numbers). */
+/** Entry ids as attribute names of a legacy map item (prefixed: names must not look like numbers). */
 export const mapAttributeOf = (id: string): string => `e${id.replaceAll('-', '')}`;

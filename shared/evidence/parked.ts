@@ -4,11 +4,10 @@ import { nowIso } from '../clock';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';
 import { queryAll } from '../db/query';
-import { named, writeTransaction } from '../db/transact';
+import { named, tryTransaction, writeTransaction } from '../db/transact';
 import { describeError, log } from '../log';
 import { emitMetrics, metricNames } from '../metrics';
 import type { LogEntry } from './entries';
-import { integrate } from './integration';
 import { logKeys } from './log-keys';
 import { sequenceEntries } from './sequencer';
 
@@ -41,9 +40,11 @@ const readMarker = async (tenantId: string): Promise<ParkedMarker | undefined> =
   return Item ? { version: Number(Item.version), parkedAt: String(Item.parkedAt), reason: String(Item.reason) } : undefined;
 };
 
-export const isParked = async (tenantId: string): Promise<boolean> => (await readMarker(tenantId)) !== undefined;
-
-/** Parks entries behind any parked before, each chunk with its marker update in one transaction. */
+/**
+ * Parks entries behind any parked before, each chunk with its marker update in one transaction,
+ * which also flags the head (`parked`): the stream's consumer reads the head for every batch, so
+ * it learns a tenant is parked without reading the marker.
+ */
 export const parkEntries = async (tenantId: string, entries: readonly LogEntry[], reason: string): Promise<void> => {
   for (let at = 0; at < entries.length; at += entriesPerItem) {
     const now = nowIso();
@@ -57,6 +58,7 @@ export const parkEntries = async (tenantId: string, entries: readonly LogEntry[]
           ExpressionAttributeValues: { ':pk': logKeys.parkedIndex(tenantId).GSI1PK, ':sk': logKeys.parkedIndex(tenantId).GSI1SK, ':type': 'LogParked', ':now': now, ':reason': reason.slice(0, 1000), ':one': 1 },
         },
       }),
+      named('log head', { Update: { TableName: tableName(), Key: logKeys.head(tenantId), UpdateExpression: 'SET parked = :now', ExpressionAttributeValues: { ':now': now } } }),
       named('parked entries', {
         Put: {
           TableName: tableName(),
@@ -86,13 +88,12 @@ export const drainParked = async (tenantId: string): Promise<void> => {
       await sequenceEntries(tenantId, JSON.parse(String(item.entries)) as LogEntry[]);
       await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: item.PK, SK: item.SK } }));
     }
-    await integrate(tenantId);
-    const unparked = await writtenUnlessRaced(() =>
-      db().send(
-        new DeleteCommand({ TableName: tableName(), Key: logKeys.parked(tenantId), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': marker!.version } }),
-      ),
-    );
-    if (unparked) return;
+    // The marker goes only at the version whose entries were appended, and the head's flag with it.
+    const unparked = await tryTransaction([
+      named('parked marker', { Delete: { TableName: tableName(), Key: logKeys.parked(tenantId), ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': marker.version } } }),
+      named('log head', { Update: { TableName: tableName(), Key: logKeys.head(tenantId), UpdateExpression: 'REMOVE parked' } }),
+    ]);
+    if (unparked === 'ok') return;
   }
 };
 

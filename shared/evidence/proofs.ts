@@ -1,12 +1,16 @@
 import { NotFoundError, ValidationError } from '../errors';
 import { readCheckpoints } from './checkpoint-store';
-import { positionsOf, readHead, readTiles, type StoredCheckpoint } from './log-store';
+import { positionsOf } from './log-map';
+import { readHead, readTiles, type StoredCheckpoint } from './log-store';
 import { consistencyNodes, consistencyProof, inclusionNodes, inclusionProof, rootFromPerfect, rootNodes, toHex, type NodeId } from './merkle';
 import { nodeFromTiles, tileName, tilesForNodes } from './tiles';
 
-/** Perfect-subtree hashes of a tree of `size`, read from the tiles that hold them. */
+/**
+ * Perfect-subtree hashes of a tree of `size`, read from the tiles that hold them (both places a
+ * tile can be in: proofs do not read the head to know which).
+ */
 const nodeReader = async (tenantId: string, nodes: NodeId[], size: number) => {
-  const tiles = await readTiles(tenantId, tilesForNodes(nodes, size).map(tileName));
+  const tiles = await readTiles(tenantId, tilesForNodes(nodes, size).map(tileName), Number.POSITIVE_INFINITY);
   return (id: NodeId) => nodeFromTiles(id, (tile) => tiles.get(tileName(tile)));
 };
 

@@ -49,9 +49,10 @@ export const verifyLog = async (tenantId: string, from: number, requestedTo: num
   const to = Math.min(requestedTo ?? treeSize - 1, treeSize - 1);
   const entries = await storedEntries(tenantId, Math.max(treeSize, floorOf(archived)));
   const tree = buildTree(entries.contiguous.map((entry) => Buffer.from(entry.hash, 'hex')));
-  // Tiles are written as entries are integrated, so only the integrated part of the tree must be in them.
-  const tiled = Math.min(tree.size, head.integrated);
-  const storedTiles = await readTiles(tenantId, tree.tilesAt(tiled).map((tile) => tileName(tile.id)));
+  // Every tree that was signed has all its tiles (the checkpointer writes them first): the latest
+  // checkpoint's tree, and whatever more the tiles were written for, must be in them.
+  const tiled = Math.min(tree.size, Math.max(treeSize, Math.min(head.tiledTo, head.integrated)));
+  const storedTiles = await readTiles(tenantId, tree.tilesAt(tiled).map((tile) => tileName(tile.id)), head.legacy.integrated);
   const problems: LogProblem[] = [];
   if (checkpoint) {
     const copy = archived.find((candidate) => candidate.treeSize === checkpoint.treeSize)?.note ?? (checkpoint.treeSize <= from ? await readArchivedCheckpoint(tenantId, checkpoint.treeSize) : undefined);

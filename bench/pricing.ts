@@ -111,9 +111,13 @@ const categories: [string, RegExp][] = [
   ['rate limit', /^UpdateItem RATE\//],
   ['monthly volume', /^UpdateItem TENANT\/VOLUME/],
   ['sequencer transaction', /^TransactWriteItems \[Update LOG\/HEAD/],
+  // The log's layout of i25-scale: batches (SEQ), map fragments (LOG#<tid>#MAP#<bucket>, numeric sort key), counters with the day's count.
+  ['log batch', /^PutItem LOG\/SEQ/],
+  ['log map fragment', /^PutItem LOG\/N/],
+  ['counters', /^UpdateItem TENANT\/CONSENTSTATS/],
   ['tiles', /^PutItem LOG\/TILE/],
   ['head', /^UpdateItem LOG\/HEAD/],
-  ['checkpoint', /^PutItem LOG\/CKPT/],
+  ['checkpoint', /LOG\/CKPT/],
   ['webhook delivery', /DELIVERY|CLAIM/],
 ];
 

@@ -54,16 +54,17 @@ export const functionIdentity = (scope: Construct, id: string, description: stri
 /**
  * Memory per function, by measurement (`npm run bench`: the work section's table 4c and the price
  * section's 5e, bench/sizing.ts): Lambda's CPU grows with memory, so the memory where cost ×
- * duration is lowest is 1,769 × CPU ms / wait ms of an invocation. The functions measured there
- * came out between 1,088 and 1,600 MB, on a curve within a few percent of flat; 1,024 is the
- * cheaper end of it, and halves their cold starts against 512 (docs/performance.md, Lambda memory).
- * The others are not measured by the bench yet and keep 512.
+ * duration is lowest is 1,769 × CPU ms / wait ms of an invocation. On the loaded 2-core machine the
+ * optimum scatters from run to run (sdk-record's group 512–1,152 MB, cmp-public 1,088–1,152, the
+ * stream 896–1,088 for full batches and 640–704 for single records); the figures chosen sit in the
+ * middle of each, where the curve is within a few percent of flat, and halve the record path's
+ * cold start against 512 (docs/performance.md, Lambda memory). The functions the bench does not
+ * measure keep 512.
  */
 export const functionMemoryMb: Readonly<Record<string, number>> = {
   'consent-public': 1024,
-  consent: 1024,
   'cmp-public': 1024,
-  stream: 1024,
+  stream: 768,
 };
 const defaultMemoryMb = 512;
 

@@ -151,13 +151,13 @@ describe('functions', () => {
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         // Memory by measurement where the bench measured it (infra/functions.ts functionMemoryMb).
-        MemorySize: group === 'consent-public' || group === 'consent' || group === 'cmp-public' ? 1024 : 512,
+        MemorySize: group === 'consent-public' || group === 'cmp-public' ? 1024 : 512,
         Timeout: 15,
         Handler: 'index.handler',
       });
     }
     const stream = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(stack.functions.byName.get('stream')!.node.defaultChild as CfnResource)];
-    expect(stream!.Properties.MemorySize).toBe(1024);
+    expect(stream!.Properties.MemorySize).toBe(768);
   });
 
   it('gives every function the environment the config reads', () => {

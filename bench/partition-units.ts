@@ -94,3 +94,65 @@ export const attributeWrite = async (
     }
   }
 };
+
+export interface PartitionResult {
+  consents: number;
+  /** The largest share of the tenant's write units (table and indexes) that one partition key took. */
+  hottestKeyShare: number;
+  hottestKey: string;
+  hottestKeyWruPerSecondAt10k: number;
+  /** Per hot item: its WRU per consent × 10,000 (the hottest item of each kind). */
+  hotItemWruPerSecondAt10k: Record<string, number>;
+  /** The ten hottest partition keys, ids masked. */
+  keys: { key: string; share: number; wruPerSecondAt10k: number }[];
+  wruPerConsent: number;
+}
+
+const maskSegment = (segment: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(segment) ? '<id>' : /^\d{6,}$/.test(segment) ? '<n>' : /^[0-9a-f]{8,}$/i.test(segment) || segment.length > 24 ? '<hash>' : segment;
+
+/** `REC#<tid>#3`, `LOG#<tid>#MAP#<hash> <n>#w`: the tenant id and other ids masked, so that keys (and items, `PK SK`) of one kind read alike. */
+export const maskKey = (key: string, tenantId: string): string =>
+  key
+    .replaceAll(tenantId, '<tid>')
+    .split(/([# ])/)
+    .map((segment) => (segment === '#' || segment === ' ' ? segment : maskSegment(segment)))
+    .join('');
+
+/** What kind of hot item a table item is, or undefined for any other. */
+const hotItemKind = (pk: string, sk: string): string | undefined => {
+  const rule = /^RATE#([^#]+)#/.exec(pk)?.[1];
+  if (rule) return `rate limit ${rule}`;
+  if (sk.startsWith('VOLUME#')) return 'monthly volume';
+  if (pk.startsWith('LOG#') && sk === 'HEAD') return 'log head';
+  if (sk === 'CONSENTSTATS') return 'counters';
+  if (sk.startsWith('DAILY#')) return 'consents per day';
+  return undefined;
+};
+
+const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** The arithmetic over one run: keys by share of the tenant's write units, and hot items scaled to 10,000 consents a second. */
+export const summarisePartitions = (keyed: KeyedUnits, consents: number, tenantId: string): PartitionResult => {
+  const atTenThousand = (units: number) => round((units / consents) * 10_000);
+  const total = Object.values(keyed.partitions).reduce((sum, units) => sum + units, 0);
+  const ranked = Object.entries(keyed.partitions).sort(([, a], [, b]) => b - a);
+  const [hottestKey, hottestUnits] = ranked[0] ?? ['none', 0];
+  const hotItems: Record<string, number> = {};
+  for (const [item, units] of Object.entries(keyed.items)) {
+    const [pk = '', sk = ''] = item.split(' ');
+    const perSecond = atTenThousand(units);
+    // Named kinds always; any other kind only when an item of it is written more often than once per 100 consents.
+    const kind = hotItemKind(pk, sk) ?? (perSecond > 100 ? maskKey(item, tenantId) : undefined);
+    if (kind) hotItems[kind] = Math.max(hotItems[kind] ?? 0, perSecond);
+  }
+  return {
+    consents,
+    hottestKeyShare: total > 0 ? round(hottestUnits / total, 4) : 0,
+    hottestKey: maskKey(hottestKey, tenantId),
+    hottestKeyWruPerSecondAt10k: atTenThousand(hottestUnits),
+    hotItemWruPerSecondAt10k: Object.fromEntries(Object.entries(hotItems).sort(([, a], [, b]) => b - a)),
+    keys: ranked.slice(0, 10).map(([key, units]) => ({ key: maskKey(key, tenantId), share: total > 0 ? round(units / total, 4) : 0, wruPerSecondAt10k: atTenThousand(units) })),
+    wruPerConsent: round(total / consents, 3),
+  };
+};

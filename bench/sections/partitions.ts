@@ -2,10 +2,23 @@ import { handler as streamHandler } from '../../functions/stream/handler';
 import type { BenchTenant } from '../fixtures';
 import { invoke, requireRoute } from '../invoke';
 import { measure } from '../meter';
-import { emptyKeyedUnits } from '../partition-units';
+import { emptyKeyedUnits, summarisePartitions, type PartitionResult } from '../partition-units';
 import { printTable } from '../report';
 import type { Settings } from '../settings';
 import { itemsOf, streamEventOf } from './price';
+
+/** The per-key limit a tenant recording 10,000 consents a second needs (per minute). */
+const perKeyLimitAt10k = String(600_000);
+
+/** Runs `tasks` with at most `width` at once. */
+const pool = async (count: number, width: number, task: (index: number) => Promise<void>) => {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+};
 
 /**
  * Partition arithmetic: what one tenant at 10,000 consents a second would ask of each partition
@@ -19,58 +32,9 @@ import { itemsOf, streamEventOf } from './price';
  * (each from a new visitor address, many in flight, the tenant's per-key limit set to what a
  * tenant at 10,000 a second must have: 600,000 a minute), then the stream handler in batches of
  * 100, which also makes each consent's first webhook delivery attempt (the tenant has one webhook,
- * delivering to the bench's receiver on loopback). Every write is attributed to its table partition key and item and to the partition key of
- * each index it wrote (bench/partition-units.ts).
+ * delivering to the bench's receiver on loopback). Every write is attributed to its table
+ * partition key and item and to the partition key of each index it wrote (bench/partition-units.ts).
  */
-export interface PartitionResult {
-  consents: number;
-  /** The largest share of the tenant's write units (table and indexes) that one partition key took. */
-  hottestKeyShare: number;
-  hottestKey: string;
-  hottestKeyWruPerSecondAt10k: number;
-  /** Per hot item: its WRU per consent × 10,000 (the hottest item of each kind). */
-  hotItemWruPerSecondAt10k: Record<string, number>;
-  /** The ten hottest partition keys, ids masked. */
-  keys: { key: string; share: number; wruPerSecondAt10k: number }[];
-  wruPerConsent: number;
-}
-
-/** The per-key limit a tenant recording 10,000 consents a second needs (per minute). */
-const perKeyLimitAt10k = String(600_000);
-
-/** `REC#<tid>#3`: the tenant id and other ids masked, so that keys of one kind read alike. */
-export const maskKey = (key: string, tenantId: string): string =>
-  key
-    .replaceAll(tenantId, '<tid>')
-    .split('#')
-    .map((segment) =>
-      /^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(segment) ? '<id>' : /^\d{6,}$/.test(segment) ? '<n>' : /^[0-9a-f]{8,}$/i.test(segment) || segment.length > 24 ? '<hash>' : segment,
-    )
-    .join('#');
-
-/** What kind of hot item a table item is, or undefined for any other. */
-const hotItemKind = (pk: string, sk: string): string | undefined => {
-  const rule = /^RATE#([^#]+)#/.exec(pk)?.[1];
-  if (rule) return `rate limit ${rule}`;
-  if (sk.startsWith('VOLUME#')) return 'monthly volume';
-  if (pk.startsWith('LOG#') && sk === 'HEAD') return 'log head';
-  if (sk === 'CONSENTSTATS') return 'counters';
-  if (sk.startsWith('DAILY#')) return 'consents per day';
-  return undefined;
-};
-
-const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
-
-/** Runs `tasks` with at most `width` at once. */
-const pool = async (count: number, width: number, task: (index: number) => Promise<void>) => {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, count) }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-};
-
 export const measurePartitions = async (tenant: BenchTenant, settings: Settings): Promise<PartitionResult> => {
   const { consents, concurrency } = settings.partitions;
   const sdkRecord = requireRoute('POST', '/api/v1/consent/sdk-record');
@@ -100,27 +64,7 @@ export const measurePartitions = async (tenant: BenchTenant, settings: Settings)
     if (result.batchItemFailures.length > 0) throw new Error('the stream handler reported failures');
   }
 
-  const atTenThousand = (units: number) => round((units / consents) * 10_000);
-  const total = Object.values(keyed.partitions).reduce((sum, units) => sum + units, 0);
-  const ranked = Object.entries(keyed.partitions).sort(([, a], [, b]) => b - a);
-  const [hottestKey, hottestUnits] = ranked[0] ?? ['none', 0];
-  const hotItems: Record<string, number> = {};
-  for (const [item, units] of Object.entries(keyed.items)) {
-    const [pk = '', sk = ''] = item.split(' ');
-    const perSecond = atTenThousand(units);
-    // Named kinds always; any other kind only when an item of it is written at least once per 100 consents.
-    const kind = hotItemKind(pk, sk) ?? (perSecond >= 100 ? maskKey(item, tenant.tenantId) : undefined);
-    if (kind) hotItems[kind] = Math.max(hotItems[kind] ?? 0, perSecond);
-  }
-  const result: PartitionResult = {
-    consents,
-    hottestKeyShare: round(hottestUnits / total, 4),
-    hottestKey: maskKey(hottestKey, tenant.tenantId),
-    hottestKeyWruPerSecondAt10k: atTenThousand(hottestUnits),
-    hotItemWruPerSecondAt10k: Object.fromEntries(Object.entries(hotItems).sort(([, a], [, b]) => b - a)),
-    keys: ranked.slice(0, 10).map(([key, units]) => ({ key: maskKey(key, tenant.tenantId), share: round(units / total, 4), wruPerSecondAt10k: atTenThousand(units) })),
-    wruPerConsent: round(total / consents, 3),
-  };
+  const result = summarisePartitions(keyed, consents, tenant.tenantId);
   printPartitions(result);
   return result;
 };
@@ -131,7 +75,7 @@ const printPartitions = (result: PartitionResult) => {
     ['partition key (ids masked)', 'share of the tenant\'s WRU', 'WRU/s at 10,000 consents/s'],
     result.keys.map(({ key, share, wruPerSecondAt10k }) => [key, share, wruPerSecondAt10k]),
     [
-      `${result.wruPerConsent} WRU per consent in all. Targets: no key over 1/16 (${round(1 / 16, 4)}) of them; DynamoDB serves about 1,000 WRU/s per partition key.`,
+      `${result.wruPerConsent} WRU per consent in all. Targets: no key over 1/16 (${(1 / 16).toFixed(4)}) of them; DynamoDB serves about 1,000 WRU/s per partition key.`,
       'Consents through sdk-record (a new visitor address each, many in flight, per-key limit 600,000 a minute) and the stream handler in batches of 100; one webhook.',
     ],
   );

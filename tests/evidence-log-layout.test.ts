@@ -77,6 +77,22 @@ describe('the map, written before its batch', () => {
   });
 });
 
+describe('two sequencers racing with overlapping new entries', () => {
+  it('append every entry exactly once, each findable at its own leaf', async () => {
+    const tenantId = randomUUID();
+    const all: LogEntry[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      const [a, b, c] = [1, 2, 3].map(() => Array.from({ length: 4 }, () => entry(tenantId)));
+      all.push(...a!, ...b!, ...c!);
+      await Promise.all([sequenceEntries(tenantId, [...a!, ...b!]), sequenceEntries(tenantId, [...b!, ...c!])]);
+    }
+    const positions = await positionsOf(tenantId, all.map((logged) => logged.id));
+    expect(positions.size).toBe(all.length);
+    expect(new Set(positions.values()).size).toBe(all.length);
+    expect((await readHead(tenantId)).sequenced).toBe(all.length);
+  });
+});
+
 describe('the counters, the day on the counters item', () => {
   it('count each record once across days, late records and replays, read as the day buckets', async () => {
     const tenantId = randomUUID();

@@ -16,6 +16,7 @@ import { countsOf } from '../shared/evidence/log-counts';
 import { fromHex, leafHash, toHex, verifyInclusion } from '../shared/evidence/merkle';
 import { inclusionAt } from '../shared/evidence/proofs';
 import { sequenceEntries } from '../shared/evidence/sequencer';
+import { signCheckpointFor } from '../shared/evidence/checkpointer';
 import { appendLeaves, tileName } from '../shared/evidence/tiles';
 import { newTimeOrderedId } from '../shared/ids';
 
@@ -74,6 +75,36 @@ describe('the map, written before its batch', () => {
     expect(await sequenceEntries(tenantId, lost)).toBe(2);
     expect(await sequenceEntries(tenantId, lost)).toBe(0);
     expect(await positionsOf(tenantId, [...first, ...lost].map((logged) => logged.id))).toEqual(new Map([...first, ...lost].map((logged, index) => [logged.id, index])));
+  });
+});
+
+describe('two sequencers racing with overlapping new entries', () => {
+  it('append every entry exactly once, each findable at its own leaf', async () => {
+    const tenantId = randomUUID();
+    const all: LogEntry[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      const [a, b, c] = [1, 2, 3].map(() => Array.from({ length: 4 }, () => entry(tenantId)));
+      all.push(...a!, ...b!, ...c!);
+      await Promise.all([sequenceEntries(tenantId, [...a!, ...b!]), sequenceEntries(tenantId, [...b!, ...c!])]);
+    }
+    const positions = await positionsOf(tenantId, all.map((logged) => logged.id));
+    expect(positions.size).toBe(all.length);
+    expect(new Set(positions.values()).size).toBe(all.length);
+    expect((await readHead(tenantId)).sequenced).toBe(all.length);
+  });
+});
+
+describe('a batch appended just after its tree was signed', () => {
+  it('puts the head back in the unsigned index, though the head its sequencer read was still in it', async () => {
+    const tenantId = randomUUID();
+    await sequenceEntries(tenantId, [entry(tenantId), entry(tenantId)]);
+    const stale = await readLog(tenantId);
+    expect(stale.head.unsignedSince).toEqual(expect.any(String));
+    expect(await signCheckpointFor(tenantId, new Date(Date.now() + 60_000))).toMatchObject({ treeSize: 2 });
+    expect((await readHead(tenantId)).unsignedSince).toBeNull();
+    // The sequencer goes on from what it read before the signing.
+    expect(await sequenceEntries(tenantId, [entry(tenantId)], stale)).toBe(1);
+    expect(await readHead(tenantId)).toMatchObject({ sequenced: 3, unsignedSince: expect.any(String) });
   });
 });
 

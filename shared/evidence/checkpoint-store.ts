@@ -1,11 +1,11 @@
-import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';
 import { queryAll } from '../db/query';
 import { named, tryTransaction, type NamedItem } from '../db/transact';
 import { eventIdFor, newEvent, outboxPut } from '../events/outbox';
 import { logKeys } from './log-keys';
-import type { StoredCheckpoint } from './log-store';
+import { readSigningState, type StoredCheckpoint } from './log-store';
 
 /** A checkpoint's own item, kept by size for the history of checkpoints; written once. */
 export const checkpointPut = (tenantId: string, checkpoint: StoredCheckpoint) => ({
@@ -55,9 +55,6 @@ export const leaveUnsignedItems = (tenantId: string, signedSize: number, checkpo
   named('no later batch', { ConditionCheck: { TableName: tableName(), Key: logKeys.batch(tenantId, signedSize), ConditionExpression: 'attribute_not_exists(PK)' } }),
 ];
 
-const readHeadItem = async (tenantId: string) =>
-  (await db().send(new GetCommand({ TableName: tableName(), Key: logKeys.head(tenantId), ConsistentRead: true }))).Item as { checkpoint?: StoredCheckpoint } | undefined;
-
 /** False when another integrator or checkpointer moved the head first. */
 const updateUnlessRaced = (input: UpdateCommandInput): Promise<boolean> => writtenUnlessRaced(() => db().send(new UpdateCommand(input)));
 
@@ -72,7 +69,7 @@ export const recordCheckpoint = async (tenantId: string, checkpoint: StoredCheck
   // A concurrent checkpointer recording the same size: the next run records it (the note is archived and kept).
   if (outcome === 'contended') throw new Error(`checkpoint ${checkpoint.treeSize} of tenant ${tenantId} not recorded: a concurrent write; it is retried`);
   // Recorded by another checkpointer, which moves the head too: this one does so only if that one never did (it died in between).
-  if (outcome !== 'ok' && ((await readHeadItem(tenantId))?.checkpoint?.treeSize ?? 0) >= checkpoint.treeSize) return;
+  if (outcome !== 'ok' && ((await readSigningState(tenantId)).checkpoint?.treeSize ?? 0) >= checkpoint.treeSize) return;
   if ((await tryTransaction(leaveUnsignedItems(tenantId, checkpoint.treeSize, checkpoint))) !== 'ok') await updateUnlessRaced(headCheckpointUpdate(tenantId, checkpoint));
 };
 

@@ -3,7 +3,7 @@
  * partition `LOG#<tenantId>` (apart from the tenant's records, so appending to the log never
  * competes with recording consents); the hash tiles have a partition of their own, and the id→leaf
  * map one per 256 ms of entry ids, so that at 10,000 consents a second no key takes more than about
- * 600 writes a second (README, Performance: partitions).
+ * 700 write units a second (docs/data-model.md: The evidence log at 10,000 consents a second).
  *
  * Access patterns:
  * - head (checkpoint, tiles' size, marks) GetItem LOG#<tid> / HEAD                   (1 read per stream batch of the tenant)
@@ -13,7 +13,7 @@
  * - append a batch ....................... Put     LOG#<tid> / SEQ#<start>, if absent: the batch's positions are taken
  * - hash tiles ........................... BatchGet LOG#<tid>#TILE / TILE#<level>/<index> (256 hashes each; and
  *                                          LOG#<tid> / TILE#… for tiles written before this layout)
- * - entry id to leaf index ............... Query   LOG#<tid>#MAP#<first 10 hex of the id> (one fragment per batch that
+ * - entry id to leaf index ............... Query   LOG#<tid>#MAP#<first 10 hex of the id> (one fragment per attempt at a batch that
  *                                          held ids of those 256 ms; and LOG#<tid> / MAP#<bucket> before this layout)
  * - signed checkpoints by size ........... Query   LOG#<tid>, SK between CKPT#<from> and CKPT#<to>
  * - tenants with an unsigned tree ........ Query   GSI1 LOG#UNSIGNED                (sparse: the head while its tree has grown past its checkpoint)

@@ -131,6 +131,14 @@ export const readLog = async (tenantId: string): Promise<{ head: LogHead; latest
 
 export const readHead = async (tenantId: string): Promise<LogHead> => (await readLog(tenantId)).head;
 
+/** What signing changes on the head, read alone and strongly consistent: the latest checkpoint and whether the head is in the unsigned index. */
+export const readSigningState = async (tenantId: string): Promise<Pick<LogHead, 'checkpoint' | 'unsignedSince'>> => {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: logKeys.head(tenantId), ConsistentRead: true, ProjectionExpression: '#checkpoint, unsignedSince', ExpressionAttributeNames: { '#checkpoint': 'checkpoint' } }),
+  );
+  return { checkpoint: (Item?.checkpoint as StoredCheckpoint | undefined) ?? null, unsignedSince: typeof Item?.unsignedSince === 'string' ? Item.unsignedSince : null };
+};
+
 /**
  * A batch with its tree state and the counts its records add (log-counts.ts): one item, put only
  * if its position is free, which is what gives the batch its positions. Two sequencers racing for

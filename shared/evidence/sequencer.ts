@@ -5,7 +5,7 @@ import { extendTiles } from './integration';
 import { countBatch, countsOf, type BatchCounts } from './log-counts';
 import { integrateLegacy } from './log-legacy';
 import { positionsOf, putMapFragments } from './log-map';
-import { batchPut, markUnsigned, putBatch, readBatches, readLog, readTiles, type LatestBatch, type LogHead } from './log-store';
+import { batchPut, markUnsigned, putBatch, readBatches, readLog, readSigningState, readTiles, type LatestBatch, type LogHead } from './log-store';
 import { leafHash, rootNodes } from './merkle';
 import { migrateChain } from './migration';
 import { nodeFromTiles, tileName, tilesForNodes } from './tiles';
@@ -48,13 +48,21 @@ class LegacyIntegrationNeeded extends Error {}
 const finishBatch = async (tenantId: string, head: LogHead, start: number, entries: readonly { hash: string }[], counts: BatchCounts | undefined, at: string) => {
   const end = start + entries.length;
   const fullTiles = Math.floor(end / tileWidth) * tileWidth;
-  if (fullTiles > head.tiledTo) {
-    await extendTiles(tenantId, head, fullTiles, { start, hashes: entries.map((entry) => new Uint8Array(Buffer.from(entry.hash, 'hex'))) });
-  }
+  const tiles = async () => {
+    if (fullTiles > head.tiledTo) await extendTiles(tenantId, head, fullTiles, { start, hashes: entries.map((entry) => new Uint8Array(Buffer.from(entry.hash, 'hex'))) });
+  };
   const stored = async (from: number, to: number) =>
     (await readBatches(tenantId, from, to)).filter((batch) => batch.start >= from && batch.start < to).map((batch) => ({ start: batch.start, end: batch.start + batch.entries.length, counts: batch.counts }));
-  await countBatch(tenantId, { start, end, counts }, head.legacy.sequenced, at, stored);
-  if (head.unsignedSince === null && (head.checkpoint?.treeSize ?? 0) < end) await markUnsigned(tenantId, at);
+  const unsigned = async () => {
+    // The head read before appending may be out of date: a checkpointer may have signed the tree
+    // just before this batch and taken the head out of the unsigned index. Read after the batch is
+    // stored, the head is either still in the index, or its removal (conditional on no batch at the
+    // signed size) came before this batch and shows here.
+    const signing = head.unsignedSince === null ? head : await readSigningState(tenantId);
+    if (signing.unsignedSince === null && (signing.checkpoint?.treeSize ?? 0) < end) await markUnsigned(tenantId, at);
+  };
+  // Three independent steps (each conditional or idempotent on its own item or attributes), side by side.
+  await Promise.all([tiles(), countBatch(tenantId, { start, end, counts }, head.legacy.sequenced, at, stored), unsigned()]);
 };
 
 /**

@@ -149,6 +149,34 @@ describe('the fan-out makes the first attempt', () => {
     }
   });
 
+  it('hands a failing webhook to the worker: one wave of inline attempts, then its events queued for a minute, while a healthy webhook is still attempted inline', async () => {
+    const { tenant, receiver, history } = await setup(() => ({ status: 503 }));
+    const healthy = await startReceiver(() => ({ status: 200 }));
+    try {
+      const hook = await call('POST', '/api/v1/webhooks', { token: tenant.token, body: { label: 'Healthy', url: healthy.url, secret: 'whsec_test_secret_0123456789', events: ['consent.recorded'] } });
+      expect(hook.status).toBe(201);
+      const events = Array.from({ length: 24 }, () => consentEvent(tenant.tenantId));
+      await fanOutEvents(events);
+      // The first wave (at most the 16 attempts in flight) reaches the failing receiver; what is
+      // left waits for the worker instead of holding the stream batch for more failures.
+      const inline = receiver.received.length;
+      expect(inline).toBeGreaterThanOrEqual(1);
+      expect(inline).toBeLessThanOrEqual(16);
+      const statuses = (await history()).map((delivery) => `${String(delivery.status)}/${String(delivery.attempts)}`);
+      expect(statuses.filter((status) => status === 'RETRYING/1')).toHaveLength(inline);
+      expect(statuses.filter((status) => status === 'PENDING/0')).toHaveLength(24 - inline);
+      // The next batch within the minute makes no inline attempt to it at all.
+      await fanOutEvents(Array.from({ length: 4 }, () => consentEvent(tenant.tenantId)));
+      expect(receiver.received).toHaveLength(inline);
+      expect((await history()).filter((delivery) => delivery.status === 'PENDING')).toHaveLength(28 - inline);
+      // The healthy webhook got every event from the fan-out itself.
+      expect(healthy.received).toHaveLength(28);
+    } finally {
+      await healthy.close();
+      await receiver.close();
+    }
+  });
+
   it('keeps a delivery written before the shards in the history, and its queued attempt still runs', async () => {
     const { tenant, receiver, webhookId, history } = await setup(() => ({ status: 200 }));
     try {

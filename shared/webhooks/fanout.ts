@@ -1,3 +1,4 @@
+import { clock } from '../clock';
 import { mapWithConcurrency } from '../concurrency';
 import { sha256Hex } from '../crypto/hash';
 import type { EventEnvelope } from '../events/outbox';
@@ -45,16 +46,36 @@ export const enqueueDelivery = async (webhook: Webhook, event: EventEnvelope): P
 };
 
 /**
+ * How long a webhook whose inline first attempt failed is left to the worker, per warm instance.
+ * The fan-out runs inside the stream's batch, which other tenants' records wait on: a receiver that
+ * is down or slow would otherwise hold every batch for the send's timeout (10 s). So a failure hands
+ * the webhook's remaining and next events to the worker's queue, and one batch a minute at most
+ * probes it again inline. Keyed by webhook id, which the service made; expired marks are dropped.
+ */
+const handOverMs = 60_000;
+const handedOver = new Map<string, number>();
+
+const attemptsInline = (webhookId: string, now: number): boolean => (handedOver.get(webhookId) ?? 0) <= now;
+
+const handOver = (webhookId: string, now: number): void => {
+  for (const [id, until] of handedOver) if (until <= now) handedOver.delete(id);
+  handedOver.set(webhookId, now + handOverMs);
+};
+
+/**
  * The first attempt, made by the fan-out itself, and the delivery written once, with its outcome.
  * Only a failed first attempt goes on to the retry queue (and the sweeper's due index, which the
  * RETRYING delivery carries). The stream batch or outbox item that holds the event is the durable
  * record until then: if this process dies between the send and the write, or the write fails, the
  * fan-out runs again (the stream retries the batch, or the outbox drain its event) and sends again,
- * with the same event id: at least once.
+ * with the same event id: at least once. A webhook handed over (above) gets its first attempt from
+ * the worker instead.
  */
 const deliverFirstAttempt = async (webhook: Webhook, event: EventEnvelope): Promise<void> => {
+  if (!attemptsInline(webhook.webhookId, clock.now().getTime())) return enqueueDelivery(webhook, event);
   const delivery = newDelivery(webhook, event);
   const outcome = await attemptDelivery(webhook, delivery, 1);
+  if (outcome.status !== 'SUCCESS') handOver(webhook.webhookId, clock.now().getTime());
   const recorded = await putDeliveryOnce({ ...delivery, ...outcome, attempts: 1 });
   if (recorded && outcome.status === 'RETRYING') await scheduleAttempt({ key: keyOf(delivery), attempt: 2, notBefore: Date.parse(outcome.nextAttemptAt!) });
 };

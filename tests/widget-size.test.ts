@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildWebApp } from '../web/build';
 
 /** Both banners, JS and CSS (the CSS ships inside the script), gzipped; cookieconsent v3 is 15.4 KB, Klaro 68.9 KB. */
-const budgetBytes = 12 * 1024;
+const budgetBytes = 8 * 1024;
 
 describe('widget size budget', () => {
   it(`ships cms.js within ${budgetBytes} bytes gzipped, with no eval`, async () => {
@@ -15,5 +15,11 @@ describe('widget size budget', () => {
     expect(gzipped).toBeLessThanOrEqual(budgetBytes);
     const source = Buffer.from(script!.contents).toString('utf8');
     expect(source).not.toMatch(/\beval\(|new Function\(|innerHTML/);
+  });
+
+  it('has no optional call with a spread argument, which Chrome 80 to 90 run wrongly (web/build.ts ships optional chaining unlowered)', () => {
+    const source = Buffer.from(buildWebApp('widget').get('v1/cms.js')!.contents).toString('utf8');
+    // Wider than the defect (a spread before another argument): any spread in an optional call.
+    expect(source).not.toMatch(/\?\.[\w$.[\]]*\([^)]*\.\.\./);
   });
 });

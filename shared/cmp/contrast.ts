@@ -27,11 +27,19 @@ export interface ThemeColours {
   textColor: string;
 }
 
-/** The colour pairs of a theme below 4.5:1: body text and buttons or links, each on the background. */
+/** The colour pairs a theme must keep at 4.5:1: body text and buttons or links, each on the background. */
+const themePairs = [
+  ['textColor', 'backgroundColor'],
+  ['primaryColor', 'backgroundColor'],
+] as const;
+
+/** The colour pairs of a theme below 4.5:1, each ratio rounded down (never a failure rounded up to a pass). */
 export const themeContrastFailures = (theme: ThemeColours): { pair: string; ratio: number }[] =>
-  [
-    { pair: 'textColor on backgroundColor', ratio: contrastRatio(theme.textColor, theme.backgroundColor) },
-    { pair: 'primaryColor on backgroundColor', ratio: contrastRatio(theme.primaryColor, theme.backgroundColor) },
-  ]
+  themePairs
+    .map(([foreground, background]) => ({ pair: `${foreground} on ${background}`, ratio: contrastRatio(theme[foreground], theme[background]) }))
     .filter(({ ratio }) => ratio < minimumContrast)
     .map(({ pair, ratio }) => ({ pair, ratio: Math.floor(ratio * 100) / 100 }));
+
+/** Every pair at 4.5:1 or more: what the widget asks before it takes a tenant's colours. */
+export const themeReadable = (theme: ThemeColours): boolean =>
+  themePairs.every(([foreground, background]) => contrastRatio(theme[foreground], theme[background]) >= minimumContrast);

@@ -1,4 +1,4 @@
-import { contrastRatio, minimumContrast, themeContrastFailures } from '../../../shared/cmp/contrast';
+import { contrastRatio, minimumContrast, themeReadable } from '../../../shared/cmp/contrast';
 import { css } from './styles';
 
 type Child = Node | string | false | null | undefined;
@@ -29,10 +29,11 @@ export const defaultTheme: Theme = { primaryColor: '#1a56db', backgroundColor: '
 const readable = (theme: Theme): Theme => {
   // Translucent colours would blend with the host page: only opaque ones are taken.
   const opaque = [theme.primaryColor, theme.backgroundColor, theme.textColor].every((color) => /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(color));
-  return opaque && themeContrastFailures(theme).length === 0 ? theme : defaultTheme;
+  return opaque && themeReadable(theme) ? theme : defaultTheme;
 };
 
-const positions: Record<string, string> = { 'bottom-left': 'bl', 'bottom-center': 'bc', 'top-center': 'tc' };
+/** Where a banner may sit (the API's bannerPositions); anything else is the first. */
+const positions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center'];
 
 /** The focused element, looking inside shadow roots (the widget's own "Privacy choices" button included). */
 const deepActiveElement = (): Element | null => {
@@ -48,10 +49,12 @@ export interface Ui {
   close(panel: HTMLElement): void;
   replace(old: HTMLElement, next: HTMLElement): void;
   corner: HTMLElement;
+  /** The position shown: one of `positions`. */
   position: string;
 }
 
-export const mountUi = (theme: Theme, position: string): Ui => {
+export const mountUi = (theme: Theme, requested: string): Ui => {
+  const position = positions.indexOf(requested) >= 0 ? requested : positions[0]!;
   const host = h('div', { 'data-cms': '' });
   const root = host.attachShadow({ mode: 'open' });
   // A constructed sheet is CSSOM, which a page's CSP style-src does not govern; <style> is the fallback.
@@ -63,15 +66,13 @@ export const mountUi = (theme: Theme, position: string): Ui => {
     root.append(h('style', {}, css));
   }
   const colors = readable(theme);
-  const container = h('div', { className: `c ${Object.prototype.hasOwnProperty.call(positions, position) ? positions[position] : 'br'}` });
-  const style = container.style;
-  style.setProperty('--bg', colors.backgroundColor);
-  style.setProperty('--fg', colors.textColor);
-  style.setProperty('--pc', colors.primaryColor);
-  style.setProperty('--pf', contrastRatio(colors.primaryColor, '#ffffff') >= minimumContrast ? '#ffffff' : '#000000');
-  style.setProperty('--r', `${Math.min(24, Math.max(0, colors.borderRadius))}px`);
+  // The position's class is its initials: br, bl, bc, tc.
+  const container = h('div', { className: `c ${position.replace(/(\w)\w*-?/g, '$1')}` });
   const corner = h('div', { className: 'pc' });
-  corner.style.cssText = container.style.cssText;
+  // Custom properties set through CSSOM, which a page's CSP style-src does not govern. The colours are opaque hex (readable) and the radius a number.
+  container.style.cssText = corner.style.cssText = `--bg:${colors.backgroundColor};--fg:${colors.textColor};--pc:${colors.primaryColor};--pf:${
+    contrastRatio(colors.primaryColor, '#fff') >= minimumContrast ? '#fff' : '#000'
+  };--r:${Math.min(24, Math.max(0, colors.borderRadius))}px`;
   root.append(container, corner);
   document.body.append(host);
 
@@ -131,6 +132,9 @@ export const guarded =
       // The widget's failure stays the widget's.
     }
   };
+
+/** A link to a page of the tenant's, in a new tab that cannot reach back to this one. */
+export const link = (href: string, text: Child): HTMLAnchorElement => h('a', { href, target: '_blank', rel: 'noopener' }, text);
 
 export const button = (label: Child, onclick: () => unknown, primary = false): HTMLButtonElement =>
   h('button', { type: 'button', className: primary ? 'p' : '', onclick: guarded(onclick) }, label);

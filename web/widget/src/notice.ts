@@ -1,5 +1,5 @@
 import { widgetStorage } from '../../../shared/cmp/widget-storage';
-import { button, dialog, h, toggle } from './dom';
+import { button, dialog, h, link, toggle } from './dom';
 import { call, emit, load, save, type Embed } from './env';
 import { direction, languageSwitcher, type Context } from './context';
 
@@ -45,8 +45,6 @@ interface Decision {
   decidedAt: string;
 }
 
-const positions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center'];
-
 export const fetchNotice = async (embed: Embed): Promise<PublicNotice | undefined> =>
   (await call<PublicNotice>(`${embed.apiBase}/consent/public-notice?apiKey=${encodeURIComponent(embed.apiKey)}`)).data;
 
@@ -87,14 +85,13 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
   const record = async (purposes: Record<string, boolean>): Promise<boolean> => {
     const optional = notice.purposes.filter((purpose) => !purpose.required).map((purpose) => purposes[purpose.id]);
     const status = optional.every(Boolean) ? 'ACCEPTED' : optional.some(Boolean) ? 'PARTIAL' : 'REJECTED';
-    const position = embed.position ?? ui.position;
     const reply = await call<{ consentRecordId: string; withdrawalKey: string }>(`${embed.apiBase}/consent/sdk-record`, {
       apiKey: embed.apiKey,
       status,
       purposes,
       noticeId: notice.id,
       language: context.language,
-      positionShown: positions.indexOf(position) >= 0 ? position : 'bottom-right',
+      positionShown: ui.position,
       userAgent: navigator.userAgent.slice(0, 1000),
       ...(location.href.length <= 2000 && /^https?:/.test(location.href) ? { url: location.href } : {}),
       ...context.identity,
@@ -164,9 +161,9 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       if (await (custom ?? apply)(chosen)) return close();
       error.replaceChildren(label('saveFailed'));
       if (onPage && notice.withdrawalUrl) {
-        const link = h('a', { href: notice.withdrawalUrl, target: '_blank', rel: 'noopener' }, label('notice.withdrawalPage'));
-        error.replaceChildren(label('notice.withdrawOnPage'), ' ', link);
-        link.focus();
+        const page = link(notice.withdrawalUrl, label('notice.withdrawalPage'));
+        error.replaceChildren(label('notice.withdrawOnPage'), ' ', page);
+        page.focus();
       }
     };
     const purposes = notice.purposes.map((purpose) => {
@@ -184,9 +181,9 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       return h('li', {}, row);
     });
     const contact = h('p', {}, label('notice.contact'), ': ', h('a', { href: `mailto:${notice.contactEmail}` }, notice.contactEmail));
-    if (notice.privacyPolicyUrl) contact.append(' · ', h('a', { href: notice.privacyPolicyUrl, target: '_blank', rel: 'noopener' }, label('notice.privacyPolicy')));
+    if (notice.privacyPolicyUrl) contact.append(' · ', link(notice.privacyPolicyUrl, label('notice.privacyPolicy')));
     const withdrawal = h('p', {}, label('notice.withdrawalHint'));
-    if (notice.withdrawalUrl) withdrawal.append(' ', h('a', { href: notice.withdrawalUrl, target: '_blank', rel: 'noopener' }, label('notice.withdrawalPage')));
+    if (notice.withdrawalUrl) withdrawal.append(' ', link(notice.withdrawalUrl, label('notice.withdrawalPage')));
     return dialog(
       'cms-n',
       context.language,

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { conditional } from '../db/errors';
 import { entityOf } from '../db/item';
@@ -94,9 +95,20 @@ export const documentItems = (next: CmpDocument, body: ReturnType<typeof renderP
   return items;
 };
 
-export const readVisitorState = async (tenantId: string, visitorId: string): Promise<VisitorState | undefined> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.visitorState(tenantId, visitorId) }));
-  return Item ? entityOf<VisitorState>(Item) : undefined;
+/**
+ * The settings and a visitor's latest state in one BatchGet (one request, one small read of each):
+ * consent-status needs both, and reads reconsentDays fresh on every call so a tenant's change
+ * applies at once.
+ */
+export const readSettingsAndVisitorState = async (
+  tenantId: string,
+  visitorId: string,
+): Promise<{ settings: CmpSettings | undefined; state: VisitorState | undefined }> => {
+  const settingsKey = cmpKeys.settings(tenantId);
+  const items = await batchGetAll([settingsKey, cmpKeys.visitorState(tenantId, visitorId)]);
+  const settings = items.find((item) => item.PK === settingsKey.PK && item.SK === settingsKey.SK);
+  const state = items.find((item) => item !== settings);
+  return { settings: settings && entityOf<CmpSettings>(settings), state: state && entityOf<VisitorState>(state) };
 };
 
 const logPut = (entry: WebEventEntry | ServerEventEntry) => ({

@@ -3,7 +3,7 @@ import { clock, nowIso } from '../clock';
 import { newId, newTimeOrderedId } from '../ids';
 import type { serverEventBody, webEventBody } from './schemas';
 import { CmpNotConfiguredError } from './service';
-import { appendServerEvent, appendWebEvent, countDailyEvents, readSettings, readVisitorState, type CmpSettings } from './store';
+import { appendServerEvent, appendWebEvent, countDailyEvents, readSettings, readSettingsAndVisitorState, type CmpSettings } from './store';
 import {
   consentStatusOf,
   serverEventCounters,
@@ -18,9 +18,11 @@ import {
  * The visitor-facing endpoints need a saved configuration. A collect-only tenant can never save
  * one, so its absence answers both of the spec's CMP_NOT_CONFIGURED cases in one small read.
  */
+const notConfigured = () => new CmpNotConfiguredError('no configuration has been saved');
+
 const requireSettings = async (tenantId: string): Promise<CmpSettings> => {
   const settings = await readSettings(tenantId);
-  if (!settings) throw new CmpNotConfiguredError('no configuration has been saved');
+  if (!settings) throw notConfigured();
   return settings;
 };
 
@@ -58,8 +60,10 @@ export const recordWebEvent = async (input: z.output<typeof webEventBody>, meta:
   return { recorded: true as const, consentRecordId: visitorId };
 };
 
+/** One BatchGet of the settings and the visitor's state: reconsentDays is never older than this request. */
 export const visitorConsentStatus = async (tenantId: string, visitorId: string): Promise<ConsentStatus> => {
-  const [settings, state] = await Promise.all([requireSettings(tenantId), readVisitorState(tenantId, visitorId)]);
+  const { settings, state } = await readSettingsAndVisitorState(tenantId, visitorId);
+  if (!settings) throw notConfigured();
   return consentStatusOf(visitorId, state, settings.reconsentDays, clock.now());
 };
 

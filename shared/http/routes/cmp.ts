@@ -146,7 +146,7 @@ export const cmpRoutes = {
     auth: { kind: 'apiKey', in: 'header', checkOrigin: false, secretKey: 'accepted' },
     limits: [{ limit: 'consentStatusPerKey', per: 'key', code: 'SDK_RATE_LIMIT' }],
     summary: "A visitor's current cookie consent, for the tenant's servers",
-    description: `Server to server, key in X-API-Key. One read of the visitor's latest state. found false means no decision on record, or the last one is older than reconsentDays (the banner asks again): treat every category but NECESSARY as false. NECESSARY is always true. withdrawn is true when the last event was COOKIE_CONSENT_WITHDRAWN. 600 per minute per key: 429 SDK_RATE_LIMIT with Retry-After. ${visitorGated}`,
+    description: `Server to server, key in X-API-Key. One BatchGet of the visitor's latest state and the tenant's small cookie settings item (reconsentDays read fresh on every call). found false means no decision on record, or the last one is older than reconsentDays (the banner asks again): treat every category but NECESSARY as false. NECESSARY is always true. withdrawn is true when the last event was COOKIE_CONSENT_WITHDRAWN. 600 per minute per key: 429 SDK_RATE_LIMIT with Retry-After. ${visitorGated}`,
     tags,
     request: { query: consentStatusQuery },
     response: { status: 200, description: 'The state', data: consentStatusView },

@@ -5,6 +5,7 @@ import { breachRoutes } from './routes/breaches';
 import { cmpRoutes } from './routes/cmp';
 import { consentRoutes } from './routes/consent';
 import { evidenceExportRoutes } from './routes/evidence-exports';
+import { evidenceLogRoutes } from './routes/evidence-log';
 import { dataMapRoutes } from './routes/data-map';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
@@ -30,6 +31,7 @@ export const routes = {
   ...noticeRoutes,
   ...consentRoutes,
   ...evidenceExportRoutes,
+  ...evidenceLogRoutes,
   ...withdrawalRoutes,
   ...webhookRoutes,
   ...sdkRoutes,

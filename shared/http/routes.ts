@@ -3,6 +3,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { breachRoutes } from './routes/breaches';
 import { cmpRoutes } from './routes/cmp';
+import { cmpPublicRoutes } from './routes/cmp-public';
 import { consentRoutes } from './routes/consent';
 import { evidenceExportRoutes } from './routes/evidence-exports';
 import { evidenceLogRoutes } from './routes/evidence-log';
@@ -36,6 +37,7 @@ export const routes = {
   ...webhookRoutes,
   ...sdkRoutes,
   ...cmpRoutes,
+  ...cmpPublicRoutes,
   ...breachRoutes,
   ...dataMapRoutes,
   ...rightsRoutes,

@@ -6,7 +6,7 @@ import { trackerKey } from './document';
 import { maxTrackerNameLength, normaliseTrackerDomain } from './tracker-key';
 import { bannerLabelKeys, labelStatuses } from './labels';
 import { scanUrlProblem } from '../scanner/targets';
-import { cookieCategory, labelSetView, printable, trackerView } from './visitor-schemas';
+import { cookieCategory, printable, trackerView } from './visitor-schemas';
 
 const lowerCodes = languageCodes.map((code) => code.toLowerCase()) as [string, ...string[]];
 const lowerScheduled = scheduledLanguageCodes.map((code) => code.toLowerCase()) as [string, ...string[]];

@@ -13,10 +13,11 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   cmp: ['translate', 'scanQueueSend'],
   // The test delivery of a webhook is queued like any other.
   webhooks: ['webhookQueueSend'],
-  // Recording issues signed receipts; the log's verification reads archived checkpoints and the public keys.
-  consent: ['receiptKey', 'logSigningKey', 'checkpointArchive'],
-  // sdk-record issues receipts; the public key set names both keys.
-  'consent-public': ['receiptKey', 'logSigningKey'],
+  // Recording issues signed receipts.
+  consent: ['receiptKey'],
+  'consent-public': ['receiptKey'],
+  // The log's verification reads archived checkpoints; the public key set and evidence packs name both keys.
+  evidence: ['receiptKey', 'logSigningKey', 'checkpointArchive'],
   // The table's stream: mails and events leave only through the outbox (every other writer just
   // writes an outbox item), and new records are appended to the evidence log, which is then signed and archived.
   stream: ['sesSend', 'webhookQueueSend', 'logSigningKey', 'checkpointArchive'],

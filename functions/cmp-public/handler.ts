@@ -1,13 +1,12 @@
-import { publicConfig } from '../../shared/cmp/service';
-import { logServerEvent, recordWebEvent, visitorConsentStatus } from '../../shared/cmp/visits';
+import { logServerEvent, publicConfig, recordWebEvent, visitorConsentStatus } from '../../shared/cmp/visits';
 import { createGroupHandler } from '../../shared/http/handler';
-import { cmpRoutes } from '../../shared/http/routes/cmp';
+import { cmpPublicRoutes } from '../../shared/http/routes/cmp-public';
 import { created, ok } from '../../shared/http/operation';
 
 /** The banner's cache rule: the spec's 5 minutes, revalidated by ETag. */
 const cacheHeaders = (etag: string) => ({ 'Cache-Control': 'public, max-age=300', ETag: etag });
 
-export const handler = createGroupHandler('cmp-public', cmpRoutes, {
+export const handler = createGroupHandler('cmp-public', cmpPublicRoutes, {
   getCmpPublicConfig: async ({ params, meta }) => {
     const config = await publicConfig(params.tenantId, meta.headers['if-none-match']);
     return config.notModified

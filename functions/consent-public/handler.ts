@@ -6,7 +6,6 @@ import { recordConsent } from '../../shared/consent/recording';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
 import { withdrawFromWidget } from '../../shared/consent/withdraw-widget';
 import { readPublicNotice } from '../../shared/notices/public-notice';
-import { verificationKeys } from '../../shared/evidence/signers';
 
 export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...withdrawalRoutes }, {
   sdkRecord: async ({ caller, body, meta }) =>
@@ -39,5 +38,4 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
   withdrawPublic: async ({ caller, body }) => ok(await withdrawPublic(caller.tenantId, body)),
   getPublicNotice: async ({ caller }) => ok(await readPublicNotice(caller.tenantId)),
   verifySdkKey: async ({ caller }) => ok({ valid: true, keyId: caller.keyId }),
-  logKeys: async () => ({ headers: { 'Cache-Control': 'public, max-age=300' }, bareJson: await verificationKeys() }),
 });

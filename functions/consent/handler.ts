@@ -1,10 +1,4 @@
-import { clock } from '../../shared/clock';
 import { consentAnalytics } from '../../shared/consent/analytics';
-import { exportRecords } from '../../shared/consent/export';
-import { packPageHeaders, renderPackPage } from '../../shared/evidence-pack/html';
-import { buildEvidencePack } from '../../shared/evidence-pack/pack';
-import { consistencyBetween, latestCheckpoint } from '../../shared/evidence/proofs';
-import { verifyLog } from '../../shared/evidence/verify';
 import { listRecords } from '../../shared/consent/listing';
 import { proofOf, recordsByExternalId, statusByHash } from '../../shared/consent/lookups';
 import { recordConsent } from '../../shared/consent/recording';
@@ -13,13 +7,10 @@ import { completeComplianceTask, listComplianceTasks } from '../../shared/consen
 import { createWithdrawalToken, withdrawForPrincipal } from '../../shared/consent/withdrawal-routes';
 import { createGroupHandler } from '../../shared/http/handler';
 import { consentRoutes } from '../../shared/http/routes/consent';
-import { evidenceExportRoutes } from '../../shared/http/routes/evidence-exports';
 import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
 
-const exportTypes = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' };
-
-export const handler = createGroupHandler('consent', { ...consentRoutes, ...withdrawalRoutes, ...evidenceExportRoutes }, {
+export const handler = createGroupHandler('consent', { ...consentRoutes, ...withdrawalRoutes }, {
   recordConsent: async ({ caller, body, meta }) =>
     created(
       await recordConsent({
@@ -48,24 +39,5 @@ export const handler = createGroupHandler('consent', { ...consentRoutes, ...with
   createWithdrawalToken: async ({ caller, body }) => created(await createWithdrawalToken(caller.tenantId, body)),
   listComplianceTasks: async ({ caller, query }) => ok(await listComplianceTasks(caller.tenantId, query.status)),
   completeComplianceTask: async ({ caller, params }) => ok(await completeComplianceTask(caller.tenantId, params.id, caller.userId)),
-  verifyProofChain: async ({ caller, query }) => ok(await verifyLog(caller.tenantId, query.from, query.to)),
-  logCheckpoint: async ({ caller }) => ok(await latestCheckpoint(caller.tenantId)),
-  logConsistency: async ({ caller, query }) => ok(await consistencyBetween(caller.tenantId, query.from, query.to)),
-  createEvidencePack: async ({ caller, body, query }) => {
-    const pack = await buildEvidencePack(caller.tenantId, body, clock.now());
-    return query.format === 'html' ? { serialized: renderPackPage(pack), headers: packPageHeaders(pack) } : ok({ pack });
-  },
-  exportConsentRecords: async ({ caller, query }) => {
-    const page = await exportRecords(caller.tenantId, query, clock.now());
-    return {
-      serialized: page.body,
-      headers: {
-        'Content-Type': exportTypes[query.format],
-        'Cache-Control': 'no-store',
-        'X-Export-Records': String(page.count),
-        ...(page.nextCursor ? { 'X-Next-Cursor': page.nextCursor } : {}),
-        ...(page.estimatedTotal === null ? {} : { 'X-Export-Total': String(page.estimatedTotal) }),
-      },
-    };
-  },
 });
+

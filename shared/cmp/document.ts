@@ -70,11 +70,3 @@ export const renderPublicBody = (document: CmpDocument): { body: string; etag: s
   return { body, etag: `"${sha256Hex(body).slice(0, 32)}"` };
 };
 
-/** If-None-Match matches when it lists this ETag (weak or strong form) or is `*`. */
-export const etagMatches = (ifNoneMatch: string | undefined, etag: string): boolean => {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((candidate) => {
-    const value = candidate.trim();
-    return value === '*' || value.replace(/^W\//, '') === etag;
-  });
-};

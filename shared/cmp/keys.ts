@@ -10,7 +10,7 @@ import { tenantPartition } from '../tenants/keys';
  * - public config document ........ GetItem PK=TENANT#<tid> SK=CMP#PUBLIC           (1 read; size-bound, ≤ 350 KB)
  * - settings for visitor calls .... GetItem PK=TENANT#<tid> SK=CMP#SETTINGS         (1 read, < 1 KB)
  * - document as of a revision ..... GetItem PK=TENANT#<tid> SK=CMP#REVISION#<n>     (immutable snapshot)
- * - visitor's latest state ........ GetItem PK=CMPVISITOR#<tid>#<vid> SK=STATE       (1 read: consent-status)
+ * - visitor's latest state ........ BatchGet PK=CMPVISITOR#<tid>#<vid> SK=STATE with the settings (1 request: consent-status)
  * - visitor's audit log ........... Query   PK=CMPVISITOR#<tid>#<vid> SK begins_with LOG#   (append-only, by time)
  * - daily counters ................ Query   PK=TENANT#<tid> SK between CMPDAILY#<from> and CMPDAILY#<to> (≤ 366 small items)
  */

@@ -1,4 +1,4 @@
-import { wordStatuses, type WordStatus } from '../words/catalogue';
+import { wordStatuses, type WordStatus } from '../words/statuses';
 import type { WidgetLabelSet } from '../words/resolve';
 import { cookieBannerWords, noticeBannerWords } from '../words/widget-words';
 

@@ -3,22 +3,17 @@ import canonicalize from 'canonicalize';
 import type { z } from 'zod';
 import { nowIso } from '../clock';
 import { ContentionError } from '../db/errors';
-import { AppError, NotFoundError, ValidationError } from '../errors';
+import { NotFoundError, ValidationError } from '../errors';
 import { readSchedule, writeSchedule } from '../scanner/store';
 import { requireTenant } from '../tenants/store';
 import type { Tenant } from '../tenants/tenant';
 import { assertChildDirectedRule, mergeBannerConfig } from './banner';
-import { emptyDocument, etagMatches, maxDocumentBytes, renderPublicBody, sortTrackers, trackerKey, type CmpDocument, type Tracker } from './document';
+import { emptyDocument, maxDocumentBytes, renderPublicBody, sortTrackers, trackerKey, type CmpDocument, type Tracker } from './document';
 import type { configBody, trackerInput, trackerKeyBody } from './schemas';
-import { documentItems, readDocument, readPublicBody, readRevision, RevisionMovedError } from './store';
+import { CmpNotConfiguredError } from './not-configured';
+import { documentItems, readDocument, readRevision, RevisionMovedError } from './store';
 import { writeTransaction, type NamedItem } from '../db/transact';
 import { widgetLabelSets } from '../words/read';
-
-export class CmpNotConfiguredError extends AppError {
-  constructor(reason: string) {
-    super('CMP_NOT_CONFIGURED', `Cookie consent is not configured for this tenant: ${reason}`);
-  }
-}
 
 /** The cookie-consent family is on every standard plan and on no collect-only plan. */
 export const requireCmpTenant = async (tenantId: string): Promise<Tenant> => {
@@ -99,13 +94,6 @@ export const saveConfig = async (tenantId: string, input: z.output<typeof config
   await syncScanSchedule(tenantId, saved.scanEnabled);
   // The banner stays readable either way (the widget falls back to its default colours); saying so here lets the DPO fix the theme.
   return { ...configOf(saved), themeContrast: { minimum: minimumContrast, failures: themeContrastFailures(saved.bannerTheme) } };
-};
-
-/** The public GET: the body stored at the last change, or 304 when the caller's copy is current. */
-export const publicConfig = async (tenantId: string, ifNoneMatch: string | undefined) => {
-  const stored = await readPublicBody(tenantId);
-  if (!stored?.configured) throw new CmpNotConfiguredError('no configuration has been saved');
-  return { body: stored.body, etag: stored.etag, notModified: etagMatches(ifNoneMatch, stored.etag) };
 };
 
 /** The configuration, trackers and labels exactly as they were served at `revision`. */

@@ -1,20 +1,12 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client';
-import { conditional } from '../db/errors';
 import { entityOf } from '../db/item';
 import { queryAll } from '../db/query';
-import { addCounters, writeTransaction, type NamedItem, type TransactItem } from '../db/transact';
+import type { NamedItem } from '../db/transact';
 import { ConflictError } from '../errors';
 import { renderPublicBody, type CmpDocument } from './document';
 import { cmpKeys } from './keys';
-import type { ServerEventEntry, VisitorState, WebEventEntry } from './visitor';
-
-/** What the per-visitor endpoints need, kept small so they never read the full document. */
-export interface CmpSettings {
-  tenantId: string;
-  revision: number;
-  reconsentDays: number;
-}
+import type { CmpSettings } from './visitor-store';
 
 /** Another change landed between our read and our write; the caller re-reads and re-applies. */
 export class RevisionMovedError extends ConflictError {
@@ -29,21 +21,10 @@ const documentOf = (body: unknown, configured: boolean): CmpDocument => ({
   configured,
 });
 
-/** The public GET: the stored body as served, one eventually consistent read. */
-export const readPublicBody = async (tenantId: string): Promise<{ body: string; etag: string; configured: boolean } | undefined> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.publicDocument(tenantId) }));
-  return Item ? { body: String(Item.body), etag: String(Item.etag), configured: Item.configured === true } : undefined;
-};
-
 /** The document to change, read strongly consistent so the revision check sees the latest write. */
 export const readDocument = async (tenantId: string): Promise<CmpDocument | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.publicDocument(tenantId), ConsistentRead: true }));
   return Item ? documentOf(Item.body, Item.configured === true) : undefined;
-};
-
-export const readSettings = async (tenantId: string): Promise<CmpSettings | undefined> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.settings(tenantId) }));
-  return Item ? entityOf<CmpSettings>(Item) : undefined;
 };
 
 /** A document as it stood at a revision: the evidence of what a banner showed. */
@@ -92,68 +73,6 @@ export const documentItems = (next: CmpDocument, body: ReturnType<typeof renderP
     items.push({ name: 'settings', item: { Put: { TableName: tableName(), Item: { ...cmpKeys.settings(next.tenantId), type: 'CmpSettings', ...settings } } } });
   }
   return items;
-};
-
-export const readVisitorState = async (tenantId: string, visitorId: string): Promise<VisitorState | undefined> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.visitorState(tenantId, visitorId) }));
-  return Item ? entityOf<VisitorState>(Item) : undefined;
-};
-
-const logPut = (entry: WebEventEntry | ServerEventEntry) => ({
-  TableName: tableName(),
-  Item: { ...cmpKeys.logEntry(entry.tenantId, entry.visitorId, entry.createdAt, entry.entryId), type: 'CmpLogEntry', ...entry },
-  // Append-only: an entry is written once and never replaced.
-  ConditionExpression: 'attribute_not_exists(PK)',
-});
-
-const entryIdCollision = () => new ConflictError('Audit entry id collision; retry');
-
-/** The visitor's stored state is newer than this event: log the event, keep the state. */
-class NewerStateStored extends ConflictError {
-  constructor() {
-    super("A newer state is stored for this visitor");
-  }
-}
-
-/**
- * The audit entry and the visitor's latest state, together. A late event older than the stored
- * state is still logged but leaves the state alone.
- */
-export const appendWebEvent = async (entry: WebEventEntry, state: VisitorState): Promise<void> => {
-  const statePut: TransactItem = {
-    Put: {
-      TableName: tableName(),
-      Item: { ...cmpKeys.visitorState(state.tenantId, state.visitorId), type: 'CmpVisitorState', ...state },
-      ConditionExpression: 'attribute_not_exists(PK) OR lastUpdated <= :at',
-      ExpressionAttributeValues: { ':at': state.lastUpdated },
-    },
-  };
-  try {
-    await writeTransaction(
-      [
-        { name: 'audit entry', item: { Put: logPut(entry) }, onConditionFailure: entryIdCollision },
-        { name: 'visitor state', item: statePut, onConditionFailure: () => new NewerStateStored() },
-      ],
-    );
-  } catch (error) {
-    if (!(error instanceof NewerStateStored)) throw error;
-    await conditional(() => db().send(new PutCommand(logPut(entry))), entryIdCollision);
-  }
-};
-
-export const appendServerEvent = async (entry: ServerEventEntry): Promise<void> => {
-  await conditional(() => db().send(new PutCommand(logPut(entry))), entryIdCollision);
-};
-
-/**
- * Adds to the day's counters, after the evidence is stored and outside its transaction: every
- * event of a tenant updates this one item, and transactions touching a shared item cancel each
- * other under load, while plain ADDs queue. A crash between the two writes leaves the counters
- * one event short; the audit log stays complete.
- */
-export const countDailyEvents = async (tenantId: string, day: string, counters: Record<string, number>): Promise<void> => {
-  const { Update } = addCounters(cmpKeys.daily(tenantId, day), counters);
-  await db().send(new UpdateCommand(Update!));
 };
 
 /** Daily counter items between two UTC days, inclusive; days without events have no item. */

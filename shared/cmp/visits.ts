@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { clock, nowIso } from '../clock';
 import { newId, newTimeOrderedId } from '../ids';
-import type { serverEventBody, webEventBody } from './schemas';
-import { CmpNotConfiguredError } from './service';
-import { appendServerEvent, appendWebEvent, countDailyEvents, readSettings, readVisitorState, type CmpSettings } from './store';
+import type { serverEventBody, webEventBody } from './visitor-schemas';
+import { CmpNotConfiguredError } from './not-configured';
+import { appendServerEvent, appendWebEvent, countDailyEvents, readPublicBody, readSettings, readSettingsAndVisitorState, type CmpSettings } from './visitor-store';
 import {
   consentStatusOf,
   serverEventCounters,
@@ -18,10 +18,28 @@ import {
  * The visitor-facing endpoints need a saved configuration. A collect-only tenant can never save
  * one, so its absence answers both of the spec's CMP_NOT_CONFIGURED cases in one small read.
  */
+const notConfigured = () => new CmpNotConfiguredError('no configuration has been saved');
+
 const requireSettings = async (tenantId: string): Promise<CmpSettings> => {
   const settings = await readSettings(tenantId);
-  if (!settings) throw new CmpNotConfiguredError('no configuration has been saved');
+  if (!settings) throw notConfigured();
   return settings;
+};
+
+/** If-None-Match matches when it lists this ETag (weak or strong form) or is `*`. */
+const etagMatches = (ifNoneMatch: string | undefined, etag: string): boolean => {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value.replace(/^W\//, '') === etag;
+  });
+};
+
+/** The public GET: the body stored at the last change, or 304 when the caller's copy is current. */
+export const publicConfig = async (tenantId: string, ifNoneMatch: string | undefined) => {
+  const stored = await readPublicBody(tenantId);
+  if (!stored?.configured) throw notConfigured();
+  return { body: stored.body, etag: stored.etag, notModified: etagMatches(ifNoneMatch, stored.etag) };
 };
 
 /** One banner decision: an append-only audit entry, the visitor's new state and the day's counters. */
@@ -58,8 +76,10 @@ export const recordWebEvent = async (input: z.output<typeof webEventBody>, meta:
   return { recorded: true as const, consentRecordId: visitorId };
 };
 
+/** One BatchGet of the settings and the visitor's state: reconsentDays is never older than this request. */
 export const visitorConsentStatus = async (tenantId: string, visitorId: string): Promise<ConsentStatus> => {
-  const [settings, state] = await Promise.all([requireSettings(tenantId), readVisitorState(tenantId, visitorId)]);
+  const { settings, state } = await readSettingsAndVisitorState(tenantId, visitorId);
+  if (!settings) throw notConfigured();
   return consentStatusOf(visitorId, state, settings.reconsentDays, clock.now());
 };
 

@@ -3,8 +3,10 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { breachRoutes } from './routes/breaches';
 import { cmpRoutes } from './routes/cmp';
+import { cmpPublicRoutes } from './routes/cmp-public';
 import { consentRoutes } from './routes/consent';
 import { evidenceExportRoutes } from './routes/evidence-exports';
+import { evidenceLogRoutes } from './routes/evidence-log';
 import { dataMapRoutes } from './routes/data-map';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
@@ -30,10 +32,12 @@ export const routes = {
   ...noticeRoutes,
   ...consentRoutes,
   ...evidenceExportRoutes,
+  ...evidenceLogRoutes,
   ...withdrawalRoutes,
   ...webhookRoutes,
   ...sdkRoutes,
   ...cmpRoutes,
+  ...cmpPublicRoutes,
   ...breachRoutes,
   ...dataMapRoutes,
   ...rightsRoutes,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { cookieCategory } from '../cmp/schemas';
+import { cookieCategory } from '../cmp/visitor-schemas';
 import { classifiers, findingKinds } from './finding';
 import { scanStatuses, scanTriggers } from './run';
 

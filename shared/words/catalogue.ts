@@ -47,14 +47,6 @@ export const noticeBannerKeys = Object.keys(noticeBannerWords) as (keyof typeof 
 /** The pages' keys: what GET /words/public/:tenantSlug answers with. */
 export const pageKeys = [...Object.keys(withdrawalPageWords), ...Object.keys(rightsPageWords)] as WordKey[];
 
-/**
- * DEFAULT: no word of the tenant's, the English default stands. DRAFT: machine-drafted, awaiting
- * review. NEEDS_TRANSLATION: the translator lacks the language (or lost a `{slot}`); English
- * stands in until a person translates it. REVIEWED: saved by a person.
- */
-export const wordStatuses = ['DEFAULT', 'DRAFT', 'NEEDS_TRANSLATION', 'REVIEWED'] as const;
-export type WordStatus = (typeof wordStatuses)[number];
-
 /** The tenant's choice for words nobody reviewed yet: English until a person reviews them, or the machine drafts. */
 export const unreviewedChoices = ['ENGLISH', 'MACHINE_DRAFTS'] as const;
 export type Unreviewed = (typeof unreviewedChoices)[number];

@@ -1,5 +1,6 @@
 import type { LanguageCode } from '../i18n/languages';
-import { englishWords, noticeBannerKeys, widgetKeys, type Unreviewed, type WordKey, type WordStatus } from './catalogue';
+import { englishWords, noticeBannerKeys, widgetKeys, type Unreviewed, type WordKey } from './catalogue';
+import type { WordStatus } from './statuses';
 import { fillWords } from './fill';
 import { shownWord, summaryOf, type LanguageWords, type WordsHead } from './words';
 

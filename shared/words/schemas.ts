@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { languageCodes, scheduledLanguageCodes } from '../i18n/languages';
 import { slugSchema } from '../tenants/tenant';
-import { englishWords, surfaces, unreviewedChoices, wordKeys, wordStatuses, type WordKey } from './catalogue';
+import { englishWords, surfaces, unreviewedChoices, wordKeys, type WordKey } from './catalogue';
+import { wordStatuses } from './statuses';
 import { placeholdersOf } from './fill';
 
 const codes = <T extends string>(list: readonly T[]) =>

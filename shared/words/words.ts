@@ -1,6 +1,7 @@
 import type { LanguageCode } from '../i18n/languages';
 import type { NoticeBannerWordKey } from './widget-words';
-import type { Unreviewed, WordKey, WordStatus } from './catalogue';
+import type { Unreviewed, WordKey } from './catalogue';
+import type { WordStatus } from './statuses';
 
 /** A word of the tenant's in one language: its text and where it came from. */
 export interface StoredWord {

@@ -285,7 +285,7 @@ describe('evidence keys', () => {
         if (actions.includes(action)) holders.add(name);
       }
     }
-    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'rights', 'stream']);
+    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'evidence', 'rights', 'stream']);
   });
 });
 

@@ -13,7 +13,7 @@ export const evidenceExportRoutes = {
   createEvidencePack: {
     method: 'POST',
     path: '/api/v1/consent/evidence-packs',
-    group: 'consent',
+    group: 'evidence',
     auth: { kind: 'bearer', access: 'write' },
     summary: "One principal's evidence pack, checkable offline",
     description:
@@ -26,7 +26,7 @@ export const evidenceExportRoutes = {
   exportConsentRecords: {
     method: 'GET',
     path: '/api/v1/consent/records/export',
-    group: 'consent',
+    group: 'evidence',
     auth: { kind: 'bearer', access: 'audit' },
     summary: "The tenant's consent records in bulk, page by page (JSON lines or CSV)",
     description:

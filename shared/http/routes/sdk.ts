@@ -60,15 +60,4 @@ export const sdkRoutes = {
     request: { query: z.object({ apiKey: z.string().max(200) }) },
     response: { status: 200, description: 'The key is usable here', data: z.object({ valid: z.literal(true), keyId: z.uuid() }) },
   },
-  logKeys: {
-    method: 'GET',
-    path: '/api/v1/consent/log/keys',
-    group: 'consent-public',
-    auth: { kind: 'none' },
-    summary: 'The public keys that sign log checkpoints and consent receipts',
-    description:
-      'Extension. A JWKS (served bare, as JWKS clients expect): the checkpoint key (AWS KMS) and the receipt key, each with its kid. Anyone can verify a receipt, a checkpoint note and an inclusion proof with these and nothing else from the service (scripts/verify-receipt.mjs).',
-    tags: ['Consent records'],
-    response: { status: 200, description: 'JWKS (served bare, without the data envelope)' },
-  },
 } as const satisfies Record<string, RouteDefinition>;

@@ -1,5 +1,13 @@
-import type { z } from 'zod';
+import * as z from 'zod/v4/core';
+import en from 'zod/v4/locales/en.js';
 import { ValidationError } from './errors';
+
+/**
+ * The English messages every field message is built from. zod's classic API installs them when
+ * imported; the schemas are written with zod/mini (a tenth of its size in a bundle), which ships none,
+ * so the one module that turns issues into messages installs them before anything parses.
+ */
+z.config(en());
 
 /**
  * zod issues → the spec's `fields`: the field's own name (`limit`, `keyId`, or a dotted path
@@ -10,7 +18,7 @@ import { ValidationError } from './errors';
  * "have" `toString` or `constructor`, so `??=` would assign nothing and an invalid request
  * would look valid. Validation never relies on the map being non-empty anyway (see parseInput).
  */
-export const fieldsOf = (error: z.ZodError, root = 'body'): Record<string, string> => {
+export const fieldsOf = (error: z.$ZodError, root = 'body'): Record<string, string> => {
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   const add = (name: string, message: string) => {
     if (!Object.hasOwn(fields, name)) fields[name] = message;
@@ -88,8 +96,8 @@ export const inspectJson = (value: unknown, maxDepth = maxJsonDepth): JsonInspec
 };
 
 /** Parses or throws: the caller gets data only when parsing succeeded (fails closed). */
-export const parseInput = <S extends z.ZodType>(schema: S, input: unknown, root = 'body'): z.output<S> => {
-  const result = schema.safeParse(input);
+export const parseInput = <S extends z.$ZodType>(schema: S, input: unknown, root = 'body'): z.output<S> => {
+  const result = z.safeParse(schema, input);
   if (!result.success) throw new ValidationError(fieldsOf(result.error, root), 'Request validation failed', result.error);
   return result.data;
 };

@@ -101,7 +101,7 @@ type JsonSchema = {
 };
 
 /** A route schema as JSON Schema (zod's own conversion), or undefined where zod cannot say. */
-const jsonSchemaOf = (schema: z.ZodType | undefined): JsonSchema | undefined => {
+const jsonSchemaOf = (schema: z.core.$ZodType | undefined): JsonSchema | undefined => {
   if (!schema) return undefined;
   try {
     return z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as JsonSchema;

@@ -1,15 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 
 /** A bare hostname: no scheme, port or path. Stored lower-case. */
-export const domainSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(253)
-  .regex(
-    /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/,
-    'a hostname such as shop.example.com, without scheme, port or path',
-  );
+export const domainSchema = z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253), z.regex(/^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/, 'a hostname such as shop.example.com, without scheme, port or path'));
 
 /**
  * Two kinds of key (an extension: the spec's one key is the publishable kind).
@@ -20,11 +13,9 @@ export const domainSchema = z
 export const apiKeyKinds = ['publishable', 'secret'] as const;
 export type ApiKeyKind = (typeof apiKeyKinds)[number];
 
-const kindSchema = z
-  .enum(apiKeyKinds)
-  .describe('publishable: for pages (the widget), origin allowlist, never a raw identifier. secret (cms_sk_…): for your servers only, refused from a browser, may send identifier and signs identifierHash');
+const kindSchema = described(z.enum(apiKeyKinds), 'publishable: for pages (the widget), origin allowlist, never a raw identifier. secret (cms_sk_…): for your servers only, refused from a browser, may send identifier and signs identifierHash');
 
-export const createApiKeyBody = z.strictObject({ kind: kindSchema.default('publishable') });
+export const createApiKeyBody = z.strictObject({ kind: z._default(kindSchema, 'publishable') });
 
 export const keyIdParams = z.strictObject({ keyId: z.uuid() });
 export const domainParams = z.strictObject({ keyId: z.uuid(), domainId: z.uuid() });
@@ -33,16 +24,16 @@ export const addDomainBody = z.strictObject({ domain: domainSchema });
 export const createdApiKey = z.object({
   keyId: z.uuid(),
   kind: kindSchema,
-  apiKey: z.string().describe('The key itself. Shown only in this response; store it now.'),
+  apiKey: described(z.string(), 'The key itself. Shown only in this response; store it now.'),
   createdAt: z.iso.datetime(),
 });
 
 export const maskedApiKey = z.object({
   keyId: z.uuid(),
   kind: kindSchema,
-  maskedKey: z.string().describe('The key with its secret part hidden'),
+  maskedKey: described(z.string(), 'The key with its secret part hidden'),
   createdAt: z.iso.datetime(),
-  revokedAt: z.iso.datetime().nullable(),
+  revokedAt: z.nullable(z.iso.datetime()),
 });
 
 export const allowedDomain = z.object({

@@ -1,18 +1,19 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 
 export const loginBody = z.strictObject({
-  email: z.string().min(1).max(254),
-  password: z.string().min(1).max(200),
+  email: z.string().check(z.minLength(1), z.maxLength(254)),
+  password: z.string().check(z.minLength(1), z.maxLength(200)),
 });
 
 export const refreshBody = z.strictObject({
-  refreshToken: z.string().min(1).max(200),
+  refreshToken: z.string().check(z.minLength(1), z.maxLength(200)),
 });
 
 export const loginResponse = z.object({
-  token: z.string().describe('Access token (JWT), valid 15 minutes'),
-  refreshToken: z.string().describe('Opaque refresh token, single use: each refresh returns a new one'),
-  expiresIn: z.number().int().describe('Seconds until the access token expires'),
+  token: described(z.string(), 'Access token (JWT), valid 15 minutes'),
+  refreshToken: described(z.string(), 'Opaque refresh token, single use: each refresh returns a new one'),
+  expiresIn: described(z.number().check(z.int()), 'Seconds until the access token expires'),
 });
 
 export const refreshResponse = loginResponse;

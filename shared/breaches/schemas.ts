@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 import { principalHashSchema } from '../consent/schemas';
 import { scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
 import { intimationLabelKeys } from './mail-labels';
@@ -9,9 +10,9 @@ import { intimationLabelKeys } from './mail-labels';
  * document and an intimation's words each stay well inside DynamoDB's 400 KB item.
  */
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 const instant = z.iso.datetime();
-const nullableText = (max: number) => text(max).nullable();
+const nullableText = (max: number) => z.nullable(text(max));
 
 export const breachStatuses = ['OPEN', 'CLOSED'] as const;
 export const affectedScopes = ['ALL', 'NOTICES', 'PURPOSES', 'PRINCIPALS'] as const;
@@ -21,9 +22,9 @@ export type FilingStage = (typeof filingStages)[number];
 /** At most this many principal hashes per call (create, or POST /breaches/:id/principals). */
 export const maxListedPerCall = 10_000;
 
-const principalHashes = z.array(principalHashSchema).min(1).max(maxListedPerCall);
+const principalHashes = z.array(principalHashSchema).check(z.minLength(1), z.maxLength(maxListedPerCall));
 
-const checkScope = (affected: { scope: string; noticeIds?: unknown[] | undefined; purposeIds?: unknown[] | undefined; principalHashes?: unknown[] | undefined }, context: z.RefinementCtx) => {
+const checkScope = (affected: { scope: string; noticeIds?: unknown[] | undefined; purposeIds?: unknown[] | undefined; principalHashes?: unknown[] | undefined }, context: z.core.$RefinementCtx) => {
   const lists = { noticeIds: 'NOTICES', purposeIds: 'PURPOSES', principalHashes: 'PRINCIPALS' } as const;
   for (const [field, scope] of Object.entries(lists) as [keyof typeof lists, string][]) {
     const given = affected[field] !== undefined;
@@ -32,20 +33,18 @@ const checkScope = (affected: { scope: string; noticeIds?: unknown[] | undefined
 };
 
 const affectedFields = {
-  scope: z.enum(affectedScopes).describe('ALL: every principal with a consent record; NOTICES / PURPOSES: those with a record of one of the notices, or granting one of the purposes; PRINCIPALS: the listed hashes'),
-  noticeIds: z.array(z.uuid()).min(1).max(50).optional(),
-  purposeIds: z.array(z.uuid()).min(1).max(100).optional(),
+  scope: described(z.enum(affectedScopes), 'ALL: every principal with a consent record; NOTICES / PURPOSES: those with a record of one of the notices, or granting one of the purposes; PRINCIPALS: the listed hashes'),
+  noticeIds: z.optional(z.array(z.uuid()).check(z.minLength(1), z.maxLength(50))),
+  purposeIds: z.optional(z.array(z.uuid()).check(z.minLength(1), z.maxLength(100))),
 };
 
-export const createAffected = z
-  .strictObject({
+export const createAffected = z.strictObject({
     ...affectedFields,
-    principalHashes: principalHashes.optional().describe('SHA-256 hex of each identifier (as dataPrincipalHash); at most 10,000 here, more through POST /breaches/:breachId/principals'),
-  })
-  .superRefine(checkScope);
+    principalHashes: described(z.optional(principalHashes), 'SHA-256 hex of each identifier (as dataPrincipalHash); at most 10,000 here, more through POST /breaches/:breachId/principals'),
+  }).check(z.superRefine(checkScope));
 
 /** A PUT may change the scope and its notices or purposes; hashes are only ever added (POST …/principals). */
-export const updateAffected = z.strictObject(affectedFields).superRefine(checkScope);
+export const updateAffected = z.strictObject(affectedFields).check(z.superRefine(checkScope));
 
 /**
  * What a breach says about itself. The Board intimation needs all of these (Rule 7(2)(a): nature,
@@ -53,83 +52,73 @@ export const updateAffected = z.strictObject(affectedFields).superRefine(checkSc
  */
 const descriptionFields = {
   title: text(200),
-  awareAt: instant.describe('When the tenant became aware of the breach; not in the future. Both clocks start here'),
-  occurredAt: instant.describe('When the breach occurred, when known; not after awareAt'),
-  nature: text(4000).describe('What happened'),
-  extent: text(4000).describe('How much and whose data'),
-  location: text(1000).describe('Where: systems, sites, processors'),
-  likelyImpact: text(4000).describe('The likely impact on the principals'),
-  dataCategories: z.array(text(100)).min(1).max(50),
-  assetIds: z
-    .array(z.uuid())
-    .max(100)
-    .describe("The data map's assets (GET /api/v1/data-assets) the breach touched: where it happened, named by the tenant's own map; each must be the tenant's, else 400 naming it"),
+  awareAt: described(instant, 'When the tenant became aware of the breach; not in the future. Both clocks start here'),
+  occurredAt: described(instant, 'When the breach occurred, when known; not after awareAt'),
+  nature: described(text(4000), 'What happened'),
+  extent: described(text(4000), 'How much and whose data'),
+  location: described(text(1000), 'Where: systems, sites, processors'),
+  likelyImpact: described(text(4000), 'The likely impact on the principals'),
+  dataCategories: z.array(text(100)).check(z.minLength(1), z.maxLength(50)),
+  assetIds: described(z.array(z.uuid()).check(z.maxLength(100)), "The data map's assets (GET /api/v1/data-assets) the breach touched: where it happened, named by the tenant's own map; each must be the tenant's, else 400 naming it"),
 };
 
 /** The detailed report's own items (Rule 7(2)(b)(ii) to (v)); (i) is the description, (vi) the intimation progress. */
 export const reportFields = {
-  factsAndReasons: nullableText(8000).describe('(ii) the facts, circumstances and reasons of the breach'),
-  mitigationMeasures: nullableText(8000).describe('(iii) measures implemented or proposed to mitigate the risk'),
-  causeFindings: nullableText(8000).describe('(iv) findings on the person who caused the breach, if any'),
-  remedialMeasures: nullableText(8000).describe('(v) remedial measures taken to prevent its recurrence'),
+  factsAndReasons: described(nullableText(8000), '(ii) the facts, circumstances and reasons of the breach'),
+  mitigationMeasures: described(nullableText(8000), '(iii) measures implemented or proposed to mitigate the risk'),
+  causeFindings: described(nullableText(8000), '(iv) findings on the person who caused the breach, if any'),
+  remedialMeasures: described(nullableText(8000), '(v) remedial measures taken to prevent its recurrence'),
 };
 
 export const createBreachBody = z.strictObject({
   ...descriptionFields,
-  occurredAt: descriptionFields.occurredAt.optional(),
-  assetIds: descriptionFields.assetIds.optional(),
+  occurredAt: z.optional(descriptionFields.occurredAt),
+  assetIds: z.optional(descriptionFields.assetIds),
   affected: createAffected,
 });
 export type CreateBreachInput = z.output<typeof createBreachBody>;
 
-export const updateBreachBody = z
-  .strictObject({
-    title: descriptionFields.title.optional(),
-    awareAt: descriptionFields.awareAt.optional(),
-    occurredAt: descriptionFields.occurredAt.nullable().optional(),
-    nature: descriptionFields.nature.optional(),
-    extent: descriptionFields.extent.optional(),
-    location: descriptionFields.location.optional(),
-    likelyImpact: descriptionFields.likelyImpact.optional(),
-    dataCategories: descriptionFields.dataCategories.optional(),
-    assetIds: descriptionFields.assetIds.optional(),
-    affected: updateAffected.optional(),
-    factsAndReasons: reportFields.factsAndReasons.optional(),
-    mitigationMeasures: reportFields.mitigationMeasures.optional(),
-    causeFindings: reportFields.causeFindings.optional(),
-    remedialMeasures: reportFields.remedialMeasures.optional(),
-  })
-  .refine((body) => Object.keys(body).length > 0, { message: 'at least one field to change' });
+export const updateBreachBody = z.strictObject({
+    title: z.optional(descriptionFields.title),
+    awareAt: z.optional(descriptionFields.awareAt),
+    occurredAt: z.optional(z.nullable(descriptionFields.occurredAt)),
+    nature: z.optional(descriptionFields.nature),
+    extent: z.optional(descriptionFields.extent),
+    location: z.optional(descriptionFields.location),
+    likelyImpact: z.optional(descriptionFields.likelyImpact),
+    dataCategories: z.optional(descriptionFields.dataCategories),
+    assetIds: z.optional(descriptionFields.assetIds),
+    affected: z.optional(updateAffected),
+    factsAndReasons: z.optional(reportFields.factsAndReasons),
+    mitigationMeasures: z.optional(reportFields.mitigationMeasures),
+    causeFindings: z.optional(reportFields.causeFindings),
+    remedialMeasures: z.optional(reportFields.remedialMeasures),
+  }).check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field to change' }));
 export type BreachChanges = z.output<typeof updateBreachBody>;
 
 export const principalsBody = z.strictObject({ principalHashes });
 
 const intimationText = (max: number) => text(max);
-const labelOverrides = z
-  .partialRecord(z.enum(intimationLabelKeys), text(500))
-  .describe('Optional: the mail\'s own words (headings, subject) in this language, by label key; the built-in catalogue fills the rest');
+const labelOverrides = described(z.partialRecord(z.enum(intimationLabelKeys), text(500)), 'Optional: the mail\'s own words (headings, subject) in this language, by label key; the built-in catalogue fills the rest');
 
 const languageTexts = {
-  consequences: intimationText(1000).describe('(b) the likely consequences for the principal'),
-  mitigation: intimationText(1000).describe('(c) what has been and is being done to reduce the risk'),
-  safetySteps: intimationText(1000).describe('(d) what she can do to protect herself'),
-  whatHappened: intimationText(1000).optional().describe('Extension: (a) in plain words; without it the mail gives the breach\'s nature, extent, timing and location'),
-  labels: labelOverrides.optional(),
+  consequences: described(intimationText(1000), '(b) the likely consequences for the principal'),
+  mitigation: described(intimationText(1000), '(c) what has been and is being done to reduce the risk'),
+  safetySteps: described(intimationText(1000), '(d) what she can do to protect herself'),
+  whatHappened: described(z.optional(intimationText(1000)), 'Extension: (a) in plain words; without it the mail gives the breach\'s nature, extent, timing and location'),
+  labels: z.optional(labelOverrides),
 };
 
 export const intimationBody = z.strictObject({
   ...languageTexts,
-  contact: intimationText(500).describe('(e) whom to contact: the DPO or person who answers questions about the breach'),
-  translations: z
-    .partialRecord(z.enum(scheduledLanguageCodes as [LanguageCode, ...LanguageCode[]]), z.strictObject(languageTexts))
-    .optional()
-    .describe('The same texts per scheduled language (upper-case code): a principal whose latest consent was given in one of them is written to in it, everyone else in English'),
+  contact: described(intimationText(500), '(e) whom to contact: the DPO or person who answers questions about the breach'),
+  translations: described(z.optional(z.partialRecord(z.enum(scheduledLanguageCodes as [LanguageCode, ...LanguageCode[]]), z.strictObject(languageTexts))), 'The same texts per scheduled language (upper-case code): a principal whose latest consent was given in one of them is written to in it, everyone else in English'),
 });
 export type IntimationText = z.output<typeof intimationBody>;
 
 export const extensionBody = z.strictObject({
-  grantedUntil: instant.describe("The new due time of the detailed report, as the Board allowed; later than the current one"),
-  reference: text(200).describe("The Board's reference for the extension"),
+  grantedUntil: described(instant, "The new due time of the detailed report, as the Board allowed; later than the current one"),
+  reference: described(text(200), "The Board's reference for the extension"),
 });
 
 export const emptyBody = z.strictObject({});
@@ -137,40 +126,36 @@ export const emptyBody = z.strictObject({});
 export const breachParams = z.strictObject({ breachId: z.uuid() });
 
 export const listBreachesQuery = z.strictObject({
-  status: z.enum(breachStatuses).optional(),
-  overdue: z
-    .enum(['true', 'false'])
-    .transform((value) => value === 'true')
-    .optional()
-    .describe('true: only breaches with a clock past due and its stage not filed'),
+  status: z.optional(z.enum(breachStatuses)),
+  overdue: described(z.optional(z.pipe(z.enum(['true', 'false']), z.transform((value) => value === 'true'))), 'true: only breaches with a clock past due and its stage not filed'),
 });
 
 export const reportQuery = z.strictObject({
-  stage: z.enum(filingStages).default('DETAILED_REPORT'),
-  format: z.enum(['json', 'html']).default('json').describe('html: a printable, self-contained page (text/html)'),
+  stage: z._default(z.enum(filingStages), 'DETAILED_REPORT'),
+  format: described(z._default(z.enum(['json', 'html']), 'json'), 'html: a printable, self-contained page (text/html)'),
 });
 
 const clock = z.object({
   dueAt: instant,
-  lateAfter: instant.describe('Filed after this, the stage is late'),
-  filedAt: instant.nullable(),
-  late: z.boolean().nullable().describe('Frozen at filing; null until filed'),
-  overdue: z.boolean().describe('Not filed and past lateAfter now'),
-  documentId: z.string().nullable().describe('The filed document in the evidence log'),
+  lateAfter: described(instant, 'Filed after this, the stage is late'),
+  filedAt: z.nullable(instant),
+  late: described(z.nullable(z.boolean()), 'Frozen at filing; null until filed'),
+  overdue: described(z.boolean(), 'Not filed and past lateAfter now'),
+  documentId: described(z.nullable(z.string()), 'The filed document in the evidence log'),
 });
 
 export const progressView = z.object({
-  total: z.number().int(),
-  mailed: z.number().int(),
-  viaTenant: z.number().int().describe('Principals with no known email, handed to the tenant in breach.principals events'),
-  failed: z.number().int().describe('Principals whose stored contact could not be read; listed in the batch documents'),
+  total: z.number().check(z.int()),
+  mailed: z.number().check(z.int()),
+  viaTenant: described(z.number().check(z.int()), 'Principals with no known email, handed to the tenant in breach.principals events'),
+  failed: described(z.number().check(z.int()), 'Principals whose stored contact could not be read; listed in the batch documents'),
 });
 
 export const intimationView = z.object({
   status: z.enum(['NOT_STARTED', 'RUNNING', 'DONE']),
-  runs: z.number().int(),
-  startedAt: instant.nullable(),
-  finishedAt: instant.nullable(),
+  runs: z.number().check(z.int()),
+  startedAt: z.nullable(instant),
+  finishedAt: z.nullable(instant),
   progress: progressView,
 });
 
@@ -178,7 +163,7 @@ const affectedView = z.object({
   scope: z.enum(affectedScopes),
   noticeIds: z.array(z.uuid()),
   purposeIds: z.array(z.uuid()),
-  listedPrincipals: z.number().int().describe('Hashes listed so far (scope PRINCIPALS), duplicates across calls counted once only when intimated'),
+  listedPrincipals: described(z.number().check(z.int()), 'Hashes listed so far (scope PRINCIPALS), duplicates across calls counted once only when intimated'),
 });
 
 export const breachSummaryView = z.object({
@@ -189,7 +174,7 @@ export const breachSummaryView = z.object({
   boardIntimationDueAt: instant,
   detailedReportDueAt: instant,
   clocks: z.object({ boardIntimation: clock, detailedReport: clock }),
-  affectedCount: z.number().int().nullable().describe('Principals resolved by intimation; before one, the listed hashes of a PRINCIPALS breach, else null'),
+  affectedCount: described(z.nullable(z.number().check(z.int())), 'Principals resolved by intimation; before one, the listed hashes of a PRINCIPALS breach, else null'),
   intimation: intimationView,
   createdAt: instant,
   updatedAt: instant,
@@ -197,27 +182,27 @@ export const breachSummaryView = z.object({
 
 export const timelineEntry = z.object({
   at: instant,
-  action: z.string().describe('created, updated, principals-listed, principal-intimation, intimation-completed, board-intimation, board-report, extension, closed'),
-  by: z.object({ userId: z.string(), role: z.string(), email: z.string().nullable() }).nullable().describe('null: the service itself'),
+  action: described(z.string(), 'created, updated, principals-listed, principal-intimation, intimation-completed, board-intimation, board-report, extension, closed'),
+  by: described(z.nullable(z.object({ userId: z.string(), role: z.string(), email: z.nullable(z.string()) })), 'null: the service itself'),
   details: z.record(z.string(), z.unknown()),
-  documentId: z.string().describe('Its entry in the tenant\'s evidence log'),
+  documentId: described(z.string(), 'Its entry in the tenant\'s evidence log'),
 });
 
-export const breachView = breachSummaryView.extend({
-  occurredAt: instant.nullable(),
+export const breachView = z.extend(breachSummaryView, {
+  occurredAt: z.nullable(instant),
   nature: z.string(),
   extent: z.string(),
   location: z.string(),
   likelyImpact: z.string(),
   dataCategories: z.array(z.string()),
-  assets: z.array(z.object({ assetId: z.uuid(), name: z.string(), system: z.string(), location: z.string() })).describe('The data map assets the breach touched, as the map names them now (an asset deleted since keeps only its id, with empty names)'),
+  assets: described(z.array(z.object({ assetId: z.uuid(), name: z.string(), system: z.string(), location: z.string() })), 'The data map assets the breach touched, as the map names them now (an asset deleted since keeps only its id, with empty names)'),
   affected: affectedView,
-  factsAndReasons: z.string().nullable(),
-  mitigationMeasures: z.string().nullable(),
-  causeFindings: z.string().nullable(),
-  remedialMeasures: z.string().nullable(),
-  extension: z.object({ grantedUntil: instant, reference: z.string(), at: instant }).nullable(),
-  closedAt: instant.nullable(),
+  factsAndReasons: z.nullable(z.string()),
+  mitigationMeasures: z.nullable(z.string()),
+  causeFindings: z.nullable(z.string()),
+  remedialMeasures: z.nullable(z.string()),
+  extension: z.nullable(z.object({ grantedUntil: instant, reference: z.string(), at: instant })),
+  closedAt: z.nullable(instant),
   timeline: z.array(timelineEntry),
 });
 
@@ -225,9 +210,9 @@ export const filingView = z.object({
   breachId: z.uuid(),
   stage: z.enum(filingStages),
   filed: z.boolean(),
-  filedAt: instant.nullable(),
-  late: z.boolean().nullable(),
-  documentId: z.string().nullable(),
-  missing: z.record(z.string(), z.string()).describe('Each item the stage still needs, with why (empty once complete)'),
-  document: z.record(z.string(), z.unknown()).describe('The frozen document once filed; otherwise a preview built from the breach as it stands'),
+  filedAt: z.nullable(instant),
+  late: z.nullable(z.boolean()),
+  documentId: z.nullable(z.string()),
+  missing: described(z.record(z.string(), z.string()), 'Each item the stage still needs, with why (empty once complete)'),
+  document: described(z.record(z.string(), z.unknown()), 'The frozen document once filed; otherwise a preview built from the breach as it stands'),
 });

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 import { config } from '../config';
 import { languageCodes, scheduledLanguageCodes } from '../i18n/languages';
 import { bannerPositions } from './banner';
@@ -12,127 +13,97 @@ const lowerCodes = languageCodes.map((code) => code.toLowerCase()) as [string, .
 const lowerScheduled = scheduledLanguageCodes.map((code) => code.toLowerCase()) as [string, ...string[]];
 
 /** A banner language: English or an Eighth Schedule language, either case, stored lower-case. */
-export const bannerLanguage = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.enum(lowerCodes, { error: `one of ${lowerCodes.join(', ')} (either case)` }));
+export const bannerLanguage = z.pipe(z.string().check(z.trim(), z.toLowerCase()), z.enum(lowerCodes, { error: `one of ${lowerCodes.join(', ')} (either case)` }));
 
 /** A language labels can be machine-drafted into: every banner language but English. */
-export const draftLanguage = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.enum(lowerScheduled, { error: `one of ${lowerScheduled.join(', ')} (either case)` }));
+export const draftLanguage = z.pipe(z.string().check(z.trim(), z.toLowerCase()), z.enum(lowerScheduled, { error: `one of ${lowerScheduled.join(', ')} (either case)` }));
 
 const unique = <T>(values: T[]) => new Set(values).size === values.length;
 
-const hexColour = z
-  .string()
-  .regex(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'a CSS hex colour: #rgb, #rgba, #rrggbb or #rrggbbaa')
-  .transform((colour) => colour.toLowerCase());
+const hexColour = z.pipe(z.string().check(z.regex(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'a CSS hex colour: #rgb, #rgba, #rrggbb or #rrggbbaa')), z.transform((colour) => colour.toLowerCase()));
 
-const categorySetting = z.strictObject({ enabled: z.boolean().optional(), toggleable: z.boolean().optional() });
+const categorySetting = z.strictObject({ enabled: z.optional(z.boolean()), toggleable: z.optional(z.boolean()) });
 
 export const configBody = z.strictObject({
-  categories: z
-    .strictObject({
-      NECESSARY: z
-        .strictObject({
-          enabled: z.literal(true, { error: 'NECESSARY is always enabled' }).optional(),
-          toggleable: z.literal(false, { error: 'NECESSARY is never toggleable' }).optional(),
-        })
-        .optional(),
-      FUNCTIONAL: categorySetting.optional(),
-      ANALYTICS: categorySetting.optional(),
-      MARKETING: categorySetting.optional(),
-      UNCLASSIFIED: categorySetting.optional(),
-    })
-    .optional(),
-  defaultDeny: z.boolean().optional(),
-  childDirected: z.boolean().optional(),
-  bannerTheme: z
-    .strictObject({
-      position: z.enum(bannerPositions).optional(),
-      primaryColor: hexColour.optional(),
-      backgroundColor: hexColour.optional(),
-      textColor: hexColour.optional(),
-      borderRadius: z.number().min(0).max(48).optional(),
-      showLogo: z.boolean().optional(),
-    })
-    .optional(),
-  languages: z.array(bannerLanguage).min(1).max(22).refine(unique, 'languages must not repeat').optional(),
-  reconsentDays: z.number().int().min(30).max(730).optional(),
-  scanEnabled: z.boolean().optional(),
-  scanUrls: z
-    .array(
-      z
-        .url({ protocol: /^https?$/, error: 'an absolute https URL' })
-        .max(2000)
-        .superRefine((url, context) => {
+  categories: z.optional(z.strictObject({
+      NECESSARY: z.optional(z.strictObject({
+          enabled: z.optional(z.literal(true, { error: 'NECESSARY is always enabled' })),
+          toggleable: z.optional(z.literal(false, { error: 'NECESSARY is never toggleable' })),
+        })),
+      FUNCTIONAL: z.optional(categorySetting),
+      ANALYTICS: z.optional(categorySetting),
+      MARKETING: z.optional(categorySetting),
+      UNCLASSIFIED: z.optional(categorySetting),
+    })),
+  defaultDeny: z.optional(z.boolean()),
+  childDirected: z.optional(z.boolean()),
+  bannerTheme: z.optional(z.strictObject({
+      position: z.optional(z.enum(bannerPositions)),
+      primaryColor: z.optional(hexColour),
+      backgroundColor: z.optional(hexColour),
+      textColor: z.optional(hexColour),
+      borderRadius: z.optional(z.number().check(z.gte(0), z.lte(48))),
+      showLogo: z.optional(z.boolean()),
+    })),
+  languages: z.optional(z.array(bannerLanguage).check(z.minLength(1), z.maxLength(22), z.refine(unique, 'languages must not repeat'))),
+  reconsentDays: z.optional(z.number().check(z.int(), z.gte(30), z.lte(730))),
+  scanEnabled: z.optional(z.boolean()),
+  scanUrls: z.optional(z.array(
+      z.url({ protocol: /^https?$/, error: 'an absolute https URL' }).check(z.maxLength(2000), z.superRefine((url, context) => {
           const problem = scanUrlProblem(url, config.isLocal);
           if (problem) context.addIssue({ code: 'custom', message: problem });
-        }),
-    )
-    .max(5)
-    .refine(unique, 'scanUrls must not repeat')
-    .optional(),
+        })),
+    ).check(z.maxLength(5), z.refine(unique, 'scanUrls must not repeat'))),
 });
 
 /** A host name or IP address, in the one form the registry keeps (shared/cmp/tracker-key.ts): the scanner's finds are written the same way. */
-const trackerDomain = z.string().max(512).transform((raw, context) => {
+const trackerDomain = z.pipe(z.string().check(z.maxLength(512)), z.transform((raw, context) => {
   const domain = normaliseTrackerDomain(raw);
   if (domain === null) {
-    context.addIssue({ code: 'custom', message: 'a host name such as analytics.example.com, or an IP address' });
+    context.issues.push({ code: 'custom', message: 'a host name such as analytics.example.com, or an IP address', input: raw });
     return z.NEVER;
   }
   return domain;
-});
+}));
 
 export const trackerInput = z.strictObject({
   domain: trackerDomain,
-  cookieName: printable(maxTrackerNameLength).optional(),
+  cookieName: z.optional(printable(maxTrackerNameLength)),
   category: cookieCategory,
-  vendor: printable(200).optional(),
-  location: printable(500).optional(),
-  declaredByAdmin: z.boolean().optional().describe('Ignored: a manual upsert always stores true'),
+  vendor: z.optional(printable(200)),
+  location: z.optional(printable(500)),
+  declaredByAdmin: described(z.optional(z.boolean()), 'Ignored: a manual upsert always stores true'),
 });
 
 export const trackersBody = z.strictObject({
-  trackers: z
-    .array(trackerInput)
-    .min(1)
-    .max(200)
-    .superRefine((trackers, context) => {
+  trackers: z.array(trackerInput).check(z.minLength(1), z.maxLength(200), z.superRefine((trackers, context) => {
       const seen = new Set<string>();
       trackers.forEach((tracker, index) => {
         const key = trackerKey(tracker);
         if (seen.has(key)) context.addIssue({ code: 'custom', path: [index], message: 'repeats the domain and cookieName of an earlier tracker' });
         seen.add(key);
       });
-    }),
+    })),
 });
 
-export const trackerKeyBody = z.strictObject({ domain: trackerDomain, cookieName: printable(maxTrackerNameLength).optional() });
+export const trackerKeyBody = z.strictObject({ domain: trackerDomain, cookieName: z.optional(printable(maxTrackerNameLength)) });
 
 export const trackerUpsertResult = z.object({
-  created: z.number().int(),
-  updated: z.number().int(),
-  unchanged: z.number().int(),
-  trackers: z.array(trackerView).describe('The whole registry after the upsert'),
+  created: z.number().check(z.int()),
+  updated: z.number().check(z.int()),
+  unchanged: z.number().check(z.int()),
+  trackers: described(z.array(trackerView), 'The whole registry after the upsert'),
 });
 
 export const labelsBody = z.strictObject({
-  labels: z
-    .strictObject(Object.fromEntries(bannerLabelKeys.map((key) => [key, z.string().trim().min(1).max(1000).optional()])))
-    .refine((labels) => Object.keys(labels).length > 0, 'name at least one label'),
+  labels: z.strictObject(Object.fromEntries(bannerLabelKeys.map((key) => [key, z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000)))]))).check(z.refine((labels) => Object.keys(labels).length > 0, 'name at least one label')),
 });
 
 export const languageParams = z.strictObject({ language: bannerLanguage });
 
 export const draftBody = z.strictObject({
   language: draftLanguage,
-  replaceReviewed: z.boolean().optional().describe('Draft over labels a person reviewed; without it such a language is a 409 CONFLICT'),
+  replaceReviewed: described(z.optional(z.boolean()), 'Draft over labels a person reviewed; without it such a language is a 409 CONFLICT'),
 });
 
 export const draftAllResult = z.object({
@@ -141,43 +112,42 @@ export const draftAllResult = z.object({
   keptReviewed: z.array(z.string()),
 });
 
-export const revisionParams = z.strictObject({ revision: z.coerce.number().int().min(1) });
+export const revisionParams = z.strictObject({ revision: z.coerce.number().check(z.int(), z.gte(1)) });
 
 const day = z.iso.date();
 
-export const analyticsQuery = z
-  .strictObject({
-    from: day.optional().describe('First UTC day, YYYY-MM-DD; default 29 days before to'),
-    to: day.optional().describe('Last UTC day, inclusive; default today'),
+export const analyticsQuery = z.strictObject({
+    from: described(z.optional(day), 'First UTC day, YYYY-MM-DD; default 29 days before to'),
+    to: described(z.optional(day), 'Last UTC day, inclusive; default today'),
   });
 
 const rates = {
-  accept: z.number().describe('accept ÷ decisions: every optional category named in the decision was true'),
-  reject: z.number().describe('reject ÷ decisions: every optional category named was false (or none was named)'),
-  partial: z.number().describe('partial ÷ decisions: some true, some false'),
+  accept: described(z.number(), 'accept ÷ decisions: every optional category named in the decision was true'),
+  reject: described(z.number(), 'reject ÷ decisions: every optional category named was false (or none was named)'),
+  partial: described(z.number(), 'partial ÷ decisions: some true, some false'),
 };
 
 export const cmpAnalyticsView = z.object({
   from: day,
   to: day,
   totals: z.object({
-    decisions: z.number().int().describe('COOKIE_CONSENT_GIVEN and COOKIE_CONSENT_UPDATED events'),
-    accept: z.number().int(),
-    reject: z.number().int(),
-    partial: z.number().int(),
-    withdrawals: z.number().int().describe('COOKIE_CONSENT_WITHDRAWN events'),
+    decisions: described(z.number().check(z.int()), 'COOKIE_CONSENT_GIVEN and COOKIE_CONSENT_UPDATED events'),
+    accept: z.number().check(z.int()),
+    reject: z.number().check(z.int()),
+    partial: z.number().check(z.int()),
+    withdrawals: described(z.number().check(z.int()), 'COOKIE_CONSENT_WITHDRAWN events'),
   }),
   rates: z.object(rates),
   categories: z.record(
     z.string(),
     z.object({
-      seen: z.number().int().describe('decisions that named the category'),
-      optedIn: z.number().int(),
-      optInRate: z.number().describe('optedIn ÷ seen'),
+      seen: described(z.number().check(z.int()), 'decisions that named the category'),
+      optedIn: z.number().check(z.int()),
+      optInRate: described(z.number(), 'optedIn ÷ seen'),
     }),
   ),
-  serverSide: z.object({ events: z.number().int(), fired: z.number().int(), suppressed: z.number().int(), firedWithoutConsent: z.number().int() }),
+  serverSide: z.object({ events: z.number().check(z.int()), fired: z.number().check(z.int()), suppressed: z.number().check(z.int()), firedWithoutConsent: z.number().check(z.int()) }),
   daily: z.array(
-    z.object({ date: day, decisions: z.number().int(), accept: z.number().int(), reject: z.number().int(), partial: z.number().int(), withdrawals: z.number().int() }),
+    z.object({ date: day, decisions: z.number().check(z.int()), accept: z.number().check(z.int()), reject: z.number().check(z.int()), partial: z.number().check(z.int()), withdrawals: z.number().check(z.int()) }),
   ),
 });

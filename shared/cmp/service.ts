@@ -1,6 +1,6 @@
 import { minimumContrast, themeContrastFailures } from './contrast';
 import canonicalize from 'canonicalize';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { nowIso } from '../clock';
 import { ContentionError } from '../db/errors';
 import { NotFoundError, ValidationError } from '../errors';

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 import { bannerPositions, cookieCategories } from './banner';
 import { bannerLabelKeys, labelStatuses } from './labels';
 import { cookieEvents } from './visitor';
@@ -28,32 +29,27 @@ const configFields = {
     showLogo: z.boolean(),
   }),
   languages: z.array(z.string()),
-  reconsentDays: z.number().int(),
+  reconsentDays: z.number().check(z.int()),
   scanEnabled: z.boolean(),
   scanUrls: z.array(z.string()),
   showPoweredBy: z.boolean(),
-  brandName: z.string().nullable(),
-  logoUrl: z.string().nullable(),
-  revision: z.number().int().describe('Extension: increases on every change to the configuration, trackers or labels'),
-  updatedAt: z.iso.datetime().nullable(),
+  brandName: z.nullable(z.string()),
+  logoUrl: z.nullable(z.string()),
+  revision: described(z.number().check(z.int()), 'Extension: increases on every change to the configuration, trackers or labels'),
+  updatedAt: z.nullable(z.iso.datetime()),
 };
 
 export const configView = z.object(configFields);
 
 export const printable = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+  z.string().check(z.trim(), z.minLength(1), z.maxLength(max), z.regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'));
 
 export const trackerView = z.object({
   domain: z.string(),
-  cookieName: z.string().optional(),
+  cookieName: z.optional(z.string()),
   category: cookieCategory,
-  vendor: z.string().optional(),
-  location: z.string().optional(),
+  vendor: z.optional(z.string()),
+  location: z.optional(z.string()),
   declaredByAdmin: z.boolean(),
 });
 
@@ -61,31 +57,25 @@ export const labelSetView = z.object({
   language: z.string(),
   status: z.enum(labelStatuses),
   labels: z.object(Object.fromEntries(bannerLabelKeys.map((key) => [key, z.string()]))),
-  updatedAt: z.iso.datetime().nullable(),
+  updatedAt: z.nullable(z.iso.datetime()),
 });
 
-export const publicConfigView = configView.extend({
+export const publicConfigView = z.extend(configView, {
   trackers: z.array(trackerView),
-  labelSets: z.record(z.string(), labelSetView.omit({ language: true })),
+  labelSets: z.record(z.string(), z.omit(labelSetView, { language: true })),
 });
 
 export const publicConfigParams = z.strictObject({ tenantId: z.uuid() });
 
 export const webEventBody = z.strictObject({
   tenantId: z.uuid(),
-  consentRecordId: z.uuid().optional().describe('The visitor id cookie; absent on a first visit, when one is generated and returned'),
+  consentRecordId: described(z.optional(z.uuid()), 'The visitor id cookie; absent on a first visit, when one is generated and returned'),
   event: z.enum(cookieEvents),
-  categories: z
-    .record(
-      z
-        .string()
-        .trim()
-        .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'a category key such as ANALYTICS')
-        .transform((key) => key.toUpperCase()),
+  categories: z.record(
+      z.pipe(z.string().check(z.trim(), z.regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'a category key such as ANALYTICS')), z.transform((key) => key.toUpperCase())),
       z.boolean(),
-    )
-    .refine((categories) => Object.keys(categories).length <= 20, 'at most 20 categories'),
-  widgetVersion: printable(50).optional(),
+    ).check(z.refine((categories) => Object.keys(categories).length <= 20, 'at most 20 categories')),
+  widgetVersion: z.optional(printable(50)),
 });
 
 export const webEventResult = z.object({ recorded: z.literal(true), consentRecordId: z.uuid() });
@@ -96,7 +86,7 @@ export const consentStatusView = z.object({
   visitorId: z.uuid(),
   found: z.boolean(),
   categories: z.record(z.string(), z.boolean()),
-  lastUpdated: z.iso.datetime().nullable(),
+  lastUpdated: z.nullable(z.iso.datetime()),
   withdrawn: z.boolean(),
 });
 
@@ -113,7 +103,7 @@ export const serverEventView = z.object({
   trackerName: z.string(),
   fired: z.boolean(),
   category: cookieCategory,
-  allowed: z.boolean().describe("Whether the visitor's consent state allowed this category when the call was logged"),
-  firedWithoutConsent: z.boolean().describe('fired while the category was not allowed: evidence of a tracker running without consent'),
+  allowed: described(z.boolean(), "Whether the visitor's consent state allowed this category when the call was logged"),
+  firedWithoutConsent: described(z.boolean(), 'fired while the category was not allowed: evidence of a tracker running without consent'),
   createdAt: z.iso.datetime(),
 });

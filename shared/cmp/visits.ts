@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { clock, nowIso } from '../clock';
 import { newId, newTimeOrderedId } from '../ids';
 import type { serverEventBody, webEventBody } from './visitor-schemas';

@@ -1,11 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 
-const dataCategory = z.string().trim().min(1).max(100);
+const dataCategory = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 const uniqueIds = (max: number, what: string) =>
-  z
-    .array(z.uuid())
-    .max(max)
-    .refine((ids) => new Set(ids).size === ids.length, `each ${what} at most once`);
+  z.array(z.uuid()).check(z.maxLength(max), z.refine((ids) => new Set(ids).size === ids.length, `each ${what} at most once`));
 
 export const processorRoles = ['PROCESSOR', 'FIDUCIARY'] as const;
 
@@ -13,41 +11,39 @@ export const processorRoles = ['PROCESSOR', 'FIDUCIARY'] as const;
 export const maxProcessorsPerAsset = 40;
 
 const assetFields = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().trim().max(2000),
-  system: z.string().trim().max(200).describe('Where the data lives, e.g. "orders database"'),
-  location: z.string().trim().max(100).describe('Where it is stored or processed, e.g. "IN"'),
-  dataCategories: z.array(dataCategory).min(1).max(50),
-  purposeIds: uniqueIds(50, 'purpose').describe("The tenant's purposes this asset's data is processed for"),
-  processorIds: uniqueIds(maxProcessorsPerAsset, 'processor').describe('The processors and other fiduciaries this data is shared with'),
-  retentionDays: z.number().int().min(1).max(36_500).nullable(),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  description: z.string().check(z.trim(), z.maxLength(2000)),
+  system: described(z.string().check(z.trim(), z.maxLength(200)), 'Where the data lives, e.g. "orders database"'),
+  location: described(z.string().check(z.trim(), z.maxLength(100)), 'Where it is stored or processed, e.g. "IN"'),
+  dataCategories: z.array(dataCategory).check(z.minLength(1), z.maxLength(50)),
+  purposeIds: described(uniqueIds(50, 'purpose'), "The tenant's purposes this asset's data is processed for"),
+  processorIds: described(uniqueIds(maxProcessorsPerAsset, 'processor'), 'The processors and other fiduciaries this data is shared with'),
+  retentionDays: z.nullable(z.number().check(z.int(), z.gte(1), z.lte(36_500))),
 };
 
 export const createAssetBody = z.strictObject({
   name: assetFields.name,
-  description: assetFields.description.default(''),
-  system: assetFields.system.default(''),
-  location: assetFields.location.default(''),
+  description: z._default(assetFields.description, ''),
+  system: z._default(assetFields.system, ''),
+  location: z._default(assetFields.location, ''),
   dataCategories: assetFields.dataCategories,
-  purposeIds: assetFields.purposeIds.default([]),
-  processorIds: assetFields.processorIds.default([]),
-  retentionDays: assetFields.retentionDays.default(null),
+  purposeIds: z._default(assetFields.purposeIds, []),
+  processorIds: z._default(assetFields.processorIds, []),
+  retentionDays: z._default(assetFields.retentionDays, null),
 });
 
 const atLeastOne = (body: object) => Object.keys(body).length > 0;
 
-export const updateAssetBody = z
-  .strictObject({
-    name: assetFields.name.optional(),
-    description: assetFields.description.optional(),
-    system: assetFields.system.optional(),
-    location: assetFields.location.optional(),
-    dataCategories: assetFields.dataCategories.optional(),
-    purposeIds: assetFields.purposeIds.optional(),
-    processorIds: assetFields.processorIds.optional(),
-    retentionDays: assetFields.retentionDays.optional(),
-  })
-  .refine(atLeastOne, 'at least one field is required');
+export const updateAssetBody = z.strictObject({
+    name: z.optional(assetFields.name),
+    description: z.optional(assetFields.description),
+    system: z.optional(assetFields.system),
+    location: z.optional(assetFields.location),
+    dataCategories: z.optional(assetFields.dataCategories),
+    purposeIds: z.optional(assetFields.purposeIds),
+    processorIds: z.optional(assetFields.processorIds),
+    retentionDays: z.optional(assetFields.retentionDays),
+  }).check(z.refine(atLeastOne, 'at least one field is required'));
 
 export const assetParams = z.strictObject({ assetId: z.uuid() });
 
@@ -60,42 +56,38 @@ export const assetView = z.object({
   dataCategories: z.array(z.string()),
   purposeIds: z.array(z.uuid()),
   processorIds: z.array(z.uuid()),
-  retentionDays: z.number().int().nullable(),
-  linkedToPublishedNotice: z.boolean().describe('Extension: one of its purposes is in the published notice, so it cannot be deleted (409 ASSET_LINKED_TO_PUBLISHED_NOTICE)'),
+  retentionDays: z.nullable(z.number().check(z.int())),
+  linkedToPublishedNotice: described(z.boolean(), 'Extension: one of its purposes is in the published notice, so it cannot be deleted (409 ASSET_LINKED_TO_PUBLISHED_NOTICE)'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
 
 const processorFields = {
-  name: z.string().trim().min(1).max(200),
-  role: z.enum(processorRoles).describe('PROCESSOR: processes on the tenant\'s behalf; FIDUCIARY: another data fiduciary the data is shared with'),
-  contactEmail: z.email().max(254).nullable(),
-  country: z.string().trim().min(1).max(100),
-  description: z.string().trim().max(2000),
-  lawfulDisclosure: z
-    .boolean()
-    .describe('true: sharing with an authority under s.11(2) of the DPDP Act (for example a law enforcement request); left out of access summaries'),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  role: described(z.enum(processorRoles), 'PROCESSOR: processes on the tenant\'s behalf; FIDUCIARY: another data fiduciary the data is shared with'),
+  contactEmail: z.nullable(z.email().check(z.maxLength(254))),
+  country: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  description: z.string().check(z.trim(), z.maxLength(2000)),
+  lawfulDisclosure: described(z.boolean(), 'true: sharing with an authority under s.11(2) of the DPDP Act (for example a law enforcement request); left out of access summaries'),
 };
 
 export const createProcessorBody = z.strictObject({
   name: processorFields.name,
   role: processorFields.role,
-  contactEmail: processorFields.contactEmail.default(null),
+  contactEmail: z._default(processorFields.contactEmail, null),
   country: processorFields.country,
-  description: processorFields.description.default(''),
-  lawfulDisclosure: processorFields.lawfulDisclosure.default(false),
+  description: z._default(processorFields.description, ''),
+  lawfulDisclosure: z._default(processorFields.lawfulDisclosure, false),
 });
 
-export const updateProcessorBody = z
-  .strictObject({
-    name: processorFields.name.optional(),
-    role: processorFields.role.optional(),
-    contactEmail: processorFields.contactEmail.optional(),
-    country: processorFields.country.optional(),
-    description: processorFields.description.optional(),
-    lawfulDisclosure: processorFields.lawfulDisclosure.optional(),
-  })
-  .refine(atLeastOne, 'at least one field is required');
+export const updateProcessorBody = z.strictObject({
+    name: z.optional(processorFields.name),
+    role: z.optional(processorFields.role),
+    contactEmail: z.optional(processorFields.contactEmail),
+    country: z.optional(processorFields.country),
+    description: z.optional(processorFields.description),
+    lawfulDisclosure: z.optional(processorFields.lawfulDisclosure),
+  }).check(z.refine(atLeastOne, 'at least one field is required'));
 
 export const processorParams = z.strictObject({ processorId: z.uuid() });
 
@@ -103,11 +95,11 @@ export const processorView = z.object({
   processorId: z.uuid(),
   name: z.string(),
   role: z.enum(processorRoles),
-  contactEmail: z.string().nullable(),
+  contactEmail: z.nullable(z.string()),
   country: z.string(),
   description: z.string(),
   lawfulDisclosure: z.boolean(),
-  linkedAssets: z.number().int().describe('Extension: how many data assets list it; a processor with any cannot be deleted (409 PROCESSOR_HAS_LINKED_ASSETS)'),
+  linkedAssets: described(z.number().check(z.int()), 'Extension: how many data assets list it; a processor with any cannot be deleted (409 PROCESSOR_HAS_LINKED_ASSETS)'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

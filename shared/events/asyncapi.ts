@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { emittedEvents, eventCatalogue, notYetEmittedEvents, type EmittedEventType } from './catalogue';
 import { deliveryHeaders, eventEnvelope } from './schemas';
 
@@ -8,7 +8,7 @@ type JsonSchema = Record<string, unknown>;
  * Draft-07 because AsyncAPI 3.0's default schema format is a superset of JSON Schema draft-07;
  * output because receivers see what the service sends.
  */
-const jsonSchema = (schema: z.ZodType): JsonSchema => {
+const jsonSchema = (schema: z.ZodMiniType): JsonSchema => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'output', target: 'draft-7' }) as JsonSchema;
   return rest;
 };

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 import { principalHashSchema } from '../consent/schemas';
 import { outcomes, requestChannels, requestTypes } from '../rights/request';
 
@@ -12,16 +13,14 @@ import { outcomes, requestChannels, requestTypes } from '../rights/request';
  * a field never breaks them. Emitters are held to the exact fields by `EventData`.
  */
 
-export const isoTime = (what: string) => z.iso.datetime().describe(`${what} (ISO 8601, UTC)`);
-const hex32 = z.string().regex(/^[0-9a-f]{64}$/);
-const principalHash = principalHashSchema.describe(
-  'SHA-256 hex of the principal identifier, trimmed, emails lower-cased: hash your own identifier the same way to match it',
-);
+export const isoTime = (what: string) => described(z.iso.datetime(), `${what} (ISO 8601, UTC)`);
+const hex32 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+const principalHash = described(principalHashSchema, 'SHA-256 hex of the principal identifier, trimmed, emails lower-cased: hash your own identifier the same way to match it');
 
 interface EmittedEntry {
   description: string;
   emitted: true;
-  data: z.ZodObject;
+  data: z.ZodMiniObject;
 }
 
 /** Subscribable already (the spec lists it), but nothing produces it yet, so it has no payload. */
@@ -36,12 +35,12 @@ export const eventCatalogue = {
     description: 'A principal gave consent for the first time or updated their preferences',
     emitted: true,
     data: z.looseObject({
-      consentRecordId: z.uuid().describe('A new id for every record: each update of preferences is a new record'),
+      consentRecordId: described(z.uuid(), 'A new id for every record: each update of preferences is a new record'),
       dataPrincipalHash: principalHash,
-      consents: z.record(z.uuid(), z.boolean()).describe('The decisions of this record by purposeId: true granted, false declined'),
-      noticeId: z.uuid().describe('The notice shown when consent was given'),
-      noticeVersionId: z.string().regex(/^[^:]+:\d+$/).describe('`<noticeId>:<noticeVersionNumber>`'),
-      noticeVersionNumber: z.number().int().min(1),
+      consents: described(z.record(z.uuid(), z.boolean()), 'The decisions of this record by purposeId: true granted, false declined'),
+      noticeId: described(z.uuid(), 'The notice shown when consent was given'),
+      noticeVersionId: described(z.string().check(z.regex(/^[^:]+:\d+$/)), '`<noticeId>:<noticeVersionNumber>`'),
+      noticeVersionNumber: z.number().check(z.int(), z.gte(1)),
       recordedAt: isoTime('When the consent was recorded; events arrive unordered, so order by this, not by arrival'),
     }),
   },
@@ -50,16 +49,14 @@ export const eventCatalogue = {
       "A principal withdrew consent. The receiver must cease processing that principal's personal data without delay (on a partial withdrawal: for the purposes in purposeIds). It may arrive before the consent.recorded event of the same record",
     emitted: true,
     data: z.looseObject({
-      withdrawalId: z.uuid().describe('Shared by all events of one withdrawal: one event is sent per affected consent record'),
-      consentRecordId: z.uuid().describe('The consent record this withdrawal applies to'),
+      withdrawalId: described(z.uuid(), 'Shared by all events of one withdrawal: one event is sent per affected consent record'),
+      consentRecordId: described(z.uuid(), 'The consent record this withdrawal applies to'),
       dataPrincipalHash: principalHash,
-      dataPrincipalEmail: z.string().nullable().describe('Known only when the principal was identified by email; otherwise null'),
-      isFullWithdrawal: z.boolean().describe('true: every purpose of the record is withdrawn'),
-      purposeIds: z.array(z.uuid()).describe('The purposes withdrawn now; empty for a full withdrawal'),
-      withdrawalMethod: z
-        .enum(['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDGET', 'RIGHTS_REQUEST'])
-        .describe('Where the withdrawal was made; WIDGET (extension): from the embedded widget; RIGHTS_REQUEST (extension): an erasure request fulfilled (withdrawalReason names it)'),
-      withdrawalReason: z.string().nullable().describe("The principal's reason, if given"),
+      dataPrincipalEmail: described(z.nullable(z.string()), 'Known only when the principal was identified by email; otherwise null'),
+      isFullWithdrawal: described(z.boolean(), 'true: every purpose of the record is withdrawn'),
+      purposeIds: described(z.array(z.uuid()), 'The purposes withdrawn now; empty for a full withdrawal'),
+      withdrawalMethod: described(z.enum(['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDGET', 'RIGHTS_REQUEST']), 'Where the withdrawal was made; WIDGET (extension): from the embedded widget; RIGHTS_REQUEST (extension): an erasure request fulfilled (withdrawalReason names it)'),
+      withdrawalReason: described(z.nullable(z.string()), "The principal's reason, if given"),
       withdrawnAt: isoTime('When the withdrawal took effect'),
     }),
   },
@@ -69,14 +66,12 @@ export const eventCatalogue = {
     emitted: true,
     data: z.looseObject({
       requestId: z.uuid(),
-      type: z.enum(requestTypes).describe('ACCESS (s.11), CORRECTION, COMPLETION, UPDATING, ERASURE (s.12), GRIEVANCE (s.13) or NOMINATION (s.14)'),
-      channel: z.enum(requestChannels).describe('WEB: the public request form; EMAIL, PHONE, LETTER, IN_PERSON, OTHER: logged by the team'),
+      type: described(z.enum(requestTypes), 'ACCESS (s.11), CORRECTION, COMPLETION, UPDATING, ERASURE (s.12), GRIEVANCE (s.13) or NOMINATION (s.14)'),
+      channel: described(z.enum(requestChannels), 'WEB: the public request form; EMAIL, PHONE, LETTER, IN_PERSON, OTHER: logged by the team'),
       principalHash,
       submittedAt: isoTime('When the request was submitted'),
       dueAt: isoTime("When it must be answered: submission plus the tenant's response period for its type"),
-      assets: z
-        .array(z.looseObject({ assetId: z.uuid(), name: z.string(), system: z.string() }))
-        .describe("The data map's assets holding the principal's data (those of the purposes they consented to)"),
+      assets: described(z.array(z.looseObject({ assetId: z.uuid(), name: z.string(), system: z.string() })), "The data map's assets holding the principal's data (those of the purposes they consented to)"),
     }),
   },
   'rights.resolved': {
@@ -94,22 +89,20 @@ export const eventCatalogue = {
     description: 'A personal data breach was reported to the Data Protection Board: its intimation (Rule 7(2)(a)) or its detailed report (Rule 7(2)(b)). The filed document is frozen in the tenant\'s evidence log',
     emitted: true,
     data: z.looseObject({
-      breachId: z.uuid().describe('The breach in the register (GET /api/v1/breaches/:breachId)'),
-      stage: z.enum(['INTIMATION', 'DETAILED_REPORT']).describe('INTIMATION: the description filed without delay; DETAILED_REPORT: the report due 72 hours after awareness (or as extended by the Board)'),
+      breachId: described(z.uuid(), 'The breach in the register (GET /api/v1/breaches/:breachId)'),
+      stage: described(z.enum(['INTIMATION', 'DETAILED_REPORT']), 'INTIMATION: the description filed without delay; DETAILED_REPORT: the report due 72 hours after awareness (or as extended by the Board)'),
       filedAt: isoTime('When it was filed'),
-      late: z.boolean().describe('Filed after its deadline, frozen at filing: the detailed report after its due time; the intimation more than BREACH_BOARD_INTIMATION_LATE_HOURS after awareness'),
+      late: described(z.boolean(), 'Filed after its deadline, frozen at filing: the detailed report after its due time; the intimation more than BREACH_BOARD_INTIMATION_LATE_HOURS after awareness'),
     }),
   },
   'notice.published': {
     description: 'A new notice version was published; the previous published notice is archived',
     emitted: true,
     data: z.looseObject({
-      noticeId: z.uuid().describe('The notice now published; a revision gets a new noticeId'),
-      lineageId: z.uuid().describe('Shared by every version of one notice'),
-      versionNumber: z.number().int().min(1).describe('Counts per lineage from 1'),
-      materialChangeDetected: z
-        .boolean()
-        .describe('true when purposes, data categories or legal basis changed from the previous published version: principals should be asked to consent again. false for a first version'),
+      noticeId: described(z.uuid(), 'The notice now published; a revision gets a new noticeId'),
+      lineageId: described(z.uuid(), 'Shared by every version of one notice'),
+      versionNumber: described(z.number().check(z.int(), z.gte(1)), 'Counts per lineage from 1'),
+      materialChangeDetected: described(z.boolean(), 'true when purposes, data categories or legal basis changed from the previous published version: principals should be asked to consent again. false for a first version'),
       publishedAt: isoTime('When the notice was published'),
     }),
   },
@@ -117,13 +110,13 @@ export const eventCatalogue = {
     description: 'A personal data breach was recorded in the register: both of Rule 7\'s clocks run from its awareAt',
     emitted: true,
     data: z.looseObject({
-      breachId: z.uuid().describe('The breach in the register (GET /api/v1/breaches/:breachId)'),
+      breachId: described(z.uuid(), 'The breach in the register (GET /api/v1/breaches/:breachId)'),
       title: z.string(),
       awareAt: isoTime('When the tenant became aware of the breach'),
-      occurredAt: isoTime('When the breach occurred').nullable().describe('When the breach occurred, if known (ISO 8601, UTC)'),
+      occurredAt: described(z.nullable(isoTime('When the breach occurred')), 'When the breach occurred, if known (ISO 8601, UTC)'),
       boardIntimationDueAt: isoTime('The Board is to be intimated without delay: due at awareAt'),
       detailedReportDueAt: isoTime('The detailed report is due 72 hours after awareAt'),
-      affectedScope: z.enum(['ALL', 'NOTICES', 'PURPOSES', 'PRINCIPALS']).describe("Whose data: every principal, those of some notices or purposes, or listed ones"),
+      affectedScope: described(z.enum(['ALL', 'NOTICES', 'PURPOSES', 'PRINCIPALS']), "Whose data: every principal, those of some notices or purposes, or listed ones"),
       dataCategories: z.array(z.string()),
     }),
   },
@@ -133,16 +126,16 @@ export const eventCatalogue = {
     emitted: true,
     data: z.looseObject({
       breachId: z.uuid(),
-      runId: z.uuid().describe('The intimation run (each POST …/principal-intimation starts one); with page, identifies the page'),
-      page: z.number().int().min(0).describe('The page within its run'),
-      principalHashes: z.array(principalHash).min(1).max(500).describe('The principals, as their dataPrincipalHash: never an email'),
+      runId: described(z.uuid(), 'The intimation run (each POST …/principal-intimation starts one); with page, identifies the page'),
+      page: described(z.number().check(z.int(), z.gte(0)), 'The page within its run'),
+      principalHashes: described(z.array(principalHash).check(z.minLength(1), z.maxLength(500)), 'The principals, as their dataPrincipalHash: never an email'),
     }),
   },
   'webhook.test': {
     description: 'Sent by POST /api/v1/webhooks/:id/test or the dashboard Test button, to check the endpoint and its signature check',
     emitted: true,
     data: z.looseObject({
-      message: z.string().describe('Human-readable text; carries no meaning'),
+      message: described(z.string(), 'Human-readable text; carries no meaning'),
       timestamp: isoTime('When the test was requested'),
     }),
   },
@@ -151,13 +144,13 @@ export const eventCatalogue = {
       "Extension. The tenant's evidence log was signed at a new size (at most every 10 seconds while it grows). Keep the last note you received: each new one must extend it, which consistencyProof (from previousTreeSize) or GET /api/v1/consent/log/consistency proves, so the log cannot be rolled back or rewritten unnoticed by a copy the operator cannot reach (`node scripts/verify-receipt.mjs consistency` checks it offline)",
     emitted: true,
     data: z.looseObject({
-      treeSize: z.number().int().min(1).describe('Entries (records, withdrawals and logged documents) the signed tree holds'),
-      rootHash: hex32.describe('RFC 9162 Merkle tree hash of those entries, hex'),
-      note: z.string().describe('The signed checkpoint: a C2SP tlog-checkpoint (origin, size, base64 root) in a C2SP signed note, verifiable with GET /api/v1/consent/log/keys'),
+      treeSize: described(z.number().check(z.int(), z.gte(1)), 'Entries (records, withdrawals and logged documents) the signed tree holds'),
+      rootHash: described(hex32, 'RFC 9162 Merkle tree hash of those entries, hex'),
+      note: described(z.string(), 'The signed checkpoint: a C2SP tlog-checkpoint (origin, size, base64 root) in a C2SP signed note, verifiable with GET /api/v1/consent/log/keys'),
       signedAt: isoTime('When the checkpoint was signed'),
-      keyId: z.string().describe('kid of the signing key in GET /api/v1/consent/log/keys'),
-      previousTreeSize: z.number().int().min(0).describe('Size of the checkpoint this one follows; 0 for the first'),
-      consistencyProof: z.array(hex32).describe('RFC 9162 §2.1.4 consistency proof from the tree of previousTreeSize to this one, hex; empty for the first'),
+      keyId: described(z.string(), 'kid of the signing key in GET /api/v1/consent/log/keys'),
+      previousTreeSize: described(z.number().check(z.int(), z.gte(0)), 'Size of the checkpoint this one follows; 0 for the first'),
+      consistencyProof: described(z.array(hex32), 'RFC 9162 §2.1.4 consistency proof from the tree of previousTreeSize to this one, hex; empty for the first'),
     }),
   },
 } as const satisfies Record<string, EmittedEntry | NotYetEmittedEntry>;
@@ -175,7 +168,7 @@ export type EmittedEventType = { [T in SubscribableEvent]: Catalogue[T] extends 
  * signature, so a missing, wrongly typed or undocumented field is a compile error at the emitter.
  * Distributive, so a union of types takes the union of their payloads.
  */
-export type EventData<T extends EmittedEventType> = T extends EmittedEventType ? z.input<z.ZodObject<Catalogue[T]['data']['shape']>> : never;
+export type EventData<T extends EmittedEventType> = T extends EmittedEventType ? z.input<z.ZodMiniObject<Catalogue[T]['data']['shape']>> : never;
 
 /** The catalogue's keys as a non-empty tuple, in its order, ready for `z.enum`. */
 export const subscribableEvents = Object.keys(eventCatalogue) as [SubscribableEvent, ...SubscribableEvent[]];

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/v4/core';
 import { statusOfCode, type ErrorCode } from '../errors';
 import { gatewayPayloadLimitBytes, maxJsonBodyBytes } from './body-limits';
 import { bracedPath, type RouteDefinition } from './route';
@@ -8,7 +8,7 @@ import { maxJsonDepth } from '../validation';
 
 type JsonSchema = Record<string, unknown>;
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+const jsonSchema = (schema: z.$ZodType, io: 'input' | 'output'): JsonSchema => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 };
@@ -56,7 +56,7 @@ export const errorCodesOf = (route: RouteDefinition): ErrorCode[] => {
   return [...codes];
 };
 
-const parametersOf = (schema: z.ZodType | undefined, location: 'path' | 'query') => {
+const parametersOf = (schema: z.$ZodType | undefined, location: 'path' | 'query') => {
   if (!schema) return [];
   const object = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({

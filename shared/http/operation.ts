@@ -1,10 +1,10 @@
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
 import type { AuthenticatedKey } from '../api-keys/service';
 import type { AccessClaims } from '../auth/jwt';
 import type { FunctionGroup } from './route';
 import type { OperationId, Routes } from './routes';
 
-type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Output<S> = S extends z.$ZodType ? z.output<S> : undefined;
 type BodyOf<R> = R extends { request: { body: infer S } } ? Output<S> : undefined;
 type QueryOf<R> = R extends { request: { query: infer S } } ? Output<S> : undefined;
 type ParamsOf<R> = R extends { request: { params: infer S } } ? Output<S> : undefined;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/v4/core';
 import type { config } from '../config';
 import type { ErrorCode } from '../errors';
 import type { AccessLevel, StateChangingAccess } from '../roles';
@@ -57,11 +57,11 @@ interface RouteFields {
   summary: string;
   description?: string;
   tags: readonly string[];
-  request?: { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType };
+  request?: { body?: z.$ZodType; query?: z.$ZodType; params?: z.$ZodType };
   response: {
     status: number;
     description: string;
-    data?: z.ZodType;
+    data?: z.$ZodType;
     /** Response headers, name to description. */
     headers?: Readonly<Record<string, string>>;
     /**

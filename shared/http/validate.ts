@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { z } from 'zod';
+import * as z from 'zod/v4/core';
 import { ValidationError } from '../errors';
 import { fieldsOf, inspectJson, maxJsonDepth } from '../validation';
 import type { RouteDefinition } from './route';
@@ -21,9 +21,9 @@ export interface ValidInput {
 export const validateRequest = (route: RouteDefinition, event: APIGatewayProxyEventV2): ValidInput => {
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   let valid = true;
-  const parse = (schema: z.ZodType | undefined, value: unknown, root: string): unknown => {
+  const parse = (schema: z.$ZodType | undefined, value: unknown, root: string): unknown => {
     if (!schema) return undefined;
-    const result = schema.safeParse(value);
+    const result = z.safeParse(schema, value);
     if (result.success) return result.data;
     valid = false;
     for (const [field, message] of Object.entries(fieldsOf(result.error, root))) {

@@ -1,54 +1,43 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 import { languageCodes, scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
 import { noticeStatuses } from './notice';
 
 /** Language codes are upper case; lower case is accepted and normalised. */
-export const languageCode = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .pipe(z.enum(languageCodes, { error: `one of ${languageCodes.join(', ')}` }));
+export const languageCode = z.pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(languageCodes, { error: `one of ${languageCodes.join(', ')}` }));
 
-export const translatableLanguage = z
-  .string()
-  .trim()
-  .toUpperCase()
-  .pipe(z.enum(scheduledLanguageCodes as [LanguageCode, ...LanguageCode[]], { error: `one of ${scheduledLanguageCodes.join(', ')}` }));
+export const translatableLanguage = z.pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(scheduledLanguageCodes as [LanguageCode, ...LanguageCode[]], { error: `one of ${scheduledLanguageCodes.join(', ')}` }));
 
-const httpsOrHttpUrl = z.url({ protocol: /^https?$/ }).max(2000);
+const httpsOrHttpUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(2000));
 
 export const noticeFields = {
-  title: z.string().trim().min(3).max(200),
-  introText: z.string().trim().min(20).max(1000),
-  contactEmail: z.email().max(254),
+  title: z.string().check(z.trim(), z.minLength(3), z.maxLength(200)),
+  introText: z.string().check(z.trim(), z.minLength(20), z.maxLength(1000)),
+  contactEmail: z.email().check(z.maxLength(254)),
   contactUrl: httpsOrHttpUrl,
-  rightsText: z.string().trim().min(20).max(500),
-  complaintText: z.string().trim().min(20).max(500),
+  rightsText: z.string().check(z.trim(), z.minLength(20), z.maxLength(500)),
+  complaintText: z.string().check(z.trim(), z.minLength(20), z.maxLength(500)),
   withdrawalUrl: httpsOrHttpUrl,
-  purposeIds: z.array(z.uuid()).min(1).max(100),
-  purposeConfig: z
-    .array(
+  purposeIds: z.array(z.uuid()).check(z.minLength(1), z.maxLength(100)),
+  purposeConfig: z.array(
       z.strictObject({
         purposeId: z.uuid(),
         isRequired: z.boolean(),
-        displayOrder: z.number().int().min(0).max(1000),
+        displayOrder: z.number().check(z.int(), z.gte(0), z.lte(1000)),
       }),
-    )
-    .max(100),
+    ).check(z.maxLength(100)),
 };
 
 /** Translated text may run longer than English in other scripts, so only the upper bounds are wider. */
 export const translationFields = {
-  title: z.string().trim().min(1).max(400).optional(),
-  introText: z.string().trim().min(1).max(3000).optional(),
-  rightsText: z.string().trim().min(1).max(1500).optional(),
-  complaintText: z.string().trim().min(1).max(1500).optional(),
-  purposes: z
-    .record(
+  title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(400))),
+  introText: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(3000))),
+  rightsText: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1500))),
+  complaintText: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1500))),
+  purposes: z.optional(z.record(
       z.uuid(),
-      z.strictObject({ name: z.string().trim().min(1).max(400).optional(), description: z.string().trim().min(1).max(3000).optional() }),
-    )
-    .optional(),
+      z.strictObject({ name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(400))), description: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(3000))) }),
+    )),
 };
 
 export const translationInput = z.strictObject(translationFields);
@@ -57,57 +46,52 @@ export const createNoticeBody = z.strictObject({
   title: noticeFields.title,
   introText: noticeFields.introText,
   contactEmail: noticeFields.contactEmail,
-  contactUrl: noticeFields.contactUrl.optional(),
+  contactUrl: z.optional(noticeFields.contactUrl),
   rightsText: noticeFields.rightsText,
   complaintText: noticeFields.complaintText,
-  withdrawalUrl: noticeFields.withdrawalUrl.optional(),
+  withdrawalUrl: z.optional(noticeFields.withdrawalUrl),
   purposeIds: noticeFields.purposeIds,
-  purposeConfig: noticeFields.purposeConfig.optional(),
-  translations: z.partialRecord(translatableLanguage, translationInput).optional(),
+  purposeConfig: z.optional(noticeFields.purposeConfig),
+  translations: z.optional(z.partialRecord(translatableLanguage, translationInput)),
 });
 
-export const updateNoticeBody = createNoticeBody
-  .partial()
-  .extend({ contactUrl: noticeFields.contactUrl.nullable().optional(), withdrawalUrl: noticeFields.withdrawalUrl.nullable().optional() })
-  .refine((body) => Object.keys(body).length > 0, 'at least one field is required');
+export const updateNoticeBody = z.extend(z.partial(createNoticeBody), { contactUrl: z.optional(z.nullable(noticeFields.contactUrl)), withdrawalUrl: z.optional(z.nullable(noticeFields.withdrawalUrl)) }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
 
 export const noticeIdParams = z.strictObject({ id: z.uuid() });
 export const translationParams = z.strictObject({ id: z.uuid(), lang: translatableLanguage });
 
 export const listNoticesQuery = z.object({
-  includeArchived: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  includeArchived: z.pipe(z._default(z.enum(['true', 'false']), 'false'), z.transform((value) => value === 'true')),
 });
 
-export const publishBody = z.strictObject({ changeNote: z.string().trim().max(500).optional() });
+export const publishBody = z.strictObject({ changeNote: z.optional(z.string().check(z.trim(), z.maxLength(500))) });
 
-export const diffQuery = z
-  .object({
-    from: z.coerce.number().int().min(1),
-    to: z.coerce.number().int().min(1),
-  })
-  .refine((query) => query.from < query.to, { message: 'from must be lower than to', path: ['from'] });
+export const diffQuery = z.object({
+    from: z.coerce.number().check(z.int(), z.gte(1)),
+    to: z.coerce.number().check(z.int(), z.gte(1)),
+  }).check(z.refine((query) => query.from < query.to, { message: 'from must be lower than to', path: ['from'] }));
 
-export const previewQuery = z.object({ lang: languageCode.default('EN') });
+export const previewQuery = z.object({ lang: z._default(languageCode, 'EN') });
 
 export const addTranslationBody = z.strictObject({ language: translatableLanguage, ...translationFields });
-export const updateTranslationBody = translationInput.refine((body) => Object.keys(body).length > 0, 'at least one field is required');
+export const updateTranslationBody = translationInput.check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
 
-export const withdrawalUrlBody = z.strictObject({ withdrawalUrl: noticeFields.withdrawalUrl.nullable().optional() });
+export const withdrawalUrlBody = z.strictObject({ withdrawalUrl: z.optional(z.nullable(noticeFields.withdrawalUrl)) });
 
 const change = z.object({
   field: z.string(),
   type: z.enum(['added', 'removed', 'modified']),
   isMaterial: z.boolean(),
-  oldValue: z.unknown().optional(),
-  newValue: z.unknown().optional(),
+  oldValue: z.optional(z.unknown()),
+  newValue: z.optional(z.unknown()),
 });
 
 export const translationView = z.object({
-  title: z.string().optional(),
-  introText: z.string().optional(),
-  rightsText: z.string().optional(),
-  complaintText: z.string().optional(),
-  purposes: z.record(z.string(), z.object({ name: z.string().optional(), description: z.string().optional() })).optional(),
+  title: z.optional(z.string()),
+  introText: z.optional(z.string()),
+  rightsText: z.optional(z.string()),
+  complaintText: z.optional(z.string()),
+  purposes: z.optional(z.record(z.string(), z.object({ name: z.optional(z.string()), description: z.optional(z.string()) }))),
   source: z.enum(['MANUAL', 'MACHINE_DRAFTED', 'NEEDS_TRANSLATION']),
   updatedAt: z.iso.datetime(),
 });
@@ -117,10 +101,10 @@ const noticeTextView = {
   title: z.string(),
   introText: z.string(),
   contactEmail: z.string(),
-  contactUrl: z.string().nullable(),
+  contactUrl: z.nullable(z.string()),
   rightsText: z.string(),
   complaintText: z.string(),
-  withdrawalUrl: z.string().nullable(),
+  withdrawalUrl: z.nullable(z.string()),
 };
 
 /** A purpose as the widget shows it. */
@@ -130,19 +114,19 @@ export const noticeView = z.object({
   id: z.uuid(),
   lineageId: z.uuid(),
   status: z.enum(noticeStatuses),
-  versionNumber: z.number().int().nullable(),
+  versionNumber: z.nullable(z.number().check(z.int())),
   ...noticeTextView,
   purposeIds: z.array(z.uuid()),
-  purposeConfig: z.array(z.object({ purposeId: z.uuid(), isRequired: z.boolean(), displayOrder: z.number().int() })),
+  purposeConfig: z.array(z.object({ purposeId: z.uuid(), isRequired: z.boolean(), displayOrder: z.number().check(z.int()) })),
   translations: z.record(z.string(), translationView),
-  consentCount: z.number().int(),
+  consentCount: z.number().check(z.int()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-  publishedAt: z.iso.datetime().nullable(),
-  archivedAt: z.iso.datetime().nullable(),
+  publishedAt: z.nullable(z.iso.datetime()),
+  archivedAt: z.nullable(z.iso.datetime()),
 });
 
-export const noticeDetailView = noticeView.extend({
+export const noticeDetailView = z.extend(noticeView, {
   purposes: z.array(
     z.object({
       id: z.uuid(),
@@ -151,7 +135,7 @@ export const noticeDetailView = noticeView.extend({
       dataCategories: z.array(z.string()),
       legalBasis: z.string(),
       isRequired: z.boolean(),
-      displayOrder: z.number().int(),
+      displayOrder: z.number().check(z.int()),
     }),
   ),
 });
@@ -159,36 +143,36 @@ export const noticeDetailView = noticeView.extend({
 export const publishResult = z.object({
   id: z.uuid(),
   status: z.literal('PUBLISHED'),
-  versionNumber: z.number().int(),
+  versionNumber: z.number().check(z.int()),
   materialChangeDetected: z.boolean(),
-  materialChanges: z.array(change.pick({ field: true, type: true, isMaterial: true, newValue: true })),
-  fromVersionNumber: z.number().int().nullable().describe('Version compared against: the notice this publish replaced, else the previous version of the lineage; null for a first publish'),
-  toVersionNumber: z.number().int(),
+  materialChanges: z.array(z.pick(change, { field: true, type: true, isMaterial: true, newValue: true })),
+  fromVersionNumber: described(z.nullable(z.number().check(z.int())), 'Version compared against: the notice this publish replaced, else the previous version of the lineage; null for a first publish'),
+  toVersionNumber: z.number().check(z.int()),
 });
 
 export const archiveResult = z.object({
   action: z.enum(['ARCHIVED', 'DELETED']),
   noticeId: z.uuid(),
-  consentCount: z.number().int(),
+  consentCount: z.number().check(z.int()),
   message: z.string(),
 });
 
 export const versionView = z.object({
-  versionNumber: z.number().int(),
+  versionNumber: z.number().check(z.int()),
   noticeId: z.uuid(),
-  changeNote: z.string().nullable(),
+  changeNote: z.nullable(z.string()),
   publishedAt: z.iso.datetime(),
   publishedBy: z.string(),
   ...noticeTextView,
-  purposes: z.array(publicPurposeView.extend({ legalBasis: z.string(), displayOrder: z.number().int() })),
+  purposes: z.array(z.extend(publicPurposeView, { legalBasis: z.string(), displayOrder: z.number().check(z.int()) })),
   translations: z.record(z.string(), translationView),
 });
 
 export const diffResult = z.object({
-  from: z.number().int(),
-  to: z.number().int(),
-  hasMaterialChange: z.boolean().describe('True exactly when a purpose was added or removed, or a purpose’s data categories or legal basis changed: re-consent is needed'),
-  totalChanges: z.number().int(),
+  from: z.number().check(z.int()),
+  to: z.number().check(z.int()),
+  hasMaterialChange: described(z.boolean(), 'True exactly when a purpose was added or removed, or a purpose’s data categories or legal basis changed: re-consent is needed'),
+  totalChanges: z.number().check(z.int()),
   changes: z.array(change),
 });
 
@@ -200,45 +184,35 @@ export const previewView = z.object({
   rightsText: z.string(),
   complaintText: z.string(),
   contactEmail: z.string(),
-  contactUrl: z.string().nullable(),
-  withdrawalUrl: z.string().nullable(),
+  contactUrl: z.nullable(z.string()),
+  withdrawalUrl: z.nullable(z.string()),
   purposes: z.array(publicPurposeView),
-  fallbackFields: z.array(z.string()).describe('Fields shown in English because this language has no text for them'),
+  fallbackFields: described(z.array(z.string()), 'Fields shown in English because this language has no text for them'),
 });
 
 export const publicNoticeView = z.object({
   id: z.uuid(),
   title: z.string(),
   description: z.string(),
-  privacyPolicyUrl: z.string().nullable(),
+  privacyPolicyUrl: z.nullable(z.string()),
   contactEmail: z.string(),
   complaintText: z.string(),
-  rightsText: z.string().optional().describe("Extension: the principal's rights, which the widget shows (absent on notices published before it existed)"),
-  withdrawalUrl: z.string().nullable(),
+  rightsText: described(z.optional(z.string()), "Extension: the principal's rights, which the widget shows (absent on notices published before it existed)"),
+  withdrawalUrl: z.nullable(z.string()),
   purposes: z.array(publicPurposeView),
   translations: z.record(
     z.string(),
     z.object({
       title: z.string(),
       introText: z.string(),
-      rightsText: z.string().optional().describe('Extension'),
-      complaintText: z.string().optional().describe('Extension'),
+      rightsText: described(z.optional(z.string()), 'Extension'),
+      complaintText: described(z.optional(z.string()), 'Extension'),
       purposes: z.record(z.string(), z.object({ name: z.string(), description: z.string() })),
     }),
   ),
   availableLanguages: z.array(z.string()),
-  versionNumber: z.number().int().optional().describe('Extension: the version of this notice'),
-  materialVersion: z
-    .number()
-    .int()
-    .optional()
-    .describe(
-      'Extension: the version that last changed materially (a purpose added or removed, or its data categories or legal basis changed, as the version diff decides). Consent given to it still covers this version; a widget asks again only when materialNoticeId differs from the one consented to.',
-    ),
-  materialNoticeId: z.uuid().optional().describe('Extension: the notice id of materialVersion (version numbers count per lineage; this is unique)'),
-  labels: z
-    .record(z.string(), z.record(z.string(), z.string()))
-    .describe(
-      "Extension: the notice banner's words (buttons, headings, Privacy choices, the GPC note, the withdrawal link) from the tenant's words (GET /words): EN complete, and each of availableLanguages with the words principals are shown in it (reviewed, or machine drafts when the tenant shows them); a key a language lacks is read in English, marked lang=\"en\". Read with the notice, so the widget needs no other request.",
-    ),
+  versionNumber: described(z.optional(z.number().check(z.int())), 'Extension: the version of this notice'),
+  materialVersion: described(z.optional(z.number().check(z.int())), 'Extension: the version that last changed materially (a purpose added or removed, or its data categories or legal basis changed, as the version diff decides). Consent given to it still covers this version; a widget asks again only when materialNoticeId differs from the one consented to.'),
+  materialNoticeId: described(z.optional(z.uuid()), 'Extension: the notice id of materialVersion (version numbers count per lineage; this is unique)'),
+  labels: described(z.record(z.string(), z.record(z.string(), z.string())), "Extension: the notice banner's words (buttons, headings, Privacy choices, the GPC note, the withdrawal link) from the tenant's words (GET /words): EN complete, and each of availableLanguages with the words principals are shown in it (reviewed, or machine drafts when the tenant shows them); a key a language lacks is read in English, marked lang=\"en\". Read with the notice, so the widget needs no other request."),
 });

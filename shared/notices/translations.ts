@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { nowIso } from '../clock';
 import { ConflictError, NotFoundError } from '../errors';
 import { scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';

@@ -1,28 +1,26 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { legalBases } from '../notices/notice';
 
-const dataCategory = z.string().trim().min(1).max(100);
+const dataCategory = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 
 export const purposeFields = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().trim().min(1).max(1000),
-  dataCategories: z.array(dataCategory).min(1).max(50),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  description: z.string().check(z.trim(), z.minLength(1), z.maxLength(1000)),
+  dataCategories: z.array(dataCategory).check(z.minLength(1), z.maxLength(50)),
   legalBasis: z.enum(legalBases),
 };
 
 export const createPurposeBody = z.strictObject({
   ...purposeFields,
-  legalBasis: purposeFields.legalBasis.default('CONSENT'),
+  legalBasis: z._default(purposeFields.legalBasis, 'CONSENT'),
 });
 
-export const updatePurposeBody = z
-  .strictObject({
-    name: purposeFields.name.optional(),
-    description: purposeFields.description.optional(),
-    dataCategories: purposeFields.dataCategories.optional(),
-    legalBasis: purposeFields.legalBasis.optional(),
-  })
-  .refine((body) => Object.keys(body).length > 0, 'at least one field is required');
+export const updatePurposeBody = z.strictObject({
+    name: z.optional(purposeFields.name),
+    description: z.optional(purposeFields.description),
+    dataCategories: z.optional(purposeFields.dataCategories),
+    legalBasis: z.optional(purposeFields.legalBasis),
+  }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
 
 export const purposeIdParams = z.strictObject({ id: z.uuid() });
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { clock } from '../clock';
 import { config } from '../config';
 import { principalHash } from '../consent/principal';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { clock } from '../clock';
 import { principalHash } from '../consent/principal';
 import { tenantPortalPageUrl } from '../consent/portal-urls';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { clock } from '../clock';
 import { canonicalJson } from '../consent/proof';
 import { forgetContact } from '../consent/contact';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { clock } from '../clock';
 import type { ConsentRecord } from '../consent/record';
 import { principalRecords } from '../consent/store';

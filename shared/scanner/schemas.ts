@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../described';
 import { cookieCategory } from '../cmp/visitor-schemas';
 import { classifiers, findingKinds } from './finding';
 import { scanStatuses, scanTriggers } from './run';
@@ -10,34 +11,30 @@ export const scanRunView = z.object({
   status: z.enum(scanStatuses),
   trigger: z.enum(scanTriggers),
   createdAt: z.iso.datetime(),
-  startedAt: z.iso.datetime().nullable(),
-  completedAt: z.iso.datetime().nullable(),
-  urls: z.array(z.string()).describe('The scan URLs the run started from'),
-  pagesScanned: z.number().int(),
-  trackersFound: z.number().int(),
-  newUndeclared: z.number().int().describe('Trackers found that were not in the registry before this run'),
-  violations: z.number().int().describe('Trackers other than NECESSARY seen before consent was given'),
-  error: z.string().nullable().describe('Why a FAILED run failed'),
-  failedPages: z
-    .array(z.object({ url: z.string(), reason: z.string(), afterConsent: z.boolean() }))
-    .describe(
-      'Extension. Pages the run could not scan to their end (a page that stopped responding or crashed the browser), and why; what they showed before that, and every other page, is in the report. A run with some failed pages still COMPLETES; one where none could be scanned is FAILED.',
-    ),
+  startedAt: z.nullable(z.iso.datetime()),
+  completedAt: z.nullable(z.iso.datetime()),
+  urls: described(z.array(z.string()), 'The scan URLs the run started from'),
+  pagesScanned: z.number().check(z.int()),
+  trackersFound: z.number().check(z.int()),
+  newUndeclared: described(z.number().check(z.int()), 'Trackers found that were not in the registry before this run'),
+  violations: described(z.number().check(z.int()), 'Trackers other than NECESSARY seen before consent was given'),
+  error: described(z.nullable(z.string()), 'Why a FAILED run failed'),
+  failedPages: described(z.array(z.object({ url: z.string(), reason: z.string(), afterConsent: z.boolean() })), 'Extension. Pages the run could not scan to their end (a page that stopped responding or crashed the browser), and why; what they showed before that, and every other page, is in the report. A run with some failed pages still COMPLETES; one where none could be scanned is FAILED.'),
 });
 
 export const findingView = z.object({
   kind: z.enum(findingKinds),
-  name: z.string().nullable().describe('Cookie name or storage key; null for a request'),
+  name: described(z.nullable(z.string()), 'Cookie name or storage key; null for a request'),
   domain: z.string(),
   category: cookieCategory,
-  vendor: z.string().nullable(),
-  firstParty: z.boolean().describe("On the scanned page's own site (registrable domain)"),
-  pages: z.array(z.string()).describe('Full URLs of the pages where it was seen'),
-  setBeforeConsent: z.boolean().describe('Seen before consent; with a category other than NECESSARY this is a violation'),
-  declared: z.boolean().describe('In the registry before this run'),
+  vendor: z.nullable(z.string()),
+  firstParty: described(z.boolean(), "On the scanned page's own site (registrable domain)"),
+  pages: described(z.array(z.string()), 'Full URLs of the pages where it was seen'),
+  setBeforeConsent: described(z.boolean(), 'Seen before consent; with a category other than NECESSARY this is a violation'),
+  declared: described(z.boolean(), 'In the registry before this run'),
   classifiedBy: z.enum(classifiers),
 });
 
-export const scanReportView = scanRunView.extend({ findings: z.array(findingView) });
+export const scanReportView = z.extend(scanRunView, { findings: z.array(findingView) });
 
 export const scanRunParams = z.strictObject({ scanRunId: z.uuid() });

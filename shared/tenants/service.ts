@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { nowIso } from '../clock';
 import { config } from '../config';
 import { newId } from '../ids';
@@ -13,12 +13,12 @@ import { insertTenantWithAdmin, requireTenant } from './store';
 import { plans, slugify, slugSchema, type Tenant } from './tenant';
 
 export const createTenantInput = z.strictObject({
-  name: z.string().trim().min(2).max(200),
-  slug: slugSchema.optional(),
-  plan: z.enum(plans).default('standard'),
-  website: z.url({ protocol: /^https?$/ }).optional(),
-  dpoEmail: emailSchema.optional(),
-  monthlyConsentLimit: z.number().int().positive().optional(),
+  name: z.string().check(z.trim(), z.minLength(2), z.maxLength(200)),
+  slug: z.optional(slugSchema),
+  plan: z._default(z.enum(plans), 'standard'),
+  website: z.optional(z.url({ protocol: /^https?$/ })),
+  dpoEmail: z.optional(emailSchema),
+  monthlyConsentLimit: z.optional(z.number().check(z.int(), z.positive())),
   adminEmail: emailSchema,
   adminPassword: passwordSchema,
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const plans = ['standard', 'collect-only'] as const;
 export type Plan = (typeof plans)[number];
@@ -23,11 +23,7 @@ export interface Tenant {
   createdAt: string;
 }
 
-export const slugSchema = z
-  .string()
-  .min(2)
-  .max(63)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case letters, digits and single hyphens');
+export const slugSchema = z.string().check(z.minLength(2), z.maxLength(63), z.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case letters, digits and single hyphens'));
 
 export const slugify = (name: string): string =>
   name

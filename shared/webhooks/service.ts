@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { nowIso } from '../clock';
 import { config } from '../config';
 import { encryptSecret } from '../crypto/secret-box';

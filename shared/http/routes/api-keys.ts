@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { addDomainBody, allowedDomain, createApiKeyBody, createdApiKey, domainParams, keyIdParams, maskedApiKey } from '../../api-keys/schemas';
 import type { RouteDefinition } from '../route';
 

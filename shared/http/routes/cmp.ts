@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { described } from '../../described';
 import {
   analyticsQuery,
   cmpAnalyticsView,
@@ -35,15 +36,11 @@ export const cmpRoutes = {
     response: {
       status: 200,
       description: 'The saved configuration',
-      data: configView.extend({
-        themeContrast: z
-          .object({
+      data: z.extend(configView, {
+        themeContrast: described(z.object({
             minimum: z.number(),
             failures: z.array(z.object({ pair: z.string(), ratio: z.number() })),
-          })
-          .describe(
-            'Extension: WCAG 2.2 AA text contrast of bannerTheme. Each failing pair (textColor or primaryColor on backgroundColor below 4.5:1) is listed with its ratio; the widget then shows its default colours instead of the theme.',
-          ),
+          }), 'Extension: WCAG 2.2 AA text contrast of bannerTheme. Each failing pair (textColor or primaryColor on backgroundColor below 4.5:1) is listed with its ratio; the widget then shows its default colours instead of the theme.'),
       }),
     },
     errors: ['CHILD_DIRECTED_VIOLATION', 'CMP_NOT_CONFIGURED', 'CONFLICT'],

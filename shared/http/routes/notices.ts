@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   addTranslationBody,
   archiveResult,
@@ -25,7 +25,7 @@ import type { RouteDefinition } from '../route';
 const tags = ['Notices'];
 const translationTags = ['Notice translations'];
 
-const translationView = noticeTranslationView.extend({ language: z.string() });
+const translationView = z.extend(noticeTranslationView, { language: z.string() });
 
 export const noticeRoutes = {
   listNotices: {
@@ -251,7 +251,7 @@ export const noticeRoutes = {
     response: {
       status: 200,
       description: 'Audit entries',
-      data: z.array(z.object({ action: z.string(), actorUserId: z.string(), at: z.iso.datetime(), oldValue: z.string().nullable(), newValue: z.string().nullable() })),
+      data: z.array(z.object({ action: z.string(), actorUserId: z.string(), at: z.iso.datetime(), oldValue: z.nullable(z.string()), newValue: z.nullable(z.string()) })),
     },
     errors: ['NOT_FOUND'],
   },

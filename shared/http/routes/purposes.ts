@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createPurposeBody, purposeIdParams, purposeView, updatePurposeBody } from '../../purposes/schemas';
 import type { RouteDefinition } from '../route';
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { RouteDefinition } from '../route';
 import { sdkRecordBody, sdkRecordResult, sdkWithdrawBody, withdrawalResult } from '../../consent/schemas';
 import { publicNoticeView } from '../../notices/schemas';
@@ -43,7 +43,7 @@ export const sdkRoutes = {
     description:
       'One read of a document precomputed at publish. description is the notice introText, privacyPolicyUrl its contactUrl; purposes are in display order; translations hold only languages with real translations (not NEEDS_TRANSLATION placeholders). Extensions for the widget: rightsText (and translated rightsText and complaintText), versionNumber, and the material baseline materialVersion and materialNoticeId, which a wording-only publish inherits and a material change (a purpose added or removed, data categories or legal basis changed) resets; a widget asks again only when materialNoticeId differs from the one consented to. 404 NOT_FOUND while nothing is published.',
     tags: ['SDK'],
-    request: { query: z.object({ apiKey: z.string().max(200) }) },
+    request: { query: z.object({ apiKey: z.string().check(z.maxLength(200)) }) },
     response: { status: 200, description: 'The public notice', data: publicNoticeView },
     errors: ['NOT_FOUND'],
   },
@@ -57,7 +57,7 @@ export const sdkRoutes = {
     description:
       'Lets an integrator confirm, from the page that will embed the widget, that the key is valid and the page origin is allowed. Same key, origin and rate-limit rules as the other SDK endpoints.',
     tags: ['SDK'],
-    request: { query: z.object({ apiKey: z.string().max(200) }) },
+    request: { query: z.object({ apiKey: z.string().check(z.maxLength(200)) }) },
     response: { status: 200, description: 'The key is usable here', data: z.object({ valid: z.literal(true), keyId: z.uuid() }) },
   },
 } as const satisfies Record<string, RouteDefinition>;

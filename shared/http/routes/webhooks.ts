@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createWebhookBody, deliveryView, updateWebhookBody, webhookIdParams, webhookView } from '../../webhooks/schemas';
 import type { RouteDefinition } from '../route';
 

@@ -5,15 +5,23 @@ import { logView } from '../evidence/schemas';
 import { slugSchema } from '../tenants/tenant';
 import { attributionLevels } from './attribution-levels';
 
-export const principalHashSchema = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)'));
-const purposeDecisions = z.record(z.uuid(), z.boolean());
-export const identifierSchema = z.string().check(z.trim(), z.minLength(1), z.maxLength(512));
-export const reasonSchema = z.string().check(z.trim(), z.maxLength(500));
+/*
+ * Each schema is built by an arrow called at once and annotated pure: evaluated as before, but
+ * esbuild drops it from a bundle that reads it nowhere. esbuild cannot see by itself that zod/mini's
+ * builders, `.check()` and `described()` have no side effects (it honours a function's no-side-effects
+ * annotation only within its own file), so without this a group that imports one schema from here
+ * carried them all (docs/bundles.md).
+ */
+
+export const principalHashSchema = /* @__PURE__ */ (() => z.string().check(z.regex(/^[0-9a-f]{64}$/, 'exactly 64 lower-case hex characters (SHA-256)')))();
+const purposeDecisions = /* @__PURE__ */ (() => z.record(z.uuid(), z.boolean()))();
+export const identifierSchema = /* @__PURE__ */ (() => z.string().check(z.trim(), z.minLength(1), z.maxLength(512)))();
+export const reasonSchema = /* @__PURE__ */ (() => z.string().check(z.trim(), z.maxLength(500)))();
 export const widgetPositions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center', 'api'] as const;
 
-export const attributionSchema = described(z.enum(attributionLevels), 'Extension: VERIFIED (a secret key, a valid identifierSignature, or the dashboard), CLAIMED (an unsigned identifierHash from a publishable key) or IP (no identifier: the client address)');
+export const attributionSchema = /* @__PURE__ */ (() => described(z.enum(attributionLevels), 'Extension: VERIFIED (a secret key, a valid identifierSignature, or the dashboard), CLAIMED (an unsigned identifierHash from a publishable key) or IP (no identifier: the client address)'))();
 
-export const recordBody = z.strictObject({
+export const recordBody = /* @__PURE__ */ (() => z.strictObject({
   noticeId: z.uuid(),
   dataPrincipalIdentifier: identifierSchema,
   consentGiven: purposeDecisions,
@@ -22,9 +30,9 @@ export const recordBody = z.strictObject({
   externalId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))),
   language: z._default(languageCode, 'EN'),
   positionShown: z._default(z.enum(widgetPositions), 'api'),
-});
+}))();
 
-export const sdkRecordBody = z.strictObject({
+export const sdkRecordBody = /* @__PURE__ */ (() => z.strictObject({
   apiKey: z.string().check(z.maxLength(200)),
   status: z.enum(['ACCEPTED', 'REJECTED', 'PARTIAL']),
   purposes: purposeDecisions,
@@ -37,25 +45,25 @@ export const sdkRecordBody = z.strictObject({
   identifierSignature: described(z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256 of identifierHash, keyed with a secret key as issued'))), "Extension: the tenant server's signature of identifierHash (lower-case hex HMAC-SHA256 of the 64-character hash as text, keyed with one of the tenant's secret keys exactly as issued). A valid one makes the record VERIFIED; an invalid one is 400."),
   identifier: described(z.optional(identifierSchema), 'Raw email, phone or user id, hashed by the service. Secret keys only (server-to-server): with a publishable key it is 400 VALIDATION_ERROR.'),
   externalId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))),
-});
+}))();
 
-export const recordResult = z.object({
+export const recordResult = /* @__PURE__ */ (() => z.object({
   consentRecordId: z.uuid(),
   proofHash: z.string(),
   status: z.literal('recorded'),
   attribution: attributionSchema,
   receipt: described(z.string(), 'Extension: a compact JWS (EdDSA) over rid (record id), ph (proofHash), tid, nid, nv (notice version), att (attribution), iat, verifiable with GET /consent/log/keys; keep it to check the record against the log later'),
-});
+}))();
 
-export const sdkRecordResult = z.extend(recordResult, {
+export const sdkRecordResult = /* @__PURE__ */ (() => z.extend(recordResult, {
   withdrawalKey: described(z.string(), 'Extension: 256 random bits (base64url), the proof of possession POST /consent/sdk-withdraw asks for. Returned only here, stored only as its SHA-256, never shown again: keep it with the record id (the widget keeps it in localStorage).'),
-});
+}))();
 
-export const hashParams = z.strictObject({ hash: principalHashSchema });
-export const externalIdParams = z.strictObject({ externalId: z.string().check(z.minLength(1), z.maxLength(256)) });
-export const recordIdParams = z.strictObject({ id: z.uuid() });
+export const hashParams = /* @__PURE__ */ (() => z.strictObject({ hash: principalHashSchema }))();
+export const externalIdParams = /* @__PURE__ */ (() => z.strictObject({ externalId: z.string().check(z.minLength(1), z.maxLength(256)) }))();
+export const recordIdParams = /* @__PURE__ */ (() => z.strictObject({ id: z.uuid() }))();
 
-export const listRecordsQuery = z.object({
+export const listRecordsQuery = /* @__PURE__ */ (() => z.object({
   page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
   limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 20),
   search: described(z.optional(z.email()), 'A full email address; hashed and matched against dataPrincipalHash. Partial search is not supported.'),
@@ -63,9 +71,9 @@ export const listRecordsQuery = z.object({
   sortBy: z._default(z.enum(['createdAt', 'withdrawnAt']), 'createdAt'),
   sortOrder: z._default(z.enum(['asc', 'desc']), 'desc'),
   cursor: described(z.optional(z.string().check(z.maxLength(2000))), 'Extension: the nextCursor of the previous page; cheap at any depth. page is ignored when given.'),
-});
+}))();
 
-const statusFields = {
+const statusFields = /* @__PURE__ */ (() => ({
   attribution: described(z.nullable(attributionSchema), 'Extension: how the record knows its principal (VERIFIED, CLAIMED or IP); null for records made before attribution was recorded (proof formats 1 and 2)'),
   isWithdrawn: z.boolean(),
   withdrawnAt: z.nullable(z.iso.datetime()),
@@ -74,17 +82,17 @@ const statusFields = {
   createdAt: z.iso.datetime(),
   noticeId: z.uuid(),
   noticeTitle: z.string(),
-};
+}))();
 
-export const statusItem = z.object({
+export const statusItem = /* @__PURE__ */ (() => z.object({
   consentRecordId: z.uuid(),
   noticeVersion: z.number().check(z.int()),
   consentGiven: z.record(z.string(), z.boolean()),
   proofHash: z.string(),
   ...statusFields,
-});
+}))();
 
-export const externalIdItem = z.object({
+export const externalIdItem = /* @__PURE__ */ (() => z.object({
   id: z.uuid(),
   dataPrincipalHash: z.string(),
   externalId: z.nullable(z.string()),
@@ -92,16 +100,16 @@ export const externalIdItem = z.object({
   noticeVersionNumber: z.number().check(z.int()),
   currentNoticeVersion: z.number().check(z.int()),
   ...statusFields,
-});
+}))();
 
-export const listItem = z.extend(externalIdItem, {
+export const listItem = /* @__PURE__ */ (() => z.extend(externalIdItem, {
   consentGiven: described(z.boolean(), 'true when the principal granted at least one purpose in this record'),
   languageShown: z.string(),
   positionShown: z.string(),
   proofHash: z.string(),
-});
+}))();
 
-export const recordPage = z.object({
+export const recordPage = /* @__PURE__ */ (() => z.object({
   items: z.array(listItem),
   total: z.number().check(z.int()),
   page: z.number().check(z.int()),
@@ -109,9 +117,9 @@ export const recordPage = z.object({
   nextCursor: z.nullable(z.string()),
   countsAsOf: described(z.nullable(z.iso
     .datetime()), 'Extension: total comes from counters that count a new record when the evidence log sequences it, seconds after it is written; this is when they last counted (null for a search, which counts the records themselves)'),
-});
+}))();
 
-export const proofView = z.object({
+export const proofView = /* @__PURE__ */ (() => z.object({
   recordId: z.uuid(),
   proofVersion: described(z.union([z.literal(1), z.literal(2), z.literal(3)]), '3: the evidence with its attribution (attribution, attributionMethod, attributedBy); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
   algorithm: z.string(),
@@ -122,9 +130,9 @@ export const proofView = z.object({
   matches: z.boolean(),
   log: logView,
   receipt: described(z.string(), 'Extension: the record\'s receipt, the compact JWS record returned (issued again; Ed25519 signatures are deterministic), verifiable with GET /consent/log/keys'),
-});
+}))();
 
-export const analyticsView = z.object({
+export const analyticsView = /* @__PURE__ */ (() => z.object({
   totalConsents: described(z.number().check(z.int()), 'Consent records ever written'),
   countsAsOf: described(z.nullable(z.iso.datetime()), 'Extension: when the counters last counted; a new record is counted when the evidence log sequences it, seconds after it is written'),
   consentGiven: described(z.number().check(z.int()), 'Records not fully withdrawn (active or partially withdrawn)'),
@@ -134,22 +142,22 @@ export const analyticsView = z.object({
   consentsLast30Days: described(z.number().check(z.int()), 'Extension: records written in the last 30 days (today and the 29 days before, UTC)'),
   daily: described(z.array(z.object({ date: described(z.string(), 'UTC day, YYYY-MM-DD'), consents: z.number().check(z.int()) })), 'Extension: records written per UTC day, the last 30 days, oldest first (days without records are 0)'),
   byPurpose: z.array(z.object({ purposeId: z.uuid(), name: z.string(), given: z.number().check(z.int()), withdrawn: z.number().check(z.int()) })),
-});
+}))();
 
-export const withdrawBody = z.strictObject({
+export const withdrawBody = /* @__PURE__ */ (() => z.strictObject({
   dataPrincipalIdentifier: identifierSchema,
   noticeId: z.uuid(),
   reason: z.optional(reasonSchema),
-});
+}))();
 
-export const withdrawalTokenBody = z.strictObject({
+export const withdrawalTokenBody = /* @__PURE__ */ (() => z.strictObject({
   dataPrincipalIdentifier: identifierSchema,
   noticeId: z.uuid(),
-});
+}))();
 
-export const tokenParams = z.strictObject({ token: z.string().check(z.minLength(20), z.maxLength(100)) });
+export const tokenParams = /* @__PURE__ */ (() => z.strictObject({ token: z.string().check(z.minLength(20), z.maxLength(100)) }))();
 
-export const portalWithdrawBody = z.strictObject({
+export const portalWithdrawBody = /* @__PURE__ */ (() => z.strictObject({
     purposeIds: z.optional(z.array(z.uuid()).check(z.maxLength(100))),
     withdrawAll: z._default(z.boolean(), true),
     reason: z.optional(reasonSchema),
@@ -159,80 +167,80 @@ export const portalWithdrawBody = z.strictObject({
   }), z.refine((body) => !body.withdrawAll || body.purposeIds === undefined, {
     message: 'purposeIds names a partial withdrawal: send it with withdrawAll false (withdrawAll defaults to true, everything)',
     path: ['purposeIds'],
-  }));
+  })))();
 
 /** The public withdrawal page's request (extension): which tenant, and where to mail the link. */
-export const portalLinkBody = z.strictObject({
+export const portalLinkBody = /* @__PURE__ */ (() => z.strictObject({
   tenantSlug: slugSchema,
   email: z.email().check(z.maxLength(254)),
-});
+}))();
 
-export const portalLinkResult = z.object({ accepted: z.literal(true) });
+export const portalLinkResult = /* @__PURE__ */ (() => z.object({ accepted: z.literal(true) }))();
 
-export const withdrawPublicBody = z.strictObject({
+export const withdrawPublicBody = /* @__PURE__ */ (() => z.strictObject({
   apiKey: z.string().check(z.maxLength(200)),
   email: z.email().check(z.maxLength(254)),
   purposeIds: z._default(z.array(z.uuid()).check(z.maxLength(100)), []),
   withdrawalReason: z.optional(reasonSchema),
-});
+}))();
 
-export const sdkWithdrawBody = z.strictObject({
+export const sdkWithdrawBody = /* @__PURE__ */ (() => z.strictObject({
   apiKey: z.string().check(z.maxLength(200)),
   consentRecordId: z.uuid(),
   withdrawalKey: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'the withdrawalKey sdk-record returned with this record')),
   purposeIds: described(z.optional(z.array(z.uuid()).check(z.minLength(1), z.maxLength(100))), 'The purposes to withdraw; omit to withdraw all'),
   reason: z.optional(reasonSchema),
-});
+}))();
 
-const withdrawalFields = {
+const withdrawalFields = /* @__PURE__ */ (() => ({
   withdrawnAt: z.iso.datetime(),
   withdrawnCount: z.number().check(z.int()),
   isFullWithdrawal: z.boolean(),
   purposesWithdrawn: z.array(z.uuid()),
   tenant: z.object({ name: z.string(), slug: z.string() }),
-};
+}))();
 
-export const publicWithdrawalResult = z.object({
+export const publicWithdrawalResult = /* @__PURE__ */ (() => z.object({
   withdrawalId: z.nullable(z.uuid()),
   ...withdrawalFields,
   confirmationRequired: described(z.boolean(), 'Extension: true when the tenant\'s publicWithdrawal setting is CONFIRM_BY_EMAIL: nothing was withdrawn yet; a single-use link was mailed to the address if it has consent (the answer is the same either way)'),
-});
+}))();
 
 export const publicWithdrawalModes = ['IMMEDIATE', 'CONFIRM_BY_EMAIL'] as const;
 export type PublicWithdrawalMode = (typeof publicWithdrawalModes)[number];
 
 /** PUT merges: the settings not sent keep their value. */
-export const consentSettingsBody = z.strictObject({
+export const consentSettingsBody = /* @__PURE__ */ (() => z.strictObject({
     requireVerifiedIdentity: z.optional(z.boolean()),
     publicWithdrawal: z.optional(z.enum(publicWithdrawalModes)),
-  }).check(z.refine((body) => body.requireVerifiedIdentity !== undefined || body.publicWithdrawal !== undefined, { message: 'send at least one setting', path: ['requireVerifiedIdentity'] }));
+  }).check(z.refine((body) => body.requireVerifiedIdentity !== undefined || body.publicWithdrawal !== undefined, { message: 'send at least one setting', path: ['requireVerifiedIdentity'] })))();
 
-export const consentSettingsView = z.object({
+export const consentSettingsView = /* @__PURE__ */ (() => z.object({
   requireVerifiedIdentity: described(z.boolean(), 'sdk-record refuses records that are not VERIFIED (an unsigned identifierHash, or no identifier): 400 VALIDATION_ERROR naming identifierSignature'),
   publicWithdrawal: described(z.enum(publicWithdrawalModes), 'IMMEDIATE: withdraw-public withdraws at once (the spec). CONFIRM_BY_EMAIL: it mails the address a single-use withdrawal link instead, and answers the same for every address'),
   updatedAt: z.nullable(z.iso.datetime()),
   updatedBy: described(z.nullable(z.string()), 'user:<userId> of the last change; null while the defaults stand'),
-});
+}))();
 
-export const withdrawalResult = z.object({
+export const withdrawalResult = /* @__PURE__ */ (() => z.object({
   withdrawalId: z.uuid(),
   ...withdrawalFields,
   complianceTask: described(z.object({ taskId: z.uuid(), dueAt: z.iso.datetime() }), 'The 7-day task to stop the processing'),
-});
+}))();
 
-export const withdrawalTokenResult = z.object({
+export const withdrawalTokenResult = /* @__PURE__ */ (() => z.object({
   token: z.string(),
   portalUrl: z.string(),
   expiresAt: z.iso.datetime(),
-});
+}))();
 
-const portalTextFields = {
+const portalTextFields = /* @__PURE__ */ (() => ({
   title: z.string(),
   rightsText: z.nullable(z.string()),
   complaintText: z.nullable(z.string()),
-};
+}))();
 
-export const portalViewResult = z.object({
+export const portalViewResult = /* @__PURE__ */ (() => z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),
   notice: z.object({
     id: z.uuid(),
@@ -252,11 +260,11 @@ export const portalViewResult = z.object({
     z.object({ ...portalTextFields, purposes: z.record(z.uuid(), z.object({ name: z.string(), description: z.string() })) }),
   ),
   expiresAt: z.iso.datetime(),
-});
+}))();
 
-export const taskQuery = z.object({ status: z.optional(z.enum(['OPEN', 'DONE', 'OVERDUE'])) });
-export const taskParams = z.strictObject({ id: z.uuid() });
-export const taskView = z.object({
+export const taskQuery = /* @__PURE__ */ (() => z.object({ status: z.optional(z.enum(['OPEN', 'DONE', 'OVERDUE'])) }))();
+export const taskParams = /* @__PURE__ */ (() => z.strictObject({ id: z.uuid() }))();
+export const taskView = /* @__PURE__ */ (() => z.object({
   taskId: z.uuid(),
   withdrawalId: z.uuid(),
   status: z.enum(['OPEN', 'DONE', 'OVERDUE']),
@@ -265,14 +273,14 @@ export const taskView = z.object({
   completedAt: z.nullable(z.iso.datetime()),
   completedBy: z.nullable(z.string()),
   description: z.string(),
-});
+}))();
 
-const exportDay = z.iso.date();
+const exportDay = /* @__PURE__ */ (() => z.iso.date())();
 
-export const exportRecordsQuery = z.strictObject({
+export const exportRecordsQuery = /* @__PURE__ */ (() => z.strictObject({
   from: described(z.optional(exportDay), 'First UTC day of creation, YYYY-MM-DD, inclusive; default: the first record'),
   to: described(z.optional(exportDay), 'Last UTC day of creation, inclusive; default: today'),
   format: described(z._default(z.enum(['jsonl', 'csv']), 'jsonl'), 'jsonl: one JSON object per line; csv: RFC 4180 with a header row on the first page'),
   limit: described(z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(5000)), 5000), 'Records per page at most; a page also ends at about 4 MB'),
   cursor: described(z.optional(z.string().check(z.maxLength(2000))), 'The X-Next-Cursor header of the previous page'),
-});
+}))();

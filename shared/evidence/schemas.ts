@@ -2,44 +2,52 @@ import * as z from 'zod/mini';
 import { described } from '../described';
 import { logProblemKinds } from './log-problem';
 
-const hex32 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+/*
+ * Each schema is built by an arrow called at once and annotated pure: evaluated as before, but
+ * esbuild drops it from a bundle that reads it nowhere. esbuild cannot see by itself that zod/mini's
+ * builders, `.check()` and `described()` have no side effects (it honours a function's no-side-effects
+ * annotation only within its own file), so without this a group that imports one schema from here
+ * carried them all (docs/bundles.md).
+ */
 
-export const checkpointSchema = described(z.object({
+const hex32 = /* @__PURE__ */ (() => z.string().check(z.regex(/^[0-9a-f]{64}$/)))();
+
+export const checkpointSchema = /* @__PURE__ */ (() => described(z.object({
     treeSize: described(z.number().check(z.int()), 'Entries (records, withdrawals and logged documents) the signed tree holds'),
     rootHash: described(hex32, 'RFC 9162 Merkle tree hash of those entries, hex'),
     signedAt: z.iso.datetime(),
     keyId: described(z.string(), 'kid of the signing key in GET /consent/log/keys'),
     note: described(z.string(), 'The signed text itself: a C2SP tlog-checkpoint (origin, size, base64 root) in a C2SP signed note'),
-  }), 'A signed checkpoint of the tenant\'s log');
+  }), 'A signed checkpoint of the tenant\'s log'))();
 
-export const logView = described(z.object({
+export const logView = /* @__PURE__ */ (() => described(z.object({
     status: described(z.enum(['INTEGRATED', 'PENDING']), 'PENDING until a signed checkpoint covers the entry (seconds after the write)'),
     leafIndex: described(z.nullable(z.number().check(z.int())), 'Position in the tenant\'s log; null before sequencing'),
     treeSize: z.number().check(z.int()),
     inclusionProof: described(z.array(hex32), 'RFC 9162 §2.1.3 audit path, leaf to root'),
     rootHash: z.nullable(hex32),
     checkpoint: z.nullable(checkpointSchema),
-  }), 'Where the record sits in the tenant\'s Merkle log. Leaf data is the 32 raw bytes of proofHash; leaf hash SHA-256(0x00 || data), node hash SHA-256(0x01 || left || right)');
+  }), 'Where the record sits in the tenant\'s Merkle log. Leaf data is the 32 raw bytes of proofHash; leaf hash SHA-256(0x00 || data), node hash SHA-256(0x01 || left || right)'))();
 
-export const consistencyQuery = z.strictObject({
+export const consistencyQuery = /* @__PURE__ */ (() => z.strictObject({
   from: described(z.coerce.number().check(z.int(), z.gte(1)), 'The smaller tree size'),
   to: described(z.coerce.number().check(z.int(), z.gte(1)), 'The larger tree size, at most the latest signed one'),
-});
+}))();
 
-export const consistencyView = z.object({
+export const consistencyView = /* @__PURE__ */ (() => z.object({
   from: z.number().check(z.int()),
   to: z.number().check(z.int()),
   proof: described(z.array(hex32), 'RFC 9162 §2.1.4 consistency proof'),
-});
+}))();
 
-export const jwksView = described(z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string() })) }), 'JWKS of the keys that sign checkpoints and receipts');
+export const jwksView = /* @__PURE__ */ (() => described(z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string() })) }), 'JWKS of the keys that sign checkpoints and receipts'))();
 
-export const logVerifyQuery = z.object({
+export const logVerifyQuery = /* @__PURE__ */ (() => z.object({
     from: described(z._default(z.coerce.number().check(z.int(), z.gte(0)), 0), 'First leaf index to check'),
     to: described(z.optional(z.coerce.number().check(z.int(), z.gte(0))), 'Last leaf index to check (default: the last one the latest checkpoint covers)'),
-  }).check(z.refine((query) => query.to === undefined || query.from <= query.to, { message: 'from must not exceed to', path: ['from'] }));
+  }).check(z.refine((query) => query.to === undefined || query.from <= query.to, { message: 'from must not exceed to', path: ['from'] })))();
 
-export const logVerification = z.object({
+export const logVerification = /* @__PURE__ */ (() => z.object({
   from: z.number().check(z.int()),
   to: z.number().check(z.int()),
   treeSize: described(z.number().check(z.int()), 'Size of the latest signed checkpoint, which the entries are checked against'),
@@ -59,4 +67,4 @@ export const logVerification = z.object({
         reason: z.string(),
       }),
     ), 'Every problem found, by position (at most 100)'),
-});
+}))();

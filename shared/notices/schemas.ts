@@ -3,14 +3,22 @@ import { described } from '../described';
 import { languageCodes, scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
 import { noticeStatuses } from './notice';
 
+/*
+ * Each schema is built by an arrow called at once and annotated pure: evaluated as before, but
+ * esbuild drops it from a bundle that reads it nowhere. esbuild cannot see by itself that zod/mini's
+ * builders, `.check()` and `described()` have no side effects (it honours a function's no-side-effects
+ * annotation only within its own file), so without this a group that imports one schema from here
+ * carried them all (docs/bundles.md).
+ */
+
 /** Language codes are upper case; lower case is accepted and normalised. */
-export const languageCode = z.pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(languageCodes, { error: `one of ${languageCodes.join(', ')}` }));
+export const languageCode = /* @__PURE__ */ (() => z.pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(languageCodes, { error: `one of ${languageCodes.join(', ')}` })))();
 
-export const translatableLanguage = z.pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(scheduledLanguageCodes as [LanguageCode, ...LanguageCode[]], { error: `one of ${scheduledLanguageCodes.join(', ')}` }));
+export const translatableLanguage = /* @__PURE__ */ (() => z.pipe(z.string().check(z.trim(), z.toUpperCase()), z.enum(scheduledLanguageCodes as [LanguageCode, ...LanguageCode[]], { error: `one of ${scheduledLanguageCodes.join(', ')}` })))();
 
-const httpsOrHttpUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(2000));
+const httpsOrHttpUrl = /* @__PURE__ */ (() => z.url({ protocol: /^https?$/ }).check(z.maxLength(2000)))();
 
-export const noticeFields = {
+export const noticeFields = /* @__PURE__ */ (() => ({
   title: z.string().check(z.trim(), z.minLength(3), z.maxLength(200)),
   introText: z.string().check(z.trim(), z.minLength(20), z.maxLength(1000)),
   contactEmail: z.email().check(z.maxLength(254)),
@@ -26,10 +34,10 @@ export const noticeFields = {
         displayOrder: z.number().check(z.int(), z.gte(0), z.lte(1000)),
       }),
     ).check(z.maxLength(100)),
-};
+}))();
 
 /** Translated text may run longer than English in other scripts, so only the upper bounds are wider. */
-export const translationFields = {
+export const translationFields = /* @__PURE__ */ (() => ({
   title: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(400))),
   introText: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(3000))),
   rightsText: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1500))),
@@ -38,11 +46,11 @@ export const translationFields = {
       z.uuid(),
       z.strictObject({ name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(400))), description: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(3000))) }),
     )),
-};
+}))();
 
-export const translationInput = z.strictObject(translationFields);
+export const translationInput = /* @__PURE__ */ (() => z.strictObject(translationFields))();
 
-export const createNoticeBody = z.strictObject({
+export const createNoticeBody = /* @__PURE__ */ (() => z.strictObject({
   title: noticeFields.title,
   introText: noticeFields.introText,
   contactEmail: noticeFields.contactEmail,
@@ -53,40 +61,40 @@ export const createNoticeBody = z.strictObject({
   purposeIds: noticeFields.purposeIds,
   purposeConfig: z.optional(noticeFields.purposeConfig),
   translations: z.optional(z.partialRecord(translatableLanguage, translationInput)),
-});
+}))();
 
-export const updateNoticeBody = z.extend(z.partial(createNoticeBody), { contactUrl: z.optional(z.nullable(noticeFields.contactUrl)), withdrawalUrl: z.optional(z.nullable(noticeFields.withdrawalUrl)) }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
+export const updateNoticeBody = /* @__PURE__ */ (() => z.extend(z.partial(createNoticeBody), { contactUrl: z.optional(z.nullable(noticeFields.contactUrl)), withdrawalUrl: z.optional(z.nullable(noticeFields.withdrawalUrl)) }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required')))();
 
-export const noticeIdParams = z.strictObject({ id: z.uuid() });
-export const translationParams = z.strictObject({ id: z.uuid(), lang: translatableLanguage });
+export const noticeIdParams = /* @__PURE__ */ (() => z.strictObject({ id: z.uuid() }))();
+export const translationParams = /* @__PURE__ */ (() => z.strictObject({ id: z.uuid(), lang: translatableLanguage }))();
 
-export const listNoticesQuery = z.object({
+export const listNoticesQuery = /* @__PURE__ */ (() => z.object({
   includeArchived: z.pipe(z._default(z.enum(['true', 'false']), 'false'), z.transform((value) => value === 'true')),
-});
+}))();
 
-export const publishBody = z.strictObject({ changeNote: z.optional(z.string().check(z.trim(), z.maxLength(500))) });
+export const publishBody = /* @__PURE__ */ (() => z.strictObject({ changeNote: z.optional(z.string().check(z.trim(), z.maxLength(500))) }))();
 
-export const diffQuery = z.object({
+export const diffQuery = /* @__PURE__ */ (() => z.object({
     from: z.coerce.number().check(z.int(), z.gte(1)),
     to: z.coerce.number().check(z.int(), z.gte(1)),
-  }).check(z.refine((query) => query.from < query.to, { message: 'from must be lower than to', path: ['from'] }));
+  }).check(z.refine((query) => query.from < query.to, { message: 'from must be lower than to', path: ['from'] })))();
 
-export const previewQuery = z.object({ lang: z._default(languageCode, 'EN') });
+export const previewQuery = /* @__PURE__ */ (() => z.object({ lang: z._default(languageCode, 'EN') }))();
 
-export const addTranslationBody = z.strictObject({ language: translatableLanguage, ...translationFields });
-export const updateTranslationBody = translationInput.check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
+export const addTranslationBody = /* @__PURE__ */ (() => z.strictObject({ language: translatableLanguage, ...translationFields }))();
+export const updateTranslationBody = /* @__PURE__ */ (() => translationInput.check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required')))();
 
-export const withdrawalUrlBody = z.strictObject({ withdrawalUrl: z.optional(z.nullable(noticeFields.withdrawalUrl)) });
+export const withdrawalUrlBody = /* @__PURE__ */ (() => z.strictObject({ withdrawalUrl: z.optional(z.nullable(noticeFields.withdrawalUrl)) }))();
 
-const change = z.object({
+const change = /* @__PURE__ */ (() => z.object({
   field: z.string(),
   type: z.enum(['added', 'removed', 'modified']),
   isMaterial: z.boolean(),
   oldValue: z.optional(z.unknown()),
   newValue: z.optional(z.unknown()),
-});
+}))();
 
-export const translationView = z.object({
+export const translationView = /* @__PURE__ */ (() => z.object({
   title: z.optional(z.string()),
   introText: z.optional(z.string()),
   rightsText: z.optional(z.string()),
@@ -94,10 +102,10 @@ export const translationView = z.object({
   purposes: z.optional(z.record(z.string(), z.object({ name: z.optional(z.string()), description: z.optional(z.string()) }))),
   source: z.enum(['MANUAL', 'MACHINE_DRAFTED', 'NEEDS_TRANSLATION']),
   updatedAt: z.iso.datetime(),
-});
+}))();
 
 /** The notice's own text, as every view of a notice or version shows it. */
-const noticeTextView = {
+const noticeTextView = /* @__PURE__ */ (() => ({
   title: z.string(),
   introText: z.string(),
   contactEmail: z.string(),
@@ -105,12 +113,12 @@ const noticeTextView = {
   rightsText: z.string(),
   complaintText: z.string(),
   withdrawalUrl: z.nullable(z.string()),
-};
+}))();
 
 /** A purpose as the widget shows it. */
-const publicPurposeView = z.object({ id: z.uuid(), name: z.string(), description: z.string(), required: z.boolean(), dataCategories: z.array(z.string()) });
+const publicPurposeView = /* @__PURE__ */ (() => z.object({ id: z.uuid(), name: z.string(), description: z.string(), required: z.boolean(), dataCategories: z.array(z.string()) }))();
 
-export const noticeView = z.object({
+export const noticeView = /* @__PURE__ */ (() => z.object({
   id: z.uuid(),
   lineageId: z.uuid(),
   status: z.enum(noticeStatuses),
@@ -124,9 +132,9 @@ export const noticeView = z.object({
   updatedAt: z.iso.datetime(),
   publishedAt: z.nullable(z.iso.datetime()),
   archivedAt: z.nullable(z.iso.datetime()),
-});
+}))();
 
-export const noticeDetailView = z.extend(noticeView, {
+export const noticeDetailView = /* @__PURE__ */ (() => z.extend(noticeView, {
   purposes: z.array(
     z.object({
       id: z.uuid(),
@@ -138,9 +146,9 @@ export const noticeDetailView = z.extend(noticeView, {
       displayOrder: z.number().check(z.int()),
     }),
   ),
-});
+}))();
 
-export const publishResult = z.object({
+export const publishResult = /* @__PURE__ */ (() => z.object({
   id: z.uuid(),
   status: z.literal('PUBLISHED'),
   versionNumber: z.number().check(z.int()),
@@ -148,16 +156,16 @@ export const publishResult = z.object({
   materialChanges: z.array(z.pick(change, { field: true, type: true, isMaterial: true, newValue: true })),
   fromVersionNumber: described(z.nullable(z.number().check(z.int())), 'Version compared against: the notice this publish replaced, else the previous version of the lineage; null for a first publish'),
   toVersionNumber: z.number().check(z.int()),
-});
+}))();
 
-export const archiveResult = z.object({
+export const archiveResult = /* @__PURE__ */ (() => z.object({
   action: z.enum(['ARCHIVED', 'DELETED']),
   noticeId: z.uuid(),
   consentCount: z.number().check(z.int()),
   message: z.string(),
-});
+}))();
 
-export const versionView = z.object({
+export const versionView = /* @__PURE__ */ (() => z.object({
   versionNumber: z.number().check(z.int()),
   noticeId: z.uuid(),
   changeNote: z.nullable(z.string()),
@@ -166,17 +174,17 @@ export const versionView = z.object({
   ...noticeTextView,
   purposes: z.array(z.extend(publicPurposeView, { legalBasis: z.string(), displayOrder: z.number().check(z.int()) })),
   translations: z.record(z.string(), translationView),
-});
+}))();
 
-export const diffResult = z.object({
+export const diffResult = /* @__PURE__ */ (() => z.object({
   from: z.number().check(z.int()),
   to: z.number().check(z.int()),
   hasMaterialChange: described(z.boolean(), 'True exactly when a purpose was added or removed, or a purpose’s data categories or legal basis changed: re-consent is needed'),
   totalChanges: z.number().check(z.int()),
   changes: z.array(change),
-});
+}))();
 
-export const previewView = z.object({
+export const previewView = /* @__PURE__ */ (() => z.object({
   id: z.uuid(),
   language: z.string(),
   title: z.string(),
@@ -188,9 +196,9 @@ export const previewView = z.object({
   withdrawalUrl: z.nullable(z.string()),
   purposes: z.array(publicPurposeView),
   fallbackFields: described(z.array(z.string()), 'Fields shown in English because this language has no text for them'),
-});
+}))();
 
-export const publicNoticeView = z.object({
+export const publicNoticeView = /* @__PURE__ */ (() => z.object({
   id: z.uuid(),
   title: z.string(),
   description: z.string(),
@@ -215,4 +223,4 @@ export const publicNoticeView = z.object({
   materialVersion: described(z.optional(z.number().check(z.int())), 'Extension: the version that last changed materially (a purpose added or removed, or its data categories or legal basis changed, as the version diff decides). Consent given to it still covers this version; a widget asks again only when materialNoticeId differs from the one consented to.'),
   materialNoticeId: described(z.optional(z.uuid()), 'Extension: the notice id of materialVersion (version numbers count per lineage; this is unique)'),
   labels: described(z.record(z.string(), z.record(z.string(), z.string())), "Extension: the notice banner's words (buttons, headings, Privacy choices, the GPC note, the withdrawal link) from the tenant's words (GET /words): EN complete, and each of availableLanguages with the words principals are shown in it (reviewed, or machine drafts when the tenant shows them); a key a language lacks is read in English, marked lang=\"en\". Read with the notice, so the widget needs no other request."),
-});
+}))();

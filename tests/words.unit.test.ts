@@ -43,12 +43,12 @@ describe('the principal words catalogue', () => {
 
 describe("a tenant's words as a principal reads them", () => {
   it('shows reviewed words, machine drafts only by the tenant\'s choice, and never a NEEDS_TRANSLATION stand-in; English otherwise, marked as English', () => {
-    const asWritten = sayer('TA', tamil, english, 'ENGLISH');
+    const asWritten = sayer('TA', tamil, english, 'ENGLISH', englishWords);
     expect(asWritten('acceptAll')).toEqual({ text: 'அனைத்தையும் ஏற்கவும்', language: 'TA' });
     expect(asWritten('rejectAll')).toEqual({ text: 'Say no to all', language: 'EN' });
     expect(asWritten('close')).toEqual({ text: englishWords.close, language: 'EN' });
     expect(asWritten('portal.intro', { tenant: 'Acme' })).toEqual({ text: 'Acme உங்கள் ஒப்புதலைப் பதிவு செய்தது.', language: 'TA' });
-    const drafts = sayer('TA', tamil, english, 'MACHINE_DRAFTS');
+    const drafts = sayer('TA', tamil, english, 'MACHINE_DRAFTS', englishWords);
     expect(drafts('rejectAll')).toEqual({ text: '[TA machine draft] Reject all', language: 'TA' });
     expect(drafts('close').language).toBe('EN');
     // A value written for the language the word turned out to be in.

@@ -1,4 +1,5 @@
 import type { LanguageCode } from '../i18n/languages';
+import { breachMailWords } from '../words/mail-words';
 import { englishOf } from '../words/resolve';
 import { readHeadAndLanguages } from '../words/store';
 import { shownWord } from '../words/words';
@@ -15,7 +16,7 @@ export const withTenantLabels = async (tenantId: string, text: IntimationText): 
   const languages = Object.keys(text.translations ?? {}) as LanguageCode[];
   const { head, languages: items } = await readHeadAndLanguages(tenantId, ['EN', ...languages]);
   const unreviewed = head?.unreviewed ?? 'ENGLISH';
-  const english = Object.fromEntries(intimationLabelKeys.map((key) => [key, englishOf(items.get('EN'), globalOf(key))]));
+  const english = Object.fromEntries(intimationLabelKeys.map((key) => [key, englishOf(items.get('EN'), globalOf(key), breachMailWords)]));
   const shownIn = (language: LanguageCode) =>
     Object.fromEntries(intimationLabelKeys.flatMap((key) => {
       const word = shownWord(items.get(language)?.words[globalOf(key)], unreviewed);

@@ -3,7 +3,7 @@ import { englishOf } from '../words/resolve';
 import { draftAllLanguages, draftLanguage, saveWords } from '../words/service';
 import { readState } from '../words/state';
 import { summaryOf, type LanguageWords } from '../words/words';
-import { bannerLabelKeys, type BannerLabels } from './labels';
+import { bannerLabelKeys, defaultBannerLabels, type BannerLabels } from './labels';
 import { requireCmpTenant } from './service';
 
 /**
@@ -17,7 +17,7 @@ const upper = (language: string) => language.toUpperCase() as LanguageCode;
 const viewOf = (language: LanguageCode, own: LanguageWords | undefined, english: LanguageWords | undefined) => ({
   language: language.toLowerCase(),
   status: own ? summaryOf(own).status : 'DEFAULT',
-  labels: Object.fromEntries(bannerLabelKeys.map((key) => [key, own?.words[key]?.text ?? englishOf(english, key)])) as BannerLabels,
+  labels: Object.fromEntries(bannerLabelKeys.map((key) => [key, own?.words[key]?.text ?? englishOf(english, key, defaultBannerLabels)])) as BannerLabels,
   updatedAt: own?.updatedAt ?? null,
 });
 

@@ -3,6 +3,7 @@ import { composeMail, readableTime } from '../mail/compose';
 import { mailPut } from '../mail/outbox';
 import { getVersion } from '../notices/store';
 import { getPurposes } from '../purposes/store';
+import { withdrawalMailWords } from '../words/mail-words';
 import { recordedLanguage, wordsFor } from '../words/read';
 import { noticeTextShown } from './notice-text';
 import type { ConsentRecord } from './record';
@@ -42,7 +43,7 @@ export interface ConfirmedWithdrawal {
 export const withdrawalConfirmationMail = async (withdrawal: ConfirmedWithdrawal): Promise<NamedItem[]> => {
   if (!withdrawal.principalEmail) return [];
   const latest = latestOf(withdrawal.records);
-  const { language, say } = await wordsFor(withdrawal.tenant.tenantId, recordedLanguage(latest?.languageShown));
+  const { language, say } = await wordsFor(withdrawal.tenant.tenantId, recordedLanguage(latest?.languageShown), withdrawalMailWords);
   const tenant = withdrawal.tenant.name;
   const scope = withdrawal.full
     ? say('mail.withdrawal.scopeAll')
@@ -54,7 +55,7 @@ export const withdrawalConfirmationMail = async (withdrawal: ConfirmedWithdrawal
 
 /** The mail that carries a withdrawal link, given the link once it is made (the token and its mail are written together). */
 export const withdrawalLinkMail = async (tenant: { tenantId: string; name: string }, email: string, latest: ConsentRecord | undefined) => {
-  const { language, say } = await wordsFor(tenant.tenantId, recordedLanguage(latest?.languageShown));
+  const { language, say } = await wordsFor(tenant.tenantId, recordedLanguage(latest?.languageShown), withdrawalMailWords);
   return ({ portalUrl, expiresAt }: { portalUrl: string; expiresAt: string }) =>
     composeMail(email, language, say('mail.withdrawal.linkSubject', { tenant: tenant.name }).text, [
       say('mail.withdrawal.linkText', { tenant: tenant.name, url: portalUrl, expiresAt: (shownIn) => readableTime(expiresAt, shownIn) }),

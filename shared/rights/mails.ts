@@ -3,7 +3,8 @@ import type { NamedItem } from '../db/transact';
 import type { LanguageCode } from '../i18n/languages';
 import { composeMail, readableTime, type MailParagraph, type MailText } from '../mail/compose';
 import { mailPut } from '../mail/outbox';
-import type { WordKey } from '../words/catalogue';
+import { rightsMailWords } from '../words/mail-words';
+import { rightsPageWords } from '../words/page-words';
 import { recordedLanguage, wordsFor } from '../words/read';
 import { getPublicDocument } from '../notices/store';
 import type { Tenant } from '../tenants/tenant';
@@ -24,10 +25,11 @@ const principalMail = (request: RightsRequest, name: string, language: string, s
 
 /** The tenant's words in the language of the request form, and the values every mail fills in. */
 const wordsOf = async (request: RightsRequest, tenant: Tenant) => {
-  const words = await wordsFor(tenant.tenantId, recordedLanguage(request.language));
+  // The request type's name is the rights pages' word for it.
+  const words = await wordsFor(tenant.tenantId, recordedLanguage(request.language), { ...rightsMailWords, ...rightsPageWords });
   const values = {
     tenant: tenant.name,
-    type: (shownIn: LanguageCode) => words.sayIn(shownIn)(`rights.typeName_${request.requestType}` as WordKey).text,
+    type: (shownIn: LanguageCode) => words.sayIn(shownIn)(`rights.typeName_${request.requestType}` as const).text,
     reference: request.requestId,
   };
   const time = (iso: string) => (shownIn: LanguageCode) => readableTime(iso, shownIn);
@@ -58,7 +60,7 @@ export const answerMail = async (request: RightsRequest, tenant: Tenant, token: 
     say('mail.rights.answerText', {
       ...values,
       resolvedAt: time(request.resolvedAt!),
-      outcome: (shownIn) => sayIn(shownIn)(`rights.outcome_${request.outcome!}` as WordKey).text,
+      outcome: (shownIn) => sayIn(shownIn)(`rights.outcome_${request.outcome!}` as const).text,
       response: request.response ?? '',
       validUntil: time(new Date(Date.parse(request.resolvedAt!) + answerKeptMs).toISOString()),
       url: rightsRequestUrl(token),

@@ -21,7 +21,12 @@ export const surfaces = [
 
 export type SurfaceId = (typeof surfaces)[number]['id'];
 
-export const englishWords = {
+/*
+ * The computed values below are built by arrows called at once and annotated pure, so esbuild leaves
+ * out of a bundle those it reads nowhere (and with them the surfaces' words): a function that
+ * imports pageKeys does not carry every mail's words (docs/bundles.md).
+ */
+export const englishWords = /* @__PURE__ */ (() => ({
   ...noticeBannerWords,
   ...cookieBannerWords,
   ...withdrawalPageWords,
@@ -29,23 +34,23 @@ export const englishWords = {
   ...withdrawalMailWords,
   ...rightsMailWords,
   ...breachMailWords,
-} as const;
+}) as const)();
 
 export type WordKey = keyof typeof englishWords;
 export type Words = Record<WordKey, string>;
 
-export const wordKeys = Object.keys(englishWords) as [WordKey, ...WordKey[]];
+export const wordKeys = /* @__PURE__ */ (() => Object.keys(englishWords) as [WordKey, ...WordKey[]])();
 
 export const isWordKey = (key: string): key is WordKey => Object.hasOwn(englishWords, key);
 
-const surfaceByKey = new Map<string, SurfaceId>(surfaces.flatMap((surface) => Object.keys(surface.words).map((key) => [key, surface.id] as const)));
+const surfaceByKey = /* @__PURE__ */ (() => new Map<string, SurfaceId>(surfaces.flatMap((surface) => Object.keys(surface.words).map((key) => [key, surface.id] as const))))();
 export const surfaceOf = (key: WordKey): SurfaceId => surfaceByKey.get(key)!;
 
 /** The widget's keys (both banners): what the public cookie configuration's labelSets carry. */
-export const widgetKeys = [...Object.keys(noticeBannerWords), ...Object.keys(cookieBannerWords)] as WordKey[];
-export const noticeBannerKeys = Object.keys(noticeBannerWords) as (keyof typeof noticeBannerWords)[];
+export const widgetKeys = /* @__PURE__ */ (() => [...Object.keys(noticeBannerWords), ...Object.keys(cookieBannerWords)] as (keyof typeof noticeBannerWords | keyof typeof cookieBannerWords)[])();
+export const noticeBannerKeys = /* @__PURE__ */ (() => Object.keys(noticeBannerWords) as (keyof typeof noticeBannerWords)[])();
 /** The pages' keys: what GET /words/public/:tenantSlug answers with. */
-export const pageKeys = [...Object.keys(withdrawalPageWords), ...Object.keys(rightsPageWords)] as WordKey[];
+export const pageKeys = /* @__PURE__ */ (() => [...Object.keys(withdrawalPageWords), ...Object.keys(rightsPageWords)] as (keyof typeof withdrawalPageWords | keyof typeof rightsPageWords)[])();
 
 /** The tenant's choice for words nobody reviewed yet: English until a person reviews them, or the machine drafts. */
 export const unreviewedChoices = ['ENGLISH', 'MACHINE_DRAFTS'] as const;

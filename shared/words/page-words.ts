@@ -153,5 +153,6 @@ export const rightsPageWords = {
   'rights.closureReceipt': 'Closure receipt: a record of this answer signed by the service, which anyone can check with its public keys.',
 } as const;
 
-export const pageWords = { ...withdrawalPageWords, ...rightsPageWords };
+/** Annotated pure, so a server bundle that reads neither set of pages carries none of their words. */
+export const pageWords = /* @__PURE__ */ (() => ({ ...withdrawalPageWords, ...rightsPageWords }))();
 export type PageWordKey = keyof typeof pageWords;

@@ -1,8 +1,9 @@
 import { NotFoundError } from '../errors';
 import { isLanguageCode, languageCodes, type LanguageCode } from '../i18n/languages';
 import { getTenantBySlug } from '../tenants/store';
-import { pageKeys } from './catalogue';
-import { sayer, showsWords, withWidgetLabelSets, type Say } from './resolve';
+import { pageKeys, type WordKey } from './catalogue';
+import { rightsPageWords, withdrawalPageWords } from './page-words';
+import { sayer, showsWords, withWidgetLabelSets, type EnglishDefaults, type Say } from './resolve';
 import { readHead, readHeadAndLanguages, readLanguages } from './store';
 import { noticeBannerWords } from './widget-words';
 import type { WordsHead } from './words';
@@ -18,22 +19,25 @@ export const recordedLanguage = (recorded: string | null | undefined): LanguageC
   return isLanguageCode(code) ? code : 'EN';
 };
 
-export interface TenantWords {
+export interface TenantWords<K extends WordKey> {
   language: LanguageCode;
   /** A word in `language`, or in English (so marked) where that language shows none. */
-  say: Say;
+  say: Say<K>;
   /** A word in the tenant's English: for a value inside a word that turned out English. */
-  sayEnglish: Say;
+  sayEnglish: Say<K>;
   /** The word's `say` or `sayEnglish`, as the language a surrounding word is in. */
-  sayIn: (language: LanguageCode) => Say;
+  sayIn: (language: LanguageCode) => Say<K>;
   head: WordsHead | undefined;
 }
 
-/** The tenant's words in `language`: one BatchGet of the head, its English and that language. */
-export const wordsFor = async (tenantId: string, language: LanguageCode): Promise<TenantWords> => {
+/**
+ * The tenant's words in `language`, over the English `defaults` of the keys the caller reads (a
+ * surface's words: shared/words/mail-words.ts, ...): one BatchGet of the head, its English and that language.
+ */
+export const wordsFor = async <K extends WordKey>(tenantId: string, language: LanguageCode, defaults: EnglishDefaults<K>): Promise<TenantWords<K>> => {
   const { head, languages } = await readHeadAndLanguages(tenantId, ['EN', language]);
-  const say = sayer(language, languages.get(language), languages.get('EN'), head?.unreviewed ?? 'ENGLISH');
-  const sayEnglish = sayer('EN', undefined, languages.get('EN'), 'ENGLISH');
+  const say = sayer(language, languages.get(language), languages.get('EN'), head?.unreviewed ?? 'ENGLISH', defaults);
+  const sayEnglish = sayer('EN', undefined, languages.get('EN'), 'ENGLISH', defaults);
   return { language, say, sayEnglish, sayIn: (shownIn) => (shownIn === language ? say : sayEnglish), head };
 };
 
@@ -48,7 +52,7 @@ export const publicPageWords = async (tenantSlug: string, requested: string | un
   const tenant = await getTenantBySlug(tenantSlug);
   if (!tenant) throw new NotFoundError('Organisation');
   const language = recordedLanguage(requested);
-  const { say, head } = await wordsFor(tenant.tenantId, language);
+  const { say, head } = await wordsFor(tenant.tenantId, language, { ...withdrawalPageWords, ...rightsPageWords });
   const words: Record<string, string> = {};
   const english: string[] = [];
   for (const key of pageKeys) {

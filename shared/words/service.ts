@@ -3,7 +3,7 @@ import { ConflictError } from '../errors';
 import { scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
 import { requireTenant } from '../tenants/store';
 import { translatorFor } from '../translation/select';
-import { wordKeys, type Unreviewed, type WordKey } from './catalogue';
+import { englishWords, wordKeys, type Unreviewed, type WordKey } from './catalogue';
 import { draftWords } from './drafting';
 import { englishOf } from './resolve';
 import { changeWords, readState, type WordsState } from './state';
@@ -13,7 +13,7 @@ import { summaryOf, type LanguageWords, type StoredWord } from './words';
 /** The tenant's English, every key: what each draft translates. */
 const englishSource = async (state: WordsState): Promise<Partial<Record<WordKey, string>>> => {
   const english = (await state.read(['EN'])).get('EN');
-  return Object.fromEntries(wordKeys.map((key) => [key, englishOf(english, key)]));
+  return Object.fromEntries(wordKeys.map((key) => [key, englishOf(english, key, englishWords)]));
 };
 
 const isReviewed = (item: LanguageWords | undefined) => !!item && summaryOf(item).status === 'REVIEWED';

@@ -39,7 +39,7 @@ const wordView = (key: WordKey, language: LanguageCode, own: LanguageWords | und
     key,
     surface: surfaceOf(key),
     default: englishWords[key],
-    english: englishOf(english, key),
+    english: englishOf(english, key, englishWords),
     placeholders: placeholdersOf(englishWords[key]),
     text: word?.text ?? null,
     status: word?.status ?? 'DEFAULT',

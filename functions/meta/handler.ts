@@ -1,10 +1,9 @@
-import { asyncApiDocument } from '../../shared/events/asyncapi';
 import { createGroupHandler } from '../../shared/http/handler';
 import { metaRoutes } from '../../shared/http/routes/meta';
-import { openApiDocument } from '../../shared/http/openapi';
+import { apiDocuments } from './documents';
 
 /** Also API Gateway's `$default` route: any path no route matches gets the 404 envelope from here. */
 export const handler = createGroupHandler('meta', metaRoutes, {
-  openApiDocument: async () => ({ bareJson: openApiDocument() }),
-  asyncApiDocument: async () => ({ bareJson: asyncApiDocument() }),
+  openApiDocument: async () => ({ bareJson: apiDocuments().openApi }),
+  asyncApiDocument: async () => ({ bareJson: apiDocuments().asyncApi }),
 });

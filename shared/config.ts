@@ -140,7 +140,7 @@ export const config = {
    * How long a warm instance may use what it read of an API key (its revocation, kind and allowed
    * domains), a tenant's published-notice pointer and its consent settings (requireVerifiedIdentity,
    * the live secret keys' identity verifiers) before reading them again: at most 10 seconds, the
-   * bound README states; 0 reads them on every request (shared/instance-cache.ts).
+   * bound docs/configuration.md states; 0 reads them on every request (shared/instance-cache.ts).
    */
   get instanceCacheSeconds(): number {
     return Math.min(10, intFromEnv('INSTANCE_CACHE_SECONDS', 10));

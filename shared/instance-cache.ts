@@ -2,10 +2,10 @@ import { clock } from './clock';
 
 /**
  * State a warm Lambda instance keeps between requests to save a read, each kind with its own
- * bound on how stale it may be and on how many entries it holds (README, Performance: "What a warm
- * instance remembers"). An entry expires `ttlMs()` after the read that produced it began, by the
- * injectable clock, so tests move time instead of sleeping; the oldest entry goes once the cache
- * is full. A ttl of 0 turns the cache off.
+ * bound on how stale it may be and on how many entries it holds (`INSTANCE_CACHE_SECONDS` in
+ * docs/configuration.md; the webhook fan-out's hand-over). An entry expires `ttlMs()` after the
+ * read that produced it began, by the injectable clock, so tests move time instead of sleeping;
+ * the oldest entry goes once the cache is full. A ttl of 0 turns the cache off.
  */
 export interface InstanceCache<V> {
   /** The remembered value, or undefined once it expired (or never was). */

@@ -1,7 +1,7 @@
-import { clock } from '../clock';
 import { mapWithConcurrency } from '../concurrency';
 import { sha256Hex } from '../crypto/hash';
 import type { EventEnvelope } from '../events/outbox';
+import { instanceCache } from '../instance-cache';
 import { attemptDelivery, scheduleAttempt } from './attempt';
 import { webhookKeys } from './keys';
 import { listWebhooks, putDeliveryOnce, storedDeliveries } from './store';
@@ -46,21 +46,14 @@ export const enqueueDelivery = async (webhook: Webhook, event: EventEnvelope): P
 };
 
 /**
- * How long a webhook whose inline first attempt failed is left to the worker, per warm instance.
- * The fan-out runs inside the stream's batch, which other tenants' records wait on: a receiver that
- * is down or slow would otherwise hold every batch for the send's timeout (10 s). So a failure hands
- * the webhook's remaining and next events to the worker's queue, and one batch a minute at most
- * probes it again inline. Keyed by webhook id, which the service made; expired marks are dropped.
+ * Webhooks whose inline first attempt failed in the last minute, per warm instance: left to the
+ * worker meanwhile. The fan-out runs inside the stream's batch, which other tenants' records wait
+ * on: a receiver that is down or failing would otherwise hold every batch for a failed send each
+ * (up to the send's 10 s timeout). So a failure hands the webhook's remaining and next events to
+ * the worker's queue, and one batch a minute at most probes it again inline. A receiver that
+ * answers 2xx slowly is not handed over: its successes are what the fan-out exists to record.
  */
-const handOverMs = 60_000;
-const handedOver = new Map<string, number>();
-
-const attemptsInline = (webhookId: string, now: number): boolean => (handedOver.get(webhookId) ?? 0) <= now;
-
-const handOver = (webhookId: string, now: number): void => {
-  for (const [id, until] of handedOver) if (until <= now) handedOver.delete(id);
-  handedOver.set(webhookId, now + handOverMs);
-};
+const handedOver = instanceCache<true>(1000, () => 60_000);
 
 /**
  * The first attempt, made by the fan-out itself, and the delivery written once, with its outcome.
@@ -72,10 +65,10 @@ const handOver = (webhookId: string, now: number): void => {
  * the worker instead.
  */
 const deliverFirstAttempt = async (webhook: Webhook, event: EventEnvelope): Promise<void> => {
-  if (!attemptsInline(webhook.webhookId, clock.now().getTime())) return enqueueDelivery(webhook, event);
+  if (handedOver.get(webhook.webhookId)) return enqueueDelivery(webhook, event);
   const delivery = newDelivery(webhook, event);
   const outcome = await attemptDelivery(webhook, delivery, 1);
-  if (outcome.status !== 'SUCCESS') handOver(webhook.webhookId, clock.now().getTime());
+  if (outcome.status !== 'SUCCESS') await handedOver.reload(webhook.webhookId, async () => true);
   const recorded = await putDeliveryOnce({ ...delivery, ...outcome, attempts: 1 });
   if (recorded && outcome.status === 'RETRYING') await scheduleAttempt({ key: keyOf(delivery), attempt: 2, notBefore: Date.parse(outcome.nextAttemptAt!) });
 };

@@ -31,7 +31,10 @@ export const isOwnChange = (change: StreamChange): boolean => {
 export const startTestWorkers = (idleMs = 50) =>
   startWorkers(idleMs, { streamAccept: isOwnChange, outboxAccept: (item) => isOwnPartition(item.PK), tenantAccept: (tenantId) => ownTenants.has(tenantId), scheduleScans: false });
 
-/** The local workers for the whole file. */
+/**
+ * The local workers for the whole file. `settle()` stops them, which waits for the work in flight,
+ * and starts them again: after a tenant leaves `ownTenants`, no batch begun before can still touch it.
+ */
 export const useTestWorkers = () => {
   let workers: ReturnType<typeof startTestWorkers> | undefined;
   beforeAll(() => {
@@ -40,6 +43,12 @@ export const useTestWorkers = () => {
   afterAll(async () => {
     await workers?.stop();
   });
+  return {
+    settle: async () => {
+      await workers?.stop();
+      workers = startTestWorkers();
+    },
+  };
 };
 
 const evidenceLogReader = () => startStreamReader({ idleMs: 50, since: new Date(Date.now() - 10_000), consumers: [evidenceLogConsumer], accept: isOwnChange });

@@ -1,4 +1,5 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DocumentClient } from '../shared/db/client';
+import { GetCommand } from '../shared/db/commands';
 import { tableDefinition } from '../shared/db/table';
 
 /**
@@ -54,7 +55,7 @@ export interface ItemUnits {
  * counters, map and head items the bench's transactions update only grow, so that is the larger of
  * before and after); a Delete or ConditionCheck at 1 KB.
  */
-export const transactionItemUnits = async (client: DynamoDBDocumentClient, transactItems: readonly TransactItem[]): Promise<ItemUnits[]> => {
+export const transactionItemUnits = async (client: DocumentClient, transactItems: readonly TransactItem[]): Promise<ItemUnits[]> => {
   const written: ItemUnits[] = [];
   for (const entry of transactItems) {
     const [action, target] = Object.entries(entry)[0]!;

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DocumentClient } from '../shared/db/client';
 import { transactionItemUnits, transactionUnits, type ItemUnits } from './capacity';
 import { attributeWrite, type KeyedUnits } from './partition-units';
 
@@ -142,8 +142,8 @@ const accessOf = (command: string, input: Record<string, unknown>): string => {
 const commandOf = (context: { commandName?: string }) => String(context.commandName ?? 'Unknown').replace(/Command$/, '');
 
 /** Adds the counting middleware to the clients the service uses (call once, before measuring). */
-export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): void => {
-  dynamo.middlewareStack.add(
+export const instrument = (dynamo: DocumentClient, queue: SQSClient): void => {
+  dynamo.use(
     (next, context) => async (args) => {
       const work = scope.getStore();
       if (!work) return next(args);
@@ -189,7 +189,6 @@ export const instrument = (dynamo: DynamoDBDocumentClient, queue: SQSClient): vo
         throw error;
       }
     },
-    { step: 'initialize', name: 'benchMeter' },
   );
   queue.middlewareStack.add(
     (next, context) => async (args) => {

@@ -1,4 +1,5 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DocumentClient } from '../shared/db/client';
+import { GetCommand } from '../shared/db/commands';
 import { tableDefinition } from '../shared/db/table';
 import { writeUnits, type ItemUnits } from './capacity';
 
@@ -57,7 +58,7 @@ const reportedUnits = (consumed: Capacity | undefined): Record<string, number> =
  */
 export const attributeWrite = async (
   into: KeyedUnits,
-  client: DynamoDBDocumentClient,
+  client: DocumentClient,
   command: string,
   input: Record<string, unknown>,
   consumed: Capacity | Capacity[] | undefined,

@@ -52,6 +52,10 @@ export const config = {
   get region(): string {
     return env('AWS_REGION') ?? 'ap-south-1';
   },
+  /** The role's credentials, as Lambda puts them in the environment (read by shared/aws/credentials.ts). */
+  get awsCredentials(): { accessKeyId: string | undefined; secretAccessKey: string | undefined; sessionToken: string | undefined } {
+    return { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_SECRET_ACCESS_KEY'), sessionToken: env('AWS_SESSION_TOKEN') };
+  },
   get dynamodbEndpoint(): string | undefined {
     return env('DYNAMODB_ENDPOINT');
   },

@@ -86,7 +86,7 @@ describe('two kinds of API key', () => {
     const { tenant } = await setup();
     const before = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data;
     // The rate-limit counter is an UpdateCommand: let it through so the request reaches the key's transaction.
-    const { restore } = failWrites({ except: (command) => command === 'UpdateCommand' });
+    const { restore } = failWrites({ except: (command) => command === 'UpdateItem' });
     try {
       const response = await call('POST', '/api/v1/api-keys', { token: tenant.token, body: { kind: 'secret' } });
       expect(response.status).toBe(500);

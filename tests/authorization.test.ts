@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../shared/http/openapi';
 import { bracedPath, type RouteDefinition } from '../shared/http/route';
 import { routeList } from '../shared/http/routes';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../shared/db/commands';
 import { db, tableName } from '../shared/db/client';
 import { accessPolicy, currentRoleChecked, roles, rolesFor, type Role } from '../shared/roles';
 import { userKeys } from '../shared/users/keys';

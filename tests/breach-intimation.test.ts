@@ -1,5 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '../shared/db/commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processIntimationMessage, type IntimationMessage } from '../shared/breaches/worker';
 import { breachKeys } from '../shared/breaches/keys';

@@ -145,7 +145,7 @@ describe('breach register: create and clocks', () => {
     const tenant = await newTenant(call);
     const breach = await createBreach(call, tenant.token, breachBody());
     // Rate-limit reservations (UpdateItem) still work; the breach's own transactions fail.
-    const storage = failWrites({ except: (command) => command === 'UpdateCommand' });
+    const storage = failWrites({ except: (command) => command === 'UpdateItem' });
     try {
       expect((await call('POST', '/api/v1/breaches', { token: tenant.token, body: breachBody({ title: 'Second' }) })).status).toBe(500);
       expect((await call('POST', `/api/v1/breaches/${breach.breachId}/board-intimation`, { token: tenant.token, body: {} })).status).toBe(500);

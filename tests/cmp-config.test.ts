@@ -215,7 +215,7 @@ describe('PUT /cmp/config', () => {
     const tenant = await newTenant(call);
     await putConfig(tenant, { reconsentDays: 60 });
     // The rate limiter's counter (an UpdateItem) still works; the config transaction fails.
-    const storage = failWrites({ except: (command) => command === 'UpdateCommand' });
+    const storage = failWrites({ except: (command) => command === 'UpdateItem' });
     try {
       const response = await putConfig(tenant, { reconsentDays: 400 });
       expectError(response, 500, 'INTERNAL_ERROR');

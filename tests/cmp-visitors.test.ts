@@ -95,7 +95,7 @@ describe('POST /cmp/web-event', () => {
   it('answers a failed write with a 500 and leaves the visitor unknown', async () => {
     const tenant = await configuredTenant();
     const visitorId = randomUUID();
-    const storage = failWrites({ except: (command) => command === 'UpdateCommand' });
+    const storage = failWrites({ except: (command) => command === 'UpdateItem' });
     try {
       expectError(await webEvent(tenant.tenantId, { consentRecordId: visitorId }), 500, 'INTERNAL_ERROR');
     } finally {

@@ -135,7 +135,7 @@ describe('sdk-record', () => {
     const tenant = await newTenant(call);
     const { noticeId, required } = await publishedNotice(call, tenant.token);
     const apiKey = await tenant.apiKey();
-    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { UpdateCommand } = await import('../shared/db/commands');
     const { db, tableName } = await import('../shared/db/client');
     await db().send(new UpdateCommand({ TableName: tableName(), Key: { PK: `TENANT#${tenant.tenantId}`, SK: 'TENANT' }, UpdateExpression: 'SET limits.monthlyConsentLimit = :two', ExpressionAttributeValues: { ':two': 2 } }));
     const sdk = () => call('POST', '/api/v1/consent/sdk-record', { body: { apiKey, status: 'ACCEPTED', purposes: { [required]: true } } });

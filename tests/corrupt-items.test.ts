@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '../shared/db/commands';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../shared/db/client';

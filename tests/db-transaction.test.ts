@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../shared/db/commands';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../shared/db/client';
 import { tryTransaction, writeTransaction, type NamedItem } from '../shared/db/transact';

@@ -42,7 +42,7 @@ describe('storage failure', () => {
     const tenant = await newTenant(call);
     const before = await call('GET', '/api/v1/api-keys', { token: tenant.token });
     // The rate-limit counter is a write too; let it through so the request reaches the key write.
-    restore = failWrites({ except: (command) => command === 'UpdateCommand' }).restore;
+    restore = failWrites({ except: (command) => command === 'UpdateItem' }).restore;
     const response = await call('POST', '/api/v1/api-keys', { token: tenant.token });
     expect(response.status).toBe(500);
     expect(response.body).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'An unexpected error occurred' } });

@@ -1,4 +1,4 @@
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '../shared/db/commands';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../shared/db/client';
 import { writeTransaction } from '../shared/db/transact';

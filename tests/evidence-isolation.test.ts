@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '../shared/db/commands';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../shared/db/client';
 import { archiveCheckpoint } from '../shared/evidence/archive';

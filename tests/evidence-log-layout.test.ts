@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '../shared/db/commands';
 import { describe, expect, it } from 'vitest';
 import { consentKeys } from '../shared/consent/keys';
 import { dailyBuckets, readStats } from '../shared/consent/store';

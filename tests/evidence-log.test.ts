@@ -11,7 +11,7 @@ import { appendToFrontier } from '../shared/evidence/frontier';
 import { putMapFragments } from '../shared/evidence/log-map';
 import { evidenceLogConsumer } from '../shared/evidence/log-consumer';
 import { batchPut, putBatch, putTile, readBatches, readHead, readLog, readTiles } from '../shared/evidence/log-store';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../shared/db/commands';
 import { db, tableName } from '../shared/db/client';
 import { checkpointsBetween, inclusionAt } from '../shared/evidence/proofs';
 import { fromHex, leafHash, toHex, verifyConsistency, verifyInclusion } from '../shared/evidence/merkle';

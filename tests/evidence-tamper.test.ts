@@ -4,7 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '../shared/db/commands';
 import { describe, expect, it } from 'vitest';
 import { ownTenants, useTestWorkers } from './support/workers';
 import { consentKeys } from '../shared/consent/keys';
@@ -77,7 +77,7 @@ describe('log verification finds tampering, with its position', () => {
     const { tenant } = await loggedTenant(2);
     const [batch] = await readBatches(tenant.tenantId, 0, 1);
     const key = logKeys.batch(tenant.tenantId, batch!.start);
-    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { GetCommand } = await import('../shared/db/commands');
     const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: key }));
     const bytes = Buffer.from(Item!.entries as Uint8Array);
     bytes[20] = bytes[20]! ^ 0xff;

@@ -1,4 +1,4 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '../shared/db/commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentKeys } from '../shared/consent/keys';
 import { monthOf } from '../shared/consent/monthly-volume';

@@ -318,7 +318,7 @@ describe('storage failure during publish', () => {
     const purpose = await createPurpose(call, tenant.token);
     const id = await createNotice(call, tenant.token, [purpose]);
     // Let the rate-limit counter (an UpdateCommand) through; fail the publish transaction.
-    const { restore } = failWrites({ except: (command) => command === 'UpdateCommand' });
+    const { restore } = failWrites({ except: (command) => command === 'UpdateItem' });
     try {
       const response = await publish(call, tenant.token, id);
       expect(response.status).toBe(500);

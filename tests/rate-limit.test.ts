@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../shared/db/commands';
 import { parseApiKey } from '../shared/api-keys/api-key';
 import { clock, offsetClock, resetClock, setClock } from '../shared/clock';
 import { config } from '../shared/config';

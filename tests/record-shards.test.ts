@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '../shared/db/commands';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { consentKeys, recordShardOf } from '../shared/consent/keys';
 import { principalPage } from '../shared/consent/principal-pages';

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../shared/db/commands';
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -274,7 +274,7 @@ describe('rights requests', () => {
     const logged = await call('POST', '/api/v1/rights/requests', { token: tenant.token, body: { type: 'GRIEVANCE', dataPrincipalIdentifier: 'customer-9', details: 'Late', channel: 'PHONE' } });
     const requestId = logged.body.data.requestId as string;
     // Rate-limit counters are UpdateCommands: they go through, so the requests reach their own writes.
-    const { restore } = failWrites({ except: (command) => command === 'UpdateCommand' });
+    const { restore } = failWrites({ except: (command) => command === 'UpdateItem' });
     try {
       expect((await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: tenant.slug, type: 'ACCESS', email, details: 'x' } })).status).toBe(500);
       expect((await call('POST', `/api/v1/rights/requests/${requestId}/resolve`, { token: tenant.token, body: { outcome: 'FULFILLED', response: 'Done' } })).status).toBe(500);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '../shared/db/commands';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStreamReader, type StreamPosition } from '../infra/local/stream-reader';
 import { db, tableName } from '../shared/db/client';

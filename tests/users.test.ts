@@ -186,7 +186,7 @@ describe('team: storage failure', () => {
     const { token, email } = await invitedByLink(tenant);
     const before = await team(tenant);
     // Rate-limit counters (UpdateItem) still work, so each request reaches its own write.
-    restoreStorage = failWrites({ except: (command) => command === 'UpdateCommand' }).restore;
+    restoreStorage = failWrites({ except: (command) => command === 'UpdateItem' }).restore;
     const attempts = [
       await invite(tenant, { email: uniqueEmail(), role: 'VIEWER', password }),
       await invite(tenant, { email: uniqueEmail(), role: 'VIEWER' }),

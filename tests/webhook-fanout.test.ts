@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../shared/db/commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemSize } from '../bench/capacity';
 import { db, tableName } from '../shared/db/client';

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../shared/db/commands';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../shared/db/client';
 import { newTenant, useApi } from './support/api';

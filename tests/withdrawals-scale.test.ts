@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../shared/db/commands';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nowIso } from '../shared/clock';
 import { completePendingWithdrawals } from '../shared/consent/withdrawal-apply';
@@ -101,7 +101,7 @@ describe('withdrawal of many records', () => {
     const setup = await manyRecords(100);
     // Phase one and the first chunk commit; the second chunk's transaction fails, as a crash would.
     let transactions = 0;
-    restore = failWrites({ except: (command) => command !== 'TransactWriteItemsCommand' || ++transactions !== 3 }).restore;
+    restore = failWrites({ except: (command) => command !== 'TransactWriteItems' || ++transactions !== 3 }).restore;
     const crashed = await call('POST', '/api/v1/consent/withdraw', {
       token: setup.tenant.token,
       body: { dataPrincipalIdentifier: setup.email, noticeId: setup.noticeId },
@@ -131,7 +131,7 @@ describe('withdrawal of many records', () => {
   it('a retried request finishes the half-applied withdrawal before anything else', async () => {
     const setup = await manyRecords(60);
     let transactions = 0;
-    restore = failWrites({ except: (command) => command !== 'TransactWriteItemsCommand' || ++transactions !== 3 }).restore;
+    restore = failWrites({ except: (command) => command !== 'TransactWriteItems' || ++transactions !== 3 }).restore;
     expect(
       (await call('POST', '/api/v1/consent/withdraw', { token: setup.tenant.token, body: { dataPrincipalIdentifier: setup.email, noticeId: setup.noticeId } })).status,
     ).toBe(500);

@@ -130,7 +130,7 @@ describe('the words people see: drafts, review and the setting', () => {
     expect((await save(tenant, 'hi', { 'mail.withdrawal.linkText': '{url}\n{tenant} — {expiresAt}' })).status).toBe(200);
 
     const before = await tenantDigest(tenant.tenantId);
-    const storage = failWrites({ except: (command) => command === 'UpdateCommand' });
+    const storage = failWrites({ except: (command) => command === 'UpdateItem' });
     try {
       expectError(await save(tenant, 'hi', { acceptAll: 'सभी स्वीकार करें' }), 500, 'INTERNAL_ERROR');
       expectError(await call('PUT', '/api/v1/words/settings', { token: tenant.token, body: { unreviewed: 'MACHINE_DRAFTS' } }), 500, 'INTERNAL_ERROR');

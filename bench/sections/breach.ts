@@ -1,5 +1,5 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '../../shared/db/commands';
 import { randomBytes } from 'node:crypto';
 import { processIntimationMessage, type IntimationMessage } from '../../shared/breaches/worker';
 import { config } from '../../shared/config';

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../../shared/db/commands';
 import { db, tableName } from '../../shared/db/client';
 import type { LoadResult } from '../load';
 import { printTable } from '../report';

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type PutCommandInput } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { conditional, conflict, ContentionError, notFound } from '../db/errors';
 import { named, tryTransaction, writeTransaction, type NamedItem } from '../db/transact';

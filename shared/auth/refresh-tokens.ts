@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '../db/commands';
 import { clock, nowIso } from '../clock';
 import { config } from '../config';
 import { randomToken, sha256Hex } from '../crypto/hash';

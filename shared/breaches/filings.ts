@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../db/commands';
 import { clock } from '../clock';
 import { db, tableName } from '../db/client';
 import { writeTransaction } from '../db/transact';

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { conflict, writtenUnlessRaced } from '../db/errors';
 import { checkedEntityOf, soundEntitiesOf, type RequiredShape } from '../db/item';

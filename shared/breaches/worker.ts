@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../db/commands';
 import { nowIso } from '../clock';
 import { config } from '../config';
 import { openContact, principalContact } from '../consent/contact';

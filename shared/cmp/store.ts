@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
 import { queryAll } from '../db/query';

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { timeOrderedIdPrefix } from '../ids';
 import { consentKeys } from './keys';

@@ -1,4 +1,4 @@
-import { UpdateCommand, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type QueryCommandInput, type UpdateCommandInput } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { queryAll } from '../db/query';

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '../db/commands';
 import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';

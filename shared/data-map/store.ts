@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '../db/commands';
 import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';

@@ -1,4 +1,4 @@
-import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput } from './commands';
 import { db, tableName } from './client';
 
 type Key = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from './commands';
 import { ConflictError } from '../errors';
 import { db, tableName } from './client';
 import { cancellationReasons, ContentionError, nameOf, withCause, type OnConditionFailure } from './errors';

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from './commands';
 import { db, tableName } from './client';
 import { conditional, notFound } from './errors';
 

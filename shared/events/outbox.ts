@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '../db/commands';
 import { nowIso } from '../clock';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type UpdateCommandInput } from '../db/commands';
 import { consentKeys } from '../consent/keys';
 import { counterNames } from '../consent/store';
 import { db, tableName } from '../db/client';

@@ -1,4 +1,4 @@
-import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '../db/commands';
 import { nowIso } from '../clock';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';

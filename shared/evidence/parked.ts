@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '../db/commands';
 import { nowIso } from '../clock';
 import { db, tableName } from '../db/client';
 import { writtenUnlessRaced } from '../db/errors';

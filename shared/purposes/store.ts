@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../db/commands';
 import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { checkedEntityOf, soundEntitiesOf, type RequiredShape } from '../db/item';

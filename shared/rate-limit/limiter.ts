@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '../db/commands';
 import { clock } from '../clock';
 import { config, type RateLimitRule } from '../config';
 import { db, tableName } from '../db/client';

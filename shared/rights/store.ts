@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { checkedEntityOf, entityOf, type RequiredShape } from '../db/item';
 import { queryAll, queryPrefix } from '../db/query';

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { isConditionFailure, writtenUnlessRaced } from '../db/errors';
 import { entityOf } from '../db/item';

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { named, writeTransaction, type NamedItem } from '../db/transact';
 import { AppError, ConflictError, NotFoundError } from '../errors';

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '../db/commands';
 import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../db/commands';
 import { clock } from '../clock';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';

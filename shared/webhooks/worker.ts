@@ -1,4 +1,4 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '../db/commands';
 import { config } from '../config';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';

@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../../shared/db/commands';
 import { db, tableName } from '../../shared/db/client';
 import type { Call } from './api';
 import { waitFor } from './receiver';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '../../shared/db/commands';
 import { proofHashOf } from '../../shared/consent/proof';
 import type { ConsentEvidence, ConsentRecord } from '../../shared/consent/record';
 import { recordPut } from '../../shared/consent/store';

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '../../shared/db/commands';
 import { consentKeys } from '../../shared/consent/keys';
 import { db, tableName } from '../../shared/db/client';
 import { readHead, type LogHead } from '../../shared/evidence/log-store';

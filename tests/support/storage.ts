@@ -1,37 +1,23 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { db, setDocumentClient, tableName } from '../../shared/db/client';
+import { QueryCommand } from '../../shared/db/commands';
+import { createDocumentClient, db, setDocumentClient, tableName } from '../../shared/db/client';
 
-const writeCommands = new Set([
-  'PutCommand',
-  'UpdateCommand',
-  'DeleteCommand',
-  'TransactWriteCommand',
-  'BatchWriteCommand',
-]);
+/** DynamoDB's operations that write. */
+const writeOperations = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 
 /**
  * Swaps in a real client for the test engine whose writes fail (reads still work), so a test
  * can prove that a failed write never comes back as a 2xx. `restore` goes back to the default.
  */
 export const failWrites = (options: { except?: (command: string) => boolean } = {}) => {
-  const base = new DynamoDBClient({
-    endpoint: process.env.DYNAMODB_ENDPOINT,
-    region: process.env.AWS_REGION,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const client = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
-  client.middlewareStack.add(
+  const client = createDocumentClient(process.env.DYNAMODB_ENDPOINT).use(
     (next, context) => async (args) => {
-      const command = String(context.commandName ?? '');
-      const isWrite = writeCommands.has(command) || ['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand'].includes(command);
-      if (isWrite && !(options.except?.(command) ?? false)) {
+      const command = context.commandName;
+      if (writeOperations.has(command) && !(options.except?.(command) ?? false)) {
         throw Object.assign(new Error('injected storage failure'), { name: 'InternalServerError' });
       }
       return next(args);
     },
-    { step: 'initialize', name: 'failWrites' },
   );
   setDocumentClient(client);
   return { restore: () => setDocumentClient(undefined) };

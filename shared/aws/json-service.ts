@@ -1,0 +1,51 @@
+import { AwsError } from './errors';
+import { errorCodeOf, sendSigned, type ServiceEndpoint } from './request';
+import type { HttpResponse } from './transport';
+
+/**
+ * The awsJson protocols (DynamoDB, SQS: 1.0; KMS, Secrets Manager, Translate: 1.1): every
+ * operation is a POST of a JSON document to `/`, named by the X-Amz-Target header. Blobs travel
+ * as base64, so a Uint8Array anywhere in the input is sent as its base64 text.
+ */
+const blobsAsBase64 = function (this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const original = this[key];
+  return original instanceof Uint8Array ? Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64') : value;
+};
+
+const jsonErrorOf = (response: HttpResponse): AwsError => {
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(response.body.toString('utf8') || '{}') as Record<string, unknown>;
+  } catch {
+    // An HTML page from a proxy, say: the status is all there is.
+  }
+  const header = response.headers['x-amzn-errortype'];
+  const raw = String(body.__type ?? body.code ?? (typeof header === 'string' ? header : '') ?? '');
+  const name = raw ? errorCodeOf(raw) : response.status >= 500 ? 'InternalServerError' : 'UnknownError';
+  const { __type: _type, message, Message, ...fields } = body;
+  return new AwsError(name, String(message ?? Message ?? `${name} (HTTP ${response.status})`), response.status, fields);
+};
+
+export interface JsonService {
+  endpoint: () => ServiceEndpoint;
+  /** `DynamoDB_20120810`, `TrentService`, … */
+  targetPrefix: string;
+  version: '1.0' | '1.1';
+}
+
+/** Calls one operation; `reviver` (JSON.parse's) lets a service turn its own wire forms back into values. */
+export const callJson = async <Output>(service: JsonService, operation: string, input: unknown, options: { origin?: URL; reviver?: (key: string, value: unknown) => unknown } = {}): Promise<Output> => {
+  const response = await sendSigned(
+    service.endpoint(),
+    {
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': `application/x-amz-json-${service.version}`, 'x-amz-target': `${service.targetPrefix}.${operation}` },
+      body: Buffer.from(JSON.stringify(input, blobsAsBase64), 'utf8'),
+      ...(options.origin ? { origin: options.origin } : {}),
+    },
+    jsonErrorOf,
+  );
+  const text = response.body.toString('utf8');
+  return (text ? JSON.parse(text, options.reviver) : {}) as Output;
+};

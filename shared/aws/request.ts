@@ -1,0 +1,74 @@
+import { config } from '../config';
+import { environmentCredentials, localCredentials, type AwsCredentials } from './credentials';
+import { AwsError, isRetryable, isThrottling } from './errors';
+import { signRequest } from './sigv4';
+import { sendHttp, type HttpResponse } from './transport';
+
+/** Where one service is reached and how requests to it are signed. */
+export interface ServiceEndpoint {
+  /** signing name: dynamodb, s3, kms, … */
+  service: string;
+  region: string;
+  origin: URL;
+  credentials: AwsCredentials;
+  signPathAsSent?: boolean;
+  contentSha256Header?: boolean;
+}
+
+/**
+ * The service's endpoint: the local engine's when the configuration names one (with the local
+ * credentials), else AWS's regional endpoint with the role's credentials from the environment.
+ */
+export const endpointOf = (service: string, localEndpoint: string | undefined, options: { host?: string; signPathAsSent?: boolean; contentSha256Header?: boolean } = {}): ServiceEndpoint => {
+  const region = config.region;
+  const signing = { ...(options.signPathAsSent ? { signPathAsSent: true } : {}), ...(options.contentSha256Header ? { contentSha256Header: true } : {}) };
+  if (localEndpoint) return { service, region, origin: new URL(localEndpoint), credentials: localCredentials, ...signing };
+  const domain = region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
+  return { service, region, origin: new URL(`https://${options.host ?? service}.${region}.${domain}`), credentials: environmentCredentials(), ...signing };
+};
+
+export interface ServiceRequest {
+  method: string;
+  /** percent-encoded path, from `/` */
+  path: string;
+  query?: Record<string, string>;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** another origin than the endpoint's (an SQS queue URL names its own) */
+  origin?: URL;
+}
+
+/** The SDK's standard retry mode: three attempts, full jitter, 100 ms base (500 ms when throttled), 20 s at most. */
+const maxAttempts = 3;
+const backoffMs = (error: unknown, attempt: number): number => Math.floor(Math.random() * Math.min(20_000, (isThrottling(error) ? 500 : 100) * 2 ** attempt));
+
+/**
+ * Signs and sends one request, again while the failure is one worth retrying (throttling, a server
+ * fault, a dropped connection), and returns a 2xx response; any other answer is thrown as the
+ * AwsError `errorOf` reads from it. The signature's time is the machine's, never the service's
+ * injectable clock: AWS refuses a signature more than five minutes off.
+ */
+export const sendSigned = async (endpoint: ServiceEndpoint, request: ServiceRequest, errorOf: (response: HttpResponse) => AwsError): Promise<HttpResponse> => {
+  const origin = request.origin ?? endpoint.origin;
+  const url = new URL(request.path, origin);
+  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.append(name, value);
+  for (let attempt = 1; ; attempt += 1) {
+    let failure: unknown;
+    try {
+      const headers = signRequest({ method: request.method, host: origin.host, path: request.path, query: request.query ?? {}, headers: request.headers, body: request.body }, endpoint, new Date());
+      const response = await sendHttp({ method: request.method, url, headers, body: request.body });
+      if (response.status >= 200 && response.status < 300) return response;
+      failure = errorOf(response);
+    } catch (error) {
+      failure = error;
+    }
+    if (attempt >= maxAttempts || !isRetryable(failure)) {
+      if (failure instanceof AwsError) failure.$metadata.attempts = attempt;
+      throw failure;
+    }
+    await new Promise((resolve) => setTimeout(resolve, backoffMs(failure, attempt)));
+  }
+};
+
+/** The error code of a `Code` or `__type` value: `com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException` → the part after `#`, before any `:`. */
+export const errorCodeOf = (raw: string): string => raw.split('#').pop()!.split(':')[0]!.trim();

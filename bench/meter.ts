@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { JsonClient } from '../shared/aws/json-service';
 import type { DocumentClient } from '../shared/db/client';
 import { transactionItemUnits, transactionUnits, type ItemUnits } from './capacity';
 import { attributeWrite, type KeyedUnits } from './partition-units';
@@ -142,7 +143,7 @@ const accessOf = (command: string, input: Record<string, unknown>): string => {
 const commandOf = (context: { commandName?: string }) => String(context.commandName ?? 'Unknown').replace(/Command$/, '');
 
 /** Adds the counting middleware to the clients the service uses (call once, before measuring). */
-export const instrument = (dynamo: DocumentClient, queue: SQSClient): void => {
+export const instrument = (dynamo: DocumentClient, queue: JsonClient, localQueue: SQSClient): void => {
   dynamo.use(
     (next, context) => async (args) => {
       const work = scope.getStore();
@@ -190,14 +191,15 @@ export const instrument = (dynamo: DocumentClient, queue: SQSClient): void => {
       }
     },
   );
-  queue.middlewareStack.add(
-    (next, context) => async (args) => {
+  const countQueueCall = <Next extends (args: never) => Promise<unknown>>(next: Next, context: { commandName?: string }) =>
+    ((args: Parameters<Next>[0]) => {
       const work = scope.getStore();
       if (work) bump(work.sqs, commandOf(context));
       return next(args);
-    },
-    { step: 'initialize', name: 'benchMeter' },
-  );
+    }) as Next;
+  // The functions send through the service's own client; the local stand-ins for event source mappings receive and delete through the SDK's.
+  queue.use(countQueueCall);
+  localQueue.middlewareStack.add(countQueueCall, { step: 'initialize', name: 'benchMeter' });
 };
 
 /** Runs `task`, counting the AWS work it causes (with `byKey`, also its write units by partition key and item); also times it. */

@@ -51,7 +51,8 @@ const main = async () => {
   try {
     // Imported only now: the clients are built on first use from the environment the stack just set.
     const { db } = await import('../shared/db/client');
-    const { sqs } = await import('../shared/queue/sqs');
+    const { sqs } = await import('../infra/local/sqs');
+    const { queueClient } = await import('../shared/queue/sqs');
     const { instrument } = await import('./meter');
     const { createBenchTenant, startReceiver, subscribeWebhook } = await import('./fixtures');
     const { prepareEndpoints } = await import('./endpoints');
@@ -66,7 +67,7 @@ const main = async () => {
     const { measureWidget } = await import('./sections/widget');
     const { measureBreachIntimation } = await import('./sections/breach');
     const { measurePartitions } = await import('./sections/partitions');
-    instrument(db(), sqs());
+    instrument(db(), queueClient, sqs());
 
     // Separate tenants, so that one section's records and webhook do not change another's numbers.
     const mainTenant = await createBenchTenant('main');

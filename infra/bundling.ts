@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
@@ -7,11 +6,6 @@ import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodej
  * How every Lambda is bundled: the `bundling` of each NodejsFunction (infra/functions.ts). It lives
  * here so that `npm run bench` builds and measures the very bundles a deploy would ship.
  */
-/** Modules swapped for smaller ones that do the same job in Lambda. */
-export const lambdaAliases = {
-  '@aws-sdk/credential-provider-node': fileURLToPath(new URL('./lambda-credentials.ts', import.meta.url)),
-};
-
 export const lambdaBundling = {
   minify: true,
   sourceMap: true,
@@ -21,10 +15,10 @@ export const lambdaBundling = {
   // Bundled CommonJS dependencies still call require(); ESM has none unless we make one.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   target: 'node22',
-  // Bundle (and tree-shake) AWS SDK v3 instead of using whatever version the runtime ships.
+  // Bundle every dependency instead of using whatever the runtime ships (the functions call AWS
+  // through shared/aws/, not the SDK, so no AWS SDK version of the runtime's can change them).
   externalModules: [],
   mainFields: ['module', 'main'],
-  esbuildArgs: Object.fromEntries(Object.entries(lambdaAliases).map(([module, replacement]) => [`--alias:${module}`, replacement])),
 } satisfies BundlingOptions;
 
 /**
@@ -45,5 +39,4 @@ export const esbuildOptionsOf = (entry: string, outdir: string): BuildOptions =>
   external: lambdaBundling.externalModules,
   banner: { js: lambdaBundling.banner },
   mainFields: lambdaBundling.mainFields,
-  alias: lambdaAliases,
 });

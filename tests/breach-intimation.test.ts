@@ -5,7 +5,7 @@ import { processIntimationMessage, type IntimationMessage } from '../shared/brea
 import { breachKeys } from '../shared/breaches/keys';
 import { db, tableName } from '../shared/db/client';
 import { documentsOf } from '../shared/evidence/documents';
-import { sqs } from '../shared/queue/sqs';
+import { sqs } from '../infra/local/sqs';
 import { newTenant, useApi } from './support/api';
 import { breachBody, createBreach, getBreach, intimate, intimationBody, outboxEvents } from './support/breaches';
 import { publishedNotice, recordConsent, sha256 } from './support/consent';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { handler as scannerHandler } from '../functions/scanner/handler';
 import { sqsRecord } from '../infra/local/workers';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
-import { sqs } from '../shared/queue/sqs';
+import { sqs } from '../infra/local/sqs';
 import { startDueScans } from '../shared/scanner/schedule';
 import { markRunning } from '../shared/scanner/store';
 import { runScan } from '../shared/scanner/worker';

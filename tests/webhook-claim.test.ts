@@ -1,7 +1,7 @@
 import { CreateQueueCommand } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sqs } from '../shared/queue/sqs';
+import { sqs } from '../infra/local/sqs';
 import { webhookKeys } from '../shared/webhooks/keys';
 import { processDeliveryMessage } from '../shared/webhooks/worker';
 import { newTenant, useApi } from './support/api';

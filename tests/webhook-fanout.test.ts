@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemSize } from '../bench/capacity';
 import { db, tableName } from '../shared/db/client';
 import { eventIdFor, newEvent } from '../shared/events/outbox';
-import { sqs } from '../shared/queue/sqs';
+import { sqs } from '../infra/local/sqs';
 import type { DeliveryMessage } from '../shared/webhooks/attempt';
 import { fanOutEvents } from '../shared/webhooks/fanout';
 import { webhookKeys } from '../shared/webhooks/keys';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestWorkers } from './support/workers';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
-import { sqs } from '../shared/queue/sqs';
+import { sqs } from '../infra/local/sqs';
 import { newTenant, useApi } from './support/api';
 import { startReceiver, waitFor } from './support/receiver';
 

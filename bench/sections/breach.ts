@@ -11,7 +11,7 @@ import { recordPut } from '../../shared/consent/store';
 import { db, tableName } from '../../shared/db/client';
 import { drainOutbox } from '../../shared/events/drain';
 import { newTimeOrderedId } from '../../shared/ids';
-import { sqs } from '../../shared/queue/sqs';
+import { sqs } from '../../infra/local/sqs';
 import type { BenchTenant } from '../fixtures';
 import { expectData, requireRoute } from '../invoke';
 import { combine, describeAccesses, describeCalls, describeSqs, describeUnits, measure, type Work } from '../meter';

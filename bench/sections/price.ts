@@ -8,7 +8,7 @@ import { sqsRecord } from '../../infra/local/workers';
 import { config } from '../../shared/config';
 import { consentKeys } from '../../shared/consent/keys';
 import { db, tableName } from '../../shared/db/client';
-import { sqs } from '../../shared/queue/sqs';
+import { sqs } from '../../infra/local/sqs';
 import type { DeployedFunction } from '../deployment';
 import type { BenchTenant, Receiver } from '../fixtures';
 import { invoke, requireRoute } from '../invoke';

@@ -3,7 +3,7 @@ import { clock } from '../../shared/clock';
 import { config } from '../../shared/config';
 import { logHealth } from '../../shared/evidence/log-health';
 import { log } from '../../shared/log';
-import { sqs } from '../../shared/queue/sqs';
+import { sqs } from './sqs';
 
 /**
  * The local stack's stand-in for the CDK stack's alarms (infra/alarms.ts): the same conditions,

@@ -10,7 +10,7 @@ import { drainOutbox, type OutboxItem } from '../../shared/events/drain';
 import { signDueCheckpoints } from '../../shared/evidence/checkpointer';
 import { retryParkedLogs } from '../../shared/evidence/parked';
 import { describeError, log } from '../../shared/log';
-import { sqs } from '../../shared/queue/sqs';
+import { sqs } from './sqs';
 import { scanBudget } from '../../shared/scanner/budget';
 import { sweepRightsDue } from '../../shared/rights/sweeper';
 import { startDueScans } from '../../shared/scanner/schedule';

@@ -34,7 +34,7 @@ export interface JsonService {
 }
 
 /** Calls one operation; `reviver` (JSON.parse's) lets a service turn its own wire forms back into values. */
-export const callJson = async <Output>(service: JsonService, operation: string, input: unknown, options: { origin?: URL; reviver?: (key: string, value: unknown) => unknown } = {}): Promise<Output> => {
+export const callJson = async <Output>(service: JsonService, operation: string, input: unknown, options: { reviver?: (key: string, value: unknown) => unknown } = {}): Promise<Output> => {
   const response = await sendSigned(
     service.endpoint(),
     {
@@ -42,10 +42,40 @@ export const callJson = async <Output>(service: JsonService, operation: string, 
       path: '/',
       headers: { 'content-type': `application/x-amz-json-${service.version}`, 'x-amz-target': `${service.targetPrefix}.${operation}` },
       body: Buffer.from(JSON.stringify(input, blobsAsBase64), 'utf8'),
-      ...(options.origin ? { origin: options.origin } : {}),
     },
     jsonErrorOf,
   );
   const text = response.body.toString('utf8');
   return (text ? JSON.parse(text, options.reviver) : {}) as Output;
 };
+
+export interface Call {
+  input: Record<string, unknown>;
+}
+export type CallHandler = (call: Call) => Promise<{ output: Record<string, unknown> }>;
+/**
+ * Wraps a call: `commandName` is the service's operation (PutItem, SendMessage, …). How tests make
+ * storage fail and the bench counts what the service asks of AWS.
+ */
+export type Middleware = (next: CallHandler, context: { commandName: string }) => CallHandler;
+
+/** Runs `last` inside the middleware, the first added outermost. */
+export const throughMiddleware = (middleware: readonly Middleware[], commandName: string, last: CallHandler): CallHandler =>
+  middleware.reduceRight<CallHandler>((next, wrap) => wrap(next, { commandName }), last);
+
+/** One service's operations, with middleware around each call. */
+export class JsonClient {
+  private readonly middleware: Middleware[] = [];
+
+  constructor(private readonly service: JsonService) {}
+
+  use(middleware: Middleware): this {
+    this.middleware.push(middleware);
+    return this;
+  }
+
+  async call<Output>(operation: string, input: Record<string, unknown>): Promise<Output> {
+    const handler = throughMiddleware(this.middleware, operation, async (call) => ({ output: await callJson<Record<string, unknown>>(this.service, operation, call.input) }));
+    return (await handler({ input })).output as Output;
+  }
+}

@@ -1,7 +1,7 @@
 import { config } from '../config';
 import { environmentCredentials, localCredentials, type AwsCredentials } from './credentials';
 import { AwsError, isRetryable, isThrottling } from './errors';
-import { signRequest } from './sigv4';
+import { signRequest, uriEncode } from './sigv4';
 import { sendHttp, type HttpResponse } from './transport';
 
 /** Where one service is reached and how requests to it are signed. */
@@ -34,7 +34,7 @@ export interface ServiceRequest {
   query?: Record<string, string>;
   headers: Record<string, string>;
   body: Buffer;
-  /** another origin than the endpoint's (an SQS queue URL names its own) */
+  /** another origin than the endpoint's (an S3 bucket's virtual host) */
   origin?: URL;
 }
 
@@ -51,7 +51,10 @@ const backoffMs = (error: unknown, attempt: number): number => Math.floor(Math.r
 export const sendSigned = async (endpoint: ServiceEndpoint, request: ServiceRequest, errorOf: (response: HttpResponse) => AwsError): Promise<HttpResponse> => {
   const origin = request.origin ?? endpoint.origin;
   const url = new URL(request.path, origin);
-  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.append(name, value);
+  // Encoded as the signature encodes it (a space is %20, never +).
+  url.search = Object.entries(request.query ?? {})
+    .map(([name, value]) => `${uriEncode(name)}=${uriEncode(value)}`)
+    .join('&');
   for (let attempt = 1; ; attempt += 1) {
     let failure: unknown;
     try {

@@ -1,9 +1,12 @@
 import { AwsError } from '../aws/errors';
-import { callJson, type JsonService } from '../aws/json-service';
+import { callJson, throughMiddleware, type CallHandler, type JsonService, type Middleware } from '../aws/json-service';
 import { endpointOf } from '../aws/request';
 import { config } from '../config';
 import type { DocumentCommand } from './commands';
 import { binaryReviver, errorFieldsFromWire, inputToWire, outputFromWire } from './wire';
+
+/** Middleware here sees the command's input in document form (it may add members) and DynamoDB's answer before conversion. */
+export type { Middleware };
 
 /**
  * The DynamoDB client every store sends through: lib-dynamodb's commands and semantics (native
@@ -11,17 +14,6 @@ import { binaryReviver, errorFieldsFromWire, inputToWire, outputFromWire } from 
  * SDK's error names and fields, its standard retries) over one signed JSON POST per call. The SDK
  * client it replaces was about 200 KB of every function's bundle (docs/bundles.md).
  */
-export interface WireCall {
-  input: Record<string, unknown>;
-}
-export type WireHandler = (call: WireCall) => Promise<{ output: Record<string, unknown> }>;
-/**
- * Wraps a call: `commandName` is DynamoDB's operation (PutItem, Query, …), the input is the
- * command's (document form, which the middleware may add members to), the output DynamoDB's answer
- * before it is converted. How tests make storage fail and the bench counts capacity.
- */
-export type Middleware = (next: WireHandler, context: { commandName: string }) => WireHandler;
-
 export class DocumentClient {
   private readonly middleware: Middleware[] = [];
 
@@ -34,13 +26,16 @@ export class DocumentClient {
 
   async send<Result>(command: DocumentCommand<unknown, Result>): Promise<Result> {
     const operation = command.operation;
-    let handler: WireHandler = async ({ input }) => ({ output: await callJson<Record<string, unknown>>(this.service, operation, inputToWire(operation, input), { reviver: binaryReviver }) });
-    for (const middleware of this.middleware) handler = middleware(handler, { commandName: operation });
+    const handler: CallHandler = throughMiddleware(this.middleware, operation, async ({ input }) => ({
+      output: await callJson<Record<string, unknown>>(this.service, operation, inputToWire(operation, input), { reviver: binaryReviver }),
+    }));
     try {
       const { output } = await handler({ input: { ...(command.input as Record<string, unknown>) } });
       return outputFromWire(operation, output) as Result;
     } catch (error) {
-      if (error instanceof AwsError) Object.assign(error, errorFieldsFromWire({ Item: error.Item, CancellationReasons: error.CancellationReasons }));
+      if (error instanceof AwsError && (error.Item !== undefined || error.CancellationReasons !== undefined)) {
+        Object.assign(error, errorFieldsFromWire({ Item: error.Item, CancellationReasons: error.CancellationReasons }));
+      }
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import { type BucketLocationConstraint, CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createBucket, getObjectText, listObjectKeys, putObject } from '../aws/s3';
 import { config } from '../config';
 
 /**
@@ -11,20 +11,6 @@ import { config } from '../config';
  * (which lists in key order) lists a tenant's checkpoints by size, and `StartAfter` a size skips
  * every smaller one. Listing is one request per 1,000 checkpoints.
  */
-
-let cached: { endpoint: string | undefined; client: S3Client } | undefined;
-
-const s3 = (): S3Client => {
-  const endpoint = config.s3Endpoint;
-  // Keyed by endpoint only so a test that sets S3_ENDPOINT late still reaches its emulator.
-  if (cached && cached.endpoint === endpoint) return cached.client;
-  const client = new S3Client({
-    region: config.region,
-    ...(endpoint ? { endpoint, forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
-  cached = { endpoint, client };
-  return client;
-};
 
 const prefixOf = (tenantId: string): string => `checkpoints/${tenantId}/`;
 const keyOf = (tenantId: string, treeSize: number): string => `${prefixOf(tenantId)}${String(treeSize).padStart(12, '0')}.note`;
@@ -45,8 +31,7 @@ const statusOf = (error: unknown): number | undefined => (error as { $metadata?:
 
 export const readArchivedCheckpoint = async (tenantId: string, treeSize: number): Promise<string | undefined> => {
   try {
-    const { Body } = await s3().send(new GetObjectCommand({ Bucket: config.checkpointBucket, Key: keyOf(tenantId, treeSize) }));
-    return Body ? await Body.transformToString('utf-8') : '';
+    return await getObjectText(config.checkpointBucket, keyOf(tenantId, treeSize));
   } catch (error) {
     // NoSuchBucket is a 404 too, but a missing bucket is a broken deployment, not a missing note.
     if (errorName(error) === 'NoSuchKey' || (statusOf(error) === 404 && errorName(error) !== 'NoSuchBucket')) return undefined;
@@ -65,19 +50,12 @@ export const archiveCheckpoint = async (tenantId: string, treeSize: number, note
   const retainUntil = new Date(Date.now() + config.checkpointRetentionDays * 86_400_000);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await s3().send(
-        new PutObjectCommand({
-          Bucket: config.checkpointBucket,
-          Key: keyOf(tenantId, treeSize),
-          Body: note,
-          ContentType: 'text/plain; charset=utf-8',
-          IfNoneMatch: '*',
-          // Object Lock puts need a checksum header.
-          ObjectLockMode: 'COMPLIANCE',
-          ObjectLockRetainUntilDate: retainUntil,
-          ChecksumAlgorithm: 'SHA256',
-        }),
-      );
+      await putObject(config.checkpointBucket, keyOf(tenantId, treeSize), Buffer.from(note, 'utf8'), {
+        'content-type': 'text/plain; charset=utf-8',
+        'if-none-match': '*',
+        'x-amz-object-lock-mode': 'COMPLIANCE',
+        'x-amz-object-lock-retain-until-date': retainUntil.toISOString(),
+      });
       return note;
     } catch (error) {
       // 412: already there. 409: a concurrent conditional put is in flight; S3 asks for a retry.
@@ -101,31 +79,26 @@ export const archiveCheckpoint = async (tenantId: string, treeSize: number, note
  */
 export const listArchivedCheckpoints = async (tenantId: string, afterSize?: number): Promise<number[]> => {
   const sizes: number[] = [];
-  let ContinuationToken: string | undefined;
+  let continuationToken: string | undefined;
   do {
-    const page = await s3().send(
-      new ListObjectsV2Command({
-        Bucket: config.checkpointBucket,
-        Prefix: prefixOf(tenantId),
-        ...(afterSize !== undefined && afterSize >= 0 ? { StartAfter: keyOf(tenantId, afterSize) } : {}),
-        ...(ContinuationToken ? { ContinuationToken } : {}),
-      }),
-    );
-    for (const { Key } of page.Contents ?? []) {
-      const match = /^(\d{12})\.note$/.exec((Key ?? '').slice(prefixOf(tenantId).length));
+    const page = await listObjectKeys(config.checkpointBucket, {
+      prefix: prefixOf(tenantId),
+      ...(afterSize !== undefined && afterSize >= 0 ? { startAfter: keyOf(tenantId, afterSize) } : {}),
+      ...(continuationToken ? { continuationToken } : {}),
+    });
+    for (const key of page.keys) {
+      const match = /^(\d{12})\.note$/.exec(key.slice(prefixOf(tenantId).length));
       if (match) sizes.push(Number(match[1]));
     }
-    ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (ContinuationToken);
+    continuationToken = page.next;
+  } while (continuationToken);
   return sizes;
 };
 
 /** The local stack's bucket (in AWS it is infra's, with Object Lock); idempotent. */
 export const ensureCheckpointBucket = async (): Promise<void> => {
   try {
-    // Outside us-east-1 S3 wants the region named; fauxqs accepts it too.
-    const location = config.region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: config.region as BucketLocationConstraint } };
-    await s3().send(new CreateBucketCommand({ Bucket: config.checkpointBucket, ...location }));
+    await createBucket(config.checkpointBucket);
   } catch (error) {
     if (errorName(error) === 'BucketAlreadyOwnedByYou' || errorName(error) === 'BucketAlreadyExists') return;
     throw error;

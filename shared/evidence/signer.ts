@@ -1,8 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign as signWith, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { config } from '../config';
+import { kms } from '../aws/kms';
 
 /** A public JWK as served in the JWKS: the kid names the key in receipts and checkpoint notes. */
 export type PublicJwk = JsonWebKey & { kid: string; alg: string; use: string };
@@ -135,10 +134,10 @@ const kmsRawLimit = 4096;
  * KMS. Its public key is read once; signatures come back DER-encoded and are returned as r||s.
  */
 export const kmsSigner = async (keyArn: string, name: string): Promise<Signer> => {
-  const client = new KMSClient({ region: config.region });
-  const { PublicKey, KeySpec } = await client.send(new GetPublicKeyCommand({ KeyId: keyArn }));
+  // Blobs come back base64 (the awsJson protocol).
+  const { PublicKey, KeySpec } = await kms.call<{ PublicKey?: string; KeySpec?: string }>('GetPublicKey', { KeyId: keyArn });
   if (!PublicKey || KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyArn} must be an ECC_NIST_P256 signing key, got ${KeySpec ?? 'none'}`);
-  const publicKey = createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' });
+  const publicKey = createPublicKey({ key: Buffer.from(PublicKey, 'base64'), format: 'der', type: 'spki' });
   const keyId = keyIdOf(name, publicKey.export({ format: 'der', type: 'spki' }));
   return {
     keyId,
@@ -146,11 +145,9 @@ export const kmsSigner = async (keyArn: string, name: string): Promise<Signer> =
     publicJwk: publicJwkOf(publicKey, keyId, 'ES256'),
     sign: async (data) => {
       const digest = data.length > kmsRawLimit;
-      const { Signature } = await client.send(
-        new SignCommand({ KeyId: keyArn, Message: digest ? sha256(data) : data, MessageType: digest ? 'DIGEST' : 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' }),
-      );
+      const { Signature } = await kms.call<{ Signature?: string }>('Sign', { KeyId: keyArn, Message: digest ? sha256(data) : data, MessageType: digest ? 'DIGEST' : 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' });
       if (!Signature) throw new Error('KMS returned no signature');
-      return ecdsaDerToRaw(Signature);
+      return ecdsaDerToRaw(new Uint8Array(Buffer.from(Signature, 'base64')));
     },
   };
 };

@@ -1,14 +1,8 @@
-import { SESClient, SendEmailCommand, type SendEmailCommandInput } from '@aws-sdk/client-ses';
+import type { SendEmailCommandInput } from '@aws-sdk/client-ses';
+import { endpointOf, sendSigned } from '../aws/request';
+import { xmlErrorOf } from '../aws/xml';
 import { config } from '../config';
 import type { Mail } from './outbox';
-
-let client: SESClient | undefined;
-
-const ses = (): SESClient =>
-  (client ??= new SESClient({
-    region: config.region,
-    ...(config.sesEndpoint ? { endpoint: config.sesEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  }));
 
 export const buildSendEmail = (mail: Mail): SendEmailCommandInput => ({
   Source: config.mailFrom,
@@ -19,6 +13,20 @@ export const buildSendEmail = (mail: Mail): SendEmailCommandInput => ({
   },
 });
 
+/** The query protocol's form: nested members dotted, list entries `.member.<n>` from 1. */
+export const queryForm = (value: unknown, prefix = '', into = new URLSearchParams()): URLSearchParams => {
+  if (Array.isArray(value)) value.forEach((entry, index) => queryForm(entry, `${prefix}.member.${index + 1}`, into));
+  else if (value !== null && typeof value === 'object') for (const [name, member] of Object.entries(value)) queryForm(member, prefix ? `${prefix}.${name}` : name, into);
+  else if (value !== undefined) into.append(prefix, String(value));
+  return into;
+};
+
+/** SES v1 SendEmail (the query protocol: a signed form POST, an XML answer). */
 export const sendMail = async (mail: Mail): Promise<void> => {
-  await ses().send(new SendEmailCommand(buildSendEmail(mail)));
+  const form = queryForm(buildSendEmail(mail), '', new URLSearchParams({ Action: 'SendEmail', Version: '2010-12-01' }));
+  await sendSigned(
+    endpointOf('ses', config.sesEndpoint, { host: 'email' }),
+    { method: 'POST', path: '/', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }, body: Buffer.from(form.toString(), 'utf8') },
+    xmlErrorOf,
+  );
 };

@@ -1,6 +1,6 @@
-import { TranslateClient, TranslateTextCommand, type TranslateTextCommandInput } from '@aws-sdk/client-translate';
+import type { TranslateTextCommandInput } from '@aws-sdk/client-translate';
+import { translate } from '../aws/translate';
 import { mapWithConcurrency } from '../concurrency';
-import { config } from '../config';
 import { isoOf, type LanguageCode } from '../i18n/languages';
 import { machineTranslatable } from './coverage';
 import type { Translator } from './translator';
@@ -14,15 +14,13 @@ export const buildTranslateRequest = (text: string, target: LanguageCode): Trans
 
 /** TranslateText takes one text per call, so a batch fans out, bounded to stay under its throttle. */
 export const createAmazonTranslator = (concurrency = 4): Translator => {
-  let client: TranslateClient | undefined;
-  const clientOf = (): TranslateClient => (client ??= new TranslateClient({ region: config.region }));
   return {
     name: 'amazon-translate',
     supports: machineTranslatable,
     translate: async (texts, target) => {
       if (!machineTranslatable(target)) throw new Error(`Amazon Translate does not support ${target}`);
       return mapWithConcurrency(texts, concurrency, async (text) => {
-        const output = await clientOf().send(new TranslateTextCommand(buildTranslateRequest(text, target)));
+        const output = await translate.call<{ TranslatedText?: string }>('TranslateText', { ...buildTranslateRequest(text, target) });
         return output.TranslatedText ?? '';
       });
     },

@@ -18,7 +18,7 @@ import { tableDefinition } from '../../shared/db/table';
 import { scanBudget } from '../../shared/scanner/budget';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
-import { awsClientsIn, packagesIn } from '../support/bundle-clients';
+import { awsServicesIn, packagesIn } from '../support/bundle-clients';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -180,16 +180,16 @@ describe('functions', () => {
     }
   });
 
-  // What each AWS client in a bundle needs; a client missing here fails the test until it is mapped.
-  const actionsForClient: Record<string, string[]> = {
-    'client-dynamodb': tableActions.map((action) => `dynamodb:${action}`),
-    'client-sqs': ['sqs:SendMessage'],
-    'client-ses': ['ses:SendEmail', 'ses:SendRawEmail'],
-    'client-translate': ['translate:TranslateText'],
-    'client-kms': ['kms:Sign', 'kms:GetPublicKey'],
+  // What each AWS service a bundle calls needs; a service missing here fails the test until it is mapped.
+  const actionsForService: Record<string, string[]> = {
+    dynamodb: tableActions.map((action) => `dynamodb:${action}`),
+    sqs: ['sqs:SendMessage'],
+    ses: ['ses:SendEmail', 'ses:SendRawEmail'],
+    translate: ['translate:TranslateText'],
+    kms: ['kms:Sign', 'kms:GetPublicKey'],
     // Notes are put with an Object Lock retention date; ListBucket turns a missing note into 404.
-    'client-s3': ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject', 's3:ListBucket'],
-    'client-secrets-manager': ['secretsmanager:GetSecretValue'],
+    s3: ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject', 's3:ListBucket'],
+    secretsmanager: ['secretsmanager:GetSecretValue'],
   };
   // Rights the platform needs whatever the code imports: logging, and the stream the outbox is fed from.
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
@@ -197,9 +197,12 @@ describe('functions', () => {
   it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
     expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer', 'stream-sweeper', 'breach-worker', 'rights-sweeper'].sort());
     for (const [name, fn] of stack.functions.byName) {
-      const clients = await awsClientsIn(join(repoRoot, 'functions', name, 'handler.ts'));
-      for (const client of clients) expect(Object.keys(actionsForClient), `${name} imports ${client}`).toContain(client);
-      const expected = clients.flatMap((client) => actionsForClient[client] ?? []).sort();
+      const entry = join(repoRoot, 'functions', name, 'handler.ts');
+      const services = await awsServicesIn(entry);
+      for (const service of services) expect(Object.keys(actionsForService), `${name} calls ${service}`).toContain(service);
+      // The functions call AWS through shared/aws/ alone: an SDK client in a bundle would be a call the grants above cannot see.
+      expect((await packagesIn(entry)).filter((found) => found.startsWith('@aws-sdk/client-')), name).toEqual([]);
+      const expected = services.flatMap((service) => actionsForService[service] ?? []).sort();
       const granted = [...new Set(actionsOf(fn).filter((action) => !platformActions.has(action) || expected.includes(action)))].sort();
       expect(granted, name).toEqual([...new Set(expected)].sort());
       expect(actionsOf(fn), name).not.toContain('dynamodb:Scan');
@@ -375,7 +378,7 @@ describe('tracker scanner', () => {
   });
 
   it('may read and write the table (no Scan) and consume its queue, nothing else: all its bundle calls', async () => {
-    expect(await awsClientsIn(join(repoRoot, 'functions', 'scanner', 'handler.ts'))).toEqual(['client-dynamodb']);
+    expect(await awsServicesIn(join(repoRoot, 'functions', 'scanner', 'handler.ts'))).toEqual(['dynamodb']);
     const granted = [...new Set(actionsOf(stack.scanner.scanner))].sort();
     expect(granted).toEqual(
       [...tableActions.map((action) => `dynamodb:${action}`), 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].sort(),

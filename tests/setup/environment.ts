@@ -32,7 +32,7 @@ Object.assign(process.env, {
 // local workers, and a worker polling a shared queue would run (and take away) the scans this file
 // queues and inspects, or deliver its webhooks with that file's retry and timeout settings.
 const { CreateQueueCommand } = await import('@aws-sdk/client-sqs');
-const { sqs } = await import('../../shared/queue/sqs');
+const { sqs } = await import('../../infra/local/sqs');
 const ownQueue = async (name: string) => (await sqs().send(new CreateQueueCommand({ QueueName: `${name}-${Math.random().toString(36).slice(2)}` }))).QueueUrl;
 process.env.SCAN_QUEUE_URL = await ownQueue('tracker-scans');
 process.env.WEBHOOK_QUEUE_URL = await ownQueue('webhook-deliveries');

@@ -4,7 +4,9 @@ import { GetCommand, PutCommand } from '../shared/db/commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemSize } from '../bench/capacity';
 import { db, tableName } from '../shared/db/client';
-import { eventIdFor, newEvent } from '../shared/events/outbox';
+import { dispatchOutboxItem, drainOutbox, streamFirstMs, type OutboxItem } from '../shared/events/drain';
+import { eventIdFor, keepInOutbox, newEvent } from '../shared/events/outbox';
+import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { sqs } from '../infra/local/sqs';
 import type { DeliveryMessage } from '../shared/webhooks/attempt';
 import { fanOutEvents } from '../shared/webhooks/fanout';
@@ -203,6 +205,34 @@ describe('the fan-out makes the first attempt', () => {
       await processDeliveryMessage({ key: legacyKey, attempt: 1, notBefore: 0 });
       expect((await history()).map((delivery) => delivery.status)).toEqual(['SUCCESS', 'SUCCESS']);
     } finally {
+      await receiver.close();
+    }
+  });
+
+  it('leaves a fresh event to the stream, so a drain at the same moment sends nothing twice; one the stream left pending is the drain\'s, once', async () => {
+    const { tenant, receiver } = await setup(() => ({ status: 204 }));
+    const ours = (item: OutboxItem) => item.PK === `TENANT#${tenant.tenantId}`;
+    const pending = async (event: ReturnType<typeof consentEvent>) => {
+      await keepInOutbox(event);
+      return (await db().send(new GetCommand({ TableName: tableName(), Key: { PK: `TENANT#${tenant.tenantId}`, SK: `OUTBOX#${event.id}` }, ConsistentRead: true }))).Item as OutboxItem;
+    };
+    try {
+      // The stream hands a new event on while a drain runs: the fan-out sends before it records, so only one of them may take it.
+      const fresh = consentEvent(tenant.tenantId);
+      const [, drained] = await Promise.all([dispatchOutboxItem(await pending(fresh)), drainOutbox('EVENT', 25, ours)]);
+      expect(drained).toBe(0);
+      expect(receiver.received.map((entry) => JSON.parse(entry.rawBody.toString()).id)).toEqual([fresh.id]);
+
+      // An event the stream failed to hand on is still pending once its time is up: the drain sends it, once.
+      const left = consentEvent(tenant.tenantId);
+      await pending(left);
+      expect(await drainOutbox('EVENT', 25, ours)).toBe(0);
+      setClock(offsetClock(streamFirstMs.EVENT + 1000));
+      expect(await drainOutbox('EVENT', 25, ours)).toBe(1);
+      expect(await drainOutbox('EVENT', 25, ours)).toBe(0);
+      expect(receiver.received.map((entry) => JSON.parse(entry.rawBody.toString()).id)).toEqual([fresh.id, left.id]);
+    } finally {
+      resetClock();
       await receiver.close();
     }
   });

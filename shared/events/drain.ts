@@ -102,11 +102,21 @@ const deferItem = async (item: OutboxItem & { drainFailures?: number }, now: Dat
   }
 };
 
+/**
+ * How long a drain leaves a fresh item of each kind to the stream. An event's fan-out sends its
+ * first attempts before it records the deliveries (shared/webhooks/fanout.ts), so a drain and the
+ * stream fanning out one event at the same moment would both send it. The stream hands a new item
+ * on within seconds; what is still pending after this long is the stream's failure, the drain's to
+ * retry. A mail needs no wait: its lease (above) already makes two drainers send it once.
+ */
+export const streamFirstMs: Record<OutboxKind, number> = { EVENT: 30_000, MAIL: 0 };
+
 const pendingQuery = (kind: OutboxKind, limit: number, range: Pick<QueryCommandInput, 'KeyConditionExpression' | 'ExpressionAttributeValues'>) =>
   db().send(new QueryCommand({ TableName: tableName(), IndexName: 'GSI1', Limit: limit, ...range }));
 
 /**
- * Hands on up to `limit` pending items of a kind, oldest first, then up to `limit` earlier failures
+ * Hands on up to `limit` pending items of a kind, oldest first (events only once the stream has had
+ * its time with them, `streamFirstMs`), then up to `limit` earlier failures
  * that are due again; returns how many it handed on. An item that fails again is deferred, so a
  * poison item (one tenant's) never keeps the drain from the rest. `accept` leaves items to other
  * drainers (test files sharing one table each drain only their own tenants').
@@ -115,7 +125,11 @@ export const drainOutbox = async (kind: OutboxKind, limit = 25, accept: (item: O
   const now = clock.now();
   const partition = outboxKeys.pendingPartition(kind);
   const [fresh, due] = await Promise.all([
-    pendingQuery(kind, limit, { KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :deferred', ExpressionAttributeValues: { ':pk': partition, ':deferred': outboxKeys.deferredPrefix } }),
+    pendingQuery(kind, limit, {
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
+      // Fresh items sort by the time they were written; '~' (deferred ones) after every time.
+      ExpressionAttributeValues: { ':pk': partition, ':before': streamFirstMs[kind] > 0 ? new Date(now.getTime() - streamFirstMs[kind]).toISOString() : outboxKeys.deferredPrefix },
+    }),
     pendingQuery(kind, limit, {
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :deferred AND :now',
       ExpressionAttributeValues: { ':pk': partition, ':deferred': outboxKeys.deferredPrefix, ':now': `${outboxKeys.deferredPrefix}${now.toISOString()}~` },

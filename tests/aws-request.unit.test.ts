@@ -1,14 +1,18 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { PutCommand as SdkPutCommand, TransactWriteCommand as SdkTransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { extendedEncodeURIComponent } from '@smithy/core/protocols';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { localCredentials } from '../shared/aws/credentials';
 import { AwsError } from '../shared/aws/errors';
 import { callJson } from '../shared/aws/json-service';
+import { endpointOf, sendSigned } from '../shared/aws/request';
 import { createDocumentClient, dynamoDbService, type WireCall } from '../shared/db/client';
 import { PutCommand, TransactWriteCommand, type DocumentCommand } from '../shared/db/commands';
 import { binaryReviver } from '../shared/db/wire';
 import { answer, fakeDynamoDB, sdkClients } from './support/dynamodb-fake';
-import type { Answer } from './support/receiver';
+import { startReceiver, type Answer } from './support/receiver';
 
 /**
  * shared/aws's retries and error parsing against the SDK's: both clients send the same call to
@@ -87,6 +91,30 @@ describe('sendSigned retries as the SDK does', () => {
     const fake = await fakeDynamoDB(internal, ok);
     await expect(callJson(dynamoDbService(fake.endpoint), 'GetItem', getItem)).resolves.toEqual({ Item: { PK: { S: 'TENANT#t1' } } });
     expect(fake.sent()).toHaveLength(2);
+  });
+});
+
+describe('sendSigned sends what it signed', () => {
+  it("sends an S3 path and query byte for byte as the SDK's S3 client does: `.` and `..` kept, a space as %20", async () => {
+    const receiver = await startReceiver(() => ({ status: 200, body: '<ListBucketResult/>' }));
+    onTestFinished(receiver.close);
+    const endpoint = new URL(receiver.url).origin;
+    const s3 = new S3Client({ region: 'ap-south-1', endpoint, forcePathStyle: true, credentials: localCredentials });
+    onTestFinished(() => s3.destroy());
+    const key = 'tenant a/../notices+v1/./~draft*=é.pdf';
+    const listing = { 'continuation-token': '1/+Zx==', 'list-type': '2', prefix: "a b+c~*'é/" };
+    await s3.send(new GetObjectCommand({ Bucket: 'consent-files', Key: key })).catch(() => undefined);
+    await s3.send(new ListObjectsV2Command({ Bucket: 'consent-files', Prefix: listing.prefix, ContinuationToken: listing['continuation-token'] })).catch(() => undefined);
+
+    const ours = endpointOf('s3', endpoint, { signPathAsSent: true, contentSha256Header: true });
+    const get = { method: 'GET', headers: {}, body: Buffer.alloc(0) };
+    const failed = () => new AwsError('S3Error', 'unexpected', 500);
+    await sendSigned(ours, { ...get, path: `/consent-files/${key.split('/').map(extendedEncodeURIComponent).join('/')}`, query: { 'x-id': 'GetObject' } }, failed);
+    await sendSigned(ours, { ...get, path: '/consent-files/', query: listing }, failed);
+
+    const [sdkGet, sdkList, ourGet, ourList] = receiver.received.map(({ path }) => path);
+    expect(ourGet).toBe(sdkGet);
+    expect(ourList).toBe(sdkList);
   });
 });
 

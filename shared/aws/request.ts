@@ -1,7 +1,7 @@
 import { config } from '../config';
 import { environmentCredentials, localCredentials, type AwsCredentials } from './credentials';
 import { AwsError, isRetryable, isThrottling } from './errors';
-import { signRequest } from './sigv4';
+import { signRequest, uriEncode } from './sigv4';
 import { sendHttp, type HttpResponse } from './transport';
 
 /** Where one service is reached and how requests to it are signed. */
@@ -58,13 +58,16 @@ export type Pause = (ms: number) => Promise<void>;
  */
 export const sendSigned = async (endpoint: ServiceEndpoint, request: ServiceRequest, errorOf: (response: HttpResponse) => AwsError, pause: Pause = sleep): Promise<HttpResponse> => {
   const origin = request.origin ?? endpoint.origin;
-  const url = new URL(request.path, origin);
-  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.append(name, value);
+  // Sent as signed, and as the SDK sends it: a URL would resolve `.` and `..` segments (which an
+  // S3 key may have) and write a space in the query as `+`, and the signature would not match.
+  const query = request.query ?? {};
+  const search = Object.keys(query).sort().map((name) => `${uriEncode(name)}=${uriEncode(query[name]!)}`).join('&');
+  const path = search ? `${request.path}?${search}` : request.path;
   for (let attempt = 1; ; attempt += 1) {
     let failure: unknown;
     try {
-      const headers = signRequest({ method: request.method, host: origin.host, path: request.path, query: request.query ?? {}, headers: request.headers, body: request.body }, endpoint, new Date());
-      const response = await sendHttp({ method: request.method, url, headers, body: request.body });
+      const headers = signRequest({ method: request.method, host: origin.host, path: request.path, query, headers: request.headers, body: request.body }, endpoint, new Date());
+      const response = await sendHttp({ method: request.method, origin, path, headers, body: request.body });
       if (response.status >= 200 && response.status < 300) return response;
       failure = errorOf(response);
     } catch (error) {

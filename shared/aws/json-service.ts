@@ -1,5 +1,5 @@
 import { AwsError } from './errors';
-import { errorCodeOf, sendSigned, type ServiceEndpoint } from './request';
+import { errorCodeOf, sendSigned, type Pause, type ServiceEndpoint } from './request';
 import type { HttpResponse } from './transport';
 
 /**
@@ -12,10 +12,16 @@ const blobsAsBase64 = function (this: Record<string, unknown>, key: string, valu
   return original instanceof Uint8Array ? Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64') : value;
 };
 
-const jsonErrorOf = (response: HttpResponse): AwsError => {
+type Reviver = (key: string, value: unknown) => unknown;
+
+/**
+ * An error's body is read with the service's reviver too: DynamoDB's carries items (a failed
+ * condition's, a cancelled transaction's) whose bytes are base64, which the SDK hands back as bytes.
+ */
+const jsonErrorOf = (response: HttpResponse, reviver?: Reviver): AwsError => {
   let body: Record<string, unknown> = {};
   try {
-    body = JSON.parse(response.body.toString('utf8') || '{}') as Record<string, unknown>;
+    body = JSON.parse(response.body.toString('utf8') || '{}', reviver) as Record<string, unknown>;
   } catch {
     // An HTML page from a proxy, say: the status is all there is.
   }
@@ -34,7 +40,7 @@ export interface JsonService {
 }
 
 /** Calls one operation; `reviver` (JSON.parse's) lets a service turn its own wire forms back into values. */
-export const callJson = async <Output>(service: JsonService, operation: string, input: unknown, options: { reviver?: (key: string, value: unknown) => unknown } = {}): Promise<Output> => {
+export const callJson = async <Output>(service: JsonService, operation: string, input: unknown, options: { reviver?: Reviver; pause?: Pause } = {}): Promise<Output> => {
   const response = await sendSigned(
     service.endpoint(),
     {
@@ -43,7 +49,8 @@ export const callJson = async <Output>(service: JsonService, operation: string, 
       headers: { 'content-type': `application/x-amz-json-${service.version}`, 'x-amz-target': `${service.targetPrefix}.${operation}` },
       body: Buffer.from(JSON.stringify(input, blobsAsBase64), 'utf8'),
     },
-    jsonErrorOf,
+    (response) => jsonErrorOf(response, options.reviver),
+    options.pause,
   );
   const text = response.body.toString('utf8');
   return (text ? JSON.parse(text, options.reviver) : {}) as Output;

@@ -33,7 +33,28 @@ const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256'
 /** RFC 3986 unreserved characters stay, everything else is %XX (encodeURIComponent leaves !'()* alone). */
 export const uriEncode = (text: string): string => encodeURIComponent(text).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 
-const canonicalPath = (path: string, asSent: boolean): string => (asSent ? path : path.split('/').map((segment) => uriEncode(segment)).join('/'));
+/**
+ * S3 signs the path exactly as sent. Every other service signs it normalised first (RFC 3986: no
+ * empty, `.` or `..` segments, as AWS's servers and the SDK's signer do), then encoded once more:
+ * without the normalising, `/a//b` or `/a/./b` would be refused with SignatureDoesNotMatch.
+ */
+const canonicalPath = (path: string, asSent: boolean): string => {
+  if (asSent) return path;
+  const segments: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  const normalised = `${path.startsWith('/') ? '/' : ''}${segments.join('/')}${segments.length > 0 && path.endsWith('/') ? '/' : ''}`;
+  return normalised.split('/').map((segment) => uriEncode(segment)).join('/');
+};
+
+/**
+ * A header value as signed: line breaks become spaces, runs of spaces and tabs one space, one space
+ * trimmed at each end: only spaces and tabs, as the SDK's signer folds them. JavaScript's `\s` and
+ * `trim` also fold a no-break space (Latin-1, so a header may carry one), and the signature differed.
+ */
+const canonicalHeaderValue = (value: string): string => value.replace(/[\r\n]/g, ' ').replace(/[ \t]+/g, ' ').replace(/^ | $/g, '');
 
 const canonicalQuery = (query: Record<string, string>): string =>
   Object.entries(query)
@@ -67,7 +88,7 @@ export const signRequest = (request: UnsignedRequest, scope: SigningScope, now: 
   if (scope.credentials.sessionToken) headers['x-amz-security-token'] = scope.credentials.sessionToken;
   if (scope.contentSha256Header) headers['x-amz-content-sha256'] = payloadHash;
   const lower = Object.entries(headers)
-    .map(([name, value]) => [name.toLowerCase(), value.trim().replace(/\s+/g, ' ')] as const)
+    .map(([name, value]) => [name.toLowerCase(), canonicalHeaderValue(value)] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const signedHeaders = lower.map(([name]) => name).join(';');
   const canonicalRequest = [

@@ -4,7 +4,9 @@ import { AwsError } from './errors';
 
 export interface HttpRequest {
   method: string;
-  url: URL;
+  origin: URL;
+  /** path and query exactly as sent, never normalised: what was signed */
+  path: string;
   headers: Record<string, string>;
   body: Buffer;
 }
@@ -26,10 +28,10 @@ const timeoutMs = 30_000;
 
 export const sendHttp = (request: HttpRequest): Promise<HttpResponse> =>
   new Promise((resolve, reject) => {
-    const secure = request.url.protocol === 'https:';
+    const secure = request.origin.protocol === 'https:';
     const outgoing = (secure ? httpsRequest : httpRequest)(
-      request.url,
-      { method: request.method, headers: { ...request.headers, 'content-length': String(request.body.length) }, agent: secure ? agents.https : agents.http, timeout: timeoutMs },
+      request.origin,
+      { method: request.method, path: request.path, headers: { ...request.headers, 'content-length': String(request.body.length) }, agent: secure ? agents.https : agents.http, timeout: timeoutMs },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -37,7 +39,7 @@ export const sendHttp = (request: HttpRequest): Promise<HttpResponse> =>
         response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
       },
     );
-    outgoing.on('timeout', () => outgoing.destroy(new AwsError('TimeoutError', `no answer from ${request.url.host} within ${timeoutMs} ms`, undefined)));
+    outgoing.on('timeout', () => outgoing.destroy(new AwsError('TimeoutError', `no answer from ${request.origin.host} within ${timeoutMs} ms`, undefined)));
     outgoing.on('error', reject);
     outgoing.end(request.body);
   });

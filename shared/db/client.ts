@@ -41,9 +41,11 @@ export class DocumentClient {
   }
 }
 
+/** DynamoDB as an awsJson service: the local engine's endpoint when given, else AWS's in the region. */
+export const dynamoDbService = (localEndpoint: string | undefined): JsonService => ({ endpoint: () => endpointOf('dynamodb', localEndpoint), targetPrefix: 'DynamoDB_20120810', version: '1.0' });
+
 /** A client for DynamoDB at the configured endpoint (the local engine's, or AWS's in the region). */
-export const createDocumentClient = (localEndpoint: string | undefined = config.dynamodbEndpoint): DocumentClient =>
-  new DocumentClient({ endpoint: () => endpointOf('dynamodb', localEndpoint), targetPrefix: 'DynamoDB_20120810', version: '1.0' });
+export const createDocumentClient = (localEndpoint: string | undefined = config.dynamodbEndpoint): DocumentClient => new DocumentClient(dynamoDbService(localEndpoint));
 
 let documentClient: DocumentClient | undefined;
 

@@ -8,8 +8,18 @@ export interface Received {
   rawBody: Buffer;
 }
 
-/** A real HTTP receiver on 127.0.0.1; `respond` decides each answer (status, optional delay). */
-export const startReceiver = async (respond: (request: Received, index: number) => { status: number; delayMs?: number; headers?: Record<string, string> }) => {
+export interface Answer {
+  status: number;
+  delayMs?: number;
+  headers?: Record<string, string>;
+  /** 'ok' unless given */
+  body?: string;
+  /** drop the connection instead of answering (the client sees ECONNRESET) */
+  reset?: boolean;
+}
+
+/** A real HTTP receiver on 127.0.0.1; `respond` decides each answer (status, optional delay, body). */
+export const startReceiver = async (respond: (request: Received, index: number) => Answer) => {
   const received: Received[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -18,9 +28,13 @@ export const startReceiver = async (respond: (request: Received, index: number) 
       const entry = { at: Date.now(), path: request.url ?? '/', headers: request.headers, rawBody: Buffer.concat(chunks) };
       received.push(entry);
       const answer = respond(entry, received.length - 1);
+      if (answer.reset) {
+        request.socket.destroy();
+        return;
+      }
       setTimeout(() => {
         response.writeHead(answer.status, answer.headers);
-        response.end('ok');
+        response.end(answer.body ?? 'ok');
       }, answer.delayMs ?? 0);
     });
   });

@@ -27,7 +27,11 @@ const putProbes = async (type: string, count: number): Promise<string[]> => {
   return keys;
 };
 
-const until = async (condition: () => boolean, timeoutMs = 20_000) => {
+/**
+ * A reader starts at the stream's trim horizon and reads through all the suite has written before
+ * it reaches its own records (13 s in one loaded CI run), so the wait allows for that.
+ */
+const until = async (condition: () => boolean, timeoutMs = 45_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('timed out waiting for the stream reader');

@@ -82,7 +82,9 @@ export const wireOf = (request: Received | HttpRequest): Wire => {
 /** The SDK's, less its `x-id` query marker (the operation's name, which S3 does not need). */
 const sdkWireOf = (request: SdkHttpRequest): Wire => {
   const { 'x-id': _marker, ...query } = request.query as Record<string, string>;
-  const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body as string | Uint8Array);
+  const raw = request.body as string | Uint8Array | undefined;
+  // A Uint8Array's bytes taken as they are: Buffer.from(object) would call the string methods the SDK warns about.
+  const body = raw === undefined ? Buffer.alloc(0) : typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
   return { method: request.method, host: request.headers.host!, path: request.path, query, headers: headersOf(request.headers), body };
 };
 

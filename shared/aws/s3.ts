@@ -24,7 +24,8 @@ const locate = (bucket: string, key: string | undefined, request: Omit<ServiceRe
   // A bucket name with dots cannot be a TLS host name's label, and an IP address takes no
   // subdomain (an endpoint configured as one, as the SDK decides too): such requests go path-style.
   const pathStyle = config.s3Endpoint !== undefined || bucket.includes('.') || isIP(endpoint.origin.hostname.replace(/^\[|\]$/g, '')) !== 0;
-  if (pathStyle) return { endpoint, request: { ...request, path: `/${bucket}${keyPath}` } };
+  // A bucket's own path-style path ends in `/`, as the SDK sends it (S3 takes `/<bucket>` too).
+  if (pathStyle) return { endpoint, request: { ...request, path: `/${bucket}${keyPath || '/'}` } };
   return { endpoint, request: { ...request, path: keyPath || '/', origin: new URL(`${endpoint.origin.protocol}//${bucket}.${endpoint.origin.host}`) } };
 };
 

@@ -70,15 +70,20 @@ export type Middleware = (next: CallHandler, context: { commandName: string }) =
 export const throughMiddleware = (middleware: readonly Middleware[], commandName: string, last: CallHandler): CallHandler =>
   middleware.reduceRight<CallHandler>((next, wrap) => wrap(next, { commandName }), last);
 
-/** One service's operations, with middleware around each call. */
-export class JsonClient {
-  private readonly middleware: Middleware[] = [];
-
-  constructor(private readonly service: JsonService) {}
+/** A client that runs middleware around each of its calls. */
+export abstract class MiddlewareClient {
+  protected readonly middleware: Middleware[] = [];
 
   use(middleware: Middleware): this {
     this.middleware.push(middleware);
     return this;
+  }
+}
+
+/** One service's operations, with middleware around each call. */
+export class JsonClient extends MiddlewareClient {
+  constructor(private readonly service: JsonService) {
+    super();
   }
 
   async call<Output>(operation: string, input: Record<string, unknown>): Promise<Output> {

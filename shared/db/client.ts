@@ -1,5 +1,5 @@
 import { AwsError } from '../aws/errors';
-import { callJson, throughMiddleware, type CallHandler, type JsonService, type Middleware } from '../aws/json-service';
+import { callJson, MiddlewareClient, throughMiddleware, type CallHandler, type JsonService, type Middleware } from '../aws/json-service';
 import { endpointOf } from '../aws/request';
 import { config } from '../config';
 import type { DocumentCommand } from './commands';
@@ -14,14 +14,9 @@ export type { Middleware };
  * SDK's error names and fields, its standard retries) over one signed JSON POST per call. The SDK
  * client it replaces was about 200 KB of every function's bundle (docs/bundles.md).
  */
-export class DocumentClient {
-  private readonly middleware: Middleware[] = [];
-
-  constructor(private readonly service: JsonService) {}
-
-  use(middleware: Middleware): this {
-    this.middleware.push(middleware);
-    return this;
+export class DocumentClient extends MiddlewareClient {
+  constructor(private readonly service: JsonService) {
+    super();
   }
 
   async send<Result>(command: DocumentCommand<unknown, Result>): Promise<Result> {

@@ -54,36 +54,22 @@ export abstract class DocumentCommand<Input, Result> {
   constructor(readonly input: Input) {}
 }
 
-export class GetCommand extends DocumentCommand<GetCommandInput, Output<GetCommandOutput>> {
-  readonly operation = 'GetItem';
-}
-export class PutCommand extends DocumentCommand<PutCommandInput, Output<PutCommandOutput>> {
-  readonly operation = 'PutItem';
-}
-export class UpdateCommand extends DocumentCommand<UpdateCommandInput, Output<UpdateCommandOutput>> {
-  readonly operation = 'UpdateItem';
-}
-export class DeleteCommand extends DocumentCommand<DeleteCommandInput, Output<DeleteCommandOutput>> {
-  readonly operation = 'DeleteItem';
-}
-export class QueryCommand extends DocumentCommand<QueryCommandInput, Output<QueryCommandOutput>> {
-  readonly operation = 'Query';
-}
+/** The command class for one DynamoDB operation. */
+const commandFor = <Input, Result>(operation: string) =>
+  class extends DocumentCommand<Input, Result> {
+    readonly operation = operation;
+  };
+
+export const GetCommand = /* @__PURE__ */ commandFor<GetCommandInput, Output<GetCommandOutput>>('GetItem');
+export const PutCommand = /* @__PURE__ */ commandFor<PutCommandInput, Output<PutCommandOutput>>('PutItem');
+export const UpdateCommand = /* @__PURE__ */ commandFor<UpdateCommandInput, Output<UpdateCommandOutput>>('UpdateItem');
+export const DeleteCommand = /* @__PURE__ */ commandFor<DeleteCommandInput, Output<DeleteCommandOutput>>('DeleteItem');
+export const QueryCommand = /* @__PURE__ */ commandFor<QueryCommandInput, Output<QueryCommandOutput>>('Query');
 /** Tests and tools only: no request path scans (docs/data-model.md). */
-export class ScanCommand extends DocumentCommand<ScanCommandInput, Output<ScanCommandOutput>> {
-  readonly operation = 'Scan';
-}
-export class BatchGetCommand extends DocumentCommand<BatchGetCommandInput, Output<BatchGetCommandOutputOfSdk>> {
-  readonly operation = 'BatchGetItem';
-}
-export class BatchWriteCommand extends DocumentCommand<BatchWriteCommandInput, Output<BatchWriteCommandOutput>> {
-  readonly operation = 'BatchWriteItem';
-}
-export class TransactGetCommand extends DocumentCommand<TransactGetCommandInput, Output<TransactGetCommandOutput>> {
-  readonly operation = 'TransactGetItems';
-}
-export class TransactWriteCommand extends DocumentCommand<TransactWriteCommandInput, Output<TransactWriteCommandOutput>> {
-  readonly operation = 'TransactWriteItems';
-}
+export const ScanCommand = /* @__PURE__ */ commandFor<ScanCommandInput, Output<ScanCommandOutput>>('Scan');
+export const BatchGetCommand = /* @__PURE__ */ commandFor<BatchGetCommandInput, Output<BatchGetCommandOutputOfSdk>>('BatchGetItem');
+export const BatchWriteCommand = /* @__PURE__ */ commandFor<BatchWriteCommandInput, Output<BatchWriteCommandOutput>>('BatchWriteItem');
+export const TransactGetCommand = /* @__PURE__ */ commandFor<TransactGetCommandInput, Output<TransactGetCommandOutput>>('TransactGetItems');
+export const TransactWriteCommand = /* @__PURE__ */ commandFor<TransactWriteCommandInput, Output<TransactWriteCommandOutput>>('TransactWriteItems');
 
 export type BatchGetCommandOutput = Output<BatchGetCommandOutputOfSdk>;

@@ -56,6 +56,17 @@ export const config = {
   get awsCredentials(): { accessKeyId: string | undefined; secretAccessKey: string | undefined; sessionToken: string | undefined } {
     return { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_SECRET_ACCESS_KEY'), sessionToken: env('AWS_SESSION_TOKEN') };
   },
+  /**
+   * An endpoint an operator configured for one AWS service, read as the AWS SDKs read it
+   * (https://docs.aws.amazon.com/sdkref/latest/guide/feature-ss-endpoints.html): AWS_ENDPOINT_URL_<service
+   * id in capitals, spaces as `_`> (`Secrets Manager`: AWS_ENDPOINT_URL_SECRETS_MANAGER), else
+   * AWS_ENDPOINT_URL; neither while AWS_IGNORE_CONFIGURED_ENDPOINT_URLS is `true`. A VPC endpoint,
+   * a proxy, or a fake in the unit tests; the role's credentials still sign.
+   */
+  configuredEndpointOf(serviceId: string): string | undefined {
+    if (env('AWS_IGNORE_CONFIGURED_ENDPOINT_URLS')?.toLowerCase() === 'true') return undefined;
+    return env(`AWS_ENDPOINT_URL_${serviceId.toUpperCase().replace(/ /g, '_')}`) ?? env('AWS_ENDPOINT_URL');
+  },
   get dynamodbEndpoint(): string | undefined {
     return env('DYNAMODB_ENDPOINT');
   },

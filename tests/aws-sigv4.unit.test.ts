@@ -1,9 +1,8 @@
-import { Sha256 } from '@smithy/core/checksum';
-import { extendedEncodeURIComponent, HttpRequest } from '@smithy/core/protocols';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { extendedEncodeURIComponent } from '@smithy/core/protocols';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signRequest, type SigningScope, type UnsignedRequest } from '../shared/aws/sigv4';
+import { sdkSigned } from './support/sigv4';
 
 /**
  * shared/aws/sigv4.ts against the SDK's own signer, @smithy/signature-v4, configured as the SDK's
@@ -12,20 +11,6 @@ import { signRequest, type SigningScope, type UnsignedRequest } from '../shared/
  * SDK adds the checksum header for them too; we do not, and need not: it is S3's requirement.)
  * Every header we send must come out identical, Authorization above all.
  */
-const sdkSigned = async (request: UnsignedRequest, scope: SigningScope, signingDate: Date): Promise<Record<string, string>> => {
-  const signer = new SignatureV4({
-    credentials: scope.credentials,
-    region: scope.region,
-    service: scope.service,
-    sha256: Sha256,
-    uriEscapePath: !scope.signPathAsSent,
-    applyChecksum: scope.contentSha256Header ?? false,
-  });
-  const [hostname = ''] = request.host.split(':');
-  const unsigned = new HttpRequest({ method: request.method, protocol: 'https:', hostname, path: request.path, query: request.query ?? {}, headers: { ...request.headers, host: request.host }, body: request.body });
-  return (await signer.sign(unsigned, { signingDate })).headers;
-};
-
 const expectSameAsSdk = async (request: UnsignedRequest, scope: SigningScope, date: Date) => {
   const ours = signRequest(request, scope, date);
   expect(ours).toEqual(await sdkSigned(request, scope, date));

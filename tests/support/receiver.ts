@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 export interface Received {
   at: number;
+  method: string;
   path: string;
   headers: IncomingMessage['headers'];
   rawBody: Buffer;
@@ -25,7 +26,7 @@ export const startReceiver = async (respond: (request: Received, index: number) 
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry = { at: Date.now(), path: request.url ?? '/', headers: request.headers, rawBody: Buffer.concat(chunks) };
+      const entry = { at: Date.now(), method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, rawBody: Buffer.concat(chunks) };
       received.push(entry);
       const answer = respond(entry, received.length - 1);
       if (answer.reset) {

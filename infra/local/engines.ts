@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
+import { localCredentials } from '../../shared/aws/credentials';
 import { startArchiveStore } from './archive-store';
 
 /**
@@ -43,7 +44,7 @@ export const freePort = (): Promise<number> =>
   });
 
 const waitForDynamoDb = async (endpoint: string, process: ChildProcess): Promise<void> => {
-  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: localCredentials });
   const deadline = Date.now() + 60_000;
   try {
     for (;;) {

@@ -7,10 +7,9 @@ import {
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { localCredentials } from '../../shared/aws/credentials';
 import { tableDefinition } from '../../shared/db/table';
 import { queueDefinitions } from '../../shared/queues';
-
-const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 const indexSpec = (index: (typeof tableDefinition.indexes)[number]): GlobalSecondaryIndex => ({
   IndexName: index.name,

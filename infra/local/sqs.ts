@@ -1,4 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { localCredentials } from '../../shared/aws/credentials';
 import { config } from '../../shared/config';
 
 let client: SQSClient | undefined;
@@ -11,5 +12,5 @@ let client: SQSClient | undefined;
 export const sqs = (): SQSClient =>
   (client ??= new SQSClient({
     region: config.region,
-    ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: localCredentials } : {}),
   }));

@@ -8,6 +8,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { localCredentials } from '../../shared/aws/credentials';
 import { config } from '../../shared/config';
 import { describeError, log } from '../../shared/log';
 import { changeOf, type StreamChange } from '../../shared/stream/change';
@@ -49,8 +50,6 @@ export interface StreamReaderOptions {
 
 /** The last sequence number handled, by `<stream ARN>/<shard id>`. */
 export type StreamPosition = Map<string, string>;
-
-const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /** The same endpoint, region and credentials as the table's client (shared/db/client.ts). */
 const clientOptions = () => {

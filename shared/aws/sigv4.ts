@@ -67,15 +67,14 @@ const canonicalQuery = (query: Record<string, string>): string =>
 export const amzDateOf = (date: Date): string => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
 /** Signing keys change once a day per scope: derived once and kept. */
-const signingKeys = new Map<string, Buffer>();
+const signingKeys = new Map<string, { secret: string; key: Buffer }>();
 const signingKeyOf = (secret: string, day: string, region: string, service: string): Buffer => {
-  const id = `${sha256Hex(secret)}/${day}/${region}/${service}`;
-  let key = signingKeys.get(id);
-  if (!key) {
-    if (signingKeys.size > 32) signingKeys.clear();
-    key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), service), 'aws4_request');
-    signingKeys.set(id, key);
-  }
+  const scope = `${day}/${region}/${service}`;
+  const kept = signingKeys.get(scope);
+  if (kept?.secret === secret) return kept.key;
+  if (signingKeys.size > 32) signingKeys.clear();
+  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), service), 'aws4_request');
+  signingKeys.set(scope, { secret, key });
   return key;
 };
 

@@ -67,7 +67,7 @@ const main = async () => {
     const { measureWidget } = await import('./sections/widget');
     const { measureBreachIntimation } = await import('./sections/breach');
     const { measurePartitions } = await import('./sections/partitions');
-    instrument(db(), queueClient, sqs());
+    instrument(db(), await queueClient(), sqs());
 
     // Separate tenants, so that one section's records and webhook do not change another's numbers.
     const mainTenant = await createBenchTenant('main');

@@ -15,9 +15,21 @@ export const lambdaBundling = {
   // Bundled CommonJS dependencies still call require(); ESM has none unless we make one.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   target: 'node22',
-  // Bundle every dependency instead of using whatever the runtime ships (the functions call AWS
-  // through shared/aws/, not the SDK, so no AWS SDK version of the runtime's can change them).
-  externalModules: [],
+  // The SDK is bundled and pinned by the lock file, never the runtime's copy (measured slower to
+  // load, and changed under us by runtime updates). Left out: the credential providers a Lambda
+  // never reaches, which the SDK's default chain imports only after the environment's credentials
+  // are missing (SSO, shared ini files, credential_process, web identity, container and instance
+  // metadata; with them their nested STS/SSO clients), as aws-cdk issue 29310 describes. Were one
+  // ever reached, its import fails loudly; the bundle smoke (scripts/bundle-smoke.ts) runs every
+  // function from a folder with no node_modules on the environment's credentials alone.
+  externalModules: [
+    '@aws-sdk/credential-provider-ini',
+    '@aws-sdk/credential-provider-sso',
+    '@aws-sdk/credential-provider-process',
+    '@aws-sdk/credential-provider-web-identity',
+    '@aws-sdk/credential-provider-http',
+    '@smithy/credential-provider-imds',
+  ],
   mainFields: ['module', 'main'],
 } satisfies BundlingOptions;
 

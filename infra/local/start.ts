@@ -42,7 +42,12 @@ const main = async () => {
     S3_ENDPOINT: engines.s3Endpoint,
     TABLE_NAME: process.env.TABLE_NAME ?? 'consent-service',
     AWS_REGION: process.env.AWS_REGION ?? 'ap-south-1',
+    // The functions' SDK clients read credentials from the environment, as in Lambda; the local
+    // engines take any, and no real ones of the shell are ever used here.
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
   });
+  for (const name of ['AWS_SESSION_TOKEN', 'AWS_PROFILE']) delete process.env[name];
   const { config } = await import('../../shared/config');
   await ensureTable(engines.dynamodbEndpoint, config.tableName);
   const queues = await ensureQueues(engines.sqsEndpoint);

@@ -8,7 +8,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { localCredentials } from '../../shared/aws/credentials';
+import { localCredentials } from './credentials';
 import { config } from '../../shared/config';
 import { describeError, log } from '../../shared/log';
 import { changeOf, type StreamChange } from '../../shared/stream/change';

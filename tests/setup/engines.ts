@@ -18,6 +18,10 @@ declare module 'vitest' {
  */
 let engines: Engines | undefined;
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+// The SDK's clients find credentials in the environment, as in Lambda; the engines take any, and
+// no real ones of the shell are used (tests/setup/environment.ts sets the same in every worker).
+Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+for (const name of ['AWS_SESSION_TOKEN', 'AWS_PROFILE']) delete process.env[name];
 
 export default async function setup(project: TestProject) {
   engines = await startEngines();

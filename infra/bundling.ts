@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+// Types only: the local stack and the bench build bundles from these options without loading the CDK.
+import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /**
  * How every Lambda is bundled: the `bundling` of each NodejsFunction (infra/functions.ts). It lives
@@ -11,7 +12,7 @@ export const lambdaBundling = {
   sourceMap: true,
   // Stack traces only need the mappings; leaving the sources out makes each map a fraction of the size.
   sourcesContent: false,
-  format: OutputFormat.ESM,
+  format: 'esm' as OutputFormat.ESM,
   // Bundled CommonJS dependencies still call require(); ESM has none unless we make one.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   target: 'node22',
@@ -43,8 +44,8 @@ export const esbuildOptionsOf = (entry: string, outdir: string): BuildOptions =>
   bundle: true,
   platform: 'node',
   target: lambdaBundling.target,
-  format: lambdaBundling.format === OutputFormat.ESM ? 'esm' : 'cjs',
-  outfile: join(outdir, lambdaBundling.format === OutputFormat.ESM ? 'index.mjs' : 'index.js'),
+  format: lambdaBundling.format,
+  outfile: join(outdir, 'index.mjs'),
   minify: lambdaBundling.minify,
   sourcemap: lambdaBundling.sourceMap,
   sourcesContent: lambdaBundling.sourcesContent,

@@ -68,6 +68,15 @@ export const config = {
     const connectionMs = 1000;
     return { connectionMs, requestMs: Math.max(1000, Math.floor((this.functionTimeoutSeconds * 1000 * 0.8) / 3) - connectionMs) };
   },
+  /**
+   * What the local stack runs (infra/local/start.ts): each function from its source, or `bundles`,
+   * the very bundles a deploy ships, built with the CDK stack's esbuild options.
+   */
+  get localFunctions(): 'source' | 'bundles' {
+    const value = env('CMS_FUNCTIONS') ?? 'source';
+    if (value !== 'source' && value !== 'bundles') throw new Error(`CMS_FUNCTIONS must be source or bundles, got "${value}"`);
+    return value;
+  },
   get dynamodbEndpoint(): string | undefined {
     return env('DYNAMODB_ENDPOINT');
   },

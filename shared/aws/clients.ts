@@ -44,11 +44,14 @@ const made = new Map<string, Promise<Destroyable>>();
  * twice as large (docs/bundles.md).
  */
 export const lazyClient =
-  <T extends Destroyable>(name: string, make: () => Promise<T> | T) =>
+  <T extends Destroyable>(service: string, make: (endpoint: string | undefined) => Promise<T> | T, endpoint: () => string | undefined = () => undefined) =>
   (): Promise<T> => {
+    // Per endpoint, read at each call: the local stack's engine may move (a test restarts one on a new port).
+    const where = endpoint();
+    const name = `${service} ${where ?? ''}`;
     let client = made.get(name);
     if (!client) {
-      client = Promise.resolve().then(make);
+      client = Promise.resolve().then(() => make(where));
       made.set(name, client);
       // A failed construction is not kept: the next call tries again.
       client.catch(() => made.delete(name));

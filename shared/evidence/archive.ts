@@ -18,7 +18,7 @@ import { config } from '../config';
  * never do). The local archive is addressed path-style, as the SDK must address an endpoint on an
  * IP address; in AWS the SDK picks virtual-hosted addressing itself.
  */
-const s3 = /* @__PURE__ */ lazyClient('s3', () => new S3Client({ ...clientOptions(config.s3Endpoint), ...(config.s3Endpoint ? { forcePathStyle: true } : {}) }));
+const s3 = /* @__PURE__ */ lazyClient('s3', (endpoint) => new S3Client({ ...clientOptions(endpoint), ...(endpoint ? { forcePathStyle: true } : {}) }), () => config.s3Endpoint);
 
 const prefixOf = (tenantId: string): string => `checkpoints/${tenantId}/`;
 const keyOf = (tenantId: string, treeSize: number): string => `${prefixOf(tenantId)}${String(treeSize).padStart(12, '0')}.note`;

@@ -13,7 +13,7 @@ export const buildSendEmail = (mail: Mail): SendEmailCommandInput => ({
 });
 
 /** SES through the SDK's client, made on the first mail. */
-const sesClient = /* @__PURE__ */ lazyClient('ses', () => new SESClient(clientOptions(config.sesEndpoint)));
+const sesClient = /* @__PURE__ */ lazyClient('ses', (endpoint) => new SESClient(clientOptions(endpoint)), () => config.sesEndpoint);
 
 export const sendMail = async (mail: Mail): Promise<void> => {
   await (await sesClient()).send(new SendEmailCommand(buildSendEmail(mail)));

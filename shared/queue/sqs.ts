@@ -6,7 +6,7 @@ import { config } from '../config';
  * SQS through the SDK's client (which also checks the MD5 SQS reports of the body it stored),
  * made on first send: most requests of a function that may queue never do.
  */
-export const queueClient = /* @__PURE__ */ lazyClient('sqs', () => new SQSClient(clientOptions(config.sqsEndpoint)));
+export const queueClient = /* @__PURE__ */ lazyClient('sqs', (endpoint) => new SQSClient(clientOptions(endpoint)), () => config.sqsEndpoint);
 
 export type SendMessageInput = Required<Pick<SendMessageCommandInput, 'QueueUrl' | 'MessageBody' | 'DelaySeconds'>>;
 

@@ -107,6 +107,24 @@ describe('timeouts and retries', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('retries throttling whose error body carries a __proto__ member, and reads an XML error with an out-of-range character reference as the error it is', async () => {
+    // A JSON error body with __proto__ once replaced the error's prototype, and throttling was no longer retried.
+    const fake = await fakeAwsService('AWS_ENDPOINT_URL_SQS', (_request, index) =>
+      index === 0
+        ? { status: 400, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: '{"__proto__":{"name":"NotThrottling","$retryable":null},"__type":"com.amazonaws.sqs#ThrottlingException","message":"slow down"}' }
+        : sqsAnswer({ MessageId: 'm', MD5OfMessageBody: md5('{}') }),
+    );
+    await sendToQueue(queueOf(fake.endpoint), {});
+    expect(fake.requests()).toHaveLength(2);
+    // &#xFFFFFFFF; once threw a RangeError out of the XML reader instead of SES's error.
+    await fakeAwsService('AWS_ENDPOINT_URL_SES', () =>
+      xmlAnswer('<ErrorResponse><Error><Type>Sender</Type><Code>MessageRejected</Code><Message>bad &#xFFFFFFFF; reference</Message></Error><RequestId>r-2</RequestId></ErrorResponse>', 400),
+    );
+    const failure = await sendMail({ to: 'a@example.in', subject: 's', text: 't' }).catch((error: unknown) => error);
+    expect(failure).not.toBeInstanceOf(RangeError);
+    expect(failure).toMatchObject({ $metadata: { httpStatusCode: 400 } });
+  });
+
   it('retries a dropped connection and a throttled answer, then succeeds', async () => {
     const fake = await fakeAwsService('AWS_ENDPOINT_URL_SQS', (_request, index) =>
       index === 0

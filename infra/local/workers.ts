@@ -155,8 +155,9 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
   const stops = [
     stream.stop,
     ...(checkpointer
-      ? // The checkpointer function: parked entries, then due checkpoints signed and archived.
-        [loop('checkpointer', () => checkpointer(undefined), Math.max(idleMs, 500))]
+      ? // The checkpointer function: parked entries, then due checkpoints signed and archived (each run
+        // also logs the log's health metrics, hence a calmer pace than the source loop's).
+        [loop('checkpointer', () => checkpointer(undefined), Math.max(idleMs, 2000))]
       : [
           // Checkpoints are signed at most every CHECKPOINT_INTERVAL_SECONDS per tenant (the checkpointer function's schedule in AWS).
           loop('checkpointer', async () => void (await signDueCheckpoints()), Math.max(idleMs, 500)),

@@ -1,13 +1,24 @@
 import { build } from 'esbuild';
 import { esbuildOptionsOf } from '../../infra/bundling';
 
-/** What survives tree-shaking into a function's deployed bundle: each input file with its bytes there. */
-const inputsIn = async (entry: string): Promise<[string, number][]> => {
-  const result = await build({ ...esbuildOptionsOf(entry, '/nonexistent'), write: false, metafile: true, sourcemap: false });
-  const output = Object.values(result.metafile.outputs).find((candidate) => candidate.entryPoint !== undefined)!;
-  return Object.entries(output.inputs)
-    .filter(([, input]) => input.bytesInOutput > 0)
-    .map(([path, input]) => [path, input.bytesInOutput]);
+const built = new Map<string, Promise<[string, number][]>>();
+
+/**
+ * What survives tree-shaking into a function's deployed bundle: each input file with its bytes
+ * there. Built once per entry and test file: the stack test reads every bundle twice.
+ */
+const inputsIn = (entry: string): Promise<[string, number][]> => {
+  let inputs = built.get(entry);
+  if (!inputs) {
+    inputs = build({ ...esbuildOptionsOf(entry, '/nonexistent'), write: false, metafile: true, sourcemap: false }).then((result) => {
+      const output = Object.values(result.metafile.outputs).find((candidate) => candidate.entryPoint !== undefined)!;
+      return Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path, input]): [string, number] => [path, input.bytesInOutput]);
+    });
+    built.set(entry, inputs);
+  }
+  return inputs;
 };
 
 /** The npm packages whose code survives tree-shaking into a function's deployed bundle. */

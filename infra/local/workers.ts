@@ -100,6 +100,8 @@ export interface WorkerOptions {
    * starts its own workers, which need not replay the others' day of records.
    */
   streamSince?: Date | 'trim-horizon';
+  /** Where the workers' reader begins shards it has no position for (see StreamReaderOptions.startAfter). */
+  streamStartAfter?: ReadonlyMap<string, string>;
   /** Which stream changes the workers' reader hands on (all by default; see StreamReaderOptions.accept). */
   streamAccept?: (change: StreamChange) => boolean;
   /** Which pending outbox items the safety-net drains hand on (all by default). */
@@ -122,6 +124,9 @@ export interface WorkerOptions {
  */
 const streamPosition: StreamPosition = new Map();
 
+/** How far this process's workers have read the stream (what tests/support/stream-board.ts publishes). */
+export const streamProgress = (): ReadonlyMap<string, string> => streamPosition;
+
 export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
   const since = options.streamSince ?? new Date(Date.now() - 10_000);
   const stream = startStreamReader({
@@ -129,6 +134,7 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     position: streamPosition,
     ...(since === 'trim-horizon' ? {} : { since }),
     ...(options.streamAccept ? { accept: options.streamAccept } : {}),
+    ...(options.streamStartAfter ? { startAfter: options.streamStartAfter } : {}),
   });
   const stops = [
     stream.stop,

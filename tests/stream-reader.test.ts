@@ -5,7 +5,7 @@ import { startStreamReader, type StreamPosition } from '../infra/local/stream-re
 import { db, tableName } from '../shared/db/client';
 import type { StreamChange } from '../shared/stream/change';
 import type { StreamConsumer } from '../shared/stream/consumer';
-import { publishProgress, startAfterFor } from './support/stream-board';
+import { furthestBy, publishProgress } from './support/stream-board';
 
 /**
  * The local stream reader against DynamoDB Local's own stream of the test table. Other test files
@@ -163,9 +163,9 @@ describe('stream reader', () => {
     position.set('arn/shard-a', '250');
     position.set('arn/shard-b', '7');
     await new Promise((resolve) => setTimeout(resolve, 1300));
-    expect(startAfterFor(published).get('arn/shard-a')).toBe('100');
-    expect(startAfterFor(published).has('arn/shard-b')).toBe(false);
-    expect(startAfterFor(Date.now()).get('arn/shard-a')).toBe('250');
-    expect(startAfterFor(Date.now()).get('arn/shard-b')).toBe('7');
+    expect(furthestBy(published).get('arn/shard-a')).toBe('100');
+    expect(furthestBy(published).has('arn/shard-b')).toBe(false);
+    expect(furthestBy(Date.now()).get('arn/shard-a')).toBe('250');
+    expect(furthestBy(Date.now()).get('arn/shard-b')).toBe('7');
   });
 });

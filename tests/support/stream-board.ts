@@ -25,8 +25,16 @@ const board = () => {
 
 const later = (a: string, b: string | undefined): boolean => b === undefined || BigInt(a) > BigInt(b);
 
+/**
+ * Per shard, where a reader that hands on nothing made before `since` may start: the furthest
+ * sequence number any reader had handled by the start of `since`'s minute. The reader keeps every
+ * record of that minute (DynamoDB Local stamps records to the minute), so it skips exactly what it
+ * would have read and dropped.
+ */
+export const startAfterFor = (since: Date): Map<string, string> => furthestBy(Math.floor(since.getTime() / 60_000) * 60_000);
+
 /** Per shard, the furthest sequence number any reader had handled by `before` (ms since the epoch). */
-export const startAfterFor = (before: number): Map<string, string> => {
+export const furthestBy = (before: number): Map<string, string> => {
   const furthest = new Map<string, string>();
   const dir = board();
   for (const name of readdirSync(dir).filter((file) => file.endsWith('.json'))) {

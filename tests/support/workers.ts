@@ -34,7 +34,7 @@ export const startTestWorkers = (idleMs = 50) => {
   publishProgress(streamProgress);
   return startWorkers(idleMs, {
     streamSince: since,
-    streamStartAfter: startAfterFor(since.getTime()),
+    streamStartAfter: startAfterFor(since),
     streamAccept: isOwnChange,
     outboxAccept: (item) => isOwnPartition(item.PK),
     tenantAccept: (tenantId) => ownTenants.has(tenantId),
@@ -66,7 +66,7 @@ const evidenceLogReader = () => {
   const since = new Date(Date.now() - 10_000);
   const position = new Map<string, string>();
   publishProgress(() => position);
-  return startStreamReader({ idleMs: 50, since, startAfter: startAfterFor(since.getTime()), position, consumers: [evidenceLogConsumer], accept: isOwnChange });
+  return startStreamReader({ idleMs: 50, since, startAfter: startAfterFor(since), position, consumers: [evidenceLogConsumer], accept: isOwnChange });
 };
 
 /**

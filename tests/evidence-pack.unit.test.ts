@@ -71,12 +71,69 @@ describe('CSV cells of the records export', () => {
     ['say "hi"', '"say ""hi"""'],
     ['=a,"b"', '"\'=a,""b"""'],
     ['line\nbreak', '"line\nbreak"'],
+    // A ; separates cells in de, fr and other locales: quoted, and a formula after it made inert.
+    [';=1+1', `";'=1+1"`],
+    ['a;b', '"a;b"'],
+    ['x,@SUM(A1)', `"x,'@SUM(A1)"`],
+    ['x\n-1', `"x\n'-1"`],
+    // A formula behind leading blanks or quotes (OWASP): some spreadsheets trim them first.
+    [' =1+1', "' =1+1"],
+    ['"=1+1', `"'""=1+1"`],
+    ["'+1", "''+1"],
+    ['x; "=1', `"x;' ""=1"`],
+    // Full-width forms, which some spreadsheets read as their ASCII twins.
+    ['\uFF1D1+1', "'\uFF1D1+1"],
+    ['a-b=c', 'a-b=c'],
     [null, ''],
-    [['p1', 'p2'], 'p1;p2'],
-    [{ p1: true, p2: false }, 'p1=true;p2=false'],
+    [['p1', 'p2'], '"p1;p2"'],
+    [{ p1: true, p2: false }, '"p1=true;p2=false"'],
     [7, '7'],
   ])('%j is written %j', (value, written) => {
     expect(csvCell(value)).toBe(written);
+  });
+
+  /**
+   * How a spreadsheet splits a line: a cell is quoted only if its first character is a quote (a
+   * quote later in the cell is a literal), so a file read with the other locale's separator is
+   * split inside cells the writer quoted.
+   */
+  const cellsAsRead = (line: string, separator: ',' | ';'): string[] => {
+    const cells: string[] = [];
+    let at = 0;
+    while (at <= line.length) {
+      let cell = '';
+      if (line[at] === '"') {
+        at += 1;
+        while (at < line.length && !(line[at] === '"' && line[at + 1] !== '"')) {
+          cell += line[at];
+          at += line[at] === '"' ? 2 : 1;
+        }
+        at += 1;
+      }
+      const end = line.indexOf(separator, at);
+      cells.push(cell + line.slice(at, end < 0 ? line.length : end));
+      at = end < 0 ? line.length + 1 : end + 1;
+    }
+    return cells;
+  };
+  /** A cell run as a formula: a trigger first, or behind blanks and quotes; a leading apostrophe marks text. */
+  const formula = /^[\t\r]|^[\s"]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+  it('leaves no cell a spreadsheet would run as a formula, whichever of , and ; it splits on', () => {
+    const hostile = [';=1+1', ";=cmd|' /C calc'!A0;", 'a,=1+1', 'x; @SUM(1)', ' "=2', 'ok;-3,+4', '=1;=2', 'a\r\n=1'];
+    const piece = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', ';', ',', '"', "'", ' ', '\t', 'a', '1') });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...hostile), piece), { minLength: 1, maxLength: 6 }), (cells) => {
+        // One line: a cell's own line break is what a reader of either locale splits rows on, checked apart below.
+        const line = csvLine(['id', ...cells]).slice(0, -2);
+        for (const separator of [',', ';'] as const) {
+          for (const row of line.split(/\r\n|\r|\n/)) {
+            for (const cell of cellsAsRead(row, separator)) expect(cell, `${separator} ${JSON.stringify(line)}`).not.toMatch(formula);
+          }
+        }
+      }),
+      { numRuns: 2000, seed: 31 },
+    );
   });
 
   it('ends a line with CRLF', () => {

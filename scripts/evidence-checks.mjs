@@ -1,12 +1,14 @@
 /**
  * The checks the offline verifiers share (verify-receipt.mjs, verify-evidence-pack.mjs): Node.js
  * 20+ and node:crypto only, no install, no network, no service code, so an auditor can read all of
- * it. The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts,
- * the Merkle rules (RFC 9162) shared/evidence/merkle.ts, and the canonical form (RFC 8785) what the
- * service hashes with: change them together.
+ * it. The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts
+ * and the Merkle rules (RFC 9162) shared/evidence/merkle.ts: change them together. The canonical
+ * form (RFC 8785) is not repeated: it is the service's own `canonicalize` package, copied unchanged
+ * into vendor/canonicalize (see its SOURCE.md). Signatures are checked by node:crypto.
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import canonicalize from './vendor/canonicalize/canonicalize.cjs';
 
 /** A failed check: its message is what the verifier prints after INVALID. */
 export class Invalid extends Error {}
@@ -42,20 +44,17 @@ export const leafHash = (data) => sha256(Buffer.from([0]), data);
 const nodeHash = (left, right) => sha256(Buffer.from([1]), left, right);
 
 const maxDepth = 64;
-/**
- * RFC 8785 (JCS) canonical JSON, as the service's `canonicalize` package writes it: object keys
- * sorted by UTF-16 code units, numbers and strings as ECMAScript's JSON.stringify writes them.
- */
-export const canonicalJson = (value, depth = 0) => {
-  if (depth > maxDepth) fail(`a value is nested more than ${maxDepth} levels deep`);
-  if (typeof value === 'number' && !Number.isFinite(value)) fail('a number is not finite: not JSON');
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
-  const members = Object.keys(value)
-    .sort()
-    .filter((key) => value[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key], depth + 1)}`);
-  return `{${members.join(',')}}`;
+/** Refuses a value nested deeper than `maxDepth` (the canonicaliser recurses, and a hostile file must not overflow the stack). */
+const withinDepth = (value, depth = 0) => {
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= maxDepth) fail(`a value is nested more than ${maxDepth} levels deep`);
+  for (const inner of Object.values(value)) withinDepth(inner, depth + 1);
+};
+
+/** RFC 8785 (JCS) canonical JSON, written by the very implementation the service uses. */
+export const canonicalJson = (value) => {
+  withinDepth(value);
+  return canonicalize(value);
 };
 
 /** SHA-256 (hex) of a value's canonical JSON: how the service hashes evidence. */

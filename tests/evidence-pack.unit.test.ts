@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +26,12 @@ const subproof = (m: number, a: number, b: number, complete: boolean): Buffer[] 
 };
 
 describe('the verifiers\' RFC 8785 canonical JSON', () => {
+  it('is the canonicalize package the service hashes with, copied unchanged (one implementation)', () => {
+    const vendored = readFileSync(new URL('../scripts/vendor/canonicalize/canonicalize.cjs', import.meta.url));
+    const installed = readFileSync(createRequire(import.meta.url).resolve('canonicalize'));
+    expect(vendored.equals(installed)).toBe(true);
+  });
+
   it('writes exactly what the service hashes (the canonicalize package) for any JSON value', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

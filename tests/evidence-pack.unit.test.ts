@@ -152,7 +152,7 @@ describe('CSV cells of the records export', () => {
 describe('the printable pack page', () => {
   const hostile = '</script><script>alert(1)</script>"\'&';
   const pack: EvidencePack = {
-    packVersion: 1,
+    packVersion: 2,
     kind: 'consent-service/evidence-pack',
     generatedAt: '2026-01-02T03:04:05.000Z',
     tenant: { tenantId: 't1', name: hostile, slug: 'shop' },
@@ -193,6 +193,7 @@ describe('the printable pack page', () => {
     withdrawals: [],
     log: { origin: 'consent-service/log/t1', checkpoint: null, latestCheckpoint: null, consistencyProof: [] },
     keys: { keys: [] },
+    signature: 'eyJ9..c2ln',
   };
   const html = renderPackPage(pack);
 

@@ -156,6 +156,15 @@ export const config = {
     return intFromEnv('CHECKPOINT_INTERVAL_SECONDS', 10);
   },
   /**
+   * How long POST /consent/evidence-packs waits, at most, for a signed checkpoint to cover the
+   * pack's newest entries (signing one itself once one is due), so that a pack made seconds after
+   * a write is normally fully covered; 0 never waits. A few seconds: the evidence function's
+   * timeout (15 s) must also hold building the pack.
+   */
+  get evidencePackWaitSeconds(): number {
+    return intFromEnv('EVIDENCE_PACK_WAIT_SECONDS', 5);
+  },
+  /**
    * Monthly consent volume is taken from tokens each warm instance reserves this many at a time
    * (one conditional write per chunk instead of one per consent). The volume is never exceeded;
    * an instance that stops leaves at most this many unused, so the limit can bite that much early

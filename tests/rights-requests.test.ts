@@ -1,4 +1,5 @@
 import { UpdateCommand } from '../shared/db/commands';
+import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -266,6 +267,24 @@ describe('rights requests', () => {
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     await writeFile(join(dir, 'altered.jws'), `${header}.${Buffer.from(JSON.stringify({ ...claims, out: 'FULFILLED' })).toString('base64url')}.${signature}`);
     expect(await verify('altered.jws')).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: the receipt signature does not verify/) });
+    // The answer file altered under a genuine receipt: its outcome, its response, whose answer it is.
+    const verifyAnswer = async (alter: (data: any) => void) => {
+      const altered = structuredClone(answer);
+      alter(altered.data);
+      await writeFile(join(dir, 'answer.json'), JSON.stringify(altered));
+      return verify('closure.jws');
+    };
+    expect(await verifyAnswer((data) => (data.outcome = 'FULFILLED'))).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: answer.json says outcome FULFILLED, the receipt and the logged resolution REJECTED/) });
+    expect(await verifyAnswer((data) => (data.response = 'Your data was erased on 3 May.'))).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/^INVALID: the response in answer.json does not hash to the responseHash the logged resolution holds: the answer's text was altered/),
+    });
+    expect(await verifyAnswer((data) => {
+      data.outcome = 'FULFILLED';
+      data.response = 'Done.';
+    })).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: answer.json says outcome FULFILLED/) });
+    expect(await verifyAnswer((data) => (data.requestId = randomUUID()))).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: answer.json is the answer to request .+, the receipt names request /) });
+    expect(await verifyAnswer(() => undefined)).toMatchObject({ stdout: expect.stringMatching(/^VALID/) });
   });
 
   it('never answers a request or a resolution whose write failed with a 2xx, and stores none of it', async () => {

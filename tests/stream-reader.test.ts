@@ -5,6 +5,7 @@ import { startStreamReader, type StreamPosition } from '../infra/local/stream-re
 import { db, tableName } from '../shared/db/client';
 import type { StreamChange } from '../shared/stream/change';
 import type { StreamConsumer } from '../shared/stream/consumer';
+import { furthestBy, publishProgress } from './support/stream-board';
 
 /**
  * The local stream reader against DynamoDB Local's own stream of the test table. Other test files
@@ -134,5 +135,37 @@ describe('stream reader', () => {
     await putProbes(type, 2);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(delivered).toEqual([]);
+  });
+
+  it('starts a shard after a given point instead of its trim horizon, so what came before is never handed on', async () => {
+    const type = `StreamProbe-${randomUUID()}`;
+    const position: StreamPosition = new Map();
+    const first: string[] = [];
+    const second: string[] = [];
+    const reader = startStreamReader({ idleMs: 50, since: new Date(), position, consumers: [probeConsumer(type, async (changes) => void first.push(...changes.map((change) => String(change.newImage?.SK))))] });
+    const before = await putProbes(type, 2);
+    await until(() => first.length >= before.length);
+    await reader.stop();
+    const after = await putProbes(type, 3);
+    // No `since`: without the starting point this reader would hand on the first two again, from the trim horizon.
+    const next = startStreamReader({ idleMs: 50, startAfter: new Map(position), consumers: [probeConsumer(type, async (changes) => void second.push(...changes.map((change) => String(change.newImage?.SK))))] });
+    stops.push(next.stop);
+    await until(() => second.length >= after.length);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(second).toEqual(after);
+  });
+
+  it('publishes how far readers got, and offers a new reader only what had been read before its `since`', async () => {
+    const position: StreamPosition = new Map([['arn/shard-a', '100']]);
+    publishProgress(() => position);
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    const published = Date.now();
+    position.set('arn/shard-a', '250');
+    position.set('arn/shard-b', '7');
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(furthestBy(published).get('arn/shard-a')).toBe('100');
+    expect(furthestBy(published).has('arn/shard-b')).toBe(false);
+    expect(furthestBy(Date.now()).get('arn/shard-a')).toBe('250');
+    expect(furthestBy(Date.now()).get('arn/shard-b')).toBe('7');
   });
 });

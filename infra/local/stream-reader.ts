@@ -51,6 +51,14 @@ export interface StreamReaderOptions {
    * only to shards it has no position for), and records its own progress there.
    */
   position?: StreamPosition;
+  /**
+   * Where to begin a shard this reader has no position for, instead of its trim horizon: the last
+   * sequence number of records all made before `since`, so skipping them loses nothing this reader
+   * would hand on. Test files share one stream that grows through the run; each new file's reader
+   * starts after what earlier files had read (tests/support/stream-board.ts) instead of reading
+   * the whole run's stream again.
+   */
+  startAfter?: ReadonlyMap<string, string>;
 }
 
 /** The last sequence number handled, by `<stream ARN>/<shard id>`. */
@@ -82,7 +90,7 @@ const lambdaRecordOf = (record: StreamsRecord): DynamoDBRecord =>
   }) as DynamoDBRecord;
 
 export const startStreamReader = (options: StreamReaderOptions): { lagSeconds(): number; stop(): Promise<void> } => {
-  const { idleMs, since, consumers = streamConsumers, position = new Map<string, string>(), accept = () => true, handler } = options;
+  const { idleMs, since, consumers = streamConsumers, position = new Map<string, string>(), accept = () => true, startAfter, handler } = options;
   const dispatch = async (records: DynamoDBRecord[]): Promise<void> => {
     if (!handler) return dispatchChanges(records.map(changeOf).filter(accept), consumers);
     const kept = records.filter((record) => accept(changeOf(record)));
@@ -143,16 +151,24 @@ export const startStreamReader = (options: StreamReaderOptions): { lagSeconds():
     const key = `${streamArn}/${shardId}`;
     const resumed = position.has(key);
     let lastSequence = position.get(key);
+    let skipTo = resumed ? undefined : startAfter?.get(key);
     // After an expired iterator (or a restart of this shard's follower) reading resumes right after the last handled record.
     const acquire = async (): Promise<string | undefined> => {
-      const { ShardIterator } = await streams.send(
-        new GetShardIteratorCommand({
-          StreamArn: streamArn,
-          ShardId: shardId,
-          ...(lastSequence ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: lastSequence } : { ShardIteratorType: 'TRIM_HORIZON' }),
-        }),
-      );
-      return ShardIterator;
+      const after = lastSequence ?? skipTo;
+      try {
+        const { ShardIterator } = await streams.send(
+          new GetShardIteratorCommand({
+            StreamArn: streamArn,
+            ShardId: shardId,
+            ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+          }),
+        );
+        return ShardIterator;
+      } catch (error) {
+        // A starting point the stream no longer holds (trimmed) is dropped: the shard is read from its trim horizon.
+        if (after === skipTo && after !== undefined) skipTo = undefined;
+        throw error;
+      }
     };
     let iterator: string | undefined;
     while (running) {

@@ -101,6 +101,8 @@ export interface WorkerOptions {
    * starts its own workers, which need not replay the others' day of records.
    */
   streamSince?: Date | 'trim-horizon';
+  /** Where the workers' reader begins shards it has no position for (see StreamReaderOptions.startAfter). */
+  streamStartAfter?: ReadonlyMap<string, string>;
   /** Which stream changes the workers' reader hands on (all by default; see StreamReaderOptions.accept). */
   streamAccept?: (change: StreamChange) => boolean;
   /** Which pending outbox items the safety-net drains hand on (all by default). */
@@ -130,6 +132,9 @@ export interface WorkerOptions {
  */
 const streamPosition: StreamPosition = new Map();
 
+/** How far this process's workers have read the stream (what tests/support/stream-board.ts publishes). */
+export const streamProgress = (): ReadonlyMap<string, string> => streamPosition;
+
 type Handler<Event, Result = unknown> = (event: Event) => Promise<Result>;
 type QueueResult = { batchItemFailures: { itemIdentifier: string }[] } | void;
 
@@ -145,6 +150,7 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     ...(since === 'trim-horizon' ? {} : { since }),
     ...(options.streamAccept ? { accept: options.streamAccept } : {}),
     ...(bundles ? { handler: bundled('stream') as never } : {}),
+    ...(options.streamStartAfter ? { startAfter: options.streamStartAfter } : {}),
   });
   const checkpointer = bundled('checkpointer');
   /** A scheduled function: its bundle invoked as EventBridge would (the event is not read), else its source. */

@@ -8,7 +8,7 @@ import { queueDefinitions } from '../../shared/queues';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; s3Endpoint: string; tableName: string; keyDir: string };
+    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; s3Endpoint: string; tableName: string; keyDir: string; streamBoardDir: string };
   }
 }
 
@@ -38,6 +38,8 @@ export default async function setup(project: TestProject) {
   else process.env.S3_ENDPOINT = previousS3Endpoint;
   // One directory of signing keys for every test worker: a key file made by one is the key of all.
   const keyDir = mkdtempSync(join(tmpdir(), 'cms-test-keys-'));
+  // Where each test process's stream readers say how far they have read (tests/support/stream-board.ts).
+  const streamBoardDir = mkdtempSync(join(tmpdir(), 'cms-test-stream-board-'));
   project.provide('engines', {
     webhookQueueUrl: queues[queueDefinitions.webhookDeliveries.name]!,
     scanQueueUrl: queues[queueDefinitions.trackerScans.name]!,
@@ -47,9 +49,11 @@ export default async function setup(project: TestProject) {
     s3Endpoint: engines.s3Endpoint,
     tableName,
     keyDir,
+    streamBoardDir,
   });
   return async () => {
     await engines?.stop();
     rmSync(keyDir, { recursive: true, force: true });
+    rmSync(streamBoardDir, { recursive: true, force: true });
   };
 }

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startStreamReader } from '../../infra/local/stream-reader';
-import { startWorkers } from '../../infra/local/workers';
+import { startWorkers, streamProgress } from '../../infra/local/workers';
 import { consentKeys } from '../../shared/consent/keys';
 import { evidenceLogConsumer } from '../../shared/evidence/log-consumer';
 import type { StreamChange } from '../../shared/stream/change';
 import { waitForLog } from './evidence';
+import { publishProgress, startAfterFor } from './stream-board';
 
 /**
  * Test files share one table, and each runs its own local workers, whose stream reader sees every
@@ -28,8 +29,18 @@ export const isOwnChange = (change: StreamChange): boolean => {
  * webhook and scan queues are its own too (tests/setup/environment.ts), so another file's workers,
  * with their own retry and timeout settings, never take its deliveries.
  */
-export const startTestWorkers = (idleMs = 50) =>
-  startWorkers(idleMs, { streamAccept: isOwnChange, outboxAccept: (item) => isOwnPartition(item.PK), tenantAccept: (tenantId) => ownTenants.has(tenantId), scheduleScans: false });
+export const startTestWorkers = (idleMs = 50) => {
+  const since = new Date(Date.now() - 10_000);
+  publishProgress(streamProgress);
+  return startWorkers(idleMs, {
+    streamSince: since,
+    streamStartAfter: startAfterFor(since),
+    streamAccept: isOwnChange,
+    outboxAccept: (item) => isOwnPartition(item.PK),
+    tenantAccept: (tenantId) => ownTenants.has(tenantId),
+    scheduleScans: false,
+  });
+};
 
 /**
  * The local workers for the whole file. `settle()` stops them, which waits for the work in flight,
@@ -51,7 +62,12 @@ export const useTestWorkers = () => {
   };
 };
 
-const evidenceLogReader = () => startStreamReader({ idleMs: 50, since: new Date(Date.now() - 10_000), consumers: [evidenceLogConsumer], accept: isOwnChange });
+const evidenceLogReader = () => {
+  const since = new Date(Date.now() - 10_000);
+  const position = new Map<string, string>();
+  publishProgress(() => position);
+  return startStreamReader({ idleMs: 50, since, startAfter: startAfterFor(since), position, consumers: [evidenceLogConsumer], accept: isOwnChange });
+};
 
 /**
  * The part of the workers that counts records, for the whole file: a stream reader feeding only

@@ -65,17 +65,29 @@ describe('Words people see', () => {
     await admin.keyboard.up('Control');
     await admin.keyboard.type('அனைத்தையும் ஏற்கவும்');
     const focusedText = () => admin.evaluate(() => ((globalThis as any).document.activeElement?.textContent ?? '') as string);
-    for (let tabs = 0; (await focusedText()) !== 'Save notice banner (widget) words in Tamil' && tabs < 40; tabs += 1) await admin.keyboard.press('Tab');
+    for (let tabs = 0; (await focusedText()) !== 'Save notice banner (widget) words in Tamil' && tabs < 80; tabs += 1) await admin.keyboard.press('Tab');
     expect(await focusedText()).toBe('Save notice banner (widget) words in Tamil');
     await admin.keyboard.press('Enter');
-    await waitForText(admin, 'Notice banner (widget) words saved in Tamil and marked reviewed.');
+    await waitForText(admin, 'Notice banner (widget): 1 word saved in Tamil and marked reviewed; the others keep their status.');
     const tamil = await languageWords('TA');
     expect(tamil.status).toBe('REVIEWED');
     const word = (key: string) => tamil.words.find((candidate) => candidate.key === key)!;
     expect(word('acceptAll')).toMatchObject({ text: 'அனைத்தையும் ஏற்கவும்', status: 'REVIEWED' });
-    // The surface's drafts were reviewed as they were; other surfaces stay drafts.
-    expect(word('rejectAll')).toMatchObject({ text: '[TA machine draft] Reject all', status: 'REVIEWED' });
+    // Only the word the person changed: the screen's other drafts stay drafts (issue 37), as do other surfaces'.
+    expect(tamil.words.filter((candidate) => candidate.status === 'REVIEWED').map((candidate) => candidate.key)).toEqual(['acceptAll']);
+    expect(word('rejectAll')).toMatchObject({ text: '[TA machine draft] Reject all', status: 'DRAFT' });
     expect(word('portal.pageTitle').status).toBe('DRAFT');
+    await expectNoAxeViolations(admin);
+
+    // A draft a person accepts as it is becomes reviewed only by its own explicit confirmation.
+    await click(admin, aria('Confirm rejectAll as reviewed', 'checkbox'));
+    await click(admin, aria('Save notice banner (widget) words in Tamil', 'button'));
+    // Reviewed now, so nothing left to confirm on that word.
+    await admin.waitForSelector('#word-rejectAll-confirm', { hidden: true });
+    const confirmed = await languageWords('TA');
+    expect(confirmed.words.filter((candidate) => candidate.status === 'REVIEWED').map((candidate) => candidate.key).sort()).toEqual(['acceptAll', 'rejectAll']);
+    expect(confirmed.words.find((candidate) => candidate.key === 'rejectAll')).toMatchObject({ text: '[TA machine draft] Reject all', status: 'REVIEWED' });
+    expect(confirmed.words.find((candidate) => candidate.key === 'close')).toMatchObject({ status: 'DRAFT' });
     await expectNoAxeViolations(admin);
   });
 
@@ -93,7 +105,7 @@ describe('Words people see', () => {
     await expectNoAxeViolations(admin);
     await admin.type('#word-portal-intro', ' {tenant}');
     await click(admin, aria('Save withdrawal pages words in Assamese', 'button'));
-    await waitForText(admin, 'Withdrawal pages words saved in Assamese and marked reviewed.');
+    await waitForText(admin, 'Withdrawal pages: 1 word saved in Assamese and marked reviewed; the others keep their status.');
     const assamese = await languageWords('AS');
     expect(assamese.words.find((word) => word.key === 'portal.intro')).toMatchObject({ text: 'সন্মতি লোৱা হৈছে {tenant}', status: 'REVIEWED' });
     expect(assamese.words.find((word) => word.key === 'portal.pageTitle')).toMatchObject({ text: englishWords['portal.pageTitle'], status: 'NEEDS_TRANSLATION' });

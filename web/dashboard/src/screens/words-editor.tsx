@@ -21,23 +21,31 @@ const wordStatus: Record<Word['status'], [string, string]> = {
 /** What a field starts with: the language's own word (a machine draft to review), never the English copy kept for a word still to translate. */
 const startingText = (word: Word, english: boolean) => (english ? word.english : word.status === 'DRAFT' || word.status === 'REVIEWED' ? (word.text ?? '') : '');
 
+/** A word a person may accept as it is: one of this language they did not write themselves (a machine draft). */
+const confirmable = (word: Word, english: boolean) => !english && word.status === 'DRAFT';
+
 /**
  * One surface's words side by side: the English on the left, the language's word on the right.
- * Saving sends every word written here (a machine draft reviewed as it is, too), and each becomes
- * REVIEWED; an empty field sends nothing, so a word still to translate stays English.
+ * Saving sends only the words a person changed here, or confirmed as they are with the word's own
+ * "Confirm" box (a machine draft accepted unchanged), and each of those becomes REVIEWED; every
+ * other word keeps its status (issue 37: one save once marked the whole screen reviewed). An empty
+ * field sends nothing, so a word still to translate stays as it is.
  */
-const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface: Surface; onSaved: (view: LanguageWords) => void }) => {
+const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface: Surface; onSaved: (view: LanguageWords, saved: number) => void }) => {
   const english = view.language === 'EN';
   const words = view.words.filter((word) => word.surface === surface.id);
-  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(words.map((word) => [word.key, startingText(word, english)])));
+  const starting = Object.fromEntries(words.map((word) => [word.key, startingText(word, english)]));
+  const [texts, setTexts] = useState<Record<string, string>>(() => ({ ...starting }));
+  const [confirmed, setConfirmed] = useState<ReadonlySet<string>>(() => new Set());
   const { busy, error, run } = useAction();
   const problems = fieldErrors(error);
   const writer = canWrite.value;
   const tag = isLanguageCode(view.language) ? isoOf(view.language) : 'en';
   const changed = words.filter((word) => {
     const text = (texts[word.key] ?? '').trim();
-    // English changes only where it differs; another language sends every word written (reviewing a draft as it is).
-    return text !== '' && (english ? text !== word.english : text !== word.text || word.status !== 'REVIEWED');
+    if (text === '') return false;
+    // A person's edit, or an explicit confirmation of a word they did not write (English has none: its defaults stand as they are).
+    return text !== (starting[word.key] ?? '').trim() || (!english && confirmed.has(word.key));
   });
   return (
     <form
@@ -48,7 +56,7 @@ const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface:
         if (changed.length === 0) return;
         void run(async () => {
           const labels = Object.fromEntries(changed.map((word) => [word.key, (texts[word.key] ?? '').trim()]));
-          onSaved(await api.call('saveLanguageWords', { params: { language: view.language }, body: { labels } }));
+          onSaved(await api.call('saveLanguageWords', { params: { language: view.language }, body: { labels } }), changed.length);
         });
       }}
     >
@@ -89,6 +97,22 @@ const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface:
                   {problem}
                 </span>
               ) : null}
+              {writer && confirmable(word, english) ? (
+                <label class="check" for={`${id}-confirm`}>
+                  <input
+                    type="checkbox"
+                    id={`${id}-confirm`}
+                    checked={confirmed.has(word.key)}
+                    onChange={(event) => {
+                      const next = new Set(confirmed);
+                      if (event.currentTarget.checked) next.add(word.key);
+                      else next.delete(word.key);
+                      setConfirmed(next);
+                    }}
+                  />{' '}
+                  Confirm<span class="visually-hidden"> {word.key}</span> as reviewed
+                </label>
+              ) : null}
             </div>
           </div>
         );
@@ -122,7 +146,9 @@ export const WordsEditor = ({ language, surfaces, onSaved, onClose }: { language
       {view ? (
         <p class="muted">
           {view.counts.REVIEWED} reviewed, {view.counts.DRAFT} machine drafts, {view.counts.NEEDS_TRANSLATION} to translate.{' '}
-          {language === 'EN' ? 'Your English stands in wherever another language has no word shown.' : 'A word with an empty field is shown in English.'}
+          {language === 'EN'
+            ? 'Your English stands in wherever another language has no word shown.'
+            : "A save marks reviewed only the words you changed, and those whose Confirm box you ticked; every other word keeps its status. A word with an empty field is shown in English."}
         </p>
       ) : null}
       <div class="field">
@@ -142,9 +168,9 @@ export const WordsEditor = ({ language, surfaces, onSaved, onClose }: { language
           key={`${surface.id}-${view.updatedAt}`}
           view={view}
           surface={surface}
-          onSaved={(saved) => {
+          onSaved={(saved, count) => {
             setView(saved);
-            say(`${surface.name} words saved in ${name} and marked reviewed.`);
+            say(`${surface.name}: ${count === 1 ? '1 word' : `${count} words`} saved in ${name} and marked reviewed; the others keep their status.`);
             onSaved();
           }}
         />

@@ -3,6 +3,7 @@ import { fixedClock, resetClock, setClock } from '../shared/clock';
 import { changeDocument } from '../shared/cmp/service';
 import { setTranslator } from '../shared/translation/select';
 import { localTranslator } from '../shared/translation/local-translator';
+import { readBuiltIn } from '../shared/words/built-in-words';
 import { englishWords } from '../shared/words/catalogue';
 import { noticeBannerWords } from '../shared/words/widget-words';
 import { newTenant, uniqueEmail, useApi, type ApiResponse } from './support/api';
@@ -51,9 +52,13 @@ describe('the words people see: drafts, review and the setting', () => {
   it('drafts Tamil, marks Assamese NEEDS_TRANSLATION, saves a person\'s words as REVIEWED and shows unreviewed ones only by the tenant\'s choice', async () => {
     const tenant = await newTenant(call);
     const fresh = await overview(tenant);
-    expect(fresh).toMatchObject({ unreviewed: 'ENGLISH', total: Object.keys(englishWords).length });
+    expect(fresh).toMatchObject({ unreviewed: 'BUILT_IN', total: Object.keys(englishWords).length, translator: { name: 'local', standIn: true } });
     expect(fresh.languages).toHaveLength(23);
-    expect(fresh.languages.every((language: { status: string }) => language.status === 'DEFAULT')).toBe(true);
+    // No words of the tenant's anywhere: English is the catalogue's, every scheduled language the service's.
+    expect(fresh.languages.map((language: { status: string }) => language.status)).toEqual(['DEFAULT', ...Array(22).fill('BUILT_IN')]);
+    expect(fresh.languages.every((language: { shown: boolean; builtIn: boolean; language: string }) => language.shown && language.builtIn === (language.language !== 'EN'))).toBe(true);
+    // This test is about the tenant's own words: English until its person reviews them.
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
 
     const tamil = await draft(tenant, { language: 'ta' });
     expect(tamil.status).toBe(200);
@@ -70,7 +75,7 @@ describe('the words people see: drafts, review and the setting', () => {
     expectError(await draft(tenant, { language: 'ta' }), 409, 'CONFLICT');
 
     const languages = (await overview(tenant)).languages as { language: string; status: string; shown: boolean }[];
-    expect(languages.filter((language) => language.status !== 'DEFAULT').map(({ language, status, shown }) => [language, status, shown])).toEqual([
+    expect(languages.filter((language) => !['DEFAULT', 'BUILT_IN'].includes(language.status)).map(({ language, status, shown }) => [language, status, shown])).toEqual([
       ['AS', 'NEEDS_TRANSLATION', false],
       ['TA', 'REVIEWED', true],
     ]);
@@ -88,8 +93,12 @@ describe('the words people see: drafts, review and the setting', () => {
   it("serves the notice banner's shown words with the public notice, and the cookie configuration's labelSets the same", async () => {
     const tenant = await newTenant(call);
     const publicNotice = await tamilNotice(tenant);
-    // No cookie configuration at all: the notice brings the banner's words.
+    // No cookie configuration at all: the notice brings the banner's words, the service's Tamil by default.
     expect((await call('GET', `/api/v1/cmp/config/${tenant.tenantId}`)).status).toBe(404);
+    const builtInTamil = (await readBuiltIn('TA'))!.words;
+    expect((await publicNotice()).labels).toEqual({ EN: noticeBannerWords, TA: Object.fromEntries(Object.keys(noticeBannerWords).map((key) => [key, builtInTamil[key as keyof typeof builtInTamil]])) });
+    // From here on, the tenant's own words: English until its person reviews them.
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
     expect((await publicNotice()).labels).toEqual({ EN: noticeBannerWords });
 
     await draft(tenant, { language: 'TA' });
@@ -222,10 +231,68 @@ describe('the words people see: drafts, review and the setting', () => {
   });
 });
 
+describe("the service's built-in words", () => {
+  it("label the cookie banner in each language it offers, under the tenant's own words and its English, by its setting", async () => {
+    const tenant = await newTenant(call);
+    const tamil = (await readBuiltIn('TA'))!.words;
+    const urdu = (await readBuiltIn('UR'))!.words;
+    const labelSets = async () => (await call('GET', `/api/v1/cmp/config/${tenant.tenantId}`)).body.data.labelSets as Record<string, { status: string; labels: Record<string, string> }>;
+    const configure = async (languages: string[]) => expect((await call('PUT', '/api/v1/cmp/config', { token: tenant.token, body: { languages } })).status).toBe(200);
+
+    await configure(['en', 'ta', 'ur']);
+    const fresh = await labelSets();
+    expect(Object.keys(fresh).sort()).toEqual(['en', 'ta', 'ur']);
+    expect(fresh.ta).toMatchObject({ status: 'BUILT_IN', labels: { acceptAll: tamil.acceptAll, title: tamil.title, 'category.ANALYTICS.name': tamil['category.ANALYTICS.name'] } });
+    expect(Object.keys(fresh.ta!.labels)).toHaveLength(Object.keys(fresh.en!.labels).length);
+    expect(fresh.ur!.labels.rejectAll).toBe(urdu.rejectAll);
+
+    // A language no longer offered loses the service's words; one offered again gets them back.
+    await configure(['en', 'ta']);
+    expect(Object.keys(await labelSets()).sort()).toEqual(['en', 'ta']);
+
+    // The tenant's override stands over the service's word; the rest stay the service's.
+    await reviewWords(call, tenant.token, 'TA', { acceptAll: 'எல்லாம் சரி' });
+    expect((await labelSets()).ta).toMatchObject({ status: 'REVIEWED', labels: { acceptAll: 'எல்லாம் சரி', rejectAll: tamil.rejectAll } });
+    // A key whose English the tenant rewrote shows no built-in word: it translates the catalogue's English.
+    await reviewWords(call, tenant.token, 'EN', { rejectAll: 'No, thanks' });
+    const rewritten = (await labelSets()).ta!.labels;
+    expect(rewritten.rejectAll).toBeUndefined();
+    expect(rewritten.close).toBe(tamil.close);
+    const view = (await languageWords(tenant, 'TA')).words as { key: string; status: string; builtIn: string | null; shownFrom: string }[];
+    expect(view.find((word) => word.key === 'rejectAll')).toMatchObject({ status: 'DEFAULT', builtIn: null, shownFrom: 'ENGLISH' });
+    expect(view.find((word) => word.key === 'close')).toMatchObject({ status: 'BUILT_IN', builtIn: tamil.close, shownFrom: 'BUILT_IN' });
+    expect(view.find((word) => word.key === 'acceptAll')).toMatchObject({ status: 'REVIEWED', builtIn: tamil.acceptAll, shownFrom: 'REVIEWED' });
+
+    // English until the tenant's own person reviews: only its own word is left.
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
+    expect((await labelSets()).ta).toEqual({ status: 'REVIEWED', labels: { acceptAll: 'எல்லாம் சரி' }, updatedAt: expect.any(String) });
+    await configure(['en', 'ta', 'ur']);
+    expect((await labelSets()).ur).toBeUndefined();
+    await showUnreviewed(call, tenant.token, 'BUILT_IN');
+    expect((await labelSets()).ur).toMatchObject({ status: 'BUILT_IN', labels: { acceptAll: urdu.acceptAll } });
+  });
+
+  it('describe who translated them and how they were checked, beside each word', async () => {
+    const tenant = await newTenant(call);
+    const hindi = await languageWords(tenant, 'HI');
+    expect(hindi).toMatchObject({ status: 'BUILT_IN', builtIn: { name: 'Hindi', script: 'Devanagari', provenance: { reviewedBy: null, confidence: 'draft' } } });
+    expect(hindi.builtIn.provenance.translatedBy).toMatch(/AI assistant/);
+    expect(wordOf(hindi, 'portal.pageTitle')).toMatchObject({ text: null, status: 'BUILT_IN', shown: true });
+    expect((await languageWords(tenant, 'EN')).builtIn).toBeNull();
+  });
+});
+
 describe("the pages' words, in public", () => {
   it("answers every page key in the language asked, English where the tenant shows none, and which languages it shows", async () => {
     const tenant = await newTenant(call);
     await reviewWords(call, tenant.token, 'UR', { 'portal.publicHeading': 'اس تنظیم کو دی گئی رضامندی واپس لیں' });
+    // By default every scheduled language is offered, the service's words standing in for the tenant's.
+    const fresh = (await call('GET', `/api/v1/words/public/${tenant.slug}?language=ur`)).body.data;
+    expect(fresh.languages).toHaveLength(23);
+    expect(fresh.english).toEqual([]);
+    expect(fresh.words['portal.publicHeading']).toBe('اس تنظیم کو دی گئی رضامندی واپس لیں');
+    expect(fresh.words['portal.email']).toBe((await readBuiltIn('UR'))!.words['portal.email']);
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
     const urdu = await call('GET', `/api/v1/words/public/${tenant.slug}?language=ur`);
     expect(urdu.status).toBe(200);
     expect(urdu.body.data).toMatchObject({ tenant: { slug: tenant.slug }, language: 'UR', languages: ['EN', 'UR'] });
@@ -248,8 +315,17 @@ describe('mails in the principal\'s language', () => {
     expect((await call('POST', '/api/v1/consent/record', { token: tenant.token, body: { noticeId, dataPrincipalIdentifier: email, consentGiven: { [purpose]: true }, language: 'HI' } })).status).toBe(201);
     const askLink = async () => expect((await call('POST', '/api/v1/consent/portal-link', { body: { tenantSlug: tenant.slug, email } })).status).toBe(202);
 
+    // By default the service's Hindi, with no word of the tenant's.
     await askLink();
-    const [before] = await mailsTo(email);
+    const [builtIn] = await mailsTo(email);
+    const hindi = (await readBuiltIn('HI'))!.words;
+    expect(builtIn!.subject).toBe(hindi['mail.withdrawal.linkSubject']!.replace('{tenant}', await overviewName(tenant)));
+    expect(builtIn!.body.html).toMatch(/<html lang="hi" dir="ltr">[\s\S]*<p>किसी ने, संभवतः आपने/);
+
+    // The tenant chooses English until its person reviews its Hindi.
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
+    await askLink();
+    const before = (await mailsTo(email)).find((mail) => mail.subject.endsWith('your link to withdraw consent'));
     expect(before!.subject).toBe(`${(await overviewName(tenant))}: your link to withdraw consent`);
     expect(before!.body.html).toContain('<html lang="hi" dir="ltr">');
     expect(before!.body.html).toMatch(/<p lang="en" dir="ltr">Someone, hopefully you/);

@@ -3,7 +3,9 @@ import { fixedClock, resetClock, setClock } from '../shared/clock';
 import { changeDocument } from '../shared/cmp/service';
 import { setTranslator } from '../shared/translation/select';
 import { localTranslator } from '../shared/translation/local-translator';
+import { withTenantLabels } from '../shared/breaches/run-labels';
 import { readBuiltIn } from '../shared/words/built-in-words';
+import { breachMailWords } from '../shared/words/mail-words';
 import { englishWords } from '../shared/words/catalogue';
 import { noticeBannerWords } from '../shared/words/widget-words';
 import { newTenant, uniqueEmail, useApi, type ApiResponse } from './support/api';
@@ -270,6 +272,18 @@ describe("the service's built-in words", () => {
     expect((await labelSets()).ur).toBeUndefined();
     await showUnreviewed(call, tenant.token, 'BUILT_IN');
     expect((await labelSets()).ur).toMatchObject({ status: 'BUILT_IN', labels: { acceptAll: urdu.acceptAll } });
+  });
+
+  it("word a breach intimation's languages around the tenant's own texts, by its setting", async () => {
+    const tenant = await newTenant(call);
+    const hindi = (await readBuiltIn('HI'))!.words;
+    const texts = { consequences: 'c', mitigation: 'm', safetySteps: 's', contact: 'dpo@shop.example', translations: { HI: { consequences: 'ग', mitigation: 'म', safetySteps: 'स', labels: { reference: 'क्रमांक: {breachId}' } } } };
+    const labelled = await withTenantLabels(tenant.tenantId, texts);
+    expect(labelled.labels?.subject).toBe(breachMailWords['mail.breach.subject']);
+    // The service's Hindi, under the intimation's own label.
+    expect(labelled.translations?.HI?.labels).toMatchObject({ subject: hindi['mail.breach.subject'], opening: hindi['mail.breach.opening'], reference: 'क्रमांक: {breachId}' });
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
+    expect((await withTenantLabels(tenant.tenantId, texts)).translations?.HI?.labels).toEqual({ reference: 'क्रमांक: {breachId}' });
   });
 
   it('describe who translated them and how they were checked, beside each word', async () => {

@@ -83,7 +83,7 @@ describe('Words people see', () => {
     await expectNoAxeViolations(admin);
 
     // A draft a person accepts as it is becomes reviewed only by its own explicit confirmation.
-    await click(admin, aria('Confirm rejectAll as reviewed', 'checkbox'));
+    await click(admin, aria('Confirm as reviewed (rejectAll)', 'checkbox'));
     await click(admin, aria('Save notice banner (widget) words in Tamil', 'button'));
     // Reviewed now, so nothing left to confirm on that word.
     await admin.waitForSelector('#word-rejectAll-confirm', { hidden: true });
@@ -128,7 +128,7 @@ describe('Words people see', () => {
     await expectNoAxeViolations(page);
 
     // Confirm one of the service's words, change another: only those two become the tenant's, reviewed.
-    await click(page, aria('Confirm rejectAll as reviewed', 'checkbox'));
+    await click(page, aria('Confirm as reviewed (rejectAll)', 'checkbox'));
     await fill(page, '#word-close', 'बंद');
     await click(page, aria('Save notice banner (widget) words in Hindi', 'button'));
     await waitForText(page, 'Notice banner (widget): 2 words saved in Hindi and marked reviewed; the others keep their status.');

@@ -123,7 +123,7 @@ const SurfaceForm = ({ view, surface, standIn, onSaved }: { view: LanguageWords;
                       setConfirmed(next);
                     }}
                   />{' '}
-                  Confirm<span class="visually-hidden"> {word.key}</span> as reviewed
+                  Confirm as reviewed<span class="visually-hidden"> ({word.key})</span>
                 </label>
               ) : null}
             </div>

@@ -4,6 +4,16 @@ import type { BuildOptions } from 'esbuild';
 import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /**
+ * The service's built-in words, one JSON file per language (shared/words/built-in/), are not
+ * bundled: they travel beside each bundle, in `built-in/` next to index.mjs, where the module that
+ * reads them on demand finds them by the same relative URL as from its source
+ * (shared/words/built-in-words.ts). So no bundle carries the 22 languages' words (about 800 KB).
+ */
+export const builtInWordsCopy = (inputDir: string, outputDir: string): string[] => [
+  `mkdir -p "${outputDir}/built-in" && cp "${inputDir}/shared/words/built-in/"*.json "${outputDir}/built-in/"`,
+];
+
+/**
  * How every Lambda is bundled: the `bundling` of each NodejsFunction (infra/functions.ts). It lives
  * here so that `npm run bench` builds and measures the very bundles a deploy would ship.
  */
@@ -32,6 +42,11 @@ export const lambdaBundling = {
     '@smithy/credential-provider-imds',
   ],
   mainFields: ['module', 'main'],
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => builtInWordsCopy(inputDir, outputDir),
+  },
 } satisfies BundlingOptions;
 
 /**

@@ -83,9 +83,9 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot, servicePortalUrl: st
 
 export type PublicNotice = ReturnType<typeof buildPublicNotice>;
 
-/** The precomputed notice with the banner's words in its languages, read beside it (two parallel reads). */
+/** The precomputed notice with the banner's words in its languages, read beside it (two parallel reads; the service's built-in words of its languages from files read once per instance). */
 export const readPublicNotice = async (tenantId: string) => {
   const [document, head] = await Promise.all([getPublicDocument(tenantId), readHead(tenantId)]);
   if (!document) throw new NotFoundError('Published notice');
-  return { ...document, labels: noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']) };
+  return { ...document, labels: await noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']) };
 };

@@ -1,10 +1,11 @@
+import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { functionGroups } from '../../shared/http/route';
-import { esbuildOptionsOf } from '../bundling';
+import { esbuildOptionsOf, lambdaBundling } from '../bundling';
 
 /**
  * The local stack running the very bundles a deploy ships (`CMS_FUNCTIONS=bundles npm start`, the
@@ -37,7 +38,12 @@ const assertNoNodeModules = (dir: string): void => {
 export const buildBundles = async (root = mkdtempSync(join(tmpdir(), 'cms-bundles-'))): Promise<Bundles> => {
   assertNoNodeModules(root);
   await Promise.all(
-    bundledFunctionNames.map((name) => build({ ...esbuildOptionsOf(join(repoRoot, 'functions', name, 'handler.ts'), join(root, name)), absWorkingDir: repoRoot, logLevel: 'error' })),
+    bundledFunctionNames.map(async (name) => {
+      const outputDir = join(root, name);
+      await build({ ...esbuildOptionsOf(join(repoRoot, 'functions', name, 'handler.ts'), outputDir), absWorkingDir: repoRoot, logLevel: 'error' });
+      // The files the CDK puts beside each bundle (the service's words), by the stack's own hook.
+      for (const command of lambdaBundling.commandHooks.afterBundling(repoRoot, outputDir)) execSync(command, { stdio: 'ignore' });
+    }),
   );
   const loaded = new Map<string, Promise<unknown>>();
   return {

@@ -85,6 +85,15 @@ describe('the deployed bundles, run from a folder without node_modules', () => {
     expect(request.body.data.status).not.toBe('UNCONFIRMED');
   }, 60_000);
 
+  it("reads the service's words for a principal's page from the files beside the bundle (portal)", async () => {
+    const words = await call('GET', `/api/v1/words/public/${tenant.slug}?language=ta`);
+    expect(words.status, JSON.stringify(words.body)).toBe(200);
+    // Tamil, not the English a bundle without the built-in files falls back to.
+    expect(words.body.data.language).toBe('TA');
+    expect(words.body.data.english).toEqual([]);
+    expect(Object.values(words.body.data.words as Record<string, string>).some((word) => /[\u0B80-\u0BFF]/.test(word))).toBe(true);
+  });
+
   it('creates a breach (breaches)', async () => {
     const breach = await createBreach(call, tenant.token, breachBody());
     expect(breach.breachId).toEqual(expect.any(String));

@@ -1,5 +1,6 @@
 import { nowIso } from '../clock';
 import { publicWithdrawalModes, type PublicWithdrawalMode } from './schemas';
+import { forgetRecordingItems } from './recording-items';
 import { getSettingsItem, updateSettingsItem } from './settings-store';
 
 /**
@@ -35,12 +36,17 @@ export const readConsentSettings = async (tenantId: string) => view(await getSet
 
 export const readSettings = async (tenantId: string): Promise<ConsentSettings> => settingsOf(await getSettingsItem(tenantId));
 
-/** Merges the given settings in; they apply from the next request on (every reader reads the item strongly consistent). */
-export const saveConsentSettings = async (tenantId: string, changes: Partial<ConsentSettings>, userId: string) =>
-  view(
-    await updateSettingsItem(tenantId, {
-      ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
-      updatedAt: nowIso(),
-      updatedBy: `user:${userId}`,
-    }),
-  );
+/**
+ * Merges the given settings in. withdraw-public reads them strongly consistent on every request;
+ * sdk-record as this instance remembers them, which this instance forgets here, so in it they
+ * apply from the next request on (elsewhere as docs/security.md states).
+ */
+export const saveConsentSettings = async (tenantId: string, changes: Partial<ConsentSettings>, userId: string) => {
+  const saved = await updateSettingsItem(tenantId, {
+    ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+    updatedAt: nowIso(),
+    updatedBy: `user:${userId}`,
+  });
+  forgetRecordingItems(tenantId);
+  return view(saved);
+};

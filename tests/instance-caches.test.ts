@@ -1,11 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock, resetClock, setClock } from '../shared/clock';
 import { config } from '../shared/config';
 import { deleteDomain, markApiKeyRevoked, revokeSecretApiKey } from '../shared/api-keys/store';
 import { updateSettingsItem } from '../shared/consent/settings-store';
 import { newTenant, useApi } from './support/api';
-import { publishedNotice, sha256 } from './support/consent';
+import { publishedNotice, sha256, signedIdentity } from './support/consent';
 import { publish } from './support/notices';
 
 /**
@@ -33,7 +32,6 @@ beforeEach(() => {
 afterEach(() => resetClock());
 
 const verify = (apiKey: string, headers: Record<string, string> = {}) => call('GET', `/api/v1/sdk/verify?apiKey=${encodeURIComponent(apiKey)}`, { headers });
-const sign = (secretKey: string, hash: string) => createHmac('sha256', secretKey).update(hash).digest('hex');
 
 const setup = async () => {
   const tenant = await newTenant(call);
@@ -126,11 +124,11 @@ describe('consent settings, as a warm instance remembers them', () => {
 
     // A secret key made now signs at once; the remembered settings would refuse its signature.
     const secret = (await call('POST', '/api/v1/api-keys', { token: tenant.token, body: { kind: 'secret' } })).body.data as { keyId: string; apiKey: string };
-    const signed = await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) });
+    const signed = await sdkRecord(signedIdentity(secret.apiKey, hash));
     expect(signed.status).toBe(201);
     expect(signed.body.data.attribution).toBe('VERIFIED');
     expect((await call('DELETE', `/api/v1/api-keys/${secret.keyId}`, { token: tenant.token })).status).toBe(200);
-    const revoked = await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) });
+    const revoked = await sdkRecord(signedIdentity(secret.apiKey, hash));
     expect(revoked.status).toBe(400);
     expect(revoked.body.error.fields).toHaveProperty('identifierSignature');
 
@@ -143,13 +141,13 @@ describe('consent settings, as a warm instance remembers them', () => {
     const { tenant, sdkRecord } = await setup();
     const hash = sha256('ravi@example.in');
     const secret = (await call('POST', '/api/v1/api-keys', { token: tenant.token, body: { kind: 'secret' } })).body.data as { keyId: string; apiKey: string };
-    expect((await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) })).status).toBe(201);
+    expect((await sdkRecord(signedIdentity(secret.apiKey, hash))).status).toBe(201);
     await revokeSecretApiKey(tenant.tenantId, secret.keyId, new Date(now).toISOString());
     await updateSettingsItem(tenant.tenantId, { requireVerifiedIdentity: true });
-    expect((await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) })).status).toBe(201);
+    expect((await sdkRecord(signedIdentity(secret.apiKey, hash))).status).toBe(201);
     expect((await sdkRecord({ identifierHash: hash })).status).toBe(201);
     passBound();
-    expect((await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) })).body.error.fields).toHaveProperty('identifierSignature');
+    expect((await sdkRecord(signedIdentity(secret.apiKey, hash))).body.error.fields).toHaveProperty('identifierSignature');
     expect((await sdkRecord({ identifierHash: hash })).status).toBe(400);
   });
 });

@@ -21,6 +21,7 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
           identifier: body.identifier,
           identifierHash: body.identifierHash,
           identifierSignature: body.identifierSignature,
+          identifierSignedAt: body.identifierSignedAt,
         },
         externalId: body.externalId,
         consentGiven: body.purposes,

@@ -153,6 +153,7 @@ const buildRecord = (
     attribution: principal.attribution,
     attributionMethod: principal.attributionMethod,
     attributedBy: principal.attributedBy,
+    ...(principal.identifierSignedAt === undefined ? {} : { identifierSignedAt: principal.identifierSignedAt }),
   };
   return {
     ...evidence,

@@ -42,7 +42,8 @@ export const sdkRecordBody = /* @__PURE__ */ (() => z.strictObject({
   positionShown: z._default(z.enum(widgetPositions), 'bottom-right'),
   noticeId: z.optional(z.uuid()),
   identifierHash: z.optional(principalHashSchema),
-  identifierSignature: described(z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256 of identifierHash, keyed with a secret key as issued'))), "Extension: the tenant server's signature of identifierHash (lower-case hex HMAC-SHA256 of the 64-character hash as text, keyed with one of the tenant's secret keys exactly as issued). A valid one makes the record VERIFIED; an invalid one is 400."),
+  identifierSignature: described(z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256 of `<identifierHash>.<identifierSignedAt>`, keyed with a secret key as issued'))), "Extension: the tenant server's signature of identifierHash at a time: lower-case hex HMAC-SHA256 of the text `<identifierHash>.<identifierSignedAt>`, keyed with one of the tenant's secret keys exactly as issued. Sent with identifierSignedAt, within 15 minutes of the service's clock either way; a valid one makes the record VERIFIED; an invalid or stale one, or one without identifierSignedAt, is 400 on identifierSignature."),
+  identifierSignedAt: described(z.optional(z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))), 'Extension: when the tenant\'s server signed identifierSignature, integer Unix seconds. Only with identifierSignature (400 on identifierSignedAt otherwise); kept in the record\'s evidence.'),
   identifier: described(z.optional(identifierSchema), 'Raw email, phone or user id, hashed by the service. Secret keys only (server-to-server): with a publishable key it is 400 VALIDATION_ERROR.'),
   externalId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))),
 }))();
@@ -121,7 +122,7 @@ export const recordPage = /* @__PURE__ */ (() => z.object({
 
 export const proofView = /* @__PURE__ */ (() => z.object({
   recordId: z.uuid(),
-  proofVersion: described(z.union([z.literal(1), z.literal(2), z.literal(3)]), '3: the evidence with its attribution (attribution, attributionMethod, attributedBy); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
+  proofVersion: described(z.union([z.literal(1), z.literal(2), z.literal(3)]), '3: the evidence with its attribution (attribution, attributionMethod, attributedBy; and identifierSignedAt on SIGNED_HASH records whose signature carried a time); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
   algorithm: z.string(),
   canonicalPayload: described(z.string(), 'The RFC 8785 canonical JSON that was hashed'),
   payload: z.record(z.string(), z.unknown()),

@@ -18,7 +18,9 @@ const attributionText = (payload: Record<string, unknown>, proofVersion: number)
     case 'SECRET_KEY':
       return `Verified: your server named the person, with secret key ${by}.`;
     case 'SIGNED_HASH':
-      return `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by}.`;
+      return typeof payload.identifierSignedAt === 'number'
+        ? `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by} at ${formatDateTime(new Date(payload.identifierSignedAt * 1000).toISOString())}.`
+        : `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by}.`;
     case 'DASHBOARD':
       return `Verified: a member of your team recorded it in the dashboard (user ${by}).`;
     case 'UNSIGNED_HASH':

@@ -3,6 +3,7 @@ import { api, session } from '../session';
 import { ErrorText, Heading, Link, Loading, formatDateTime, useData } from '../ui';
 import { verifyProof, type Verification } from '../verify';
 import { EvidenceExport } from './evidence-export';
+import { WithdrawalAttributionNote, withdrawalMethodText } from './withdrawal-words';
 
 /** The JWKS (served bare, no envelope, no token needed) that signs checkpoints and receipts. */
 const loadKeys = async () => {
@@ -105,6 +106,18 @@ export default function Record({ params }: { params: Record<string, string> }) {
             <h2 id="attribution-heading">Who the record names</h2>
             <p id="attribution">{attributionText(proof.payload, proof.proofVersion)}</p>
           </section>
+
+          {proof.lastWithdrawal ? (
+            <section aria-labelledby="withdrawal-heading">
+              <h2 id="withdrawal-heading">Withdrawal</h2>
+              <p id="withdrawal">
+                {proof.lastWithdrawal.isFullWithdrawal ? 'Fully withdrawn' : 'Partly withdrawn'} {formatDateTime(proof.lastWithdrawal.withdrawnAt)},{' '}
+                {withdrawalMethodText(proof.lastWithdrawal.method)} (withdrawal <code>{proof.lastWithdrawal.withdrawalId}</code>
+                {proof.lastWithdrawal.reason ? `; reason given: ${proof.lastWithdrawal.reason}` : ''}).
+              </p>
+              <WithdrawalAttributionNote attribution={proof.lastWithdrawal.attribution} id="withdrawal-attribution" />
+            </section>
+          ) : null}
 
           <EvidenceExport id="record-pack" principal={{ principalHash: String(proof.payload.dataPrincipalHash) }} />
 

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page, Target } from 'puppeteer-core';
 import { describeError, log } from '../log';
-import { localHosts } from '../net/address-policy';
+import { isStackPort, localHosts } from '../net/address-policy';
 import { BrowserStartError, launchChromiumRetrying, type Launcher } from '../browser/launch';
 import { scanBudget } from './budget';
 import type { FindingKind } from './finding';
@@ -70,14 +70,16 @@ const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
 
 /**
  * The loopback origins the local exception covers: those of the run's own scan URLs (as
- * `host:port`, default ports filled in), and only when the exception applies at all.
+ * `host:port`, default ports filled in), and only when the exception applies at all; never one
+ * of the local stack's own ports (address-policy.ts stackPorts), even listed as a scan URL.
  */
 export const localTargetsOf = (startUrls: readonly string[], allowLocal: boolean): Set<string> => {
   const targets = new Set<string>();
   if (!allowLocal) return targets;
   for (const url of startUrls.flatMap((start) => httpUrl(start) ?? [])) {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-    if (localHosts.has(host)) targets.add(targetKey(host, Number(url.port || (url.protocol === 'https:' ? 443 : 80))));
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    if (localHosts.has(host) && !isStackPort(port)) targets.add(targetKey(host, port));
   }
   return targets;
 };

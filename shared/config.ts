@@ -156,6 +156,7 @@ export const config = {
    * domains), a tenant's published-notice pointer and its consent settings (requireVerifiedIdentity,
    * the live secret keys' identity verifiers) before reading them again: at most 10 seconds, the
    * bound docs/configuration.md states; 0 reads them on every request (shared/instance-cache.ts).
+   * What a change is then sure of, in which instance: docs/security.md, When a change applies.
    */
   get instanceCacheSeconds(): number {
     return Math.min(10, intFromEnv('INSTANCE_CACHE_SECONDS', 10));

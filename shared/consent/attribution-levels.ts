@@ -33,7 +33,8 @@ export const withdrawalAttributionLabel = (attribution: WithdrawalAttribution): 
 /** The attribution in the team's words (English, like the dashboard and the team's mails). */
 export const withdrawalAttributionText = (attribution: WithdrawalAttribution): string => {
   const from = `origin ${attribution.origin ?? 'none (not sent from a browser)'}, IP hash ${attribution.ipHash}`;
+  const key = attribution.attributedBy.replace(/^key:/, '');
   return attribution.method === 'PUBLIC_EMAIL_CLAIM'
-    ? `Someone sent this email address to the public withdrawal endpoint with your publishable key (${attribution.attributedBy}), which anyone can read off your pages; nobody checked that they are the person (${from}). The consent setting "Confirm by email first" makes the person confirm by mail.`
-    : `Your server sent this email address with secret key ${attribution.attributedBy} (${from}).`;
+    ? `Someone sent this email address to the public withdrawal endpoint with your publishable key ${key}, which anyone can read off your pages; nobody checked that they are the person (${from}). The consent setting "Confirm by email first" makes the person confirm by mail.`
+    : `Your server sent this email address with secret key ${key} (${from}).`;
 };

@@ -175,6 +175,7 @@ export const config = {
    * domains), a tenant's published-notice pointer and its consent settings (requireVerifiedIdentity,
    * the live secret keys' identity verifiers) before reading them again: at most 10 seconds, the
    * bound docs/configuration.md states; 0 reads them on every request (shared/instance-cache.ts).
+   * What a change is then sure of, in which instance: docs/security.md, When a change applies.
    */
   get instanceCacheSeconds(): number {
     return Math.min(10, intFromEnv('INSTANCE_CACHE_SECONDS', 10));
@@ -324,6 +325,11 @@ export const config = {
       /** The public rights request form mails a confirmation link: per IP, and per (tenant, address) from any IP. */
       rightsIntakePerIp: rule('rights-intake-ip', 'RATE_LIMIT_RIGHTS_INTAKE_PER_IP_PER_HOUR', 5, 3600),
       rightsIntakePerEmail: rule('rights-intake-email', 'RATE_LIMIT_RIGHTS_INTAKE_PER_EMAIL_PER_HOUR', 3, 3600),
+      /**
+       * Malformed requests (refused by parsing or validation) to a route with limits of its own,
+       * per (route, IP): they never spend the route's limits, which count well-formed requests only.
+       */
+      malformedPerIp: rule('malformed-ip', 'RATE_LIMIT_MALFORMED_PER_IP_PER_HOUR', 60, 3600),
       webEventPerTenantIp: { ...rule('cmp-web-event', 'RATE_LIMIT_CMP_WEB_EVENT_PER_MINUTE', 60, 60), fromMemory: this.rateLimitFromMemory },
       consentStatusPerKey: rule('cmp-consent-status', 'RATE_LIMIT_CMP_CONSENT_STATUS_PER_MINUTE', 600, 60),
       /** Not in the spec: server-side tracker logs come from the tenant's servers, often more than page views. */

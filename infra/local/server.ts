@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { config } from '../../shared/config';
+import { registerStackPort } from '../../shared/net/address-policy';
 import { AppError, NotFoundError, ValidationError } from '../../shared/errors';
 import { gatewayPayloadLimitBytes } from '../../shared/http/body-limits';
 import { corsPolicy } from '../../shared/http/cors';
@@ -230,5 +231,7 @@ export const startApiServer = async (port: number, host = '127.0.0.1', ready: Pr
     server.listen({ port, host, backlog: 4096 }, () => resolve());
   });
   const { port: bound } = server.address() as AddressInfo;
+  // The API is the stack's own: no local exception (a scan URL on loopback) may reach it.
+  server.once('close', registerStackPort(bound));
   return { server, url: `http://${host}:${bound}` };
 };

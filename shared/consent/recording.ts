@@ -1,8 +1,6 @@
 import { clock } from '../clock';
 import { randomToken, sha256Hex } from '../crypto/hash';
-import { config } from '../config';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
-import { instanceCache } from '../instance-cache';
 import { issueReceipt } from '../evidence/receipts';
 import { newTimeOrderedId } from '../ids';
 import { activePointerOf, getNotice, type ActivePointer } from '../notices/store';
@@ -13,7 +11,8 @@ import { takeMonthlyConsent } from './monthly-volume';
 import { proofHashOf } from './proof';
 import type { ConsentRecord, RecordChannel } from './record';
 import { settingsOf } from './settings';
-import { getRecordingItems, verifiersOf } from './settings-store';
+import { readRecordingItemsNow, rememberedRecordingItems, type RecordingItems } from './recording-items';
+import { verifiersOf } from './settings-store';
 import { principalRecords, putRecord } from './store';
 
 export interface RecordInput {
@@ -58,35 +57,29 @@ const checkDecision = (pointer: ActivePointer, input: RecordInput) => {
   if (Object.keys(fields).length > 0) throw new ValidationError(fields);
 };
 
-/**
- * What recording reads (the published-notice pointer, and the settings with the live secret keys'
- * identity verifiers), as this warm instance last read it: at most INSTANCE_CACHE_SECONDS (10) old,
- * for at most 1,000 tenants. Remembered state only ever lets a request through: one it would
- * refuse (a notice it does not know as published, a purpose or language that notice lacks, a
- * signature no remembered key makes, requireVerifiedIdentity) is decided again on what is read
- * now. So a publish, a new secret key or a relaxed setting applies at once; a revoked secret key's
- * signatures, or requireVerifiedIdentity switched on, within the bound.
- */
-const recordingItems = instanceCache<Awaited<ReturnType<typeof getRecordingItems>>>(1000, () => config.instanceCacheSeconds * 1000);
-
-const readNow = (tenantId: string) => recordingItems.reload(tenantId, () => getRecordingItems(tenantId));
-
 /** The notice, principal and attribution a consent is recorded with, decided on `items`. */
-const decide = async (input: RecordInput, items: Awaited<ReturnType<typeof getRecordingItems>>) => {
+const decide = async (input: RecordInput, items: RecordingItems) => {
   const pointer = await noticeFor(input.tenantId, input.noticeId, items.pointer && activePointerOf(items.pointer));
   checkDecision(pointer, input);
   return { pointer, principal: attributePrincipal(input.principal, settingsOf(items.settings), verifiersOf(items.settings)) };
 };
 
+/**
+ * Remembered state (recording-items.ts) only ever lets a request through: one it would refuse (a
+ * notice it does not know as published, a purpose or language that notice lacks, a signature no
+ * remembered key makes, requireVerifiedIdentity) is decided again on what is read now. So a
+ * publish, a new secret key or a relaxed setting applies at once; a revoked secret key's
+ * signatures, or requireVerifiedIdentity switched on, as docs/security.md states.
+ */
 const decideOnLatest = async (input: RecordInput) => {
-  const remembered = recordingItems.get(input.tenantId);
+  const remembered = rememberedRecordingItems(input.tenantId);
   // The request names the notice the person was shown; remembered state naming another is older than a publish.
-  if (!remembered || (input.noticeId && remembered.pointer?.noticeId !== input.noticeId)) return decide(input, await readNow(input.tenantId));
+  if (!remembered || (input.noticeId && remembered.pointer?.noticeId !== input.noticeId)) return decide(input, await readRecordingItemsNow(input.tenantId));
   try {
     return await decide(input, remembered);
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
-    return decide(input, await readNow(input.tenantId));
+    return decide(input, await readRecordingItemsNow(input.tenantId));
   }
 };
 
@@ -160,6 +153,7 @@ const buildRecord = (
     attribution: principal.attribution,
     attributionMethod: principal.attributionMethod,
     attributedBy: principal.attributedBy,
+    ...(principal.identifierSignedAt === undefined ? {} : { identifierSignedAt: principal.identifierSignedAt }),
   };
   return {
     ...evidence,

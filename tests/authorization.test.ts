@@ -136,7 +136,7 @@ describe('function-level authorisation', () => {
     const checked = bearerRoutes.filter((route) => route.auth.kind === 'bearer' && currentRoleChecked(route.auth.access));
     expect(checked.map((route) => route.operationId)).toEqual(expect.arrayContaining(['inviteUser', 'removeUser', 'listUsers', 'createApiKey', 'createWebhook', 'updateWebhook']));
     // Reads: the team's list, and every audit-level read (the bulk evidence reads and audit trails).
-    expect(checked.filter((route) => route.method === 'GET').map((route) => route.operationId).sort()).toEqual(['exportConsentRecords', 'listNoticeAudit', 'listUsers', 'verifyProofChain']);
+    expect(checked.filter((route) => route.method === 'GET').map((route) => route.operationId).sort()).toEqual(['exportConsentRecords', 'listConsentSettingsChanges', 'listNoticeAudit', 'listUsers', 'verifyProofChain']);
     const mismatches: string[] = [];
     for (const route of checked) {
       const path = concretePath(route.path);

@@ -26,8 +26,16 @@ const wordText = (key: WordKey) => {
   return z.string().check(z.trim(), z.minLength(1), z.maxLength(2000), z.regex(/^(?:[^\p{Cc}]|\n)*$/u, 'must not contain control characters other than new lines'), z.refine((text) => placeholdersOf(text).join() === slots.join(), `must keep ${slotsText(slots)}`));
 };
 
+/**
+ * Built on the first request that saves words, not at import: 210 keys' checks are the largest
+ * single zod cost of the notices function's cold start (bench section 7a), and most of its
+ * invocations never save a word.
+ */
+const labelsBody = () =>
+  z.strictObject(Object.fromEntries(wordKeys.map((key) => [key, z.optional(wordText(key))])) as Record<WordKey, z.ZodMiniOptional<ReturnType<typeof wordText>>>).check(z.refine((labels) => Object.keys(labels).length > 0, 'name at least one label'));
+
 export const wordsBody = z.strictObject({
-  labels: described(z.strictObject(Object.fromEntries(wordKeys.map((key) => [key, z.optional(wordText(key))])) as Record<WordKey, z.ZodMiniOptional<ReturnType<typeof wordText>>>).check(z.refine((labels) => Object.keys(labels).length > 0, 'name at least one label')), "Words by key (GET /words/languages/en lists every key with its English and its {slots}); each saved word becomes REVIEWED, the tenant's own (a built-in word saved as it is too); keys not named keep their status"),
+  labels: described(z.lazy(labelsBody), "Words by key (GET /words/languages/en lists every key with its English and its {slots}); each saved word becomes REVIEWED, the tenant's own (a built-in word saved as it is too); keys not named keep their status"),
 });
 
 export const wordsLanguageParams = z.strictObject({ language: wordsLanguage });

@@ -21,9 +21,12 @@ export interface EdgeCachePolicy {
   compress: boolean;
 }
 
+/** The widget bootstrap's bound, which the widget also applies to what it is sent (web/widget/src/bootstrap.ts). */
+export const widgetBootstrapMaxAgeSeconds = 60;
+
 export const edgeCachePolicies = {
   /** GET /widget/bootstrap: per tenant (its publishable key names it) and language. */
-  widgetBootstrap: { queryStrings: ['apiKey', 'language'], maxAgeSeconds: 60, compress: true },
+  widgetBootstrap: { queryStrings: ['apiKey', 'language'], maxAgeSeconds: widgetBootstrapMaxAgeSeconds, compress: true },
 } as const satisfies Record<string, EdgeCachePolicy>;
 
 export type EdgeCacheName = keyof typeof edgeCachePolicies;

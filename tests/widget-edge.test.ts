@@ -43,6 +43,16 @@ const visit = async (url: string) => {
   return { page, close, calls, errors: (await openPage(page, url)).errors };
 };
 
+/** A page a visitor has seen (so the edge holds its bootstrap), whose key the tenant then revokes. */
+const revokedAfterAVisit = async (path: string) => {
+  const { tenant, url } = await bothBanners(path);
+  const before = await visit(url);
+  await before.close();
+  const keyId = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data[0].keyId;
+  expect((await call('DELETE', `/api/v1/api-keys/${keyId}`, { token: tenant.token })).status).toBe(200);
+  return url;
+};
+
 const consentOf = (page: Page) => page.evaluate('window.cms.getConsent()') as Promise<{ notice: unknown; cookies: unknown }>;
 
 describe('the widget from the edge', () => {
@@ -93,11 +103,7 @@ describe('the widget from the edge', () => {
   });
 
   it('refuses a revoked key within the bound: no banner, every optional category denied', async () => {
-    const { tenant, url } = await bothBanners('/revoked');
-    const before = await visit(url);
-    await before.close();
-    const keyId = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data[0].keyId;
-    expect((await call('DELETE', `/api/v1/api-keys/${keyId}`, { token: tenant.token })).status).toBe(200);
+    const url = await revokedAfterAVisit('/revoked');
     passEdgeBound();
     const after = await visit(url);
     try {
@@ -111,11 +117,7 @@ describe('the widget from the edge', () => {
   });
 
   it("refuses a revoked key's copy that the edge serves stale past the bound while its origin fails", async () => {
-    const { tenant, url } = await bothBanners('/stale');
-    const before = await visit(url);
-    await before.close();
-    const keyId = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data[0].keyId;
-    expect((await call('DELETE', `/api/v1/api-keys/${keyId}`, { token: tenant.token })).status).toBe(200);
+    const url = await revokedAfterAVisit('/stale');
     origin.failing = true;
     try {
       // Well past the bound (Age counts whole seconds: a copy at 60.5 s says 60, which the widget still takes).

@@ -11,6 +11,27 @@ export const rates = {
   sqsRequestPerMillion: 0.4,
 };
 
+/**
+ * CloudFront on-demand in India, where an Indian visitor's requests are served: data transfer out
+ * to the internet (the first 10 TB of a month; each later tier is cheaper) and HTTPS requests
+ * (GET and HEAD), from aws.amazon.com/cloudfront/pricing as read on 2026-11-28. A GB here is
+ * 10^9 bytes, the higher of the two readings. Origin fetches from AWS origins are free; the
+ * always-free allowance (1 TB and 10 million requests a month) is left out, as a large site
+ * spends it in days.
+ */
+export const cloudFrontIndia = {
+  httpsRequestPerTenThousand: 0.012,
+  dataTransferOutPerGb: 0.109,
+  readOn: '2026-11-28',
+  source: 'https://aws.amazon.com/cloudfront/pricing/ (on-demand, India)',
+};
+
+/** What CloudFront bills for one answer of `bytes` (headers and body) to a viewer in India. */
+export const cloudFrontUsd = (bytes: number): { requests: number; dataTransfer: number } => ({
+  requests: cloudFrontIndia.httpsRequestPerTenThousand / 10_000,
+  dataTransfer: (bytes / 1e9) * cloudFrontIndia.dataTransferOutPerGb,
+});
+
 /** Lambda's CPU share grows with memory: a full vCPU at 1,769 MB; a Node handler uses one thread, so no more. */
 export const fullCpuMemoryMb = 1769;
 

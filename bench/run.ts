@@ -65,6 +65,7 @@ const main = async () => {
     const { measureThroughput, warmUp } = await import('./sections/throughput');
     const { measureGrowth } = await import('./sections/growth');
     const { measureWidget } = await import('./sections/widget');
+    const { measurePageViews } = await import('./sections/page-views');
     const { measureBreachIntimation } = await import('./sections/breach');
     const { measurePartitions } = await import('./sections/partitions');
     instrument(db(), await queueClient(), sqs());
@@ -79,6 +80,8 @@ const main = async () => {
     const growthTenant = await createBenchTenant('growth');
     // Its own tenant: the throughput runs leave the main tenant's cookie-banner limits spent.
     const widgetTenant = await createBenchTenant('widget');
+    // Its own tenant: its cookie banner and trackers are the page-view scenario's.
+    const pageViewTenant = await createBenchTenant('page-views');
     // Its own tenant: every one of its principals is affected by the breach.
     const breachTenant = await createBenchTenant('breach');
     // Its own tenant: the partition arithmetic counts every write of its consents.
@@ -104,6 +107,7 @@ const main = async () => {
       await section('webhooks', () => measureWebhookLatency(pricingTenant, receiver, settings));
       await section('logLatency', () => measureLogLatency(logTenant, settings));
       await section('widget', () => measureWidget(widgetTenant, settings));
+      await section('pageViews', () => measurePageViews(pageViewTenant, functions, settings));
       await section('throughput', () => measureThroughput(raw, endpoints, settings));
       await section('burst', () => measureBurst(burstTenant, settings));
       await section('growth', () => measureGrowth(growthTenant, settings));

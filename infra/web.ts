@@ -1,13 +1,16 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Fn, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { corsPolicy } from '../shared/http/cors';
+import { edgeCachePolicies, type EdgeCacheName } from '../shared/http/edge-cache';
+import { routeList } from '../shared/http/routes';
 import { acknowledgeWildcards } from './compliance';
 import { dashboardContentSecurityPolicy, demoContentSecurityPolicy, deployableFiles, portalContentSecurityPolicy, presentWebApps, type DeployedWebFile } from '../web/build';
 
@@ -108,6 +111,75 @@ export class WebAssets extends Construct {
       },
     });
 
+    // Answers the edge shares between sites (the widget bootstrap): CORS for any origin, set here
+    // whatever the cached copy says, so a copy made for one site's request serves every site.
+    const sharedAnswerHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SharedAnswerHeaders', {
+      comment: 'Edge-cached API answers: CORS for any origin, set by CloudFront',
+      corsBehavior: {
+        accessControlAllowOrigins: ['*'],
+        accessControlAllowMethods: ['GET', 'HEAD', 'OPTIONS'],
+        accessControlAllowHeaders: [...corsPolicy.allowHeaders],
+        accessControlExposeHeaders: [...corsPolicy.exposeHeaders],
+        accessControlAllowCredentials: false,
+        accessControlMaxAge: Duration.seconds(corsPolicy.maxAgeSeconds),
+        originOverride: true,
+      },
+    });
+
+    /**
+     * The routes the route table marks `edgeCache`, each a behaviour ahead of /api/* with the cache
+     * and origin request policies made from its policy (shared/http/edge-cache.ts), the one the
+     * local edge keys by: the policy's query strings, nothing else; no cookie, no header (so no
+     * Authorization, no Origin); at most the policy's max-age.
+     */
+    const edgePolicies = new Map<EdgeCacheName, { cachePolicy: cloudfront.ICachePolicy; originRequestPolicy: cloudfront.IOriginRequestPolicy }>();
+    const policiesOf = (name: EdgeCacheName) => {
+      const known = edgePolicies.get(name);
+      if (known) return known;
+      const policy = edgeCachePolicies[name];
+      const made = {
+        cachePolicy: new cloudfront.CachePolicy(this, `EdgeCache-${name}`, {
+          comment: `${name}: keyed by ${policy.queryStrings.join(', ')} only, at most ${policy.maxAgeSeconds} s`,
+          queryStringBehavior: cloudfront.CacheQueryStringBehavior.allowList(...policy.queryStrings),
+          headerBehavior: cloudfront.CacheHeaderBehavior.none(),
+          cookieBehavior: cloudfront.CacheCookieBehavior.none(),
+          minTtl: Duration.seconds(0),
+          defaultTtl: Duration.seconds(policy.maxAgeSeconds),
+          maxTtl: Duration.seconds(policy.maxAgeSeconds),
+          enableAcceptEncodingGzip: policy.compress,
+          enableAcceptEncodingBrotli: policy.compress,
+        }),
+        originRequestPolicy: new cloudfront.OriginRequestPolicy(this, `EdgeOrigin-${name}`, {
+          comment: `${name}: the origin gets ${policy.queryStrings.join(', ')} and no viewer header or cookie`,
+          queryStringBehavior: cloudfront.OriginRequestQueryStringBehavior.allowList(...policy.queryStrings),
+          headerBehavior: cloudfront.OriginRequestHeaderBehavior.none(),
+          cookieBehavior: cloudfront.OriginRequestCookieBehavior.none(),
+        }),
+      };
+      edgePolicies.set(name, made);
+      return made;
+    };
+    const edgeBehaviors = Object.fromEntries(
+      routeList.flatMap((route) =>
+        route.edgeCache
+          ? [
+              [
+                route.path.replace(/:[A-Za-z][A-Za-z0-9]*/g, '*'),
+                {
+                  origin: api,
+                  viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+                  allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+                  cachedMethods: cloudfront.CachedMethods.CACHE_GET_HEAD,
+                  compress: edgeCachePolicies[route.edgeCache].compress,
+                  ...policiesOf(route.edgeCache),
+                  responseHeadersPolicy: sharedAnswerHeaders,
+                } satisfies cloudfront.BehaviorOptions,
+              ],
+            ]
+          : [],
+      ),
+    );
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'consent-service widget, withdrawal pages and API',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
@@ -156,6 +228,9 @@ export class WebAssets extends Construct {
             },
           ],
         },
+        // Before /api/*: CloudFront takes the first behaviour whose pattern matches.
+        ...edgeBehaviors,
+        // Every other API route: never cached, the viewer's request passed on whole.
         '/api/*': {
           origin: api,
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,

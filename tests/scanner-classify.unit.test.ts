@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Tracker } from '../shared/cmp/document';
-import { widgetStorage } from '../shared/cmp/widget-storage';
+import { formerConfigCache, widgetStorage } from '../shared/cmp/widget-storage';
 import { classify, siteOf } from '../shared/scanner/classify';
 import { cookieDatabaseOf, openCookieDatabase, parseCsv, rowsOf } from '../shared/scanner/cookie-database';
 import { buildFindings, maxReportBytes } from '../shared/scanner/report';
@@ -13,7 +13,7 @@ const request = (domain: string) => ({ kind: 'REQUEST' as const, name: null, dom
 describe("this service's own widget", () => {
   it('declares its storage as NECESSARY, by the names the widget uses, and nothing that merely looks alike', () => {
     const tenantId = '5f0c0000-0000-4000-8000-000000000000';
-    for (const item of [cookie(widgetStorage.consentCookie), { kind: 'LOCAL_STORAGE' as const, name: widgetStorage.configCache(tenantId), domain: 'shop.example.in' }, { kind: 'LOCAL_STORAGE' as const, name: widgetStorage.noticeDecision(tenantId), domain: 'shop.example.in' }, { kind: 'LOCAL_STORAGE' as const, name: widgetStorage.language, domain: 'shop.example.in' }]) {
+    for (const item of [cookie(widgetStorage.consentCookie), { kind: 'LOCAL_STORAGE' as const, name: formerConfigCache(tenantId), domain: 'shop.example.in' }, { kind: 'LOCAL_STORAGE' as const, name: widgetStorage.noticeDecision(tenantId), domain: 'shop.example.in' }, { kind: 'LOCAL_STORAGE' as const, name: widgetStorage.language, domain: 'shop.example.in' }]) {
       expect(classify(item, [], database), item.name).toMatchObject({ category: 'NECESSARY', classifiedBy: 'REGISTRY' });
     }
     expect(classify(cookie('cms_consentX'), [], database).category).toBe('UNCLASSIFIED');

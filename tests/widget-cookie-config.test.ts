@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { showUnreviewed } from './support/words';
+import { passEdgeBound, useClockReset } from './support/clock';
 import { newTenant, useApi } from './support/api';
 import { useBrowser } from './support/browser';
 import { chooseLanguage, clickButton, configureCookies, dialogLanguage, dialogTitles, embedPage, nextEvent, openPage, useFixtureSite } from './support/widget';
@@ -7,6 +8,7 @@ import { chooseLanguage, clickButton, configureCookies, dialogLanguage, dialogTi
 const { call, state } = useApi();
 const { browser } = useBrowser();
 const { serve, freshPage } = useFixtureSite();
+useClockReset();
 
 const cookieSite = async (path: string, config: Record<string, unknown> = {}, attributes: Record<string, string> = {}) => {
   const tenant = await newTenant(call);
@@ -17,12 +19,12 @@ const cookieSite = async (path: string, config: Record<string, unknown> = {}, at
 };
 
 describe('cookie banner configuration', () => {
-  it('revalidates the config with its ETag, and asks again once the offered categories change', async () => {
+  it('reads both banners in one request per page view, revalidated by its ETag, and asks again once a change of the offered categories reaches the page within the bound', async () => {
     const { tenant, url } = await cookieSite('/etag');
     const { page, close } = await freshPage(browser());
-    const configStatuses: number[] = [];
+    const reads: string[] = [];
     page.on('response', (response) => {
-      if (response.url().includes('/api/v1/cmp/config/') && response.request().method() === 'GET') configStatuses.push(response.status());
+      if (response.url().includes('/api/v1/') && response.request().method() === 'GET') reads.push(`${new URL(response.url()).pathname} ${response.status()}`);
     });
     try {
       await openPage(page, url);
@@ -31,11 +33,15 @@ describe('cookie banner configuration', () => {
       await consented();
       await openPage(page, url);
       expect(await dialogTitles(page)).toEqual([]);
-      expect(configStatuses).toEqual([200, 304]);
+      expect(reads).toEqual(['/api/v1/widget/bootstrap 200', '/api/v1/widget/bootstrap 304']);
 
       await configureCookies(call, tenant.token, { categories: { UNCLASSIFIED: { enabled: false } } });
+      // The edge keeps its copy for the bound: this page view still has the configuration the choice answered.
       await openPage(page, url);
-      expect(configStatuses).toEqual([200, 304, 200]);
+      expect(await dialogTitles(page)).toEqual([]);
+      passEdgeBound();
+      await openPage(page, url);
+      expect(reads.slice(2)).toEqual(['/api/v1/widget/bootstrap 304', '/api/v1/widget/bootstrap 200']);
       expect(await dialogTitles(page)).toEqual(['We value your privacy']);
     } finally {
       await close();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestWorkers } from './support/workers';
 import { newTenant, useApi } from './support/api';
 import { useBrowser } from './support/browser';
+import { passEdgeBound, useClockReset } from './support/clock';
 import { publishedNotice } from './support/consent';
 import { createNotice, createPurpose } from './support/notices';
 import { startReceiver, waitFor } from './support/receiver';
@@ -11,6 +12,7 @@ const { call, state } = useApi();
 const { browser } = useBrowser();
 const { serve, freshPage } = useFixtureSite();
 useTestWorkers();
+useClockReset();
 
 const site = async (path: string, attributes: Record<string, string> = {}, beforePublish?: (token: string, noticeId: string) => Promise<void>) => {
   const tenant = await newTenant(call);
@@ -39,12 +41,16 @@ describe('notice banner over time', () => {
       await clickButton(page, 'Accept all');
       await decided();
       const reworded = await revise(tenant.token, notice!.noticeId, { title: 'Privacy notice, in plainer words' });
+      // A publish reaches pages within the edge's bound.
+      passEdgeBound();
       await openPage(page, url);
       expect(await dialogTitles(page)).toEqual([]);
+      expect(((await page.evaluate('window.cms.getConsent()')) as { notice: { versionNumber: number } }).notice.versionNumber).toBe(1);
 
       const added = await createPurpose(call, tenant.token, { name: 'Analytics', dataCategories: ['usage'] });
       const current = (await call('GET', `/api/v1/notices/${reworded}`, { token: tenant.token })).body.data;
       const widened = await revise(tenant.token, reworded, { purposeIds: [...current.purposeIds, added] });
+      passEdgeBound();
       await openPage(page, url);
       expect(await dialogTitles(page)).toEqual(['Privacy notice, in plainer words']);
       const consented = await nextEvent(page, 'consent');
@@ -132,7 +138,7 @@ describe('notice banner over time', () => {
     }
   });
 
-  it('switches language, with dir=rtl for Urdu, and starts in the browser language it offers', async () => {
+  it('switches language, with dir=rtl for Urdu, and starts in the first browser language it offers', async () => {
     const { tenant, url } = await site('/language', {}, async () => undefined);
     const noticeId = await createNotice(call, tenant.token, [await createPurpose(call, tenant.token, { name: 'Orders' })]);
     for (const [language, title] of [['UR', 'رازداری نوٹس'], ['HI', 'गोपनीयता सूचना']]) {
@@ -152,10 +158,14 @@ describe('notice banner over time', () => {
     }
     const second = await freshPage(browser());
     try {
-      await second.page.evaluateOnNewDocument("Object.defineProperty(navigator, 'languages', { get: () => ['hi-IN', 'en'] })");
+      // Tamil first, which this tenant does not offer: the widget asks in Tamil, then for the Hindi it offers.
+      await second.page.evaluateOnNewDocument("Object.defineProperty(navigator, 'languages', { get: () => ['ta-IN', 'hi-IN', 'en'] })");
+      const asked: string[] = [];
+      second.page.on('request', (request) => request.url().includes('/widget/bootstrap') && asked.push(new URL(request.url()).searchParams.get('language')!));
       await openPage(second.page, url);
       expect(await dialogTitles(second.page)).toEqual(['गोपनीयता सूचना']);
       expect(await dialogLanguage(second.page)).toEqual({ lang: 'hi', dir: 'ltr' });
+      expect(asked).toEqual(['TA', 'HI']);
     } finally {
       await second.close();
     }

@@ -19,12 +19,18 @@ describe('widget size budget', () => {
     expect(source).not.toMatch(/\beval\(|new Function\(|innerHTML/);
   });
 
-  it("carries none of the service's built-in words: it reads its language's from the public notice and cookie configuration", async () => {
+  it("carries none of the service's built-in words: it reads its language's from the bootstrap", async () => {
     const source = Buffer.from(buildWebApp('widget').get('v1/cms.js')!.contents).toString('utf8');
     for (const language of scheduledLanguageCodes) {
       const { words } = (await readBuiltIn(language))!;
       for (const key of ['acceptAll', 'rejectAll', 'notice.withdrawalHint'] as const) expect(source.includes(words[key]!), `${language} ${key}`).toBe(false);
     }
+  });
+
+  it('reads both banners through the one edge-cached bootstrap, not the spec routes behind it', () => {
+    const source = Buffer.from(buildWebApp('widget').get('v1/cms.js')!.contents).toString('utf8');
+    expect(source).toContain('/widget/bootstrap?');
+    expect(source).not.toMatch(/public-notice|cmp\/config/);
   });
 
   it('has no optional call with a spread argument, which Chrome 80 to 90 run wrongly (web/build.ts ships optional chaining unlowered)', () => {

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readBuiltIn } from '../shared/words/built-in-words';
 import { newTenant, uniqueEmail, useApi } from './support/api';
 import { axeViolations, useBrowser } from './support/browser';
+import { passEdgeBound, useClockReset } from './support/clock';
 import { createNotice, createPurpose, publish } from './support/notices';
 import { openPortalPage } from './support/portal';
 import { dialogLanguage, embedPage, openPage, useFixtureSite } from './support/widget';
@@ -19,6 +20,7 @@ import { reviewWords, showUnreviewed } from './support/words';
 const { call, state } = useApi();
 const { browser } = useBrowser();
 const { serve, freshPage } = useFixtureSite();
+useClockReset();
 
 beforeAll(() => {
   process.env.PORTAL_BASE_URL = `${state.baseUrl}/portal`;
@@ -51,8 +53,9 @@ const tamilTenant = async () => {
 const buttons = (page: Page): Promise<[string, string | null][]> =>
   page.evaluate(`(() => { const root = document.querySelector('[data-cms]').shadowRoot; return [...root.querySelectorAll('button')].map((b) => [b.textContent, b.querySelector('[lang]')?.getAttribute('lang') ?? null]); })()`) as Promise<[string, string | null][]>;
 
-/** The notice banner as a fresh visitor sees it. */
+/** The notice banner as a fresh visitor sees it, once the change of words just made has reached pages (within the edge's bound). */
 const widget = async (url: string, check: (page: Page) => Promise<void>) => {
+  passEdgeBound();
   const { page, close } = await freshPage(browser());
   try {
     await openPage(page, url);

@@ -137,10 +137,10 @@ export const presentWebApps = (): WebApp[] =>
 /**
  * Bundles one app (minified, for browsers of the last few years) and adds its `public/` files,
  * keyed by URL path below the app. Synchronous, so a CDK construct can call it while it builds.
+ * `directory`: the app's sources elsewhere (the bench builds an earlier release's widget from git).
  */
-export const buildWebApp = (app: WebApp): Map<string, WebFile> => {
+export const buildWebApp = (app: WebApp, directory = appDirectory(app)): Map<string, WebFile> => {
   const definition: WebAppDefinition = webApps[app];
-  const directory = appDirectory(app);
   if (definition.split) return buildSplitApp(app, directory);
   const result = buildSync({
     entryPoints: [join(directory, definition.entry)],

@@ -1,14 +1,17 @@
 import { createGroupHandler } from '../../shared/http/handler';
 import { sdkRoutes } from '../../shared/http/routes/sdk';
+import { widgetRoutes } from '../../shared/http/routes/widget';
 import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
 import { recordConsent } from '../../shared/consent/recording';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
 import { emailClaimAttribution } from '../../shared/consent/withdrawal-attribution';
 import { withdrawFromWidget } from '../../shared/consent/withdraw-widget';
+import { etagMatches } from '../../shared/etag';
 import { readPublicNotice } from '../../shared/notices/public-notice';
+import { widgetBootstrap } from '../../shared/widget/bootstrap';
 
-export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...withdrawalRoutes }, {
+export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...widgetRoutes, ...withdrawalRoutes }, {
   sdkRecord: async ({ caller, body, meta }) =>
     created(
       await recordConsent({
@@ -40,4 +43,8 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
   withdrawPublic: async ({ caller, body, meta }) => ok(await withdrawPublic(caller.tenantId, body, emailClaimAttribution(caller, meta))),
   getPublicNotice: async ({ caller }) => ok(await readPublicNotice(caller.tenantId)),
   verifySdkKey: async ({ caller }) => ok({ valid: true, keyId: caller.keyId }),
+  getWidgetBootstrap: async ({ caller, query, meta }) => {
+    const { body, etag } = await widgetBootstrap(caller.tenantId, query.language);
+    return etagMatches(meta.headers['if-none-match'], etag) ? { status: 304, headers: { ETag: etag }, serialized: '' } : { headers: { ETag: etag }, serialized: body };
+  },
 });

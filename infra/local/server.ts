@@ -10,6 +10,7 @@ import { corsPolicy } from '../../shared/http/cors';
 import { errorResponse } from '../../shared/http/error-mapper';
 import { bracedPath, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
+import { createEdge, type LocalEdge } from './edge';
 import { staticResponse } from './static';
 
 /**
@@ -104,16 +105,54 @@ const lambdaContext = (requestId: string, functionName: string): Context =>
     getRemainingTimeInMillis: () => 15_000,
   }) as Context;
 
+/**
+ * The CORS answer: the calling origin, echoed (so it varies on Origin); or, for an answer the edge
+ * shares between sites, `*` and no Vary, as the stack's response headers policy sets it there.
+ */
 const corsHeaders = (origin: string | undefined): Record<string, string> => ({
   'Access-Control-Allow-Origin': origin ?? '*',
   'Access-Control-Expose-Headers': corsPolicy.exposeHeaders.join(', '),
-  Vary: 'Origin',
+  ...(origin ? { Vary: 'Origin' } : {}),
 });
 
-const send = (response: ServerResponse, result: APIGatewayProxyStructuredResultV2, origin: string | undefined) => {
+const send = (response: ServerResponse, result: APIGatewayProxyStructuredResultV2 | { statusCode: number; headers: Record<string, string>; body: Buffer }, origin: string | undefined) => {
   const headers = { ...corsHeaders(origin), ...(result.headers as Record<string, string> | undefined) };
   response.writeHead(result.statusCode ?? 200, headers);
   response.end(result.body ?? '');
+};
+
+type Route = (typeof routeList)[number];
+
+/** The payload-2.0 event API Gateway would make of a request. */
+const eventOf = (
+  route: Route,
+  request: { method: string; path: string; query: URLSearchParams; headers: Record<string, string>; body: string | undefined; pathParameters: Record<string, string> | undefined; sourceIp: string; requestId: string },
+): APIGatewayProxyEventV2 => {
+  const query: Record<string, string> = {};
+  for (const [name, value] of request.query) query[name] = name in query ? `${query[name]},${value}` : value;
+  return {
+    version: '2.0',
+    routeKey: routeKeyOf(route),
+    rawPath: request.path,
+    rawQueryString: request.query.toString(),
+    headers: request.headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(request.pathParameters ? { pathParameters: request.pathParameters } : {}),
+    ...(request.body ? { body: request.body } : {}),
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: request.headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      requestId: request.requestId,
+      routeKey: routeKeyOf(route),
+      stage: '$default',
+      time: new Date().toISOString(),
+      timeEpoch: Date.now(),
+      http: { method: request.method, path: request.path, protocol: 'HTTP/1.1', sourceIp: request.sourceIp, userAgent: request.headers['user-agent'] ?? '' },
+    },
+  };
 };
 
 const decodedOrUndefined = (segment: string): string | undefined => {
@@ -124,7 +163,7 @@ const decodedOrUndefined = (segment: string): string | undefined => {
   }
 };
 
-const handle = async (request: IncomingMessage, response: ServerResponse, handlerOf: HandlerSource): Promise<void> => {
+const handle = async (request: IncomingMessage, response: ServerResponse, handlerOf: HandlerSource, edge: LocalEdge): Promise<void> => {
   const requestId = randomUUID();
   const url = new URL(request.url ?? '/', 'http://localhost');
   const method = (request.method ?? 'GET').toUpperCase();
@@ -156,6 +195,26 @@ const handle = async (request: IncomingMessage, response: ServerResponse, handle
     send(response, { ...notFound, headers: { ...notFound.headers, 'X-Request-Id': requestId } }, origin);
     return;
   }
+  const { route, names } = match.candidate;
+  const handler = await handlerOf(route.group);
+  // The edge's routes: answered by the local CloudFront, whose origin request carries only the
+  // policy's query strings (and, to revalidate, the ETag it holds); its CORS answer is shared.
+  if (route.edgeCache && method === 'GET') {
+    const header = (name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined);
+    const served = await edge.serve(
+      route.edgeCache,
+      { path: url.pathname, query: url.searchParams, acceptEncoding: header('accept-encoding'), ifNoneMatch: header('if-none-match') },
+      async ({ query, ifNoneMatch }) => {
+        const originRequestId = randomUUID();
+        const headers = { host: request.headers.host ?? 'localhost', 'user-agent': 'local-edge', ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) };
+        const event = eventOf(route, { method, path: url.pathname, query, headers, body: undefined, pathParameters: undefined, sourceIp: '127.0.0.1', requestId: originRequestId });
+        const result = await handler(event, lambdaContext(originRequestId, route.group));
+        return { statusCode: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: result.body ?? '' };
+      },
+    );
+    send(response, served, undefined);
+    return;
+  }
   const body = await readBody(request, gatewayPayloadLimitBytes);
   if (body === undefined) {
     // The rest of the body is never read: the connection closes after the answer.
@@ -168,9 +227,6 @@ const handle = async (request: IncomingMessage, response: ServerResponse, handle
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
-  const { route, names } = match.candidate;
   // API Gateway answers a path it cannot decode with 400; so does this stand-in, in the envelope.
   const undecodable = names.filter((_, index) => decodedOrUndefined(match.groups![index + 1]!) === undefined);
   if (undecodable.length > 0) {
@@ -179,31 +235,8 @@ const handle = async (request: IncomingMessage, response: ServerResponse, handle
     send(response, { ...failure, headers: { ...failure.headers, 'X-Request-Id': requestId } }, origin);
     return;
   }
-  const pathParameters = Object.fromEntries(names.map((name, index) => [name, decodedOrUndefined(match.groups![index + 1]!)!]));
-  const event: APIGatewayProxyEventV2 = {
-    version: '2.0',
-    routeKey: routeKeyOf(route),
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(names.length ? { pathParameters } : {}),
-    ...(body ? { body } : {}),
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: 'local',
-      requestId,
-      routeKey: routeKeyOf(route),
-      stage: '$default',
-      time: new Date().toISOString(),
-      timeEpoch: Date.now(),
-      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: clientIp(request), userAgent: headers['user-agent'] ?? '' },
-    },
-  };
-  const handler = await handlerOf(route.group);
+  const pathParameters = names.length ? Object.fromEntries(names.map((name, index) => [name, decodedOrUndefined(match.groups![index + 1]!)!])) : undefined;
+  const event = eventOf(route, { method, path: url.pathname, query: url.searchParams, headers, body, pathParameters, sourceIp: clientIp(request), requestId });
   send(response, await handler(event, lambdaContext(requestId, route.group)), origin);
 };
 
@@ -212,9 +245,16 @@ const handle = async (request: IncomingMessage, response: ServerResponse, handle
  * answer sees the whole stack ready (`npm start` binds first, because the links it seeds carry the
  * port actually bound, and finishes its start-up behind this gate).
  */
-export const startApiServer = async (port: number, host = '127.0.0.1', ready: Promise<void> = Promise.resolve(), handlerOf: HandlerSource = fromSource): Promise<{ server: Server; url: string }> => {
+export const startApiServer = async (
+  port: number,
+  host = '127.0.0.1',
+  ready: Promise<void> = Promise.resolve(),
+  handlerOf: HandlerSource = fromSource,
+): Promise<{ server: Server; url: string; edge: LocalEdge }> => {
+  // Each server its own edge: one test file's copies never answer another's.
+  const edge = createEdge();
   const server = createServer((request, response) => {
-    ready.then(() => handle(request, response, handlerOf)).catch((error: unknown) => {
+    ready.then(() => handle(request, response, handlerOf, edge)).catch((error: unknown) => {
       const requestId = randomUUID();
       const failure = errorResponse(error, requestId);
       if (!response.headersSent) response.writeHead(failure.statusCode, { ...failure.headers, 'X-Request-Id': requestId });
@@ -233,5 +273,5 @@ export const startApiServer = async (port: number, host = '127.0.0.1', ready: Pr
   const { port: bound } = server.address() as AddressInfo;
   // The API is the stack's own: no local exception (a scan URL on loopback) may reach it.
   server.once('close', registerStackPort(bound));
-  return { server, url: `http://${host}:${bound}` };
+  return { server, url: `http://${host}:${bound}`, edge };
 };

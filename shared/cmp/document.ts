@@ -1,4 +1,4 @@
-import { sha256Hex } from '../crypto/hash';
+import { strongEtag } from '../etag';
 import type { Tenant } from '../tenants/tenant';
 import { defaultBannerConfig, type BannerConfig, type CookieCategory } from './banner';
 import { defaultLabelSet, type LabelSet } from './labels';
@@ -67,6 +67,6 @@ export const sortTrackers = (trackers: Tracker[]): Tracker[] =>
 export const renderPublicBody = (document: CmpDocument): { body: string; etag: string } => {
   const { configured: _configured, ...publicFields } = document;
   const body = JSON.stringify({ data: publicFields });
-  return { body, etag: `"${sha256Hex(body).slice(0, 32)}"` };
+  return { body, etag: strongEtag(body) };
 };
 

@@ -22,8 +22,8 @@ export interface CmpSettings {
 }
 
 /** The public GET: the stored body as served, one eventually consistent read. */
-export const readPublicBody = async (tenantId: string): Promise<{ body: string; etag: string; configured: boolean } | undefined> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.publicDocument(tenantId) }));
+export const readPublicBody = async (tenantId: string, consistent = false): Promise<{ body: string; etag: string; configured: boolean } | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: cmpKeys.publicDocument(tenantId), ConsistentRead: consistent }));
   return Item ? { body: String(Item.body), etag: String(Item.etag), configured: Item.configured === true } : undefined;
 };
 

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { clock, nowIso } from '../clock';
+import { etagMatches } from '../etag';
 import { newId, newTimeOrderedId } from '../ids';
 import type { serverEventBody, webEventBody } from './visitor-schemas';
 import { CmpNotConfiguredError } from './not-configured';
@@ -24,15 +25,6 @@ const requireSettings = async (tenantId: string): Promise<CmpSettings> => {
   const settings = await readSettings(tenantId);
   if (!settings) throw notConfigured();
   return settings;
-};
-
-/** If-None-Match matches when it lists this ETag (weak or strong form) or is `*`. */
-const etagMatches = (ifNoneMatch: string | undefined, etag: string): boolean => {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((candidate) => {
-    const value = candidate.trim();
-    return value === '*' || value.replace(/^W\//, '') === etag;
-  });
 };
 
 /** The public GET: the body stored at the last change, or 304 when the caller's copy is current. */

@@ -6,13 +6,14 @@
 export const widgetStorage = {
   /** First-party cookie: the cookie-banner decision. */
   consentCookie: 'cms_consent',
-  /** localStorage: the cookie-banner config cache, per tenant. */
-  configCache: (tenantId: string) => `cms_cmp_${tenantId}`,
   /** localStorage: the notice decision (record id, proof hash, version), per tenant. */
   noticeDecision: (tenantKey: string) => `cms_notice_${tenantKey}`,
   /** localStorage: the language the visitor chose. */
   language: 'cms_lang',
 } as const;
 
+/** localStorage: the cookie-banner config cache, per tenant, that widgets kept before the edge-cached bootstrap; still in returning visitors' storage. */
+export const formerConfigCache = (tenantId: string) => `cms_cmp_${tenantId}`;
+
 export const isWidgetStorageName = (name: string): boolean =>
-  name === widgetStorage.consentCookie || name === widgetStorage.language || name.startsWith(widgetStorage.configCache('')) || name.startsWith(widgetStorage.noticeDecision(''));
+  name === widgetStorage.consentCookie || name === widgetStorage.language || name.startsWith(formerConfigCache('')) || name.startsWith(widgetStorage.noticeDecision(''));

@@ -96,7 +96,8 @@ export const authenticate = async (
     if (!allowed.includes(claims.role)) throw refusedRole(allowed);
     caller = currentRoleChecked(auth.access) ? await currentMember(claims, allowed) : claims;
   } else if (auth.kind === 'apiKey') {
-    caller = await authenticateApiKey(apiKeyOf({ ...route, auth }, event), { check: (key) => checkKeyUse(key, auth, meta) });
+    // An edge-cached answer is already late by up to its max-age: the key is read now, so a revocation adds no instance's memory to that bound.
+    caller = await authenticateApiKey(apiKeyOf({ ...route, auth }, event), { fresh: route.edgeCache !== undefined, check: (key) => checkKeyUse(key, auth, meta) });
   }
   if (auth.kind === 'bearer') await consume(bearerLimits, caller, meta, event);
   return caller;

@@ -7,6 +7,7 @@ export const corsPolicy = {
   allowOrigins: ['*'],
   allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   allowHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'If-None-Match'],
-  exposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'X-Next-Cursor', 'X-Export-Records', 'X-Export-Total', 'Content-Disposition'],
+  // Age: the widget refuses a bootstrap older than its edge policy allows (shared/http/edge-cache.ts).
+  exposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Age', 'X-Next-Cursor', 'X-Export-Records', 'X-Export-Total', 'Content-Disposition'],
   maxAgeSeconds: 86400,
 } as const;

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'a
 import { NotFoundError, ValidationError } from '../errors';
 import { maxJsonBodyBytes } from './body-limits';
 import { authenticate, countMalformed, countRouteLimits, type Caller } from './authenticate';
+import { edgeCacheControl, edgeCachePolicies } from './edge-cache';
 import { dataResponse, errorResponse, jsonHeaders, type HttpResponse } from './error-mapper';
 import type { OperationRequest, OperationResult, OperationsOf, RequestMeta } from './operation';
 import { routeKeyOf, type FunctionGroup, type RouteDefinition } from './route';
@@ -48,15 +49,21 @@ const resolveRoute = (routes: Map<string, RoutedRoute>): middy.MiddlewareObj<Eve
   },
 });
 
+/** What caches may do with an answer of this route: never hold it (`noStore`), or the edge's rule for its status (`edgeCache`). */
+const cachingOf = (route: RouteDefinition | undefined, status: number): Record<string, string> => {
+  if (route?.noStore) return { 'Cache-Control': 'no-store' };
+  return route?.edgeCache ? { 'Cache-Control': edgeCacheControl(edgeCachePolicies[route.edgeCache], status) } : {};
+};
+
 /**
- * Every response, success or error, carries the request id that its log lines carry, and on a
- * `noStore` route the header that keeps caches from holding it.
+ * Every response, success or error, carries the request id that its log lines carry, and the
+ * caching its route allows: on an edge-cached route an error too, so a 401 is shared no longer
+ * than a success and a failure not at all.
  */
 const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResultV2> => {
   const withRequestId = (request: Request) => {
     const response = request.response as HttpResponse | undefined;
-    const noStore: Record<string, string> = request.context.requestState?.route.noStore ? { 'Cache-Control': 'no-store' } : {};
-    if (response) response.headers = { ...response.headers, ...noStore, 'X-Request-Id': metaOf(request.event).requestId };
+    if (response) response.headers = { ...response.headers, ...cachingOf(request.context.requestState?.route, response.statusCode), 'X-Request-Id': metaOf(request.event).requestId };
   };
   return {
     after: (request) => withRequestId(request as Request),

@@ -1,6 +1,7 @@
 import type * as z from 'zod/v4/core';
 import type { config } from '../config';
 import type { ErrorCode } from '../errors';
+import type { EdgeCacheName } from './edge-cache';
 import type { AccessLevel, StateChangingAccess } from '../roles';
 
 /** The Lambda that serves a route. One esbuild bundle and one function per group. */
@@ -74,6 +75,13 @@ interface RouteFields {
   };
   /** Every answer, success or error, carries `Cache-Control: no-store`: the path holds a secret (a withdrawal link). */
   noStore?: true;
+  /**
+   * The edge caches this GET under the named policy (shared/http/edge-cache.ts): its key is the
+   * policy's query strings and nothing else of the request, every answer carries the policy's
+   * Cache-Control and a strong ETag (If-None-Match → 304), and an API key it takes is read fresh,
+   * so the policy's max-age is the whole bound on what a page may see late.
+   */
+  edgeCache?: EdgeCacheName;
   /** Error codes this route can answer with, beyond those its auth kind implies. */
   errors?: readonly ErrorCode[];
 }

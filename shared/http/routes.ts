@@ -15,6 +15,7 @@ import { rightsRoutes } from './routes/rights';
 import { sdkRoutes } from './routes/sdk';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
+import { widgetRoutes } from './routes/widget';
 import { withdrawalRoutes } from './routes/withdrawals';
 import { wordsRoutes } from './routes/words';
 
@@ -36,6 +37,7 @@ export const routes = {
   ...withdrawalRoutes,
   ...webhookRoutes,
   ...sdkRoutes,
+  ...widgetRoutes,
   ...cmpRoutes,
   ...cmpPublicRoutes,
   ...breachRoutes,

@@ -185,7 +185,7 @@ export const listVersions = async (tenantId: string, lineageId: string): Promise
     (item) => item.snapshot as NoticeSnapshot,
   );
 
-export const getPublicDocument = async (tenantId: string): Promise<Record<string, unknown> | undefined> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: noticeKeys.publicDocument(tenantId) }));
+export const getPublicDocument = async (tenantId: string, consistent = false): Promise<Record<string, unknown> | undefined> => {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: noticeKeys.publicDocument(tenantId), ConsistentRead: consistent }));
   return Item?.document as Record<string, unknown> | undefined;
 };

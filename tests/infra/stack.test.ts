@@ -16,6 +16,7 @@ import { config } from '../../shared/config';
 import { metricNamespace, metricNames } from '../../shared/metrics';
 import { tableDefinition } from '../../shared/db/table';
 import { scanBudget } from '../../shared/scanner/budget';
+import { edgeCachePolicies } from '../../shared/http/edge-cache';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
 import { awsServicesIn, packagesIn } from '../support/bundle-clients';
@@ -108,7 +109,7 @@ describe('HTTP API', () => {
         AllowOrigins: ['*'],
         AllowMethods: Match.arrayWith(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
         AllowHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'If-None-Match'],
-        ExposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'X-Next-Cursor', 'X-Export-Records', 'X-Export-Total', 'Content-Disposition'],
+        ExposeHeaders: ['X-Request-Id', 'Retry-After', 'ETag', 'Age', 'X-Next-Cursor', 'X-Export-Records', 'X-Export-Total', 'Content-Disposition'],
         MaxAge: 86_400,
       },
     });
@@ -494,6 +495,43 @@ describe('web assets', () => {
           ContentSecurityPolicy: { ContentSecurityPolicy: Match.stringLikeRegexp("frame-ancestors 'none'"), Override: true },
         }),
       }),
+    });
+  });
+
+  it('caches the widget bootstrap alone, keyed by key and language only and for at most the bound, with the policy the local edge keys by', () => {
+    const [distribution] = Object.values(resourcesOf('AWS::CloudFront::Distribution'));
+    const behaviors = (distribution!.Properties.DistributionConfig as { CacheBehaviors: Record<string, unknown>[] }).CacheBehaviors;
+    const paths = behaviors.map((behavior) => behavior.PathPattern as string);
+    const edgeRoutes = routeList.filter((route) => route.edgeCache);
+    expect(edgeRoutes.map((route) => route.path)).toEqual(['/api/v1/widget/bootstrap']);
+    // Ahead of /api/*, which CloudFront would otherwise match first; nothing else under /api is cached.
+    expect(paths.indexOf('/api/v1/widget/bootstrap')).toBeGreaterThanOrEqual(0);
+    expect(paths.indexOf('/api/v1/widget/bootstrap')).toBeLessThan(paths.indexOf('/api/*'));
+    expect(paths.filter((path) => path.startsWith('/api/'))).toEqual(['/api/v1/widget/bootstrap', '/api/*']);
+    const bootstrap = behaviors[paths.indexOf('/api/v1/widget/bootstrap')] as { CachePolicyId: { Ref: string }; OriginRequestPolicyId: { Ref: string }; ResponseHeadersPolicyId: { Ref: string }; AllowedMethods: string[]; Compress: boolean };
+    expect([...bootstrap.AllowedMethods].sort()).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    expect(bootstrap.Compress).toBe(true);
+    const policy = edgeCachePolicies.widgetBootstrap;
+    expect(resourcesOf('AWS::CloudFront::CachePolicy')[bootstrap.CachePolicyId.Ref]!.Properties.CachePolicyConfig).toMatchObject({
+      MinTTL: 0,
+      DefaultTTL: policy.maxAgeSeconds,
+      MaxTTL: 60,
+      ParametersInCacheKeyAndForwardedToOrigin: {
+        QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['apiKey', 'language'] },
+        HeadersConfig: { HeaderBehavior: 'none' },
+        CookiesConfig: { CookieBehavior: 'none' },
+        EnableAcceptEncodingGzip: true,
+        EnableAcceptEncodingBrotli: true,
+      },
+    });
+    expect(resourcesOf('AWS::CloudFront::OriginRequestPolicy')[bootstrap.OriginRequestPolicyId.Ref]!.Properties.OriginRequestPolicyConfig).toMatchObject({
+      QueryStringsConfig: { QueryStringBehavior: 'whitelist', QueryStrings: ['apiKey', 'language'] },
+      HeadersConfig: { HeaderBehavior: 'none' },
+      CookiesConfig: { CookieBehavior: 'none' },
+    });
+    // One answer serves every site: CORS set by CloudFront for any origin, with Age readable by the widget.
+    expect(resourcesOf('AWS::CloudFront::ResponseHeadersPolicy')[bootstrap.ResponseHeadersPolicyId.Ref]!.Properties.ResponseHeadersPolicyConfig).toMatchObject({
+      CorsConfig: { AccessControlAllowOrigins: { Items: ['*'] }, AccessControlAllowCredentials: false, OriginOverride: true, AccessControlExposeHeaders: { Items: expect.arrayContaining(['Age', 'ETag']) } },
     });
   });
 

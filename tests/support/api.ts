@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
+import type { LocalEdge } from '../../infra/local/edge';
 import { startApiServer, type HandlerSource } from '../../infra/local/server';
 import { createApiKey } from '../../shared/api-keys/service';
 import { addUser, createTenant } from '../../shared/tenants/service';
@@ -41,12 +42,14 @@ const idleSocketMs = 2_000;
 export const useApi = (options: { handlers?: () => HandlerSource } = {}) => {
   let server: Server | undefined;
   const agent = new Agent({ keepAlive: true, maxSockets: testClientSockets, timeout: idleSocketMs });
-  const state = { baseUrl: '', connections: 0 };
+  // `edge`: the server's local CloudFront (infra/local/edge.ts), for tests of what it holds.
+  const state = { baseUrl: '', connections: 0, edge: undefined as unknown as LocalEdge };
   beforeAll(async () => {
     const started = await startApiServer(0, undefined, undefined, options.handlers?.());
     server = started.server;
     server.on('connection', () => (state.connections += 1));
     state.baseUrl = started.url;
+    state.edge = started.edge;
   });
   afterAll(async () => {
     agent.destroy();

@@ -1,6 +1,7 @@
 import { afterEach } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../../shared/clock';
 import { config } from '../../shared/config';
+import { edgeCachePolicies } from '../../shared/http/edge-cache';
 
 let offsetMs = 0;
 
@@ -11,6 +12,16 @@ let offsetMs = 0;
  */
 export const passInstanceCacheBound = (): void => {
   offsetMs += config.instanceCacheSeconds * 1000 + 1;
+  setClock(offsetClock(offsetMs));
+};
+
+/**
+ * Moves the service's clock (and so the local edge's, infra/local/edge.ts) just past the widget
+ * bootstrap's bound: what a publish, a configuration change or a revocation promises to reach a
+ * page within.
+ */
+export const passEdgeBound = (): void => {
+  offsetMs += edgeCachePolicies.widgetBootstrap.maxAgeSeconds * 1000 + 1;
   setClock(offsetClock(offsetMs));
 };
 

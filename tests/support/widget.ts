@@ -30,13 +30,15 @@ export const useFixtureSite = () => {
     return `${state.origin}${path}`;
   };
   /**
-   * A page with no cookies or storage left by another test on this origin. (The bundled Chromium
+   * A page with no cookies, storage or cached answers left by another test on this origin. (The bundled Chromium
    * runs single-process, which cannot open a second browser context, so the site's data is cleared.)
    */
   const freshPage = async (browser: Browser): Promise<{ page: Page; close: () => Promise<void> }> => {
     const page = await browser.newPage();
     const session = await page.createCDPSession();
     await session.send('Network.clearBrowserCookies');
+    // A new visitor has nothing in the browser's HTTP cache either (the bootstrap is revalidated from it).
+    await session.send('Network.clearBrowserCache');
     await session.send('Storage.clearDataForOrigin', { origin: state.origin, storageTypes: 'all' });
     return { page, close: () => page.close() };
   };
@@ -113,5 +115,8 @@ export const focusedInWidget = (page: Page): Promise<string | null> =>
 export const dialogLanguage = (page: Page): Promise<{ lang: string; dir: string } | null> =>
   inWidget(page, `const dialog = root?.querySelector('[role=dialog]'); return dialog ? { lang: dialog.lang, dir: dialog.dir } : null;`);
 
-export const chooseLanguage = (page: Page, code: string): Promise<void> =>
-  inWidget(page, `const select = root.querySelector('select'); select.value = ${JSON.stringify(code)}; select.dispatchEvent(new Event('change'));`);
+/** Chooses a language in the open banner's switcher and waits for the banner to show it (the widget fetches that language's bootstrap first). */
+export const chooseLanguage = async (page: Page, code: string): Promise<void> => {
+  await inWidget(page, `const select = root.querySelector('select'); select.value = ${JSON.stringify(code)}; select.dispatchEvent(new Event('change'));`);
+  await page.waitForFunction(`document.querySelector('[data-cms]')?.shadowRoot?.querySelector('[role=dialog]')?.lang === ${JSON.stringify(code.toLowerCase())}`, { timeout: 10_000 });
+};

@@ -21,10 +21,13 @@ export interface Context {
   labels: (key: string) => string;
   /** The same as page content: English standing in is a span marked lang="en". */
   t: (key: string) => string | HTMLElement;
+  /** Fetches a language's words and notice translation (the bootstrap carries one language; the browser revalidates a repeat). */
+  load: (code: string) => Promise<void>;
   onLanguage: (() => void)[];
 }
 
-export const setLanguage = (context: Context, code: string): void => {
+export const setLanguage = async (context: Context, code: string): Promise<void> => {
+  await context.load(code);
   context.language = code;
   saveLanguage(code);
   for (const rerender of context.onLanguage) rerender();

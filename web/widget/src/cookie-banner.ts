@@ -5,7 +5,7 @@ import { gpcOn, type CmpConfig, type CookieConsent } from './cookies';
 /** The cookie banner: a first layer (accept, reject, manage) and the preferences layer, both labelled by the tenant's label sets. */
 export const cookieBanner = (context: Context, config: CmpConfig, consent: CookieConsent) => {
   const { ui } = context;
-  const languages = ['EN', ...config.languages.map((code) => code.toUpperCase()).filter((code) => code !== 'EN' && config.labelSets[code.toLowerCase()])];
+  const languages = ['EN', ...config.languages.map((code) => code.toUpperCase()).filter((code) => code !== 'EN')];
   const label = context.t;
   let panel: HTMLElement | undefined;
   let layer: 'first' | 'preferences' = 'first';

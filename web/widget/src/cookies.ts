@@ -1,17 +1,18 @@
 import { widgetStorage } from '../../../shared/cmp/widget-storage';
 import { activate, deleteCookie } from './blocking';
 import { consentUpdate } from './consent-mode';
-import { call, emit, load, save, type Embed } from './env';
+import { call, emit, type Embed } from './env';
 
+/** The cookie banner's part of the bootstrap (GET /widget/bootstrap `cmp`). */
 export interface CmpConfig {
   categories: Record<string, { enabled: boolean; toggleable: boolean }>;
   defaultDeny: boolean;
   childDirected: boolean;
   bannerTheme: { position: string; primaryColor: string; backgroundColor: string; textColor: string; borderRadius: number; showLogo: boolean };
+  /** The languages the banner offers (each has words). */
   languages: string[];
   reconsentDays: number;
   trackers: { domain: string; cookieName?: string; category: string }[];
-  labelSets: Record<string, { labels: Record<string, string> }>;
   showPoweredBy: boolean;
   brandName: string | null;
   logoUrl: string | null;
@@ -29,17 +30,6 @@ interface Stored {
 
 const cookieName = widgetStorage.consentCookie;
 export const categoryOrder = ['NECESSARY', 'FUNCTIONAL', 'ANALYTICS', 'MARKETING', 'UNCLASSIFIED'];
-
-/** The public config, revalidated with its ETag: an unchanged config costs a 304 and no body. */
-export const fetchCmp = async (embed: Embed): Promise<CmpConfig | undefined> => {
-  const cacheKey = widgetStorage.configCache(embed.tenantId);
-  const cached = load<{ etag: string; data: CmpConfig }>(cacheKey);
-  const reply = await call<CmpConfig>(`${embed.apiBase}/cmp/config/${encodeURIComponent(embed.tenantId)}`, undefined, cached ? { 'If-None-Match': cached.etag } : {});
-  if (reply.status === 304 && cached) return cached.data;
-  if (reply.status !== 200 || !reply.data) return undefined;
-  if (reply.etag) save(cacheKey, { etag: reply.etag, data: reply.data });
-  return reply.data;
-};
 
 const readCookie = (): Stored | undefined => {
   const match = document.cookie.match(new RegExp(`(?:^|;\\s*)${cookieName}=([^;]*)`));

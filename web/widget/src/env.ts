@@ -46,20 +46,25 @@ export const save = (key: string, value: unknown): void => {
 export interface Reply<T> {
   status: number;
   data?: T;
-  etag?: string | null;
+  /** Seconds a cache held the answer (its Age header). */
+  age?: number;
 }
 
-/** One API call; network failures and non-JSON answers come back as status 0, never thrown. */
-export const call = async <T>(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> => {
+/**
+ * One API call; network failures and non-JSON answers come back as status 0, never thrown. A GET
+ * is always revalidated (If-None-Match, from the browser's cache): only the edge decides how old an
+ * answer may be.
+ */
+export const call = async <T>(url: string, body?: unknown): Promise<Reply<T>> => {
   try {
     const response = await fetch(url, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      method: body ? 'POST' : 'GET',
+      headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
       credentials: 'omit',
+      cache: 'no-cache',
     });
-    const json = response.status === 304 ? undefined : ((await response.json()) as { data?: T });
-    return { status: response.status, data: json?.data, etag: response.headers.get('ETag') };
+    return { status: response.status, data: ((await response.json()) as { data?: T }).data, age: +response.headers.get('age')! };
   } catch {
     return { status: 0 };
   }

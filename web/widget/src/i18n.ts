@@ -7,6 +7,9 @@ const names: Record<string, string> = {
   KS: 'كٲشُر', KOK: 'कोंकणी', MAI: 'मैथिली', ML: 'മലയാളം', MNI: 'মৈতৈলোন্', MR: 'मराठी', NE: 'नेपाली', OR: 'ଓଡ଼ିଆ',
   PA: 'ਪੰਜਾਬੀ', SA: 'संस्कृतम्', SAT: 'ᱥᱟᱱᱛᱟᱲᱤ', SD: 'سنڌي', TA: 'தமிழ்', TE: 'తెలుగు', UR: 'اردو',
 };
+/** Every language the widget can show, before the tenant's are known. */
+export const knownLanguages = Object.keys(names);
+
 export const languageName = (code: string): string => (Object.prototype.hasOwnProperty.call(names, code) ? names[code]! : code);
 
 const rtl = ['UR', 'KS', 'SD'];

@@ -1,11 +1,12 @@
 import { consentDefault } from './consent-mode';
 import { button, defaultTheme, guarded, h, mountUi } from './dom';
 import { emit, on, readEmbed } from './env';
-import { pickLanguage } from './i18n';
+import { knownLanguages, pickLanguage } from './i18n';
+import { fetchBootstrap, type Bootstrap } from './bootstrap';
 import { direction, type Context, type Identity } from './context';
 import { cookieBanner } from './cookie-banner';
-import { cookieConsent, fetchCmp } from './cookies';
-import { fetchNotice, noticeBanner } from './notice';
+import { cookieConsent } from './cookies';
+import { noticeBanner } from './notice';
 
 /**
  * cms.js: the notice banner and the cookie banner behind one <script> tag. Nothing here may break
@@ -51,15 +52,24 @@ const api = {
 const boot = async () => {
   const embed = readEmbed();
   if (!embed) return;
-  // The cookie config is read even with data-cookies="off": its label sets and theme serve the notice banner too.
-  const [notice, config] = await Promise.all([embed.notice ? fetchNotice(embed) : undefined, embed.tenantId ? fetchCmp(embed) : undefined]);
+  // One request for both banners, in the visitor's language among all the widget knows (the
+  // cookie config's theme and words serve the notice banner too, even with data-cookies="off").
+  const asked = pickLanguage(knownLanguages, embed.language);
+  const first = await fetchBootstrap(embed, asked);
+  const notice = (embed.notice && first?.notice) || undefined;
+  const config = first?.cmp || undefined;
   const cookiesOn = embed.cookies && config;
   // An async tag in <head> can run before <body> exists; banners and blocked tags need the parsed page.
   if (document.readyState === 'loading') await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }));
-  if (notice || cookiesOn) {
+  if (first && (notice || cookiesOn)) {
+    const { words } = first;
+    /** Another language's words and notice translation, merged in (the translation only of the notice shown). */
+    const learn = (next: Bootstrap | undefined) => {
+      for (const code in next?.words) words[code] = { ...words[code], ...next!.words[code] };
+      if (notice && next?.notice?.id === notice.id) Object.assign(notice.translations, next.notice.translations);
+    };
     const available = [...(notice?.availableLanguages ?? []), ...((cookiesOn && config.languages) || []).map((code) => code.toUpperCase())];
-    // The tenant's words as shown in a language: the notice banner's come with the notice, the cookie banner's with its configuration.
-    const own = (language: string, key: string): string | undefined => notice?.labels?.[language]?.[key] ?? config?.labelSets[language.toLowerCase()]?.labels[key];
+    const own = (language: string, key: string): string | undefined => words[language]?.[key];
     const english = (key: string) => own('EN', key) ?? key;
     const context: Context = {
       embed,
@@ -69,8 +79,11 @@ const boot = async () => {
       labels: (key) => own(context.language, key) ?? english(key),
       // English standing in for a word the language does not show is marked as English (read with the right voice, left to right).
       t: (key) => own(context.language, key) ?? (context.language === 'EN' ? english(key) : h('span', { lang: 'en', dir: 'ltr' }, english(key))),
+      load: async (code) => learn(await fetchBootstrap(embed, code)),
       onLanguage: [],
     };
+    // The tenant offers a language the visitor prefers to the one asked for: its words first.
+    if (context.language !== asked) await context.load(context.language);
     loaded.context = context;
     if (cookiesOn) {
       const consent = cookieConsent(embed, config);

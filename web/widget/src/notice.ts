@@ -1,6 +1,6 @@
 import { widgetStorage } from '../../../shared/cmp/widget-storage';
 import { button, dialog, h, link, toggle } from './dom';
-import { call, emit, load, save, type Embed } from './env';
+import { call, emit, load, save } from './env';
 import { direction, languageSwitcher, type Context } from './context';
 
 interface Purpose {
@@ -17,6 +17,7 @@ interface Translation {
   complaintText?: string;
   purposes: Record<string, { name: string; description: string }>;
 }
+/** The published notice, as GET /consent/public-notice serves it (the bootstrap's `notice`). */
 export interface PublicNotice {
   id: string;
   title: string;
@@ -27,10 +28,9 @@ export interface PublicNotice {
   rightsText?: string;
   withdrawalUrl: string | null;
   purposes: Purpose[];
+  /** The languages loaded so far (the bootstrap carries one at a time). */
   translations: Record<string, Translation>;
   availableLanguages: string[];
-  /** The notice banner's words by language, as the tenant shows them (EN complete). */
-  labels?: Record<string, Record<string, string>>;
   versionNumber?: number;
   materialNoticeId?: string;
 }
@@ -44,9 +44,6 @@ interface Decision {
   purposes: Record<string, boolean>;
   decidedAt: string;
 }
-
-export const fetchNotice = async (embed: Embed): Promise<PublicNotice | undefined> =>
-  (await call<PublicNotice>(`${embed.apiBase}/consent/public-notice?apiKey=${encodeURIComponent(embed.apiKey)}`)).data;
 
 /** The notice banner: shows the notice, records the decision with proof, withdraws through the widget route. */
 /** `cookiePreferences`: opens the cookie banner's preferences from the reopened notice, when the page has both. */

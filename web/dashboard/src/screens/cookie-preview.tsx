@@ -1,17 +1,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { widgetBootstrapOf } from '../../../../shared/widget/bootstrap-shape';
 import type { PublicConfig } from './cookie-data';
 
 /**
  * The real widget (cms.js) showing the configuration being edited, before it is saved: a frame of
  * the widget's preview page (web/widget/public/preview.js), which runs cms.js against the
- * configuration posted to it and answers the widget's calls itself, so nothing a click does there
+ * bootstraps made from it and posted there, and answers the widget's calls itself, so nothing a click does there
  * is recorded. The frame is sandboxed with scripts only: an opaque origin with no access to this
  * page, its storage or its session, no forms, popups or navigation of the dashboard.
  */
 export const BannerPreview = ({ config, languages }: { config: PublicConfig; languages: string[] }) => {
   const [language, setLanguage] = useState('');
   const chosen = languages.includes(language) ? language : (languages[0] ?? 'en');
-  const payload = JSON.stringify({ type: 'cms-preview', config, language: chosen.toUpperCase() });
+  // What GET /widget/bootstrap would answer in each language the banner offers, made by the server's own function.
+  const bootstraps = Object.fromEntries(['EN', ...config.languages.map((code) => code.toUpperCase())].map((code) => [code, widgetBootstrapOf({ cmp: config }, code)]));
+  const payload = JSON.stringify({ type: 'cms-preview', tenantId: config.tenantId, bootstraps, language: chosen.toUpperCase() });
   // A new frame per change (the widget boots once per page), a moment after typing stops.
   const [shown, setShown] = useState({ payload, generation: 0 });
   useEffect(() => {

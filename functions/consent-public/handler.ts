@@ -3,6 +3,7 @@ import { sdkRoutes } from '../../shared/http/routes/sdk';
 import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
 import { recordConsent } from '../../shared/consent/recording';
+import { childInputOf } from '../../shared/children/decision';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
 import { withdrawFromWidget } from '../../shared/consent/withdraw-widget';
 import { readPublicNotice } from '../../shared/notices/public-notice';
@@ -32,6 +33,8 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
         decision: body.status,
         countsAgainstMonthlyLimit: true,
         issueWithdrawalKey: true,
+        child: childInputOf(body),
+        decisionField: 'purposes',
       }),
     ),
   sdkWithdraw: async ({ caller, body }) => ok(await withdrawFromWidget(caller.tenantId, body)),

@@ -3,10 +3,11 @@ import { lastVersionNumbers } from '../notices/store';
 import { logProofOf } from '../evidence/proofs';
 import { issueReceipt } from '../evidence/receipts';
 import { canonicalEvidence, evidenceOf, proofAlgorithm, proofHashOf } from './proof';
-import type { ConsentRecord } from './record';
+import { consentInForce, stateOf, type ConsentRecord } from './record';
 import { externalIdRecords, getRecord, principalRecords } from './store';
 
 const statusFields = (record: ConsentRecord) => ({
+  consentState: stateOf(record),
   attribution: record.attribution ?? null,
   isWithdrawn: record.isWithdrawn,
   withdrawnAt: record.withdrawnAt,
@@ -25,7 +26,7 @@ const recordView = (record: ConsentRecord, versions: Map<string, number>) => ({
   id: record.recordId,
   dataPrincipalHash: record.dataPrincipalHash,
   externalId: record.externalId,
-  consentGiven: record.consentGiven,
+  consentGiven: consentInForce(record),
   noticeVersionNumber: record.noticeVersionNumber,
   currentNoticeVersion: versions.get(record.lineageId) ?? record.noticeVersionNumber,
   ...statusFields(record),
@@ -33,7 +34,7 @@ const recordView = (record: ConsentRecord, versions: Map<string, number>) => ({
 
 export const listItemView = (record: ConsentRecord, versions: Map<string, number>) => ({
   ...recordView(record, versions),
-  consentGiven: Object.values(record.consentGiven).some(Boolean),
+  consentGiven: Object.values(consentInForce(record)).some(Boolean),
   languageShown: record.languageShown,
   positionShown: record.positionShown,
   proofHash: record.proofHash,
@@ -44,7 +45,7 @@ export const statusByHash = async (tenantId: string, hash: string) =>
   (await principalRecords(tenantId, hash)).map((record) => ({
     consentRecordId: record.recordId,
     noticeVersion: record.noticeVersionNumber,
-    consentGiven: record.consentGiven,
+    consentGiven: consentInForce(record),
     proofHash: record.proofHash,
     ...statusFields(record),
   }));

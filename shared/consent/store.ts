@@ -3,6 +3,7 @@ import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { queryAll } from '../db/query';
 import { ConflictError } from '../errors';
+import type { NamedItem } from '../db/transact';
 import { tenantPartition } from '../tenants/keys';
 import { consentKeys, type DerivedStatus } from './keys';
 import type { ConsentRecord } from './record';
@@ -26,6 +27,13 @@ export const putRecord = async (record: ConsentRecord, sealedContact?: string): 
     throw error;
   }
 };
+
+/** The same put as an item of a transaction (a child's record, written with its guardian request). */
+export const recordNamedPut = (record: ConsentRecord, sealedContact?: string): NamedItem => ({
+  name: 'consent record',
+  item: { Put: recordPut(record, sealedContact) },
+  onConditionFailure: () => new ConflictError(`Consent record ${record.recordId} already exists`),
+});
 
 /** A record's key as it is stored: in its shard, or (a record from before the shards) under the tenant. */
 export const recordKeyOf = (record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey'>) =>

@@ -8,14 +8,14 @@ import { noticeTextShown, shownLanguages } from './notice-text';
 import { getTenant, requireTenant } from '../tenants/store';
 import { portalLinkUrl, tenantPortalPageUrl } from './portal-urls';
 import { principalHash } from './principal';
-import type { ConsentRecord } from './record';
+import { consentInForce, inForce, type ConsentRecord } from './record';
 import { principalRecords } from './store';
 import { getWithdrawalToken, insertWithdrawalToken, linkError, redeemTokenItem, type TokenItem } from './token-store';
 import { checkPurposes, withdraw } from './withdrawal';
 
 const isEmail = (identifier: string) => identifier.includes('@');
 const activeRecords = (records: ConsentRecord[], noticeId?: string) =>
-  records.filter((record) => !record.isWithdrawn && (!noticeId || record.noticeId === noticeId));
+  records.filter((record) => !record.isWithdrawn && inForce(record) && (!noticeId || record.noticeId === noticeId));
 
 /** Dashboard route: a DPO withdraws all of a principal's consent for one notice. */
 export const withdrawForPrincipal = async (
@@ -140,7 +140,7 @@ export const portalView = async (token: string) => {
       name: purpose.name,
       description: purpose.description,
       required: purpose.required,
-      granted: latest.consentGiven[purpose.id] === true,
+      granted: consentInForce(latest)[purpose.id] === true,
       withdrawn: latest.withdrawnPurposes.includes(purpose.id),
     })),
     availableLanguages: languages,

@@ -127,7 +127,7 @@ export class ConsentServiceStack extends Stack {
     // before a due date and told when one is overdue (each mail once; the requests' due index).
     const rightsSweeper = this.functions.build('rights-sweeper', join(repoRoot, 'functions', 'rights-sweeper', 'handler.ts'), 'consent-service rights request due sweep', accessOf('rights-sweeper'));
     new events.Rule(this, 'RightsSweepSchedule', {
-      description: 'Expire unconfirmed rights requests; remind the DPO of due and overdue ones',
+      description: 'Expire unconfirmed rights requests; remind the DPO of due and overdue ones; expire unanswered guardian requests; announce children coming of age',
       schedule: events.Schedule.rate(Duration.minutes(15)),
       targets: [new targets.LambdaFunction(rightsSweeper)],
     });

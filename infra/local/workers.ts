@@ -13,6 +13,7 @@ import { describeError, log } from '../../shared/log';
 import { sqs } from './sqs';
 import { scanBudget } from '../../shared/scanner/budget';
 import { sweepRightsDue } from '../../shared/rights/sweeper';
+import { sweepChildren } from '../../shared/children/sweeper';
 import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 import type { StreamChange } from '../../shared/stream/change';
@@ -150,6 +151,8 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
     // The rights sweeper Lambda's job (every 15 minutes in AWS): expiries, the DPO's reminders and overdue notices.
     loop('rights sweeper', () => sweepRightsDue(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 30_000)),
+    // The same function's children sweeps: guardian requests unanswered for 7 days expire, children coming of age are announced (every few seconds here).
+    loop('children sweeper', () => sweepChildren(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 3_000)),
     // The stack's alarms, as warnings: stream lag, dead letters, checkpoint lag, parked tenants.
     loop('health check', async () => void (await checkHealth(stream.lagSeconds(), options.deadLetterQueueUrls ?? {})), config.alarmThresholds.localCheckSeconds * 1000),
   ];

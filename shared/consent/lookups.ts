@@ -8,6 +8,7 @@ import { externalIdRecords, getRecord, principalRecords } from './store';
 
 const statusFields = (record: ConsentRecord) => ({
   consentState: stateOf(record),
+  guardianVerification: record.guardianDecision ? { attribution: 'GUARDIAN_VERIFIED' as const, method: record.guardianDecision.method, verifiedAt: record.guardianDecision.decidedAt } : null,
   attribution: record.attribution ?? null,
   isWithdrawn: record.isWithdrawn,
   withdrawnAt: record.withdrawnAt,

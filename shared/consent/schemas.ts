@@ -4,7 +4,7 @@ import { languageCode } from '../notices/schemas';
 import { logView } from '../evidence/schemas';
 import { slugSchema } from '../tenants/tenant';
 import { attributionLevels } from './attribution-levels';
-import { consentStates, principalStatuses } from './states';
+import { consentStates, principalStatuses, verificationMethods } from './states';
 
 /*
  * Each schema is built by an arrow called at once and annotated pure: evaluated as before, but
@@ -96,6 +96,7 @@ export const listRecordsQuery = /* @__PURE__ */ (() => z.object({
 
 const statusFields = /* @__PURE__ */ (() => ({
   consentState: consentStateSchema,
+  guardianVerification: described(z.nullable(z.object({ attribution: z.literal('GUARDIAN_VERIFIED'), method: z.enum(verificationMethods), verifiedAt: z.iso.datetime() })), "Extension: on a child's or guarded person's record the parent or lawful guardian approved, how the adult was verified (rule 10(1)); null otherwise"),
   attribution: described(z.nullable(attributionSchema), 'Extension: how the record knows its principal (VERIFIED, CLAIMED or IP); null for records made before attribution was recorded (proof formats 1 and 2)'),
   isWithdrawn: z.boolean(),
   withdrawnAt: z.nullable(z.iso.datetime()),

@@ -15,6 +15,8 @@ import { requestIdOfToken, tokenHashOf, type GuardianRequest } from './request';
 import type { approveBody } from './schemas';
 import { getRequest } from './store';
 import { verifyVirtualToken } from './virtual-token';
+import { guardianPageWords } from '../words/children-words';
+import { recordedLanguage, wordsFor } from '../words/read';
 
 /**
  * The guardian's link: found by the request id it carries, then its hash compared (in constant
@@ -73,7 +75,19 @@ export const guardianView = async (token: string) => {
     issuers: request.methods.includes('VIRTUAL_TOKEN') ? policyOf(settings).tokenIssuers.map((issuer) => issuer.issuer) : [],
     requestedAt: request.createdAt,
     expiresAt: request.expiresAt,
+    words: await guardianPageWordsIn(request.tenantId, record.languageShown),
   };
+};
+
+/**
+ * The page's words in the child's language, from the tenant's label sets (English, so marked,
+ * where the language shows no word of its own), with their `{name}` slots for the page to fill.
+ */
+const guardianPageWordsIn = async (tenantId: string, recorded: string) => {
+  const { language, say } = await wordsFor(tenantId, recordedLanguage(recorded), guardianPageWords);
+  const keys = Object.keys(guardianPageWords) as (keyof typeof guardianPageWords)[];
+  const said = keys.map((key) => [key, say(key)] as const);
+  return { language, words: Object.fromEntries(said.map(([key, word]) => [key, word.text])), english: said.filter(([, word]) => word.language !== language).map(([key]) => key) };
 };
 
 export type ApproveInput = z.output<typeof approveBody>;

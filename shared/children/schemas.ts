@@ -128,6 +128,7 @@ export const guardianView = /* @__PURE__ */ (() => z.object({
   issuers: described(z.array(z.string()), 'VIRTUAL_TOKEN: the issuers whose tokens are accepted'),
   requestedAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
+  words: described(z.object({ language: z.string(), words: z.record(z.string(), z.string()), english: z.array(z.string()) }), "The page's words in the child's language from the tenant's label sets, slots ({tenant}, {expiresAt}, {reason}) unfilled; english lists the keys shown in English"),
 }))();
 
 export const guardianDecisionView = /* @__PURE__ */ (() => z.object({

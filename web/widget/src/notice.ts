@@ -33,6 +33,8 @@ export interface PublicNotice {
   labels?: Record<string, Record<string, string>>;
   versionNumber?: number;
   materialNoticeId?: string;
+  /** The tenant's children policy (s.9): ask the age; purposes never offered to a child. */
+  children?: { askAge: boolean; prohibited: string[] };
 }
 interface Decision {
   noticeId: string;
@@ -60,6 +62,10 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
   const stale = () => !decision || decision.materialNoticeId !== baseline;
   let panel: HTMLElement | undefined;
   let reviewing = false;
+  /** The visitor said she is under 18: her decision waits for the guardian whose email she gave. */
+  let minor = false;
+  let guardianEmail = '';
+  const blocked = (purpose: Purpose) => minor && !!notice.children?.prohibited.includes(purpose.id);
 
   const text = () => {
     const translation = context.language === 'EN' ? undefined : notice.translations[context.language];
@@ -93,6 +99,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       language: context.language,
       positionShown: ui.position,
       userAgent: navigator.userAgent.slice(0, 1000),
+      ...(minor ? { principalStatus: 'CHILD', guardianEmail } : {}),
       ...(location.href.length <= 2000 && /^https?:/.test(location.href) ? { url: location.href } : {}),
       ...context.identity,
     });
@@ -157,7 +164,8 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     const error = h('p', { role: 'alert', className: 's' });
     const decide = (choose: (purpose: Purpose) => boolean | undefined, custom?: (chosen: Record<string, boolean>) => Promise<boolean>) => async () => {
       const chosen: Record<string, boolean> = {};
-      for (const purpose of notice.purposes) chosen[purpose.id] = purpose.required || !!choose(purpose);
+      for (const purpose of notice.purposes) chosen[purpose.id] = !blocked(purpose) && (purpose.required || !!choose(purpose));
+      if (minor && !guardianEmail) return error.replaceChildren(label('age.guardianEmail'));
       if (await (custom ?? apply)(chosen)) return close();
       error.replaceChildren(label('saveFailed'));
       if (onPage && notice.withdrawalUrl) {
@@ -166,7 +174,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
         page.focus();
       }
     };
-    const purposes = notice.purposes.map((purpose) => {
+    const purposes = notice.purposes.filter((purpose) => !blocked(purpose)).map((purpose) => {
       const shown = words.purpose(purpose);
       const { row, input } = toggle(
         `cms-p-${purpose.id}`,
@@ -191,6 +199,18 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       words.title,
       languageSwitcher(context, notice.availableLanguages, 'cms-n'),
       h('p', {}, words.intro),
+      notice.children?.askAge &&
+        !reviewing &&
+        h(
+          'fieldset',
+          {},
+          h('legend', {}, label('age.question')),
+          ...[false, true].map((child) =>
+            h('label', { className: 'ag' }, h('input', { type: 'radio', name: 'cms-age', checked: minor === child, onchange: () => ((minor = child), rerender()) }), label(child ? 'age.child' : 'age.adult')),
+          ),
+          minor && h('label', { className: 'ag' }, label('age.guardianEmail'), h('input', { type: 'email', value: guardianEmail, autocomplete: 'off', oninput: (event: Event) => (guardianEmail = (event.target as HTMLInputElement).value.trim()) })),
+          minor && h('p', {}, label('age.guardianHint')),
+        ),
       h('ul', { 'aria-label': context.labels('notice.purposes') }, ...purposes),
       words.rights && h('h3', {}, label('notice.rights')),
       words.rights && h('p', {}, words.rights),
@@ -230,12 +250,13 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     ui.open(panel, reviewing ? close : undefined);
   };
 
-  context.onLanguage.push(() => {
+  function rerender() {
     if (!panel) return;
     const next = render();
     ui.replace(panel, next);
     panel = next;
-  });
+  }
+  context.onLanguage.push(rerender);
 
   return {
     state,

@@ -225,14 +225,14 @@ describe('event schemas', () => {
 
   it('lists the subscribable events as a z.enum-ready tuple covering every emitted type', () => {
     const subscribable = z.enum(subscribableEvents);
-    expect(subscribableEvents).toHaveLength(10);
+    expect(subscribableEvents).toHaveLength(15);
     for (const type of emittedEvents) expect(subscribable.parse(type)).toBe(type);
     expect(subscribable.safeParse('consent.deleted').success).toBe(false);
   });
 
   it('derives the subscribable and emitted lists from the catalogue, and marks the ones not emitted yet', () => {
     expect(subscribableEvents).toEqual(Object.keys(eventCatalogue));
-    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test', 'log.checkpoint']);
+    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test', 'consent.guardian_requested', 'consent.guardian_verified', 'consent.guardian_refused', 'consent.guardian_expired', 'consent.majority_reached', 'log.checkpoint']);
     expect(notYetEmittedEvents).toEqual([]);
     for (const type of notYetEmittedEvents) {
       expect(eventCatalogue[type]).not.toHaveProperty('data');

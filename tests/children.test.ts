@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offsetClock, setClock } from '../shared/clock';
+import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { sweepGuardianRequests, sweepMajority } from '../shared/children/sweeper';
 import { verifyWebhookSignature } from '../shared/webhooks/signature';
 import { newTenant, useApi } from './support/api';
@@ -270,6 +270,8 @@ describe('a child\'s consent waits for the parent', () => {
     const link = await linkIn(other);
     setClock(offsetClock(7 * 86_400_000 + 1000));
     expect(await sweepGuardianRequests({ accept: ownTenantsOnly(tenant.tenantId) })).toBe(1);
+    // Back to now, so the access token (15 minutes) is valid again; the expiry stays.
+    resetClock();
     expect((await call('GET', `/api/v1/consent/status/${sha256(other)}`, { token: tenant.token })).body.data[0]).toMatchObject({ consentRecordId: waiting.consentRecordId, consentState: 'GUARDIAN_EXPIRED' });
     expect((await call('GET', `/api/v1/children/guardian/${link}`)).status).toBe(404);
     expect((await call('POST', `/api/v1/children/guardian-requests/${waiting.guardianRequestId}/resend`, { token: tenant.token })).status).toBe(409);

@@ -12,6 +12,7 @@ import { mailsTo } from './support/mail';
 import { createNotice, createPurpose, publish } from './support/notices';
 import { startReceiver, waitFor } from './support/receiver';
 import { useTestWorkers } from './support/workers';
+import { failWrites } from './support/storage';
 
 /**
  * A child's decision end to end against the local engines (the API in this process, so the
@@ -295,6 +296,37 @@ describe('a child\'s consent waits for the parent', () => {
     setClock(offsetClock(2 * 86_400_000));
     expect(await sweepMajority({ accept: ownTenantsOnly(tenant.tenantId) })).toBe(1);
     expect(await sweepMajority({ accept: ownTenantsOnly(tenant.tenantId) })).toBe(0);
+  });
+
+  it('a failed write never answers 2xx, and leaves the request and the record as they were', async () => {
+    const { tenant, sdkRecord, parent, status } = await setup();
+    await sdkRecord(childBody(parent));
+    const token = await linkIn(parent);
+    const requestId = (await call('GET', '/api/v1/children/guardian-requests', { token: tenant.token })).body.data.items[0].requestId as string;
+    const failing = failWrites();
+    try {
+      expect((await sdkRecord(childBody(`other-${parent}`, { identifierHash: sha256(`other-${parent}`) }))).status).toBeGreaterThanOrEqual(500);
+      expect((await call('POST', `/api/v1/children/guardian/${token}/approve`, { body: { method: 'SELF_DECLARED', name: 'Asha Rao', birthYear: 1985, declaration: true } })).status).toBeGreaterThanOrEqual(500);
+      expect((await call('POST', `/api/v1/children/guardian/${token}/refuse`, { body: {} })).status).toBeGreaterThanOrEqual(500);
+      expect((await call('POST', `/api/v1/children/guardian-requests/${requestId}/resend`, { token: tenant.token })).status).toBeGreaterThanOrEqual(500);
+      expect((await call('PUT', '/api/v1/children/settings', { token: tenant.token, body: { askAge: false } })).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      failing.restore();
+    }
+    expect(await status()).toMatchObject({ consentState: 'AWAITING_GUARDIAN' });
+    expect((await call('GET', `/api/v1/children/guardian/${token}`)).status).toBe(200);
+    expect((await call('GET', '/api/v1/children/settings', { token: tenant.token })).body.data.askAge).toBe(true);
+    expect((await call('GET', '/api/v1/children/guardian-requests?status=PENDING', { token: tenant.token })).body.data.items).toEqual([expect.objectContaining({ requestId, linksSent: 1 })]);
+  });
+
+  it('GET /cmp/consent-status grants a child visitor no optional category, and her choice is not counted as an opt-in', async () => {
+    const { tenant, publishable } = await setup();
+    expect((await call('PUT', '/api/v1/cmp/config', { token: tenant.token, body: {} })).status).toBe(200);
+    const posted = await call('POST', '/api/v1/cmp/web-event', { body: { tenantId: tenant.tenantId, event: 'COOKIE_CONSENT_GIVEN', categories: { NECESSARY: true, FUNCTIONAL: true, ANALYTICS: true }, principalStatus: 'CHILD' } });
+    expect(posted.status).toBe(201);
+    const visitorId = posted.body.data.consentRecordId as string;
+    const answered = (await call('GET', `/api/v1/cmp/consent-status?visitorId=${visitorId}`, { headers: { 'x-api-key': publishable } })).body.data;
+    expect(answered).toMatchObject({ found: true, principalStatus: 'CHILD', categories: { NECESSARY: true, FUNCTIONAL: false, ANALYTICS: false, MARKETING: false } });
   });
 
   it('a childProhibited purpose can be created, and a new purpose shows childProhibited false', async () => {

@@ -92,6 +92,7 @@ export const cookieConsent = (embed: Embed, config: CmpConfig) => {
       categories,
       widgetVersion: 'cms.js v1',
       ...(stored?.v ? { consentRecordId: stored.v } : {}),
+      ...(embed.minor ? { principalStatus: 'CHILD' } : {}),
     });
     // The choice holds on this page even when it could not be posted: a refusal must never wait for the network.
     stored = { v: reply.data?.consentRecordId ?? stored?.v ?? '', c: categories, r: config.revision, t: new Date().toISOString(), k: offeredKey };

@@ -206,7 +206,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
           {},
           h('legend', {}, label('age.question')),
           ...[false, true].map((child) =>
-            h('label', { className: 'ag' }, h('input', { type: 'radio', name: 'cms-age', checked: minor === child, onchange: () => ((minor = child), rerender()) }), label(child ? 'age.child' : 'age.adult')),
+            h('label', { className: 'ag' }, h('input', { type: 'radio', name: 'cms-age', checked: minor === child, onchange: () => ((embed.minor = minor = child), rerender()) }), label(child ? 'age.child' : 'age.adult')),
           ),
           minor && h('label', { className: 'ag' }, label('age.guardianEmail'), h('input', { type: 'email', value: guardianEmail, autocomplete: 'off', oninput: (event: Event) => (guardianEmail = (event.target as HTMLInputElement).value.trim()) })),
           minor && h('p', {}, label('age.guardianHint')),

@@ -18,6 +18,8 @@ export const stackName = 'ConsentServiceStack';
 
 /** The item types whose inserts the stream function receives: every type a stream consumer takes. */
 export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] as const;
+/** Item types whose changes, not only inserts, a consumer takes: a guardian request's resend mails its new link (shared/children/requested.ts). */
+export const streamChangedItemTypes = ['GuardianRequest'] as const;
 
 const defaultMailFrom = 'no-reply@consent-service.example';
 /** An email address given as CDK context (`-c name=address`), checked at synth; undefined when not given. */
@@ -85,6 +87,10 @@ export class ConsentServiceStack extends Stack {
           lambda.FilterCriteria.filter({
             eventName: lambda.FilterRule.isEqual('INSERT'),
             dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamItemTypes) } } },
+          }),
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamChangedItemTypes) } } },
           }),
         ],
       }),

@@ -28,7 +28,7 @@ describe('the children\'s words in the 22 scheduled languages', () => {
   it('drafts only the children\'s keys, each with exactly its English placeholders, none empty', () => {
     for (const name of files) {
       const { words } = JSON.parse(readFileSync(join(folder, name), 'utf8')) as { words: Record<string, string> };
-      expect(Object.keys(words).length, name).toBeGreaterThanOrEqual(20);
+      expect(Object.keys(words).length, name).toBeGreaterThanOrEqual(18);
       for (const [key, text] of Object.entries(words)) {
         expect(isWordKey(key) && childrenKeys.has(key), `${name}: ${key}`).toBe(true);
         expect(text.trim().length, `${name}: ${key}`).toBeGreaterThan(0);

@@ -298,6 +298,20 @@ describe('a child\'s consent waits for the parent', () => {
     expect(await sweepMajority({ accept: ownTenantsOnly(tenant.tenantId) })).toBe(0);
   });
 
+  it('a guarded person (rule 11): the lawful guardian names the court or authority and the order', async () => {
+    const { sdkRecord, parent, status } = await setup();
+    expect((await sdkRecord({ principalStatus: 'GUARDED', guardianEmail: parent, majorityAt: '2099-01-01' })).body.error.fields).toHaveProperty('majorityAt');
+    expect((await sdkRecord({ principalStatus: 'GUARDED', guardianEmail: parent })).body.data.consentState).toBe('AWAITING_GUARDIAN');
+    const token = await linkIn(parent);
+    expect((await call('GET', `/api/v1/children/guardian/${token}`)).body.data.principalStatus).toBe('GUARDED');
+    const declaration = { method: 'SELF_DECLARED', name: 'Ravi Iyer', birthYear: 1970, declaration: true };
+    const without = await call('POST', `/api/v1/children/guardian/${token}/approve`, { body: declaration });
+    expect(without.body.error.fields).toHaveProperty('guardianship');
+    const approved = await call('POST', `/api/v1/children/guardian/${token}/approve`, { body: { ...declaration, guardianship: { authority: 'Local Level Committee, Pune (National Trust Act, s.14)', orderReference: 'LLC/PN/2024/117' } } });
+    expect(approved.status).toBe(200);
+    expect(await status()).toMatchObject({ consentState: 'ACTIVE', guardianVerification: { method: 'SELF_DECLARED' } });
+  });
+
   it('a failed write never answers 2xx, and leaves the request and the record as they were', async () => {
     const { tenant, sdkRecord, parent, status } = await setup();
     await sdkRecord(childBody(parent));

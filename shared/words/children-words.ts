@@ -32,15 +32,12 @@ export const guardianPageWords = {
   'guardian.refuse': 'Refuse',
   'guardian.reason': 'Reason (optional, up to 500 characters)',
   'guardian.working': 'Sending…',
-  'guardian.missing': 'Fill in this field.',
-  'guardian.tooYoung': 'A parent or guardian must be 18 or older.',
   'guardian.failed': 'This could not be confirmed and nothing was changed: {reason}',
   'guardian.approvedHeading': 'Your consent is recorded',
   'guardian.approvedText': '{tenant} may now process the data for the purposes you allowed. A receipt with a link to withdraw at any time is on its way to your email.',
   'guardian.refusedHeading': 'Your refusal is recorded',
   'guardian.refusedText': '{tenant} must not use these choices.',
   'guardian.goneHeading': 'This link is not valid',
-  'guardian.goneText': 'The link was already used, has expired or is not complete. If you still need to decide, ask {tenant} to send a new one.',
   'guardian.goneTextPlain': 'The link was already used, has expired or is not complete. If you still need to decide, ask the organisation to send a new one.',
 } as const;
 

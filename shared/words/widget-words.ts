@@ -57,8 +57,6 @@ export const noticeBannerWords = {
   'age.child': 'No, I am under 18',
   'age.guardianEmail': 'Email of your parent or guardian',
   'age.guardianHint': 'We ask them before we use your choices. Until they agree, nothing is used.',
-  'age.notAllowed': 'Not offered to people under 18',
-  'age.waiting': 'Thank you. We have asked your parent or guardian; your choices wait for them.',
 } as const;
 
 export type NoticeBannerWordKey = keyof typeof noticeBannerWords;

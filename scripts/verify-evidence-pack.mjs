@@ -24,6 +24,7 @@
 import {
   at,
   canonicalHash,
+  canonicalJson,
   consistencyHolds,
   fail,
   hexBytes,
@@ -35,6 +36,7 @@ import {
   parseJson,
   receiptClaims,
   runVerifier,
+  sha256,
 } from './evidence-checks.mjs';
 
 const knownVersions = [1];
@@ -122,6 +124,35 @@ const checkWithdrawal = (pack, withdrawal, index, recordIds, signed) => {
   return checkInclusion(withdrawal, hash, signed, position);
 };
 
+const guardianMethods = ['TENANT_ATTESTED', 'SELF_DECLARED', 'VIRTUAL_TOKEN'];
+
+/**
+ * A guardian's decision on a child's record: the logged text hashes to its hash, is a decision of
+ * this tenant on a record the pack holds (a child's, naming the same guardian), an approval names
+ * one of the three methods, the hash of its proof and the record's proof hash, and it is in the log.
+ */
+const checkGuardianDecision = (pack, decision, index, records, signed) => {
+  const position = `guardian decision #${index + 1} (${decision?.documentId})`;
+  const hash = hexBytes(decision?.hash, `${position}: hash`);
+  if (typeof decision.canonical !== 'string' || sha256(Buffer.from(decision.canonical, 'utf8')).toString('hex') !== decision.hash) fail(`${position}: the logged text does not hash to its hash: the decision was altered`);
+  const document = at(position, () => JSON.parse(decision.canonical));
+  if (canonicalJson(document) !== decision.canonical) fail(`${position}: the logged text is not in RFC 8785 form`);
+  if (document.kind !== 'document' || document.documentId !== decision.documentId || document.tenantId !== pack.tenant.tenantId) fail(`${position}: it is not a logged document of this tenant with this id`);
+  const content = isObject(document.content) ? document.content : fail(`${position}: it has no content`);
+  const record = records.get(document.subjectId) ?? fail(`${position}: it decides record ${document.subjectId}, which the pack does not hold`);
+  if (content.consentRecordId !== document.subjectId) fail(`${position}: its record and its subject differ`);
+  const child = isObject(record.payload.child) ? record.payload.child : fail(`${position}: record ${document.subjectId} is no child's or guarded person's record`);
+  if (content.guardianHash !== child.guardianHash) fail(`${position}: it names another guardian than the record asked`);
+  const decisions = { 'consent.guardian-verified': 'APPROVED', 'consent.guardian-refused': 'REFUSED', 'consent.guardian-expired': 'EXPIRED' };
+  if (decisions[document.documentType] === undefined || decisions[document.documentType] !== content.decision) fail(`${position}: unknown decision ${document.documentType} (${content.decision})`);
+  if (content.decision === 'APPROVED') {
+    if (!guardianMethods.includes(content.method)) fail(`${position}: unknown verification method ${content.method}`);
+    hexBytes(content.proofHash, `${position}: the hash of what proved the guardian an adult`);
+    if (content.recordProofHash !== record.proofHash) fail(`${position}: it approves another version of the record (proof hash ${content.recordProofHash})`);
+  }
+  return checkInclusion(decision, hash, signed, position);
+};
+
 const check = (pack, keysFile, keysName) => {
   if (!isObject(pack.tenant) || typeof pack.tenant.tenantId !== 'string') fail('the pack names no tenant');
   hexBytes(pack.principalHash, 'the principal hash');
@@ -133,13 +164,16 @@ const check = (pack, keysFile, keysName) => {
   }));
   const records = listOf(pack.records, 'records');
   const withdrawals = listOf(pack.withdrawals, 'withdrawals');
+  // Packs made before children's records have no guardianDecisions: an empty list.
+  const guardianDecisions = pack.guardianDecisions === undefined ? [] : listOf(pack.guardianDecisions, 'guardian decisions');
   const pending = [
     ...records.map((record, index) => checkRecord(pack, record, index, notices, keys, keysName, signed)),
     ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, new Set(records.map((record) => record.recordId)), signed)),
+    ...guardianDecisions.map((decision, index) => checkGuardianDecision(pack, decision, index, new Map(records.map((record) => [record.recordId, record])), signed)),
   ].filter(Boolean);
-  const proven = records.length + withdrawals.length - pending.length;
+  const proven = records.length + withdrawals.length + guardianDecisions.length - pending.length;
   const lines = [
-    `VALID: evidence pack of principal ${pack.principalHash.slice(0, 12)}… at ${pack.tenant.name} (${pack.tenant.tenantId}): ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${notices.size} notice text(s).`,
+    `VALID: evidence pack of principal ${pack.principalHash.slice(0, 12)}… at ${pack.tenant.name} (${pack.tenant.tenantId}): ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${guardianDecisions.length > 0 ? `${guardianDecisions.length} guardian decision(s), ` : ''}${notices.size} notice text(s).`,
     `Every hash, notice text and receipt checks, with ${keysFile ? keysName : "the pack's own keys"}; ${proven} entr${proven === 1 ? 'y is' : 'ies are'} in the tenant's log${signed ? ` of size ${signed.treeSize}, signed ${signed.signedAt}, consistent with the latest checkpoint of size ${signed.latest.treeSize}` : ''}.`,
     ...pending.map((position) => `PENDING: ${position}: no signed checkpoint covered it when the pack was made; its hashes check, its place in the log is not yet provable (make the pack again in a minute).`),
   ];

@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects. `unit`: pure functions and request builders, no engine started (`npx vitest run
+ * Three projects. `unit`: pure functions and request builders, no engine started (`npx vitest run
  * --project unit` answers in seconds). `connected`: everything that talks to DynamoDB Local, the
- * SQS and SES emulators or Chromium, which the global setup starts once per run.
+ * SQS and SES emulators or Chromium, which the global setup starts once per run. `smoke`: the
+ * deployed bundles against those engines (`npm run smoke`), which `npm test` leaves to CI's own step.
  */
 export default defineConfig({
   test: {
@@ -24,10 +25,15 @@ export default defineConfig({
         test: {
           name: 'connected',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/**/*.unit.test.ts'],
+          exclude: ['tests/**/*.unit.test.ts', 'tests/smoke/**'],
           globalSetup: ['tests/setup/engines.ts'],
           setupFiles: ['tests/setup/environment.ts'],
         },
+      },
+      {
+        extends: true,
+        // The deployed bundles run against the same engines (`npm run smoke`; .ci/run runs it apart).
+        test: { name: 'smoke', include: ['tests/smoke/**/*.test.ts'], globalSetup: ['tests/setup/engines.ts'], setupFiles: ['tests/setup/environment.ts'] },
       },
     ],
   },

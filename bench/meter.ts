@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { JsonClient } from '../shared/aws/json-service';
 import type { DocumentClient } from '../shared/db/client';
 import { transactionItemUnits, transactionUnits, type ItemUnits } from './capacity';
 import { attributeWrite, type KeyedUnits } from './partition-units';
@@ -143,14 +142,16 @@ const accessOf = (command: string, input: Record<string, unknown>): string => {
 const commandOf = (context: { commandName?: string }) => String(context.commandName ?? 'Unknown').replace(/Command$/, '');
 
 /** Adds the counting middleware to the clients the service uses (call once, before measuring). */
-export const instrument = (dynamo: DocumentClient, queue: JsonClient, localQueue: SQSClient): void => {
-  dynamo.use(
-    (next, context) => async (args) => {
+export const instrument = (dynamo: DocumentClient, queue: SQSClient, localQueue: SQSClient): void => {
+  // Middleware of the initialize step: it sees the document form the stores wrote and the answer
+  // as they read it, before the SDK's retries, marshalling and signing.
+  dynamo.middlewareStack.add(
+    (next, context) => async (received) => {
       const work = scope.getStore();
-      if (!work) return next(args);
+      if (!work) return next(received);
       const command = commandOf(context);
-      const input = args.input as Record<string, unknown>;
-      input.ReturnConsumedCapacity = 'INDEXES';
+      const input: Record<string, unknown> = { ...(received.input as Record<string, unknown>), ReturnConsumedCapacity: 'INDEXES' };
+      const args = { ...received, input };
       bump(work.calls, command);
       const requested = requestedItems(command, input);
       if (requested !== undefined) bump(work.items, command, requested);
@@ -190,6 +191,7 @@ export const instrument = (dynamo: DocumentClient, queue: JsonClient, localQueue
         throw error;
       }
     },
+    { step: 'initialize', name: 'benchMeter' },
   );
   const countQueueCall = <Next extends (args: never) => Promise<unknown>>(next: Next, context: { commandName?: string }) =>
     ((args: Parameters<Next>[0]) => {
@@ -197,8 +199,8 @@ export const instrument = (dynamo: DocumentClient, queue: JsonClient, localQueue
       if (work) bump(work.sqs, commandOf(context));
       return next(args);
     }) as Next;
-  // The functions send through the service's own client; the local stand-ins for event source mappings receive and delete through the SDK's.
-  queue.use(countQueueCall);
+  // The functions send through the service's client; the local stand-ins for event source mappings receive and delete through their own.
+  queue.middlewareStack.add(countQueueCall, { step: 'initialize', name: 'benchMeter' });
   localQueue.middlewareStack.add(countQueueCall, { step: 'initialize', name: 'benchMeter' });
 };
 

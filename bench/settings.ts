@@ -23,10 +23,8 @@ export interface Settings {
   breach: { principals: number; emailShare: number; mailSample: number };
   /** Consents of one tenant whose write units are counted per partition key (sections/partitions.ts), and how many are in flight at once. */
   partitions: { consents: number; concurrency: number };
-  /** Fresh node processes per bundle for import time. */
+  /** Fresh node processes per function for its cold path (bench/sections/bundles.ts); the median is reported. */
   importRuns: number;
-  /** Processes per bundle importing it without NODE_OPTIONS (so without source maps), to show what they cost; 0: skip. */
-  bareImportRuns: number;
 }
 
 export const settingsFor = (quick: boolean): Settings =>
@@ -46,7 +44,6 @@ export const settingsFor = (quick: boolean): Settings =>
         breach: { principals: 300, emailShare: 0.8, mailSample: 50 },
         partitions: { consents: 1_000, concurrency: 8 },
         importRuns: 2,
-        bareImportRuns: 0,
       }
     : {
         quick,
@@ -62,6 +59,5 @@ export const settingsFor = (quick: boolean): Settings =>
         growth: { small: 100, large: 10_000, deepPage: 50, samples: 30 },
         breach: { principals: 10_000, emailShare: 0.8, mailSample: 500 },
         partitions: { consents: 10_000, concurrency: 16 },
-        importRuns: 15,
-        bareImportRuns: 5,
+        importRuns: 11,
       };

@@ -4,9 +4,12 @@
  * each bundle actually imports, and tests/infra/grants.test.ts holds the two together, so a
  * function that starts calling SES or SQS fails a test until its grant is written down here.
  */
-export type Access = 'webhookQueueSend' | 'scanQueueSend' | 'breachQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'checkpointArchive' | 'receiptKey';
+export type Access = 'tokenSigning' | 'tokenVerify' | 'webhookQueueSend' | 'scanQueueSend' | 'breachQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'checkpointArchive' | 'receiptKey';
 
 export const accessRules: Readonly<Record<string, readonly Access[]>> = {
+  // Sign-in and refresh issue access tokens; no other function can sign one. (Every route group
+  // also gets tokenVerify, the public keys that check them: infra/functions.ts.)
+  auth: ['tokenSigning'],
   // Notice auto-translate and cookie-banner label drafts call Amazon Translate.
   notices: ['translate'],
   // scan-now queues the run for the scanner.

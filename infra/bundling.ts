@@ -1,6 +1,17 @@
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+// Types only: the local stack and the bench build bundles from these options without loading the CDK.
+import type { BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+/**
+ * The service's built-in words, one JSON file per language (shared/words/built-in/), are not
+ * bundled: they travel beside each bundle, in `built-in/` next to index.mjs, where the module that
+ * reads them on demand finds them by the same relative URL as from its source
+ * (shared/words/built-in-words.ts). So no bundle carries the 22 languages' words (about 800 KB).
+ */
+export const builtInWordsCopy = (inputDir: string, outputDir: string): string[] => [
+  `mkdir -p "${outputDir}/built-in" && cp "${inputDir}/shared/words/built-in/"*.json "${outputDir}/built-in/"`,
+];
 
 /**
  * How every Lambda is bundled: the `bundling` of each NodejsFunction (infra/functions.ts). It lives
@@ -11,14 +22,31 @@ export const lambdaBundling = {
   sourceMap: true,
   // Stack traces only need the mappings; leaving the sources out makes each map a fraction of the size.
   sourcesContent: false,
-  format: OutputFormat.ESM,
+  format: 'esm' as OutputFormat.ESM,
   // Bundled CommonJS dependencies still call require(); ESM has none unless we make one.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   target: 'node22',
-  // Bundle every dependency instead of using whatever the runtime ships (the functions call AWS
-  // through shared/aws/, not the SDK, so no AWS SDK version of the runtime's can change them).
-  externalModules: [],
+  // The SDK is bundled and pinned by the lock file, never the runtime's copy (measured slower to
+  // load, and changed under us by runtime updates). Left out: the credential providers a Lambda
+  // never reaches, which the SDK's default chain imports only after the environment's credentials
+  // are missing (SSO, shared ini files, credential_process, web identity, container and instance
+  // metadata; with them their nested STS/SSO clients), as aws-cdk issue 29310 describes. Were one
+  // ever reached, its import fails loudly; the bundle smoke (scripts/bundle-smoke.ts) runs every
+  // function from a folder with no node_modules on the environment's credentials alone.
+  externalModules: [
+    '@aws-sdk/credential-provider-ini',
+    '@aws-sdk/credential-provider-sso',
+    '@aws-sdk/credential-provider-process',
+    '@aws-sdk/credential-provider-web-identity',
+    '@aws-sdk/credential-provider-http',
+    '@smithy/credential-provider-imds',
+  ],
   mainFields: ['module', 'main'],
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => builtInWordsCopy(inputDir, outputDir),
+  },
 } satisfies BundlingOptions;
 
 /**
@@ -31,8 +59,8 @@ export const esbuildOptionsOf = (entry: string, outdir: string): BuildOptions =>
   bundle: true,
   platform: 'node',
   target: lambdaBundling.target,
-  format: lambdaBundling.format === OutputFormat.ESM ? 'esm' : 'cjs',
-  outfile: join(outdir, lambdaBundling.format === OutputFormat.ESM ? 'index.mjs' : 'index.js'),
+  format: lambdaBundling.format,
+  outfile: join(outdir, 'index.mjs'),
   minify: lambdaBundling.minify,
   sourcemap: lambdaBundling.sourceMap,
   sourcesContent: lambdaBundling.sourcesContent,

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Stack, Validations, type CfnResource } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations, type CfnResource } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -24,8 +25,24 @@ export const entryOf = (group: FunctionGroup): string => join(repoRoot, 'functio
 /** What every function may do on the table; Scan is left out on purpose. */
 export const tableActions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'] as const;
 
-/** Key id of the signing key the stack creates; a rotation puts a new `kid:secret` in front of it. */
-export const signingKeyId = 'aws-1';
+/** Every function's timeout; the SDK clients' timeouts are fitted inside it (CMS_FUNCTION_TIMEOUT_SECONDS, shared/config.ts). */
+export const functionTimeoutSeconds = 15;
+
+/**
+ * The access-token key's generation, and the ARNs of earlier generations whose tokens are still
+ * accepted while they expire: CDK context (`-c tokenKeyGeneration=2 -c previousTokenKeyArns=arn:…`),
+ * the rotation docs/deploying.md describes.
+ */
+const tokenKeyContext = (scope: Construct): { generation: number; previous: string[] } => {
+  const generation = Number(scope.node.tryGetContext('tokenKeyGeneration') ?? 1);
+  if (!Number.isInteger(generation) || generation < 1) throw new Error('context tokenKeyGeneration must be a whole number from 1');
+  const previous = String(scope.node.tryGetContext('previousTokenKeyArns') ?? '')
+    .split(',')
+    .map((arn) => arn.trim())
+    .filter(Boolean);
+  for (const arn of previous) if (!/^arn:aws[\w-]*:kms:[\w-]+:\d{12}:key\/[\w-]+$/.test(arn)) throw new Error(`context previousTokenKeyArns: ${arn} is not a KMS key ARN`);
+  return { generation, previous };
+};
 
 /**
  * What every function of the stack stands on: a month of logs in its own log group, and its own
@@ -89,21 +106,24 @@ export class GroupFunctions extends Construct {
   readonly byGroup: ReadonlyMap<FunctionGroup, NodejsFunction>;
   /** Every function built here, route groups and workers, by name: what the grants test walks. */
   readonly byName = new Map<string, NodejsFunction>();
-  readonly signingSecret: secretsmanager.Secret;
+  /** Signs access tokens: only the auth function may use it to sign; every HTTP function reads its public key. */
+  readonly tokenSigningKey: kms.Key;
   readonly webhookKeySecret: secretsmanager.Secret;
   readonly cursorSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: GroupFunctionsProps) {
     super(scope, id);
 
-    this.signingSecret = new secretsmanager.Secret(this, 'JwtSigningSecret', {
-      description: 'HS256 signing secret for dashboard access tokens',
-      generateSecretString: {
-        passwordLength: 64,
-        // JWT_SIGNING_KEYS is `kid:secret[,kid:secret]`: keep commas (and all punctuation) out.
-        excludePunctuation: true,
-      },
+    const tokenKeys = tokenKeyContext(this);
+    this.tokenSigningKey = new kms.Key(this, tokenKeys.generation === 1 ? 'TokenSigningKey' : `TokenSigningKey${tokenKeys.generation}`, {
+      description: `Signs dashboard access tokens (ECDSA P-256, ES256), generation ${tokenKeys.generation}`,
+      keySpec: kms.KeySpec.ECC_NIST_P256,
+      keyUsage: kms.KeyUsage.SIGN_VERIFY,
+      // A key replaced by a rotation is left for its deletion to be scheduled by hand, once no token it signed is valid.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
+    /** Whose tokens are accepted: the current key's, then those of a rotation's previous key. */
+    const verifyKeyArns = [this.tokenSigningKey.keyArn, ...tokenKeys.previous];
 
     this.webhookKeySecret = new secretsmanager.Secret(this, 'WebhookSecretKey', {
       description: 'Key that encrypts webhook signing secrets at rest',
@@ -115,11 +135,11 @@ export class GroupFunctions extends Construct {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
 
-    for (const secret of [this.signingSecret, this.webhookKeySecret, this.cursorSecret]) {
+    for (const secret of [this.webhookKeySecret, this.cursorSecret]) {
       Validations.of(secret).acknowledge({
         id: 'AwsSolutions-SMG4',
         reason:
-          'Rotated by hand, by design: a new JWT key is put in front of the old one (kid:secret list) so sessions survive; the webhook key would need every stored webhook secret and identity verifier re-encrypted, and the cursor key only invalidates paging cursors (docs/deploying.md).',
+          'Rotated by hand, by design: the webhook key would need every stored webhook secret and identity verifier re-encrypted, and the cursor key only invalidates paging cursors (docs/deploying.md).',
       });
     }
 
@@ -127,6 +147,7 @@ export class GroupFunctions extends Construct {
       TABLE_NAME: props.table.tableName,
       CMS_STAGE: 'aws',
       NODE_OPTIONS: '--enable-source-maps',
+      CMS_FUNCTION_TIMEOUT_SECONDS: String(functionTimeoutSeconds),
       WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl,
       SCAN_QUEUE_URL: props.scanQueue.queueUrl,
       BREACH_QUEUE_URL: props.breachQueue.queueUrl,
@@ -134,8 +155,7 @@ export class GroupFunctions extends Construct {
       // This resolves the secret into the function configuration at deploy time, so anyone with
       // lambda:GetFunctionConfiguration can read it. Production hardening: pass only the secret
       // ARN and read the secret at cold start (grantRead), caching it for the container's life.
-      JWT_SIGNING_KEYS: `${signingKeyId}:${this.signingSecret.secretValue.unsafeUnwrap()}`,
-      // Same trade-off as above: the key that encrypts webhook secrets and secret API keys' identity verifiers at rest.
+      // The key that encrypts webhook secrets and secret API keys' identity verifiers at rest.
       WEBHOOK_SECRET_KEY: this.webhookKeySecret.secretValue.unsafeUnwrap(),
       // Same trade-off again: the key that authenticates paging cursors.
       CURSOR_SECRET: this.cursorSecret.secretValue.unsafeUnwrap(),
@@ -188,6 +208,16 @@ export class GroupFunctions extends Construct {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [props.evidence.receiptKeySecret.secretArn] }));
         fn.addEnvironment('RECEIPT_KEY_SECRET_ARN', props.evidence.receiptKeySecret.secretArn);
       },
+      // Only the auth function can sign access tokens: the key never leaves KMS, and no other role may use it.
+      tokenSigning: (fn) => {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:Sign'], resources: [this.tokenSigningKey.keyArn] }));
+        fn.addEnvironment('TOKEN_SIGNING_KEY', this.tokenSigningKey.keyArn);
+      },
+      // Every HTTP function checks access tokens with the public keys, read once per warm instance.
+      tokenVerify: (fn) => {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:GetPublicKey'], resources: verifyKeyArns }));
+        fn.addEnvironment('TOKEN_VERIFY_KEYS', verifyKeyArns.join(','));
+      },
       translate: (fn) => {
         // TranslateText has no resource-level permissions.
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['translate:TranslateText'], resources: ['*'] }));
@@ -209,7 +239,7 @@ export class GroupFunctions extends Construct {
         runtime: lambda.Runtime.NODEJS_22_X,
         architecture: lambda.Architecture.ARM_64,
         memorySize: functionMemoryMb[name] ?? defaultMemoryMb,
-        timeout: Duration.seconds(15),
+        timeout: Duration.seconds(functionTimeoutSeconds),
         logGroup,
         environment,
         bundling: lambdaBundling,
@@ -225,7 +255,7 @@ export class GroupFunctions extends Construct {
 
     const byGroup = new Map<FunctionGroup, NodejsFunction>();
     for (const group of functionGroups) {
-      byGroup.set(group, this.build(group, entryOf(group), `consent-service ${group} routes`, accessOf(group)));
+      byGroup.set(group, this.build(group, entryOf(group), `consent-service ${group} routes`, [...accessOf(group), 'tokenVerify']));
     }
     this.byGroup = byGroup;
   }

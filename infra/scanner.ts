@@ -49,7 +49,7 @@ export class TrackerScanner extends Construct {
       timeout: Duration.seconds(scanBudget.lambdaTimeoutSeconds),
       reservedConcurrentExecutions: scanBudget.concurrency,
       logGroup,
-      environment: { TABLE_NAME: props.table.tableName, CMS_STAGE: 'aws', NODE_OPTIONS: '--enable-source-maps' },
+      environment: { TABLE_NAME: props.table.tableName, CMS_STAGE: 'aws', NODE_OPTIONS: '--enable-source-maps', CMS_FUNCTION_TIMEOUT_SECONDS: String(scanBudget.lambdaTimeoutSeconds) },
     });
     // The poller never invokes more than the reserved concurrency allows: a throttled invocation would
     // count as a receive and push waiting scans into the DLQ.

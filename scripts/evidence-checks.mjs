@@ -1,12 +1,14 @@
 /**
  * The checks the offline verifiers share (verify-receipt.mjs, verify-evidence-pack.mjs): Node.js
  * 20+ and node:crypto only, no install, no network, no service code, so an auditor can read all of
- * it. The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts,
- * the Merkle rules (RFC 9162) shared/evidence/merkle.ts, and the canonical form (RFC 8785) what the
- * service hashes with: change them together.
+ * it. The note rules (c2sp.org/signed-note, tlog-checkpoint) repeat shared/evidence/checkpoint.ts
+ * and the Merkle rules (RFC 9162) shared/evidence/merkle.ts: change them together. The canonical
+ * form (RFC 8785) is not repeated: it is the service's own `canonicalize` package, copied unchanged
+ * into vendor/canonicalize (see its SOURCE.md). Signatures are checked by node:crypto.
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import canonicalize from './vendor/canonicalize/canonicalize.cjs';
 
 /** A failed check: its message is what the verifier prints after INVALID. */
 export class Invalid extends Error {}
@@ -42,41 +44,55 @@ export const leafHash = (data) => sha256(Buffer.from([0]), data);
 const nodeHash = (left, right) => sha256(Buffer.from([1]), left, right);
 
 const maxDepth = 64;
-/**
- * RFC 8785 (JCS) canonical JSON, as the service's `canonicalize` package writes it: object keys
- * sorted by UTF-16 code units, numbers and strings as ECMAScript's JSON.stringify writes them.
- */
-export const canonicalJson = (value, depth = 0) => {
-  if (depth > maxDepth) fail(`a value is nested more than ${maxDepth} levels deep`);
-  if (typeof value === 'number' && !Number.isFinite(value)) fail('a number is not finite: not JSON');
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item, depth + 1)).join(',')}]`;
-  const members = Object.keys(value)
-    .sort()
-    .filter((key) => value[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key], depth + 1)}`);
-  return `{${members.join(',')}}`;
+/** Refuses a value nested deeper than `maxDepth` (the canonicaliser recurses, and a hostile file must not overflow the stack). */
+const withinDepth = (value, depth = 0) => {
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= maxDepth) fail(`a value is nested more than ${maxDepth} levels deep`);
+  for (const inner of Object.values(value)) withinDepth(inner, depth + 1);
+};
+
+/** RFC 8785 (JCS) canonical JSON, written by the very implementation the service uses. */
+export const canonicalJson = (value) => {
+  withinDepth(value);
+  return canonicalize(value);
 };
 
 /** SHA-256 (hex) of a value's canonical JSON: how the service hashes evidence. */
 export const canonicalHash = (value) => sha256(Buffer.from(canonicalJson(value), 'utf8')).toString('hex');
 
-/** The JWS's claims, if it is of type `typ` and its signature verifies with the JWKS key its header names. */
-export const receiptClaims = (jws, keys, keysName, typ = 'consent-receipt+jwt') => {
-  if (typeof jws !== 'string') fail('the receipt is not a compact JWS');
+/**
+ * A compact JWS (RFC 7515) of type `typ` whose signature verifies with the JWKS key its header
+ * names (EdDSA over Ed25519, ES256 over P-256, by node:crypto): its header and payload bytes.
+ * `detached`: the payload's bytes, for a JWS with detached content (Appendix F, `header..sig`),
+ * which must then leave its payload out. Failures name `what`; a signature that does not verify
+ * fails with `altered`.
+ */
+export const verifiedJws = (jws, keys, keysName, { typ, what, altered, detached }) => {
+  if (typeof jws !== 'string') fail(`${what} is not a compact JWS`);
   const parts = jws.trim().split('.');
-  if (parts.length !== 3) fail('the receipt is not a compact JWS');
-  const [header, payload, signature] = parts.map((part) => canonicalBase64(part, 'base64url') || fail('the receipt is not base64url'));
-  const { alg, kid, typ: type } = JSON.parse(header.toString('utf8'));
-  // The explicit type (RFC 8725 §3.11): a closure receipt must not pass for a consent receipt, nor the reverse.
-  if (type !== typ) fail(`the receipt is of type ${type}, not ${typ}`);
-  const jwk = keys.find((key) => key.kid === kid) ?? fail(`the receipt's key ${kid} is not in ${keysName}`);
-  const input = Buffer.from(`${parts[0]}.${parts[1]}`, 'ascii');
+  if (parts.length !== 3) fail(`${what} is not a compact JWS`);
+  if (detached !== undefined && parts[1] !== '') fail(`${what} carries a payload: it must be detached (RFC 7515 Appendix F), the pack itself being what it signs`);
+  const encodedPayload = detached === undefined ? parts[1] : Buffer.from(detached).toString('base64url');
+  const [header, payload, signature] = [parts[0], encodedPayload, parts[2]].map((part) => canonicalBase64(part, 'base64url') || fail(`${what} is not base64url`));
+  const parsed = parseJson(header.toString('utf8'), `${what}'s header`);
+  const protectedHeader = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : fail(`${what}'s header is not a JSON object`);
+  const { alg, kid, typ: type } = protectedHeader;
+  // The explicit type (RFC 8725 §3.11): a closure receipt must not pass for a consent receipt, nor either for a pack's signature.
+  if (type !== typ) fail(`${what} is of type ${type}, not ${typ}`);
+  if (Object.hasOwn(protectedHeader, 'crit')) fail(`${what} names critical header parameters this verifier does not know`);
+  const jwk = keys.find((key) => key.kid === kid) ?? fail(`${what} names key ${kid}, which is not in ${keysName}`);
+  const input = Buffer.from(`${parts[0]}.${encodedPayload}`, 'ascii');
   const valid =
     alg === 'EdDSA' && isEd25519(jwk) ? verify(null, input, keyOf(jwk), signature)
     : alg === 'ES256' && isP256(jwk) ? verify('sha256', input, { key: keyOf(jwk), dsaEncoding: 'ieee-p1363' }, signature)
-    : fail(`the receipt's algorithm ${alg} does not match key ${kid}`);
-  if (!valid) fail('the receipt signature does not verify: it was altered or not signed by this key');
+    : fail(`${what}'s algorithm ${alg} does not match key ${kid}`);
+  if (!valid) fail(altered);
+  return { header: protectedHeader, payload };
+};
+
+/** The JWS's claims, if it is of type `typ` and its signature verifies with the JWKS key its header names. */
+export const receiptClaims = (jws, keys, keysName, typ = 'consent-receipt+jwt') => {
+  const { payload } = verifiedJws(jws, keys, keysName, { typ, what: 'the receipt', altered: 'the receipt signature does not verify: it was altered or not signed by this key' });
   return JSON.parse(payload.toString('utf8'));
 };
 
@@ -162,8 +178,8 @@ export const jwksKeys = (jwks, name) => (Array.isArray(jwks?.keys) ? jwks.keys :
 
 /**
  * Runs a verifier from the command line: reads the files named on it, hands their text (and the
- * leading `flags` given) to `check`, prints its VALID line (exit 0) or INVALID: <reason> (exit 1); exit 2 on a usage error
- * or an unreadable file.
+ * leading `flags` given) to `check`, prints what it returns (text, exit 0; or { text, exitCode })
+ * or INVALID: <reason> (exit 1); exit 2 on a usage error or an unreadable file.
  */
 export const runVerifier = ({ usage, accepts, check, flags = [] }) => {
   const given = process.argv.slice(2);
@@ -182,7 +198,9 @@ export const runVerifier = ({ usage, accepts, check, flags = [] }) => {
     process.exit(2);
   }
   try {
-    console.log(check(inputs, switches));
+    const result = check(inputs, switches);
+    console.log(typeof result === 'string' ? result : result.text);
+    if (typeof result !== 'string') process.exitCode = result.exitCode;
   } catch (error) {
     console.log(`INVALID: ${error instanceof Invalid ? error.message : `unreadable input (${error.message})`}`);
     process.exit(1);

@@ -8,18 +8,35 @@
  *
  * pack.json  the pack: the { data: { pack } } body, { pack }, the bare pack, or the ?format=html
  *            page (its embedded JSON is read)
- * keys.json  optional: GET /api/v1/consent/log/keys (JWKS) obtained independently; without it the
- *            pack's own keys are used, which shows the pack is consistent, not whose keys they are
+ * keys.json  the service's public keys (JWKS), fetched from the service itself:
+ *            curl -s https://<service>/api/v1/consent/log/keys > keys.json
+ *            Without it only the pack's own keys are used, which shows the pack agrees with itself,
+ *            not that the service made it (whoever rewrote a pack could sign it with a key of their
+ *            own and put that key in); the verifier says which keys it trusted.
  *
- * Checks, in order: the signed checkpoint (C2SP signed note, Ed25519 or ECDSA P-256, of this
- * tenant's log) and the consistency proof to the latest checkpoint (RFC 9162 §2.1.4); then each
- * record: its payload hashes (RFC 8785, SHA-256) to its proof hash, belongs to this tenant and
- * principal, the notice text in the pack hashes to the record's noticeTextHash, its receipt is
- * signed and names it, and its inclusion proof (RFC 9162 §2.1.3) leads to the checkpoint; then each
- * withdrawal likewise. Entries the checkpoint does not cover yet (PENDING) are checked but for
- * their place in the log, which is not yet provable: they are listed, not failed.
- * Prints VALID with a summary and exits 0, or INVALID: <position>: <reason> (the first failure)
- * and exits 1; exit 2 on a usage error.
+ * Checks, in order. First the pack's signature: a compact JWS with detached payload (RFC 7515
+ * Appendix F) by the evidence log's key over the RFC 8785 form of the pack without `signature`;
+ * a pack without one, signed by another key, or changed in any way after it was signed is INVALID.
+ * Then the signed checkpoint (C2SP signed note, Ed25519 or ECDSA P-256, of this tenant's log) and
+ * the consistency proof to the latest checkpoint (RFC 9162 §2.1.4); then each record: its payload
+ * hashes (RFC 8785, SHA-256) to its proof hash, belongs to this tenant and principal, the notice
+ * text in the pack hashes to the record's noticeTextHash, its receipt is signed and names it, it is
+ * not dated after the pack was made, and its inclusion proof (RFC 9162 §2.1.3) leads to the
+ * checkpoint; then each withdrawal likewise, which must name only records the pack holds and be
+ * dated neither before any of them nor after the pack was made; then each parent's or guardian's
+ * decision on a child's record: its logged text hashes to its hash, decides a child's record the
+ * pack holds (once) and names that record's guardian, an approval names its method, the hash of its
+ * proof and the record's proof hash, and it is dated neither before the record nor after the pack.
+ * Each entry is covered either by the signed checkpoint (its inclusion proof) or, while no
+ * checkpoint covers it yet (PENDING), by the pack's signature alone, as of the time the pack was
+ * made; the verifier lists which, entry by entry.
+ *
+ * Exit codes:
+ *   0  VALID: every check holds and every entry is in a signed checkpoint
+ *   3  COMPLETE BUT NOT YET CHECKPOINTED: every check holds, but some entries rest on the pack's
+ *      signature alone (make the pack again after the next checkpoint, seconds to a minute later)
+ *   1  INVALID: <position>: <reason> (the first failure)
+ *   2  usage error, or a file that cannot be read
  */
 import {
   at,
@@ -37,10 +54,19 @@ import {
   receiptClaims,
   runVerifier,
   sha256,
+  verifiedJws,
 } from './evidence-checks.mjs';
 
-const knownVersions = [1];
+const knownVersions = [2];
 const maxBytes = 64 * 1024 * 1024;
+/** The pack signature's explicit type (shared/evidence-pack/signature.ts). */
+const packSignatureType = 'consent-evidence-pack+jws';
+/**
+ * The evidence log's key, as every JWKS of the service names it (shared/evidence/signers.ts): a
+ * pack signed with the receipt key, which more of the service's functions hold, is refused.
+ */
+const logKeyId = /^consent-service-log-[0-9a-f]{16}$/;
+const exitNotCheckpointed = 3;
 
 /** The pack in a JSON file or in the page ?format=html returns. */
 const packOf = (text, name) => {
@@ -50,12 +76,37 @@ const packOf = (text, name) => {
   const parsed = parseJson(json, name);
   const pack = parsed?.data?.pack ?? parsed?.pack ?? parsed;
   if (pack?.kind !== 'consent-service/evidence-pack') fail(`${name} is not an evidence pack`);
+  if (pack.packVersion === 1) fail('the pack is of format 1, which carries no signature: whoever held it could have rewritten it. Ask the service for a new pack');
   if (!knownVersions.includes(pack.packVersion)) fail(`pack version ${pack.packVersion} is not one this verifier knows (${knownVersions.join(', ')}): use a newer verifier`);
   return pack;
 };
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const listOf = (value, what) => (Array.isArray(value) ? value : fail(`the pack's ${what} are missing`));
+/** Milliseconds of an ISO 8601 time the service wrote. */
+const timeOf = (value, what) => {
+  const ms = typeof value === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isFinite(ms) ? ms : fail(`${what} is not a time`);
+};
+
+/**
+ * The pack's signature, before anything else is believed: by the log's key, over exactly this pack
+ * (without `signature`). Returns the key it was made with.
+ */
+const checkSignature = (pack, keys, keysName) => {
+  if (pack.signature === undefined || pack.signature === null || pack.signature === '') {
+    fail('the pack carries no signature: anyone holding it could have rewritten it. Ask the service for a new pack');
+  }
+  const { signature, ...unsigned } = pack;
+  const { header } = verifiedJws(signature, keys, keysName, {
+    typ: packSignatureType,
+    what: "the pack's signature",
+    altered: "the pack's signature does not verify: the pack was changed after the service signed it (an entry, a date, a log status, anything in it), or it was signed by another key under that key's name",
+    detached: Buffer.from(canonicalJson(unsigned), 'utf8'),
+  });
+  if (!logKeyId.test(String(header.kid))) fail(`the pack is signed by key ${header.kid}, not by the evidence log's key (consent-service-log-…)`);
+  return { kid: header.kid, alg: header.alg };
+};
 
 /** A signed checkpoint of this tenant's log whose fields say what its note says. */
 const signedCheckpoint = (checkpoint, tenantId, keys, keysName, what) => {
@@ -78,21 +129,32 @@ const checkLog = (pack, keys, keysName) => {
   return { ...signed, signedAt: checkpoint.signedAt, latest };
 };
 
-/** An entry's place in the signed tree: proven, or pending (returned so the summary lists it). */
+/** What covers an entry: its inclusion proof to the signed checkpoint, or (PENDING) the pack's signature alone. */
 const checkInclusion = (entry, hash, signed, position) => {
   const log = isObject(entry.log) ? entry.log : fail(`${position}: its log section is missing`);
-  if (log.status === 'PENDING') return position;
+  if (log.status === 'PENDING') {
+    // The service marks an entry PENDING only when the checkpoint does not reach its position.
+    if (signed && Number.isSafeInteger(log.leafIndex) && log.leafIndex < signed.treeSize) {
+      fail(`${position}: it is marked not yet checkpointed, yet the signed checkpoint of size ${signed.treeSize} covers its position ${log.leafIndex}: it should carry an inclusion proof`);
+    }
+    return { by: 'signature' };
+  }
   if (log.status !== 'INTEGRATED') fail(`${position}: unknown log status ${log.status}`);
   if (!signed) fail(`${position}: it claims a place in the log, but the pack has no signed checkpoint`);
   const path = listOf(log.inclusionProof, `${position} inclusion proof`).map((node) => hexBytes(node, `${position}: an inclusion proof node`));
   const root = inclusionRoot(log.leafIndex, signed.treeSize, leafHash(hash), path);
   if (!root || !root.equals(signed.rootHash)) fail(`${position}: the inclusion proof does not place it at leaf ${log.leafIndex} of the signed tree of size ${signed.treeSize}`);
-  return undefined;
+  return { by: 'checkpoint', leafIndex: log.leafIndex };
 };
 
 const noticeKey = (noticeId, versionNumber, language) => JSON.stringify([noticeId, versionNumber, language]);
 
-const checkRecord = (pack, record, index, notices, keys, keysName, signed) => {
+/** No entry can be younger than the pack that holds it. */
+const notAfterPack = (time, iso, madeAt, pack, position) => {
+  if (time > madeAt) fail(`${position}: it is dated ${iso}, after the pack was made (${pack.generatedAt})`);
+};
+
+const checkRecord = (pack, record, index, notices, keys, keysName, signed, madeAt) => {
   const position = `record #${index + 1} (${record?.recordId})`;
   const payload = isObject(record?.payload) ? record.payload : fail(`${position}: its payload is missing`);
   const proofHash = hexBytes(record.proofHash, `${position}: proofHash`);
@@ -108,30 +170,39 @@ const checkRecord = (pack, record, index, notices, keys, keysName, signed) => {
   for (const [claim, value] of Object.entries(expected)) {
     if (claims[claim] !== value) fail(`${position}: the receipt's ${claim} is ${claims[claim]}, the record's ${value}`);
   }
-  return checkInclusion(record, proofHash, signed, position);
+  const givenAt = timeOf(payload.createdAt, `${position}: its createdAt`);
+  notAfterPack(givenAt, payload.createdAt, madeAt, pack, position);
+  return { position, at: payload.createdAt, time: givenAt, ...checkInclusion(record, proofHash, signed, position) };
 };
 
-const checkWithdrawal = (pack, withdrawal, index, recordIds, signed) => {
+const checkWithdrawal = (pack, withdrawal, index, records, signed, madeAt) => {
   const position = `withdrawal #${index + 1} (${withdrawal?.withdrawalId})`;
   const evidence = isObject(withdrawal?.evidence) ? withdrawal.evidence : fail(`${position}: its evidence is missing`);
   const hash = hexBytes(withdrawal.hash, `${position}: hash`);
   if (canonicalHash(evidence) !== withdrawal.hash) fail(`${position}: the evidence does not hash to its hash: the withdrawal was altered`);
   if (evidence.kind !== 'withdrawal' || evidence.withdrawalId !== withdrawal.withdrawalId) fail(`${position}: the evidence is not of this withdrawal`);
   if (evidence.tenantId !== pack.tenant.tenantId || evidence.dataPrincipalHash !== pack.principalHash) fail(`${position}: the evidence is of another tenant or principal`);
+  const withdrawnAt = timeOf(evidence.withdrawnAt, `${position}: its withdrawnAt`);
   for (const recordId of listOf(evidence.recordIds, `${position} record ids`)) {
-    if (!recordIds.has(recordId)) fail(`${position}: it names record ${recordId}, which the pack does not hold`);
+    const record = records.get(recordId) ?? fail(`${position}: it names record ${recordId}, which the pack does not hold`);
+    if (withdrawnAt < record.time) fail(`${position}: it is dated ${evidence.withdrawnAt}, before record ${recordId} it withdraws was given (${record.at})`);
   }
-  return checkInclusion(withdrawal, hash, signed, position);
+  notAfterPack(withdrawnAt, evidence.withdrawnAt, madeAt, pack, position);
+  return { position, at: evidence.withdrawnAt, ...checkInclusion(withdrawal, hash, signed, position) };
 };
 
 const guardianMethods = ['TENANT_ATTESTED', 'SELF_DECLARED', 'VIRTUAL_TOKEN'];
+/** The logged document of each decision a parent or guardian makes (shared/children/decisions.ts), and what it says. */
+const guardianDecisionTypes = { 'consent.guardian-verified': 'APPROVED', 'consent.guardian-refused': 'REFUSED', 'consent.guardian-expired': 'EXPIRED' };
 
 /**
- * A guardian's decision on a child's record: the logged text hashes to its hash, is a decision of
- * this tenant on a record the pack holds (a child's, naming the same guardian), an approval names
- * one of the three methods, the hash of its proof and the record's proof hash, and it is in the log.
+ * A parent's or guardian's decision on a child's record: the logged text hashes to its hash and
+ * is a decision of this tenant on a record the pack holds (a child's, naming the same guardian),
+ * at most one per record; an approval names one of the three methods, the hash of its proof and
+ * the record's proof hash. Like a withdrawal, it is dated neither before its record nor after the
+ * pack was made, and covered by the checkpoint or by the pack's signature.
  */
-const checkGuardianDecision = (pack, decision, index, records, signed) => {
+const checkGuardianDecision = (pack, decision, index, records, decided, signed, madeAt) => {
   const position = `guardian decision #${index + 1} (${decision?.documentId})`;
   const hash = hexBytes(decision?.hash, `${position}: hash`);
   if (typeof decision.canonical !== 'string' || sha256(Buffer.from(decision.canonical, 'utf8')).toString('hex') !== decision.hash) fail(`${position}: the logged text does not hash to its hash: the decision was altered`);
@@ -141,22 +212,37 @@ const checkGuardianDecision = (pack, decision, index, records, signed) => {
   const content = isObject(document.content) ? document.content : fail(`${position}: it has no content`);
   const record = records.get(document.subjectId) ?? fail(`${position}: it decides record ${document.subjectId}, which the pack does not hold`);
   if (content.consentRecordId !== document.subjectId) fail(`${position}: its record and its subject differ`);
+  if (decided.has(document.subjectId)) fail(`${position}: record ${document.subjectId} was already decided by ${decided.get(document.subjectId)}; a guardian decides a record once`);
+  decided.set(document.subjectId, position);
   const child = isObject(record.payload.child) ? record.payload.child : fail(`${position}: record ${document.subjectId} is no child's or guarded person's record`);
   if (content.guardianHash !== child.guardianHash) fail(`${position}: it names another guardian than the record asked`);
-  const decisions = { 'consent.guardian-verified': 'APPROVED', 'consent.guardian-refused': 'REFUSED', 'consent.guardian-expired': 'EXPIRED' };
-  if (decisions[document.documentType] === undefined || decisions[document.documentType] !== content.decision) fail(`${position}: unknown decision ${document.documentType} (${content.decision})`);
+  const kind = Object.hasOwn(guardianDecisionTypes, document.documentType) ? guardianDecisionTypes[document.documentType] : undefined;
+  if (kind === undefined || kind !== content.decision) fail(`${position}: unknown decision ${document.documentType} (${content.decision})`);
   if (content.decision === 'APPROVED') {
     if (!guardianMethods.includes(content.method)) fail(`${position}: unknown verification method ${content.method}`);
     hexBytes(content.proofHash, `${position}: the hash of what proved the guardian an adult`);
     if (content.recordProofHash !== record.proofHash) fail(`${position}: it approves another version of the record (proof hash ${content.recordProofHash})`);
   }
-  return checkInclusion(decision, hash, signed, position);
+  const decidedAt = timeOf(document.at, `${position}: its time`);
+  if (decidedAt < record.time) fail(`${position}: it is dated ${document.at}, before record ${document.subjectId} it decides was given (${record.at})`);
+  notAfterPack(decidedAt, document.at, madeAt, pack, position);
+  return { position, at: document.at, ...checkInclusion(decision, hash, signed, position) };
 };
 
+const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
+
+/** Whose keys the verdict rests on: said plainly, since the pack's own keys prove nothing about who made it. */
+const keysSaid = (keysFile, keysName) =>
+  keysFile
+    ? `Keys: from ${keysName}, given on the command line. The verdict is only as good as that file: fetch it from the service itself (GET /api/v1/consent/log/keys, over HTTPS), not from whoever handed you the pack.`
+    : "Keys: only the pack's own keys. They show the pack agrees with itself, not that the service made it: whoever rewrote a pack could sign it with a key of their own and put that key in. Fetch the service's keys (curl -s https://<service>/api/v1/consent/log/keys > keys.json) and run again: node scripts/verify-evidence-pack.mjs pack.json keys.json";
+
 const check = (pack, keysFile, keysName) => {
+  const keys = jwksKeys(keysFile ?? pack.keys, keysName);
+  const signer = checkSignature(pack, keys, keysName);
   if (!isObject(pack.tenant) || typeof pack.tenant.tenantId !== 'string') fail('the pack names no tenant');
   hexBytes(pack.principalHash, 'the principal hash');
-  const keys = jwksKeys(keysFile ?? pack.keys, keysName);
+  const madeAt = timeOf(pack.generatedAt, "the pack's time of making (generatedAt)");
   const signed = checkLog(pack, keys, keysName);
   const notices = new Map(listOf(pack.notices, 'notices').map((notice, index) => {
     if (!isObject(notice?.text)) fail(`notice #${index + 1} (${notice?.noticeId}): its text is missing`);
@@ -164,24 +250,38 @@ const check = (pack, keysFile, keysName) => {
   }));
   const records = listOf(pack.records, 'records');
   const withdrawals = listOf(pack.withdrawals, 'withdrawals');
-  // Packs made before children's records have no guardianDecisions: an empty list.
+  // Packs made before children's records have no guardianDecisions: an empty list (the signature covers the field when present).
   const guardianDecisions = pack.guardianDecisions === undefined ? [] : listOf(pack.guardianDecisions, 'guardian decisions');
-  const pending = [
-    ...records.map((record, index) => checkRecord(pack, record, index, notices, keys, keysName, signed)),
-    ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, new Set(records.map((record) => record.recordId)), signed)),
-    ...guardianDecisions.map((decision, index) => checkGuardianDecision(pack, decision, index, new Map(records.map((record) => [record.recordId, record])), signed)),
-  ].filter(Boolean);
-  const proven = records.length + withdrawals.length + guardianDecisions.length - pending.length;
-  const lines = [
-    `VALID: evidence pack of principal ${pack.principalHash.slice(0, 12)}… at ${pack.tenant.name} (${pack.tenant.tenantId}): ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${guardianDecisions.length > 0 ? `${guardianDecisions.length} guardian decision(s), ` : ''}${notices.size} notice text(s).`,
-    `Every hash, notice text and receipt checks, with ${keysFile ? keysName : "the pack's own keys"}; ${proven} entr${proven === 1 ? 'y is' : 'ies are'} in the tenant's log${signed ? ` of size ${signed.treeSize}, signed ${signed.signedAt}, consistent with the latest checkpoint of size ${signed.latest.treeSize}` : ''}.`,
-    ...pending.map((position) => `PENDING: ${position}: no signed checkpoint covered it when the pack was made; its hashes check, its place in the log is not yet provable (make the pack again in a minute).`),
+  const checkedRecords = records.map((record, index) => checkRecord(pack, record, index, notices, keys, keysName, signed, madeAt));
+  const byId = new Map(records.map((record, index) => [record.recordId, { ...checkedRecords[index], payload: record.payload, proofHash: record.proofHash }]));
+  const decided = new Map();
+  const entries = [
+    ...checkedRecords,
+    ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, byId, signed, madeAt)),
+    ...guardianDecisions.map((decision, index) => checkGuardianDecision(pack, decision, index, byId, decided, signed, madeAt)),
   ];
-  return lines.join('\n');
+  const onSignature = entries.filter((entry) => entry.by === 'signature');
+  const verdict = onSignature.length === 0 ? 'VALID' : 'COMPLETE BUT NOT YET CHECKPOINTED';
+  const proven = entries.length - onSignature.length;
+  const lines = [
+    `${verdict}: evidence pack of principal ${pack.principalHash.slice(0, 12)}… at ${pack.tenant.name} (${pack.tenant.tenantId}): ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${guardianDecisions.length > 0 ? `${guardianDecisions.length} guardian decision(s), ` : ''}${notices.size} notice text(s).`,
+    `Signed as a whole by the evidence log's key ${signer.kid} (${signer.alg}) when it was made, ${pack.generatedAt}: nothing in it was changed since.`,
+    keysSaid(keysFile, keysName),
+    `Every hash, notice text and receipt checks; no withdrawal${guardianDecisions.length > 0 ? ' or guardian decision' : ''} predates its record and no entry postdates the pack; ${plural(proven, 'entry is', 'entries are')} in the tenant's log${signed ? ` of size ${signed.treeSize}, signed ${signed.signedAt}, consistent with the latest checkpoint of size ${signed.latest.treeSize}` : ''}.`,
+    ...entries.map((entry) =>
+      entry.by === 'checkpoint'
+        ? `${entry.position}, ${entry.at}: in the signed checkpoint of size ${signed.treeSize}, leaf ${entry.leafIndex}.`
+        : `${entry.position}, ${entry.at}: on the pack's signature alone, as of ${pack.generatedAt}: no signed checkpoint covered it yet, so its place in the log is not yet provable.`,
+    ),
+    ...(onSignature.length === 0
+      ? []
+      : [`${plural(onSignature.length, 'entry rests', 'entries rest')} on the pack's signature alone: the service vouched for them when it made the pack. Make the pack again after the next checkpoint (seconds to a minute later) for one that is VALID.`]),
+  ];
+  return { text: lines.join('\n'), exitCode: onSignature.length === 0 ? 0 : exitNotCheckpointed };
 };
 
 runVerifier({
-  usage: 'node scripts/verify-evidence-pack.mjs pack.json [keys.json]',
+  usage: 'node scripts/verify-evidence-pack.mjs pack.json [keys.json]\n  keys.json: the service\'s keys, fetched from it (GET /api/v1/consent/log/keys)\n  exit 0 VALID, 3 COMPLETE BUT NOT YET CHECKPOINTED, 1 INVALID, 2 usage',
   accepts: (count) => count === 1 || count === 2,
   check: ([pack, keys]) => check(packOf(pack.text, pack.name), keys && parseJson(keys.text, keys.name), keys ? keys.name : "the pack's keys"),
 });

@@ -25,7 +25,8 @@
  * A consent receipt: signed by a listed key, naming this record, proof hash and (proof format 3)
  * attribution; the canonical evidence hashes to that proof hash. A closure receipt: signed by a
  * listed key, naming the logged resolution (request, type, outcome, time, tenant) whose canonical
- * text hashes to its `dh`. Either way the hash must then be a leaf of the tenant's RFC 9162 Merkle
+ * text hashes to its `dh`; the answer in answer.json must be that request's, with the same outcome,
+ * and its response text must hash to the logged responseHash. Either way the hash must then be a leaf of the tenant's RFC 9162 Merkle
  * log, and the root it proves the one in a checkpoint note signed by a listed key. Consistency:
  * both notes signed by a listed key, of the same log, and the new tree extends the kept one (RFC
  * 9162 §2.1.4): nothing the kept checkpoint covered was changed, removed or rolled back.
@@ -63,10 +64,27 @@ const checkConsent = (jws, proofFile, keysFile) => {
   return `VALID: record ${claims.rid}${attribution ? ` (attribution ${attribution})` : ''} is ${checkInLog(proofHash, proof.log, keys, claims.tid, 'record')}`;
 };
 
-/** A grievance's closure receipt against the logged resolution it names. */
+/**
+ * The answer as the file shows it against what the receipt and the log hold: the same request,
+ * type, time and outcome, and a response whose SHA-256 is the logged responseHash (the log holds
+ * the hash, the request the words). Without this an answer file would pass with any outcome or text
+ * beside a genuine receipt.
+ */
+const checkAnswer = (answer, claims, logged) => {
+  const shown = { requestId: answer.requestId, type: answer.type, resolvedAt: answer.resolvedAt };
+  const claimed = { requestId: claims.rid, type: claims.rt, resolvedAt: claims.rat };
+  if (shown.requestId !== claimed.requestId) fail(`answer.json is the answer to request ${shown.requestId}, the receipt names request ${claimed.requestId}`);
+  for (const name of ['type', 'resolvedAt']) if (shown[name] !== claimed[name]) fail(`answer.json says ${name} ${shown[name]}, the receipt ${claimed[name]}`);
+  if (answer.outcome !== claims.out) fail(`answer.json says outcome ${answer.outcome}, the receipt and the logged resolution ${claims.out}: the answer was altered`);
+  const responseHash = typeof answer.response === 'string' && answer.response !== '' ? sha256(Buffer.from(answer.response, 'utf8')).toString('hex') : null;
+  if (responseHash !== (logged.content?.responseHash ?? null)) fail("the response in answer.json does not hash to the responseHash the logged resolution holds: the answer's text was altered");
+};
+
+/** A grievance's closure receipt against the logged resolution it names, and the answer against both. */
 const checkClosure = (jws, answerFile, keysFile) => {
   const keys = jwksKeys(keysFile, 'keys.json');
-  const closure = (answerFile?.data ?? answerFile)?.closure ?? fail('answer.json has no closure section (is the request a resolved grievance?)');
+  const answer = answerFile?.data ?? answerFile;
+  const closure = answer?.closure ?? fail('answer.json has no closure section (is the request a resolved grievance?)');
   const claims = receiptClaims(jws, keys, 'keys.json', 'rights-closure+jwt');
   const documentHash = hexBytes(claims.dh, "the receipt's document hash");
   const canonical = closure.document?.canonical;
@@ -75,6 +93,7 @@ const checkClosure = (jws, answerFile, keysFile) => {
   const facts = { documentType: logged.documentType, tenantId: logged.tenantId, subjectId: logged.subjectId, type: logged.content?.type, outcome: logged.content?.outcome, resolvedAt: logged.content?.resolvedAt };
   const claimed = { documentType: 'rights.resolved', tenantId: claims.tid, subjectId: claims.rid, type: claims.rt, outcome: claims.out, resolvedAt: claims.rat };
   for (const [name, value] of Object.entries(claimed)) if (facts[name] !== value) fail(`the receipt says ${name} ${value}, the logged resolution ${facts[name]}`);
+  checkAnswer(answer, claims, logged);
   const where = checkInLog(documentHash, closure.log, keys, claims.tid, 'resolution');
   return `VALID: ${claims.rt.toLowerCase()} ${claims.rid} was closed ${claims.out} at ${claims.rat}; its resolution is ${where}`;
 };

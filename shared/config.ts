@@ -52,20 +52,30 @@ export const config = {
   get region(): string {
     return env('AWS_REGION') ?? 'ap-south-1';
   },
-  /** The role's credentials, as Lambda puts them in the environment (read by shared/aws/credentials.ts). */
-  get awsCredentials(): { accessKeyId: string | undefined; secretAccessKey: string | undefined; sessionToken: string | undefined } {
-    return { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_SECRET_ACCESS_KEY'), sessionToken: env('AWS_SESSION_TOKEN') };
+  /**
+   * The function's own timeout, which the infrastructure sets beside it (infra/functions.ts); the
+   * local stack's engines share a loaded machine with everything else, so it allows them a minute.
+   */
+  get functionTimeoutSeconds(): number {
+    return Math.max(1, intFromEnv('CMS_FUNCTION_TIMEOUT_SECONDS', this.isLocal || env('VITEST') !== undefined ? 60 : 15));
   },
   /**
-   * An endpoint an operator configured for one AWS service, read as the AWS SDKs read it
-   * (https://docs.aws.amazon.com/sdkref/latest/guide/feature-ss-endpoints.html): AWS_ENDPOINT_URL_<service
-   * id in capitals, spaces as `_`> (`Secrets Manager`: AWS_ENDPOINT_URL_SECRETS_MANAGER), else
-   * AWS_ENDPOINT_URL; neither while AWS_IGNORE_CONFIGURED_ENDPOINT_URLS is `true`. A VPC endpoint,
-   * a proxy, or a fake in the unit tests; the role's credentials still sign.
+   * Timeouts of every AWS call (shared/aws/clients.ts): a connection must open within a second, and
+   * each attempt answer within its share of 80% of the function's timeout, so three attempts and
+   * the pauses between them end before the function does (15 s: 1 s to connect, 3 s to answer).
    */
-  configuredEndpointOf(serviceId: string): string | undefined {
-    if (env('AWS_IGNORE_CONFIGURED_ENDPOINT_URLS')?.toLowerCase() === 'true') return undefined;
-    return env(`AWS_ENDPOINT_URL_${serviceId.toUpperCase().replace(/ /g, '_')}`) ?? env('AWS_ENDPOINT_URL');
+  get awsTimeouts(): { connectionMs: number; requestMs: number } {
+    const connectionMs = 1000;
+    return { connectionMs, requestMs: Math.max(1000, Math.floor((this.functionTimeoutSeconds * 1000 * 0.8) / 3) - connectionMs) };
+  },
+  /**
+   * What the local stack runs (infra/local/start.ts): each function from its source, or `bundles`,
+   * the very bundles a deploy ships, built with the CDK stack's esbuild options.
+   */
+  get localFunctions(): 'source' | 'bundles' {
+    const value = env('CMS_FUNCTIONS') ?? 'source';
+    if (value !== 'source' && value !== 'bundles') throw new Error(`CMS_FUNCTIONS must be source or bundles, got "${value}"`);
+    return value;
   },
   get dynamodbEndpoint(): string | undefined {
     return env('DYNAMODB_ENDPOINT');
@@ -158,6 +168,15 @@ export const config = {
     return intFromEnv('CHECKPOINT_INTERVAL_SECONDS', 10);
   },
   /**
+   * How long POST /consent/evidence-packs waits, at most, for a signed checkpoint to cover the
+   * pack's newest entries (signing one itself once one is due), so that a pack made seconds after
+   * a write is normally fully covered; 0 never waits. A few seconds: the evidence function's
+   * timeout (15 s) must also hold building the pack.
+   */
+  get evidencePackWaitSeconds(): number {
+    return intFromEnv('EVIDENCE_PACK_WAIT_SECONDS', 5);
+  },
+  /**
    * Monthly consent volume is taken from tokens each warm instance reserves this many at a time
    * (one conditional write per chunk instead of one per consent). The volume is never exceeded;
    * an instance that stops leaves at most this many unused, so the limit can bite that much early
@@ -168,6 +187,7 @@ export const config = {
    * domains), a tenant's published-notice pointer and its consent settings (requireVerifiedIdentity,
    * the live secret keys' identity verifiers) before reading them again: at most 10 seconds, the
    * bound docs/configuration.md states; 0 reads them on every request (shared/instance-cache.ts).
+   * What a change is then sure of, in which instance: docs/security.md, When a change applies.
    */
   get instanceCacheSeconds(): number {
     return Math.min(10, intFromEnv('INSTANCE_CACHE_SECONDS', 10));
@@ -258,26 +278,26 @@ export const config = {
     return env('JWT_AUDIENCE') ?? 'consent-service-dashboard';
   },
   /**
-   * `kid:secret` pairs separated by commas; the first signs, all verify, so a new key can be
-   * put in front while tokens signed by the old one are still valid.
+   * The key that signs access tokens, which only the auth function is given: an AWS KMS key
+   * (ECC_NIST_P256, ES256) by its ARN in AWS; locally a key file (Ed25519, EdDSA), created on first use.
    */
-  get jwtSigningKeys(): { kid: string; secret: string }[] {
-    const raw = env('JWT_SIGNING_KEYS');
-    if (raw === undefined) {
-      if (this.isLocal || env('VITEST') !== undefined) {
-        return [{ kid: 'local-1', secret: 'local-development-signing-key-not-for-production' }];
-      }
-      throw new Error('JWT_SIGNING_KEYS is required outside the local stack');
-    }
-    return raw.split(',').map((pair) => {
-      const at = pair.indexOf(':');
-      const kid = pair.slice(0, at).trim();
-      const secret = pair.slice(at + 1).trim();
-      if (at <= 0 || secret.length < 32) {
-        throw new Error('JWT_SIGNING_KEYS entries must be kid:secret with a secret of at least 32 characters');
-      }
-      return { kid, secret };
-    });
+  get tokenSigningKey(): string {
+    const configured = env('TOKEN_SIGNING_KEY');
+    if (configured !== undefined) return configured;
+    if (this.isLocal || env('VITEST') !== undefined) return `${this.localKeyDir}/token-signing.pem`;
+    throw new Error('TOKEN_SIGNING_KEY is required outside the local stack');
+  },
+  /**
+   * The keys whose access tokens every function accepts, comma separated: KMS key ARNs (their
+   * public keys read with kms:GetPublicKey) or key files. The signing key's first; during a
+   * rotation the previous one too, until the tokens it signed have expired (docs/deploying.md).
+   * Locally the signing key file.
+   */
+  get tokenVerifyKeys(): string[] {
+    const configured = env('TOKEN_VERIFY_KEYS');
+    if (configured !== undefined) return configured.split(',').map((key) => key.trim()).filter(Boolean);
+    if (this.isLocal || env('VITEST') !== undefined) return [this.tokenSigningKey];
+    throw new Error('TOKEN_VERIFY_KEYS is required outside the local stack');
   },
   /**
    * The most of its tenant's bearer limit one user may take, in percent (not in the spec, which
@@ -319,6 +339,11 @@ export const config = {
       rightsIntakePerEmail: rule('rights-intake-email', 'RATE_LIMIT_RIGHTS_INTAKE_PER_EMAIL_PER_HOUR', 3, 3600),
       /** Not in the spec: a guardian's decision may fetch an issuer's keys, so the public decision routes are held per IP. */
       guardianDecisionPerIp: rule('guardian-decision-ip', 'RATE_LIMIT_GUARDIAN_DECISION_PER_IP_PER_HOUR', 30, 3600),
+      /**
+       * Malformed requests (refused by parsing or validation) to a route with limits of its own,
+       * per (route, IP): they never spend the route's limits, which count well-formed requests only.
+       */
+      malformedPerIp: rule('malformed-ip', 'RATE_LIMIT_MALFORMED_PER_IP_PER_HOUR', 60, 3600),
       webEventPerTenantIp: { ...rule('cmp-web-event', 'RATE_LIMIT_CMP_WEB_EVENT_PER_MINUTE', 60, 60), fromMemory: this.rateLimitFromMemory },
       consentStatusPerKey: rule('cmp-consent-status', 'RATE_LIMIT_CMP_CONSENT_STATUS_PER_MINUTE', 600, 60),
       /** Not in the spec: server-side tracker logs come from the tenant's servers, often more than page views. */

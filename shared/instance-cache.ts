@@ -14,12 +14,19 @@ export interface InstanceCache<V> {
   remember(key: string, load: () => Promise<V>, keep?: (value: V) => boolean): Promise<V>;
   /** `load()`'s value, whatever is remembered, remembered in its place unless `keep` says not to. */
   reload(key: string, load: () => Promise<V>, keep?: (value: V) => boolean): Promise<V>;
+  /**
+   * Drops what is remembered of `key`, for the instance that has just changed it: its next request
+   * reads it again. A read that began before and ends after is not remembered either, so it cannot
+   * put back what the change replaced.
+   */
   forget(key: string): void;
   readonly size: number;
 }
 
 export const instanceCache = <V>(maxEntries: number, ttlMs: () => number): InstanceCache<V> => {
   const entries = new Map<string, { value: V; until: number }>();
+  // Bumped by every forget: a reload that began before one keeps its value to itself.
+  let forgets = 0;
   const get = (key: string): V | undefined => {
     const entry = entries.get(key);
     if (!entry) return undefined;
@@ -34,8 +41,10 @@ export const instanceCache = <V>(maxEntries: number, ttlMs: () => number): Insta
     },
     async reload(key, load, keep = () => true) {
       const readAt = clock.now().getTime();
+      const forgetsBefore = forgets;
       const value = await load();
       const ttl = ttlMs();
+      if (forgets !== forgetsBefore) return value;
       entries.delete(key);
       if (ttl > 0 && keep(value)) {
         // Map keeps insertion order: the first key is the oldest entry.
@@ -45,6 +54,7 @@ export const instanceCache = <V>(maxEntries: number, ttlMs: () => number): Insta
       return value;
     },
     forget(key) {
+      forgets += 1;
       entries.delete(key);
     },
     get size() {

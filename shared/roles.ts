@@ -9,7 +9,8 @@ export type Role = (typeof roles)[number];
  * SUPER_ADMIN, and SUPER_ADMIN may do everything a DPO may (the spec leaves it out of delivery
  * history). ANALYST and VIEWER read, analytics and delivery history included.
  * - read: tenant data, analytics, delivery history.
- * - audit: evidence checks and audit trails, reads the spec keeps to DPO and SUPER_ADMIN.
+ * - audit: evidence checks, bulk evidence reads and audit trails, reads the spec keeps to DPO and
+ *   SUPER_ADMIN; checked against the team as it is now, like write and admin (below).
  * - write: any state change of tenant data (every non-GET bearer route is write or admin,
  *   enforced by RouteDefinition's type).
  * - admin: administer the team (list, invite, remove users): who may sign in as the tenant is
@@ -31,12 +32,16 @@ export const rolesFor = (access: AccessLevel): readonly Role[] => accessPolicy[a
 
 /**
  * The levels whose routes check the caller's membership and role as stored now, not only as its
- * access token says: every state change (write, admin) and the team's administration. A token
- * outlives a removal or a change of role by up to ACCESS_TOKEN_TTL_SECONDS (15 minutes); for
- * these routes that window is closed, so a removed SUPER_ADMIN cannot invite a new one, mint API
- * keys, point a webhook elsewhere or put a decision on record in the tenant's name. A removed user
- * is 401 TOKEN_INVALID (its refresh fails too), a lowered role 403 FORBIDDEN. Cost: one strongly
- * consistent GetItem of the user (1 RCU) per such request. Reads (read, audit) trust the token for
- * its lifetime.
+ * access token says: every state change (write, admin), the team's administration, and every audit
+ * read: the bulk evidence reads (the records export, the log's verification; evidence packs are
+ * write-level) and the audit trails. A token outlives a removal or a change of role by up to
+ * ACCESS_TOKEN_TTL_SECONDS (15 minutes); for these routes that window is closed, so a removed
+ * SUPER_ADMIN cannot invite a new one, mint API keys, point a webhook elsewhere, put a decision on
+ * record in the tenant's name or download every record, and a demoted DPO cannot take the export
+ * either. A removed user is 401 TOKEN_INVALID (its refresh fails too), a lowered role 403 FORBIDDEN.
+ * Cost: one strongly consistent GetItem of the user (1 RCU) per such request. Everyday reads
+ * (read) trust the token for its lifetime.
  */
-export const currentRoleChecked = (access: AccessLevel): boolean => access === 'write' || access === 'admin';
+export const liveRoleLevels: readonly AccessLevel[] = ['audit', 'write', 'admin'];
+
+export const currentRoleChecked = (access: AccessLevel): boolean => liveRoleLevels.includes(access);

@@ -30,9 +30,10 @@ const samples: { [T in EmittedEventType]: EventData<T> } = {
     dataPrincipalEmail: null,
     isFullWithdrawal: false,
     purposeIds: [purposeB],
-    withdrawalMethod: 'WEB_PORTAL',
+    withdrawalMethod: 'PUBLIC_API',
     withdrawalReason: null,
     withdrawnAt: '2025-06-02T08:00:00.000Z',
+    attribution: { level: 'CLAIMED', method: 'PUBLIC_EMAIL_CLAIM', attributedBy: 'key:7c8d9e0f-1a2b-4c3d-9e4f-5a6b7c8d9e10', origin: 'https://shop.example', ipHash: 'c'.repeat(64) },
   },
   'notice.published': {
     noticeId,

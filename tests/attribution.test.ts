@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { verifyReceipt } from '../shared/evidence/receipt';
 import { newTenant, useApi } from './support/api';
-import { publishedNotice, recordConsent, sha256 } from './support/consent';
+import { publishedNotice, recordConsent, sha256, signedIdentity } from './support/consent';
 import { failWrites } from './support/storage';
 import { passInstanceCacheBound, useClockReset } from './support/clock';
 
@@ -13,8 +12,6 @@ import { passInstanceCacheBound, useClockReset } from './support/clock';
  */
 const { call } = useApi();
 useClockReset();
-
-const sign = (secretKey: string, hash: string) => createHmac('sha256', secretKey).update(hash).digest('hex');
 
 const setup = async () => {
   const tenant = await newTenant(call);
@@ -101,10 +98,10 @@ describe('verified identity', () => {
   it('records a signed hash as VERIFIED, an unsigned one as CLAIMED, none as IP; in the proof, the receipt and the lists', async () => {
     const { tenant, publishable, secret, sdkRecord, proofOf } = await setup();
     const hash = sha256('asha@example.in');
-    const signed = await sdkRecord(publishable, { identifierHash: hash, identifierSignature: sign(secret, hash) });
+    const signed = await sdkRecord(publishable, signedIdentity(secret, hash));
     const claimed = await sdkRecord(publishable, { identifierHash: sha256('ravi@example.in') });
     const byIp = await sdkRecord(publishable);
-    const wrong = await sdkRecord(publishable, { identifierHash: hash, identifierSignature: sign(secret, sha256('someone else')) });
+    const wrong = await sdkRecord(publishable, { ...signedIdentity(secret, sha256('someone else')), identifierHash: hash });
     expect([signed.status, claimed.status, byIp.status]).toEqual([201, 201, 201]);
     expect([signed.body.data.attribution, claimed.body.data.attribution, byIp.body.data.attribution]).toEqual(['VERIFIED', 'CLAIMED', 'IP']);
     expect(wrong.status).toBe(400);
@@ -113,7 +110,8 @@ describe('verified identity', () => {
     const keys = (await call('GET', '/api/v1/consent/log/keys')).body.keys;
     const secretKeyId = (await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data.find((key: { kind: string }) => key.kind === 'secret').keyId;
     const proof = await proofOf(signed.body.data.consentRecordId);
-    expect(proof.payload).toMatchObject({ attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${secretKeyId}` });
+    expect(proof.payload).toMatchObject({ attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${secretKeyId}`, identifierSignedAt: expect.any(Number) });
+    expect(proof.canonicalPayload).toContain(`"identifierSignedAt":${proof.payload.identifierSignedAt}`);
     expect(proof.canonicalPayload).toContain('"attribution":"VERIFIED"');
     expect(sha256(proof.canonicalPayload)).toBe(signed.body.data.proofHash);
     expect(verifyReceipt(signed.body.data.receipt, keys)).toMatchObject({ rid: signed.body.data.consentRecordId, att: 'VERIFIED' });
@@ -128,9 +126,46 @@ describe('verified identity', () => {
     // A revoked secret key's signatures stop verifying within the bound on what an instance remembers.
     expect((await call('DELETE', `/api/v1/api-keys/${secretKeyId}`, { token: tenant.token })).status).toBe(200);
     passInstanceCacheBound();
-    const afterRevoke = await sdkRecord(publishable, { identifierHash: hash, identifierSignature: sign(secret, hash) });
+    const afterRevoke = await sdkRecord(publishable, signedIdentity(secret, hash));
     expect(afterRevoke.status).toBe(400);
     expect(afterRevoke.body.error.fields).toHaveProperty('identifierSignature');
+  });
+
+  it('accepts a signature only within 15 minutes of its identifierSignedAt, either way, and never without one', async () => {
+    const { tenant, publishable, secret, sdkRecord, proofOf } = await setup();
+    const hash = sha256('replayed@example.in');
+    const now = Math.floor(Date.now() / 1000);
+    const refusedFor = async (body: Record<string, unknown>) => {
+      const response = await sdkRecord(publishable, body);
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_ERROR');
+      return Object.keys(response.body.error.fields);
+    };
+    // Seen once in a page, replayed days later from anywhere: refused.
+    expect(await refusedFor(signedIdentity(secret, hash, now - 3 * 86_400))).toEqual(['identifierSignature']);
+    expect(await refusedFor(signedIdentity(secret, hash, now - 15 * 60 - 30))).toEqual(['identifierSignature']);
+    // Signed for a time ahead of the service's clock (to outlive the window): refused too.
+    expect(await refusedFor(signedIdentity(secret, hash, now + 15 * 60 + 30))).toEqual(['identifierSignature']);
+    // The old form, the hash alone, and a signature without its time: refused, naming identifierSignature.
+    const { identifierSignedAt: _at, ...withoutTime } = signedIdentity(secret, hash, now);
+    expect(await refusedFor(withoutTime)).toEqual(['identifierSignature']);
+    const { createHmac } = await import('node:crypto');
+    expect(await refusedFor({ identifierHash: hash, identifierSignature: createHmac('sha256', secret).update(hash).digest('hex') })).toEqual(['identifierSignature']);
+    // A time not covered by the signature: refused.
+    expect(await refusedFor({ ...signedIdentity(secret, hash, now), identifierSignedAt: now - 1 })).toEqual(['identifierSignature']);
+    // A time without a signature dates nothing.
+    expect(await refusedFor({ identifierHash: hash, identifierSignedAt: now })).toEqual(['identifierSignedAt']);
+    expect((await call('GET', `/api/v1/consent/status/${hash}`, { token: tenant.token })).body.data).toEqual([]);
+
+    // Within the window either way: VERIFIED, and the time is part of the evidence.
+    for (const signedAt of [now - 14 * 60, now + 14 * 60]) {
+      const accepted = await sdkRecord(publishable, signedIdentity(secret, hash, signedAt));
+      expect(accepted.status).toBe(201);
+      expect(accepted.body.data.attribution).toBe('VERIFIED');
+      const proof = await proofOf(accepted.body.data.consentRecordId);
+      expect(proof.payload.identifierSignedAt).toBe(signedAt);
+      expect(sha256(proof.canonicalPayload)).toBe(accepted.body.data.proofHash);
+    }
   });
 
   it("records the dashboard's own staff as VERIFIED by DASHBOARD", async () => {
@@ -169,7 +204,7 @@ describe('consent settings', () => {
     expect(anonymous.status).toBe(400);
     expect(anonymous.body.error.fields).toHaveProperty('identifierSignature');
     const hash = sha256('after@example.in');
-    expect((await sdkRecord(publishable, { identifierHash: hash, identifierSignature: sign(secret, hash) })).status).toBe(201);
+    expect((await sdkRecord(publishable, signedIdentity(secret, hash))).status).toBe(201);
     expect((await sdkRecord(secret, { identifier: 'server@example.in' })).status).toBe(201);
     expect((await recordConsent(call, tenant.token, { noticeId: notice.noticeId, dataPrincipalIdentifier: 'desk@example.in', consentGiven: { [notice.required]: true } })).status).toBe(201);
 

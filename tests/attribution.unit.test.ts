@@ -15,6 +15,9 @@ const hash = sha256Hex('asha@example.in');
 const sign = (key: string, text: string) => createHmac('sha256', key).update(text).digest('hex');
 const verifiers = new Map([[keyId, encryptSecret(identityVerifierOf(secretKey).toString('base64'))]]);
 const publishable = { by: 'apiKey', keyId: 'pk-1', keyKind: 'publishable', ip: '203.0.113.7' } as const;
+const signedAt = Math.floor(Date.now() / 1000);
+/** What the tenant's server signs: the hash and the time (attribution.ts). */
+const signed = (key: string, identifierHash: string, at = signedAt) => ({ identifierHash, identifierSignature: sign(key, `${identifierHash}.${at}`), identifierSignedAt: at });
 
 describe('API key kinds', () => {
   it('gives secret keys a prefix of their own, parsed back with the kind', () => {
@@ -37,11 +40,12 @@ describe('API key kinds', () => {
 
 describe('attribution', () => {
   it('is VERIFIED for a valid signature (naming the signing key), CLAIMED unsigned, IP without identifier', () => {
-    expect(attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, hash) }, defaultSettings, verifiers)).toEqual({
+    expect(attributePrincipal({ ...publishable, ...signed(secretKey, hash) }, defaultSettings, verifiers)).toEqual({
       dataPrincipalHash: hash,
       attribution: 'VERIFIED',
       attributionMethod: 'SIGNED_HASH',
       attributedBy: `key:${keyId}`,
+      identifierSignedAt: signedAt,
     });
     expect(attributePrincipal({ ...publishable, identifierHash: hash }, defaultSettings, verifiers)).toMatchObject({ attribution: 'CLAIMED', attributionMethod: 'UNSIGNED_HASH', attributedBy: 'key:pk-1' });
     expect(attributePrincipal(publishable, defaultSettings, verifiers)).toMatchObject({ dataPrincipalHash: sha256Hex('ip:203.0.113.7'), attribution: 'IP' });
@@ -69,13 +73,18 @@ describe('attribution', () => {
     };
     const strict = { ...defaultSettings, requireVerifiedIdentity: true };
     expect(fieldsOf(() => attributePrincipal({ ...publishable, identifier: 'asha@example.in' }, defaultSettings, verifiers))).toEqual(['identifier']);
-    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, sha256Hex('other')) }, defaultSettings, verifiers))).toEqual(['identifierSignature']);
-    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, hash) }, defaultSettings, new Map()))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, ...signed(secretKey, sha256Hex('other')), identifierHash: hash }, defaultSettings, verifiers))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, ...signed(secretKey, hash) }, defaultSettings, new Map()))).toEqual(['identifierSignature']);
     expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierSignature: sign(secretKey, hash) }, defaultSettings, verifiers))).toEqual(['identifierSignature']);
+    // Unbound to a time (the hash alone), past the 15-minute window either way, or a time without a signature.
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, hash) }, defaultSettings, verifiers))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, ...signed(secretKey, hash, signedAt - 901) }, defaultSettings, verifiers))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, ...signed(secretKey, hash, signedAt + 901) }, defaultSettings, verifiers))).toEqual(['identifierSignature']);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash, identifierSignedAt: signedAt }, defaultSettings, verifiers))).toEqual(['identifierSignedAt']);
     expect(fieldsOf(() => attributePrincipal({ by: 'apiKey', keyId: 'sk-1', keyKind: 'secret', ip: '203.0.113.7' }, defaultSettings, verifiers))).toEqual(['identifier']);
     expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash }, strict, verifiers))).toEqual(['identifierSignature']);
     expect(fieldsOf(() => attributePrincipal(publishable, strict, verifiers))).toEqual(['identifierHash', 'identifierSignature']);
-    expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash, identifierSignature: sign(secretKey, hash) }, strict, verifiers))).toEqual([]);
+    expect(fieldsOf(() => attributePrincipal({ ...publishable, ...signed(secretKey, hash) }, strict, verifiers))).toEqual([]);
   });
 });
 
@@ -119,14 +128,18 @@ describe('the record item, proof formats 2 and 3', () => {
   };
 
   it('keeps a format 3 widget record, attribution and withdrawal key included, under 1 KB, and reads it back to the same proof hash', () => {
-    const attributed = { ...evidence, attribution: 'VERIFIED' as const, attributionMethod: 'SIGNED_HASH' as const, attributedBy: `key:${keyId}` };
+    const attributed = { ...evidence, attribution: 'VERIFIED' as const, attributionMethod: 'SIGNED_HASH' as const, attributedBy: `key:${keyId}`, identifierSignedAt: 1_795_600_000 };
     const record: ConsentRecord = { ...attributed, ...rest, proofVersion: 3, proofHash: proofHashOf({ ...attributed, proofVersion: 3 }), withdrawalKeyHash: sha256Hex('key') };
     const item = recordItem(record);
     expect(sizeOf(item)).toBeLessThan(1024);
     const read = recordOf(item);
-    expect(read).toMatchObject({ proofVersion: 3, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${keyId}`, withdrawalKeyHash: sha256Hex('key') });
+    expect(read).toMatchObject({ proofVersion: 3, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${keyId}`, identifierSignedAt: 1_795_600_000, withdrawalKeyHash: sha256Hex('key') });
     expect(proofHashOf(read)).toBe(record.proofHash);
     expect(canonicalEvidence(read)).toContain('"attribution":"VERIFIED"');
+    expect(canonicalEvidence(read)).toContain('"identifierSignedAt":1795600000');
+    // A format 3 record signed before signatures carried a time hashes as it always did.
+    const { identifierSignedAt: _at, ...untimed } = attributed;
+    expect(canonicalEvidence({ ...untimed, proofVersion: 3 })).not.toContain('identifierSignedAt');
     // The withdrawal key is not evidence.
     expect(canonicalEvidence(read)).not.toContain(sha256Hex('key'));
   });

@@ -135,7 +135,8 @@ describe('function-level authorisation', () => {
     );
     const checked = bearerRoutes.filter((route) => route.auth.kind === 'bearer' && currentRoleChecked(route.auth.access));
     expect(checked.map((route) => route.operationId)).toEqual(expect.arrayContaining(['inviteUser', 'removeUser', 'listUsers', 'createApiKey', 'createWebhook', 'updateWebhook']));
-    expect(checked.filter((route) => route.method === 'GET').map((route) => route.operationId)).toEqual(['listUsers']);
+    // Reads: the team's list, and every audit-level read (the bulk evidence reads and audit trails).
+    expect(checked.filter((route) => route.method === 'GET').map((route) => route.operationId).sort()).toEqual(['exportConsentRecords', 'listConsentSettingsChanges', 'listNoticeAudit', 'listUsers', 'verifyProofChain']);
     const mismatches: string[] = [];
     for (const route of checked) {
       const path = concretePath(route.path);
@@ -151,6 +152,39 @@ describe('function-level authorisation', () => {
     expect(team.map((user) => user.userId)).not.toContain(removed.userId);
     expect(team).toHaveLength(2);
     expect((await call('GET', '/api/v1/api-keys', { token: tenant.token })).body.data).toEqual([]);
+  });
+
+  it('refuses every bulk evidence read to a removed SUPER_ADMIN and a demoted DPO whose tokens are still valid', async () => {
+    const tenant = await newTenant(call);
+    const member = async (role: Role) => {
+      const email = uniqueEmail(role.toLowerCase());
+      const invited = await call('POST', '/api/v1/users', { token: tenant.token, body: { email, role, password } });
+      expect(invited.status).toBe(201);
+      return { userId: invited.body.data.userId as string, token: await loginAs(call, email) };
+    };
+    const removed = await member('SUPER_ADMIN');
+    const demoted = await member('DPO');
+    const reads = [
+      ['GET', '/api/v1/consent/records/export?format=csv'],
+      ['GET', '/api/v1/consent/records/export?format=jsonl'],
+      ['POST', '/api/v1/consent/evidence-packs'],
+      ['GET', '/api/v1/consent/proof-chain/verify'],
+      ['GET', `/api/v1/notices/${absent.id}/audit`],
+    ] as const;
+    const body = { principalHash: '0'.repeat(64) };
+    // While both are on the team with their roles, the reads answer (a pack of nobody: 404).
+    for (const [method, path] of reads) {
+      for (const user of [removed, demoted]) expect([401, 403], path).not.toContain((await call(method, path, { token: user.token, ...(method === 'POST' ? { body } : {}) })).status);
+    }
+    expect((await call('DELETE', `/api/v1/users/${removed.userId}`, { token: tenant.token })).status).toBe(200);
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: userKeys.user(tenant.tenantId, demoted.userId), UpdateExpression: 'SET #role = :analyst', ExpressionAttributeNames: { '#role': 'role' }, ExpressionAttributeValues: { ':analyst': 'ANALYST' } }),
+    );
+    for (const [method, path] of reads) {
+      const options = method === 'POST' ? { body } : {};
+      expect(await call(method, path, { token: removed.token, ...options }), `removed ${path}`).toMatchObject({ status: 401, body: { error: { code: 'TOKEN_INVALID' } } });
+      expect(await call(method, path, { token: demoted.token, ...options }), `demoted ${path}`).toMatchObject({ status: 403, body: { error: { code: 'FORBIDDEN' } } });
+    }
   });
 
   it('accepts the Bearer scheme in any case (RFC 9110)', async () => {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { compactVerify, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { AwsError } from '../shared/aws/errors';
 import { kmsSigner, seedSigner, type Signer } from '../shared/evidence/signer';
 import { receiptSigner } from '../shared/evidence/signers';
-import { fakeAwsService, jsonAnswer, roleCredentials, type FakeRequest } from './support/aws-fake';
+import { credentialOf, fakeAwsService, jsonAnswer, roleCredentials } from './support/aws-fake';
+import type { Received } from './support/receiver';
 import { fakeKms } from './support/kms-fake';
 
 /**
@@ -22,14 +22,13 @@ const verifiesWithPublishedKey = async (signer: Signer, payload: Uint8Array): Pr
   return verified !== undefined && Buffer.from(verified.payload).equals(Buffer.from(payload));
 };
 
-const bodyOf = (request: FakeRequest) => JSON.parse(request.rawBody.toString('utf8')) as Record<string, unknown>;
+const bodyOf = (request: Received) => JSON.parse(request.rawBody.toString('utf8')) as Record<string, unknown>;
 
-/** An awsJson 1.1 request to `target`, signed with the role's credentials (session token included) for `service`. */
-const expectAwsJson = (request: FakeRequest, target: string, service: string) => {
-  expect(request).toMatchObject({ method: 'POST', path: '/', signedFor: service });
-  expect(request.headers).toMatchObject({ 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': target, 'x-amz-security-token': roleCredentials.sessionToken });
-  expect(request.headers.authorization).toContain(`Credential=${roleCredentials.accessKeyId}/`);
-  expect(request.headers.authorization).toContain(`/ap-south-1/${service}/aws4_request`);
+/** An awsJson 1.1 request to `target`, signed with the role's credentials from the environment (session token included) for `service`. */
+const expectAwsJson = (request: Received, target: string, service: string) => {
+  expect(request).toMatchObject({ method: 'POST', path: '/' });
+  expect(request.headers).toMatchObject({ 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': target });
+  expect(credentialOf(request)).toEqual({ accessKeyId: roleCredentials.accessKeyId, region: 'ap-south-1', service, sessionToken: roleCredentials.sessionToken });
 };
 
 describe('kmsSigner against a fake KMS', () => {
@@ -44,7 +43,7 @@ describe('kmsSigner against a fake KMS', () => {
     // The JWS signing input is the base64url header, `.`, then the payload's base64url: 4 KiB and more.
     expect(await verifiesWithPublishedKey(signer, new Uint8Array(6000).fill(7))).toBe(true);
 
-    const [getPublicKey, raw, digest] = await kms.requests();
+    const [getPublicKey, raw, digest] = kms.requests();
     expectAwsJson(getPublicKey!, 'TrentService.GetPublicKey', 'kms');
     expect(bodyOf(getPublicKey!)).toEqual({ KeyId: kms.keyId });
     expectAwsJson(raw!, 'TrentService.Sign', 'kms');
@@ -61,7 +60,7 @@ describe('kmsSigner against a fake KMS', () => {
     const over = Buffer.alloc(4097, 'a');
     await signer.sign(longest);
     await signer.sign(over);
-    const [, raw, digest] = (await kms.requests()).map(bodyOf);
+    const [, raw, digest] = (kms.requests()).map(bodyOf);
     expect(raw).toMatchObject({ MessageType: 'RAW', Message: longest.toString('base64') });
     expect(digest).toMatchObject({ MessageType: 'DIGEST', Message: createHash('sha256').update(over).digest('base64') });
   });
@@ -74,7 +73,6 @@ describe('kmsSigner against a fake KMS', () => {
   it("hands on KMS's error for a key it does not hold", async () => {
     await fakeKms();
     const failure = await kmsSigner('arn:aws:kms:ap-south-1:111122223333:key/unknown', 'consent-service-log').catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(AwsError);
     expect(failure).toMatchObject({ name: 'NotFoundException', $metadata: { httpStatusCode: 400, attempts: 1 } });
   });
 });
@@ -90,7 +88,7 @@ describe('receiptSigner against a fake Secrets Manager', () => {
     const expected = await seedSigner(secret, 'consent-service-receipts');
     expect(signer.publicJwk).toEqual(expected.publicJwk);
     expect(signer.keyId).toBe(expected.keyId);
-    const [request, ...more] = await secretsManager.requests();
+    const [request, ...more] = secretsManager.requests();
     expect(more).toEqual([]);
     expectAwsJson(request!, 'secretsmanager.GetSecretValue', 'secretsmanager');
     expect(bodyOf(request!)).toEqual({ SecretId: arn });

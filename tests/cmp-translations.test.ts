@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fixedClock, resetClock, setClock } from '../shared/clock';
 import { defaultBannerLabels } from '../shared/cmp/labels';
 import { loginAs, newTenant, useApi, type ApiResponse } from './support/api';
+import { readBuiltIn } from '../shared/words/built-in-words';
 
 const { call } = useApi();
 
@@ -51,14 +52,20 @@ describe('banner label translations', () => {
     expect(assamese.body.data.labels).toEqual(defaultBannerLabels);
 
     expect((await list(tenant)).map((set) => [set.language, set.status])).toEqual([['en', 'DEFAULT'], ['as', 'NEEDS_TRANSLATION'], ['hi', 'DRAFT']]);
-    // Nothing unreviewed is served until the tenant chooses to show machine drafts; a NEEDS_TRANSLATION language never is.
+    // Machine drafts are served only when the tenant chooses to show them, a NEEDS_TRANSLATION stand-in never; by default the
+    // banner's languages show the service's words, and under ENGLISH nothing unreviewed at all.
     const served = async () => (await call('GET', `/api/v1/cmp/config/${tenant.tenantId}`)).body.data.labelSets;
+    const builtIn = await served();
+    expect(Object.keys(builtIn).sort()).toEqual(['as', 'en', 'hi']);
+    expect([builtIn.hi.labels.rejectAll, builtIn.as.labels.rejectAll]).toEqual([(await readBuiltIn('HI'))!.words.rejectAll, (await readBuiltIn('AS'))!.words.rejectAll]);
+    expect((await call('PUT', '/api/v1/words/settings', { token: tenant.token, body: { unreviewed: 'ENGLISH' } })).status).toBe(200);
     expect(Object.keys(await served())).toEqual(['en']);
     expect((await call('PUT', '/api/v1/words/settings', { token: tenant.token, body: { unreviewed: 'MACHINE_DRAFTS' } })).status).toBe(200);
     const shown = await served();
-    expect(Object.keys(shown).sort()).toEqual(['en', 'hi']);
+    expect(Object.keys(shown).sort()).toEqual(['as', 'en', 'hi']);
     expect(shown.hi.status).toBe('DRAFT');
     expect(shown.hi.labels.rejectAll).toBe('[HI machine draft] Reject all');
+    expect(shown.as).toMatchObject({ status: 'NEEDS_TRANSLATION', labels: { rejectAll: (await readBuiltIn('AS'))!.words.rejectAll } });
 
     for (const [body, field] of [[{ language: 'en' }, 'language'], [{ language: 'fr' }, 'language'], [{}, 'language'], [{ language: 'hi', force: true }, 'force']] as const) {
       const response = await draft(tenant, body);

@@ -122,6 +122,8 @@ describe('notices as the DPO', () => {
     await waitForH1(page, 'Notice translations');
     await page.waitForSelector('table.languages');
     expect(await page.$$eval('table.languages tbody tr', (rows) => rows.length)).toBe(22);
+    // The local translator's drafts are stand-ins, and the screen says so before anyone drafts (issue 37).
+    await waitForText(page, 'main', 'This is the local stack: drafts made with "Auto-translate" (source Machine draft) come from a stand-in translator');
     await expectNoAxeViolations(page);
     await click(page, 'Auto-translate');
     await waitForText(page, 'main', 'Drafted');

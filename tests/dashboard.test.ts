@@ -301,7 +301,7 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
     await page.waitForSelector(aria('Save settings', 'button'));
     await expectNoAxeViolations(page);
     await (await page.$(aria('Record only verified identities', 'checkbox')))!.click();
-    await (await page.$(aria('Confirm by email first', 'radio')))!.click();
+    await (await page.$(aria('Confirm by email first (recommended)', 'radio')))!.click();
     await (await page.$(aria('Save settings', 'button')))!.click();
     await page.waitForFunction(() => ((globalThis as any).document.querySelector('main [role="status"]')?.textContent ?? '').startsWith('Settings saved'));
     expect((await call('GET', '/api/v1/consent/settings', { token: tenant.token })).body.data).toMatchObject({ requireVerifiedIdentity: true, publicWithdrawal: 'CONFIRM_BY_EMAIL' });

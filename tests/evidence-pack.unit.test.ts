@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +26,12 @@ const subproof = (m: number, a: number, b: number, complete: boolean): Buffer[] 
 };
 
 describe('the verifiers\' RFC 8785 canonical JSON', () => {
+  it('is the canonicalize package the service hashes with, copied unchanged (one implementation)', () => {
+    const vendored = readFileSync(new URL('../scripts/vendor/canonicalize/canonicalize.cjs', import.meta.url));
+    const installed = readFileSync(createRequire(import.meta.url).resolve('canonicalize'));
+    expect(vendored.equals(installed)).toBe(true);
+  });
+
   it('writes exactly what the service hashes (the canonicalize package) for any JSON value', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
@@ -71,12 +79,69 @@ describe('CSV cells of the records export', () => {
     ['say "hi"', '"say ""hi"""'],
     ['=a,"b"', '"\'=a,""b"""'],
     ['line\nbreak', '"line\nbreak"'],
+    // A ; separates cells in de, fr and other locales: quoted, and a formula after it made inert.
+    [';=1+1', `";'=1+1"`],
+    ['a;b', '"a;b"'],
+    ['x,@SUM(A1)', `"x,'@SUM(A1)"`],
+    ['x\n-1', `"x\n'-1"`],
+    // A formula behind leading blanks or quotes (OWASP): some spreadsheets trim them first.
+    [' =1+1', "' =1+1"],
+    ['"=1+1', `"'""=1+1"`],
+    ["'+1", "''+1"],
+    ['x; "=1', `"x;' ""=1"`],
+    // Full-width forms, which some spreadsheets read as their ASCII twins.
+    ['\uFF1D1+1', "'\uFF1D1+1"],
+    ['a-b=c', 'a-b=c'],
     [null, ''],
-    [['p1', 'p2'], 'p1;p2'],
-    [{ p1: true, p2: false }, 'p1=true;p2=false'],
+    [['p1', 'p2'], '"p1;p2"'],
+    [{ p1: true, p2: false }, '"p1=true;p2=false"'],
     [7, '7'],
   ])('%j is written %j', (value, written) => {
     expect(csvCell(value)).toBe(written);
+  });
+
+  /**
+   * How a spreadsheet splits a line: a cell is quoted only if its first character is a quote (a
+   * quote later in the cell is a literal), so a file read with the other locale's separator is
+   * split inside cells the writer quoted.
+   */
+  const cellsAsRead = (line: string, separator: ',' | ';'): string[] => {
+    const cells: string[] = [];
+    let at = 0;
+    while (at <= line.length) {
+      let cell = '';
+      if (line[at] === '"') {
+        at += 1;
+        while (at < line.length && !(line[at] === '"' && line[at + 1] !== '"')) {
+          cell += line[at];
+          at += line[at] === '"' ? 2 : 1;
+        }
+        at += 1;
+      }
+      const end = line.indexOf(separator, at);
+      cells.push(cell + line.slice(at, end < 0 ? line.length : end));
+      at = end < 0 ? line.length + 1 : end + 1;
+    }
+    return cells;
+  };
+  /** A cell run as a formula: a trigger first, or behind blanks and quotes; a leading apostrophe marks text. */
+  const formula = /^[\t\r]|^[\s"]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+  it('leaves no cell a spreadsheet would run as a formula, whichever of , and ; it splits on', () => {
+    const hostile = [';=1+1', ";=cmd|' /C calc'!A0;", 'a,=1+1', 'x; @SUM(1)', ' "=2', 'ok;-3,+4', '=1;=2', 'a\r\n=1'];
+    const piece = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', ';', ',', '"', "'", ' ', '\t', 'a', '1') });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...hostile), piece), { minLength: 1, maxLength: 6 }), (cells) => {
+        // One line: a cell's own line break is what a reader of either locale splits rows on, checked apart below.
+        const line = csvLine(['id', ...cells]).slice(0, -2);
+        for (const separator of [',', ';'] as const) {
+          for (const row of line.split(/\r\n|\r|\n/)) {
+            for (const cell of cellsAsRead(row, separator)) expect(cell, `${separator} ${JSON.stringify(line)}`).not.toMatch(formula);
+          }
+        }
+      }),
+      { numRuns: 2000, seed: 31 },
+    );
   });
 
   it('ends a line with CRLF', () => {
@@ -87,7 +152,7 @@ describe('CSV cells of the records export', () => {
 describe('the printable pack page', () => {
   const hostile = '</script><script>alert(1)</script>"\'&';
   const pack: EvidencePack = {
-    packVersion: 1,
+    packVersion: 2,
     kind: 'consent-service/evidence-pack',
     generatedAt: '2026-01-02T03:04:05.000Z',
     tenant: { tenantId: 't1', name: hostile, slug: 'shop' },
@@ -129,6 +194,7 @@ describe('the printable pack page', () => {
     guardianDecisions: [],
     log: { origin: 'consent-service/log/t1', checkpoint: null, latestCheckpoint: null, consistencyProof: [] },
     keys: { keys: [] },
+    signature: 'eyJ9..c2ln',
   };
   const html = renderPackPage(pack);
 

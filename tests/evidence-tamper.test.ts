@@ -132,6 +132,19 @@ describe('log verification holds the operator to what was archived', () => {
     await expect(signCheckpointFor(tenantId, new Date(Date.now() + 60_000))).rejects.toThrow(/does not extend the archived checkpoint of size 3/);
     expect((await readHead(tenantId)).checkpoint?.treeSize).toBe(2);
     expect((await verify(tenant.token)).problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'rollback', reason: expect.stringContaining('size 3') })]));
+    // `from` cannot steer the check past the archive: at the archived size, above it within the
+    // grown log, and at its end, the log is still compared with the largest archived checkpoint.
+    await sequenceEntries(tenantId, [0, 1].map(() => ({ tenantId, kind: 'record' as const, id: newTimeOrderedId(), hash: randomBytes(32).toString('hex') })));
+    const size = (await readHead(tenantId)).sequenced;
+    expect(size).toBe(5);
+    for (const from of [3, 4, size]) {
+      const result = (await call('GET', `/api/v1/consent/proof-chain/verify?from=${from}`, { token: tenant.token })).body.data;
+      expect(result, `from=${from}`).toMatchObject({ intact: false, archive: { largestTreeSize: 3 } });
+      expect(result.problems, `from=${from}`).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'rollback', reason: expect.stringContaining('archived checkpoint of size 3') })]));
+    }
+    // Beyond the log's size there is nothing to verify: a client error, not "intact".
+    const beyond = await call('GET', `/api/v1/consent/proof-chain/verify?from=${size + 1}`, { token: tenant.token });
+    expect(beyond).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', fields: { from: expect.stringContaining(`(${size})`) } } } });
   });
 
   it('finds a stored tile that differs from the entries it was computed from', async () => {

@@ -1,18 +1,24 @@
-import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock, resetClock, setClock } from '../shared/clock';
 import { config } from '../shared/config';
+import { deleteDomain, markApiKeyRevoked, revokeSecretApiKey } from '../shared/api-keys/store';
+import { consentKeys } from '../shared/consent/keys';
+import { UpdateCommand } from '../shared/db/commands';
+import { db, tableName } from '../shared/db/client';
 import { newTenant, useApi } from './support/api';
-import { publishedNotice, sha256 } from './support/consent';
+import { publishedNotice, sha256, signedIdentity } from './support/consent';
 import { publish } from './support/notices';
 
 /**
  * What a warm instance remembers (shared/instance-cache.ts) and for how long: API keys, the
- * published-notice pointer and the consent settings, each at most INSTANCE_CACHE_SECONDS (10). The
- * clock stands still here, so "still remembered" is no race with the machine's speed; it moves
- * just past the bound to show each change taking effect. A remembered state never refuses anyone:
- * what it would refuse is decided again on what is read now, so changes that let more through
- * apply at once.
+ * published-notice pointer and the consent settings, each at most INSTANCE_CACHE_SECONDS (10),
+ * as docs/security.md states. The clock stands still here, so "still remembered" is no race with
+ * the machine's speed; it moves just past the bound to show each change taking effect. A
+ * remembered state never refuses anyone: what it would refuse is decided again on what is read
+ * now, so changes that let more through apply at once. A change this instance makes through the
+ * API (this test process is the instance) applies to it from the next request; the same change
+ * written by another instance (here: straight to the table, as that instance's store would) within
+ * the bound.
  */
 const { call } = useApi();
 
@@ -28,7 +34,6 @@ beforeEach(() => {
 afterEach(() => resetClock());
 
 const verify = (apiKey: string, headers: Record<string, string> = {}) => call('GET', `/api/v1/sdk/verify?apiKey=${encodeURIComponent(apiKey)}`, { headers });
-const sign = (secretKey: string, hash: string) => createHmac('sha256', secretKey).update(hash).digest('hex');
 
 const setup = async () => {
   const tenant = await newTenant(call);
@@ -40,10 +45,9 @@ const setup = async () => {
 };
 
 describe('an API key, as a warm instance remembers it', () => {
-  it('is refused once revoked within the bound, and never refuses a newly allowed origin', async () => {
+  it('is refused at once when this instance revokes it, and never refuses a newly allowed origin', async () => {
     const { tenant } = await setup();
-    const created = (await call('POST', '/api/v1/api-keys', { token: tenant.token })).body.data;
-    const { keyId, apiKey } = created;
+    const { keyId, apiKey } = (await call('POST', '/api/v1/api-keys', { token: tenant.token })).body.data;
     expect((await call('POST', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token, body: { domain: 'a.example' } })).status).toBe(201);
     expect((await verify(apiKey, { origin: 'https://a.example' })).status).toBe(200);
 
@@ -51,16 +55,26 @@ describe('an API key, as a warm instance remembers it', () => {
     expect((await call('POST', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token, body: { domain: 'b.example' } })).status).toBe(201);
     expect((await verify(apiKey, { origin: 'https://b.example' })).status).toBe(200);
 
-    // A domain removed, and the key revoked: remembered until the bound passes.
+    // Removed and revoked here: the next request, with the clock standing still, is refused.
     const domains = (await call('GET', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token })).body.data as { id: string; domain: string }[];
-    const domainA = domains.find((domain) => domain.domain === 'a.example')!;
-    expect((await call('DELETE', `/api/v1/api-keys/${keyId}/domains/${domainA.id}`, { token: tenant.token })).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/api-keys/${keyId}/domains/${domains.find((domain) => domain.domain === 'a.example')!.id}`, { token: tenant.token })).status).toBe(200);
+    expect((await verify(apiKey, { origin: 'https://a.example' })).status).toBe(403);
     expect((await call('DELETE', `/api/v1/api-keys/${keyId}`, { token: tenant.token })).status).toBe(200);
-    expect((await verify(apiKey, { origin: 'https://a.example' })).status).toBe(200);
-    passBound();
     const refused = await verify(apiKey, { origin: 'https://b.example' });
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('is refused within the bound when another instance revokes it', async () => {
+    const { tenant } = await setup();
+    const { keyId, apiKey } = (await call('POST', '/api/v1/api-keys', { token: tenant.token })).body.data;
+    expect((await call('POST', `/api/v1/api-keys/${keyId}/domains`, { token: tenant.token, body: { domain: 'a.example' } })).status).toBe(201);
+    expect((await verify(apiKey, { origin: 'https://a.example' })).status).toBe(200);
+    await deleteDomain(keyId, 'a.example');
+    await markApiKeyRevoked(tenant.tenantId, keyId, new Date(now).toISOString());
+    expect((await verify(apiKey, { origin: 'https://a.example' })).status).toBe(200);
+    passBound();
+    expect((await verify(apiKey, { origin: 'https://a.example' })).status).toBe(401);
   });
 });
 
@@ -101,29 +115,41 @@ describe('the published notice, as a warm instance remembers it', () => {
 });
 
 describe('consent settings, as a warm instance remembers them', () => {
-  it('apply requireVerifiedIdentity within the bound and its removal at once; a revoked secret key within the bound, a new one at once', async () => {
+  it('apply requireVerifiedIdentity and a revoked secret key at once in the instance that changed them; a new key and a relaxed setting at once', async () => {
     const { tenant, sdkRecord } = await setup();
     const hash = sha256('asha@example.in');
     expect((await sdkRecord({ identifierHash: hash })).status).toBe(201);
     expect((await call('PUT', '/api/v1/consent/settings', { token: tenant.token, body: { requireVerifiedIdentity: true } })).status).toBe(200);
-    expect((await sdkRecord({ identifierHash: hash })).status).toBe(201);
-    passBound();
-    expect((await sdkRecord({ identifierHash: hash })).status).toBe(400);
+    const unsigned = await sdkRecord({ identifierHash: hash });
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.body.error.fields).toHaveProperty('identifierSignature');
 
     // A secret key made now signs at once; the remembered settings would refuse its signature.
     const secret = (await call('POST', '/api/v1/api-keys', { token: tenant.token, body: { kind: 'secret' } })).body.data as { keyId: string; apiKey: string };
-    const signed = await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) });
+    const signed = await sdkRecord(signedIdentity(secret.apiKey, hash));
     expect(signed.status).toBe(201);
     expect(signed.body.data.attribution).toBe('VERIFIED');
     expect((await call('DELETE', `/api/v1/api-keys/${secret.keyId}`, { token: tenant.token })).status).toBe(200);
-    expect((await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) })).status).toBe(201);
-    passBound();
-    const afterBound = await sdkRecord({ identifierHash: hash, identifierSignature: sign(secret.apiKey, hash) });
-    expect(afterBound.status).toBe(400);
-    expect(afterBound.body.error.fields).toHaveProperty('identifierSignature');
+    const revoked = await sdkRecord(signedIdentity(secret.apiKey, hash));
+    expect(revoked.status).toBe(400);
+    expect(revoked.body.error.fields).toHaveProperty('identifierSignature');
 
     // Relaxed again: applies at once, whatever is remembered.
     expect((await call('PUT', '/api/v1/consent/settings', { token: tenant.token, body: { requireVerifiedIdentity: false } })).status).toBe(200);
     expect((await sdkRecord({ identifierHash: hash })).status).toBe(201);
+  });
+
+  it('apply requireVerifiedIdentity and a revoked secret key within the bound when another instance changed them', async () => {
+    const { tenant, sdkRecord } = await setup();
+    const hash = sha256('ravi@example.in');
+    const secret = (await call('POST', '/api/v1/api-keys', { token: tenant.token, body: { kind: 'secret' } })).body.data as { keyId: string; apiKey: string };
+    expect((await sdkRecord(signedIdentity(secret.apiKey, hash))).status).toBe(201);
+    await revokeSecretApiKey(tenant.tenantId, secret.keyId, new Date(now).toISOString());
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: consentKeys.settings(tenant.tenantId), UpdateExpression: 'SET requireVerifiedIdentity = :on', ExpressionAttributeValues: { ':on': true } }));
+    expect((await sdkRecord(signedIdentity(secret.apiKey, hash))).status).toBe(201);
+    expect((await sdkRecord({ identifierHash: hash })).status).toBe(201);
+    passBound();
+    expect((await sdkRecord(signedIdentity(secret.apiKey, hash))).body.error.fields).toHaveProperty('identifierSignature');
+    expect((await sdkRecord({ identifierHash: hash })).status).toBe(400);
   });
 });

@@ -1,22 +1,39 @@
-import { createHmac } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
-import { signAccessToken, verifyAccessToken } from '../shared/auth/jwt';
+import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SignJWT, importJWK, jwtVerify } from 'jose';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clockToleranceSeconds, signAccessToken, verifyAccessToken } from '../shared/auth/jwt';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { config } from '../shared/config';
 import { TokenInvalidError } from '../shared/errors';
+import { localSigner } from '../shared/evidence/signer';
+import { fakeKms } from './support/kms-fake';
 
+/**
+ * Access tokens: signed by the auth function's key (a key file here, as in the local stack; a KMS
+ * key in AWS, below against a fake), verified by everyone with the public keys found by kid.
+ */
 const claims = { tenantId: 'tenant-1', userId: 'user-1', role: 'DPO' as const };
-const [key] = config.jwtSigningKeys;
-const secret = new TextEncoder().encode(key!.secret);
-const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const keyDir = mkdtempSync(join(tmpdir(), 'cms-token-keys-'));
+const keyFile = (name: string) => join(keyDir, `${name}.pem`);
 const now = () => Math.floor(Date.now() / 1000);
-const goodPayload = () => ({ tid: 'tenant-1', role: 'DPO', sub: 'user-1', iss: config.jwtIssuer, aud: config.jwtAudience, iat: now(), exp: now() + 600 });
+const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const goodPayload = () => ({ iss: config.jwtIssuer, sub: 'user-1', aud: config.jwtAudience, tid: 'tenant-1', role: 'DPO', iat: now(), exp: now() + 600 });
 
-/** A token signed with the service's key over exactly these header and payload values. */
-const signed = (header: unknown, payload: unknown, withSecret = key!.secret) => {
+/** Signs the service's keys as they stand: `signing` signs, `verifying` are accepted. */
+const useKeys = (signing: string, verifying: string[]) => {
+  vi.stubEnv('TOKEN_SIGNING_KEY', signing);
+  vi.stubEnv('TOKEN_VERIFY_KEYS', verifying.join(','));
+};
+
+const privateKeyOf = (file: string): KeyObject => createPrivateKey(readFileSync(file, 'utf8'));
+
+/** A compact JWS over exactly this header and payload, signed by the given Ed25519 key (node:crypto: jose would refuse to sign some of them). */
+const signedBy = async (key: KeyObject, header: Record<string, unknown>, payload: unknown) => {
   const input = `${part(header)}.${part(payload)}`;
-  return `${input}.${createHmac('sha256', withSecret).update(input).digest('base64url')}`;
+  return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
 };
 
 const refusal = async (token: string) => {
@@ -25,71 +42,111 @@ const refusal = async (token: string) => {
   return (error as TokenInvalidError).message;
 };
 
-afterEach(() => resetClock());
+beforeEach(() => useKeys(keyFile('a'), [keyFile('a')]));
+afterEach(() => {
+  resetClock();
+  vi.unstubAllEnvs();
+});
+afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
 
-describe('access tokens (HS256 over node:crypto)', () => {
-  it('verifies what it signs, and interoperates with an independent JOSE library both ways', async () => {
+describe('access tokens (jose, asymmetric)', () => {
+  it('verifies what it signs, and an independent verifier accepts it with the published key alone', async () => {
     const token = await signAccessToken(claims);
     expect(await verifyAccessToken(token)).toEqual(claims);
-    const { payload, protectedHeader } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: config.jwtIssuer, audience: config.jwtAudience });
-    expect(protectedHeader).toEqual({ alg: 'HS256', kid: key!.kid, typ: 'JWT' });
+    const signer = await localSigner(keyFile('a'), 'access-token');
+    const { payload, protectedHeader } = await jwtVerify(token, await importJWK(signer.publicJwk, 'EdDSA'), { issuer: config.jwtIssuer, audience: config.jwtAudience, typ: 'at+jwt' });
+    expect(protectedHeader).toEqual({ alg: 'EdDSA', kid: signer.keyId, typ: 'at+jwt' });
     expect(payload).toMatchObject({ tid: 'tenant-1', role: 'DPO', sub: 'user-1' });
     expect(payload.exp! - payload.iat!).toBe(config.accessTokenTtlSeconds);
-    const fromJose = await new SignJWT({ tid: 'tenant-1', role: 'DPO' })
-      .setProtectedHeader({ alg: 'HS256', kid: key!.kid })
-      .setSubject('user-1')
-      .setIssuer(config.jwtIssuer)
-      .setAudience([config.jwtAudience, 'another-audience'])
-      .setExpirationTime('5m')
-      .sign(secret);
-    expect(await verifyAccessToken(fromJose)).toEqual(claims);
   });
 
-  it('refuses an expired token (exp is the first second it is invalid), a token not yet valid, and one without exp', async () => {
+  it('refuses a token signed by any other key, whatever kid it names', async () => {
+    const signer = await localSigner(keyFile('a'), 'access-token');
+    const stranger = generateKeyPairSync('ed25519').privateKey;
+    expect(await refusal(await signedBy(stranger, { alg: 'EdDSA', kid: signer.keyId, typ: 'at+jwt' }, goodPayload()))).toBe('Access token is invalid');
+    expect(await refusal(await signedBy(stranger, { alg: 'EdDSA', kid: 'access-token-0000000000000000', typ: 'at+jwt' }, goodPayload()))).toMatch(/unknown key/);
+    // Another key of the service's own kind, not in the verifying set.
+    useKeys(keyFile('other'), [keyFile('a')]);
+    await refusal(await signAccessToken(claims));
+  });
+
+  it('refuses alg none, HS256 with the public key as the secret, and every algorithm but ES256 and EdDSA', async () => {
+    const signer = await localSigner(keyFile('a'), 'access-token');
+    const kid = signer.keyId;
+    await refusal(`${part({ alg: 'none', kid, typ: 'at+jwt' })}.${part(goodPayload())}.`);
+    // The public key in every form an attacker could feed an HMAC: the JWK, its x, the PEM.
+    const publicForms = [JSON.stringify(signer.publicJwk), String(signer.publicJwk.x), Buffer.from(String(signer.publicJwk.x), 'base64url').toString('binary'), createPublicKey(privateKeyOf(keyFile('a'))).export({ format: 'pem', type: 'spki' }).toString()];
+    for (const secret of publicForms) {
+      const forged = await new SignJWT(goodPayload()).setProtectedHeader({ alg: 'HS256', kid, typ: 'at+jwt' }).sign(new TextEncoder().encode(secret));
+      await refusal(forged);
+    }
+    for (const alg of ['HS512', 'RS256', 'ES384', 'eddsa']) {
+      const input = `${part({ alg, kid, typ: 'at+jwt' })}.${part(goodPayload())}`;
+      await refusal(`${input}.${createHmac('sha256', 'x').update(input).digest('base64url')}`);
+    }
+  });
+
+  it('refuses a wrong or missing typ, crit, and a tampered payload or signature', async () => {
+    const key = privateKeyOf(keyFile('a'));
+    const kid = (await localSigner(keyFile('a'), 'access-token')).keyId;
+    expect(await verifyAccessToken(await signedBy(key, { alg: 'EdDSA', kid, typ: 'at+jwt' }, goodPayload()))).toEqual(claims);
+    for (const typ of ['JWT', 'consent-receipt+jwt', undefined]) await refusal(await signedBy(key, { alg: 'EdDSA', kid, ...(typ ? { typ } : {}) }, goodPayload()));
+    await refusal(await signedBy(key, { alg: 'EdDSA', kid, typ: 'at+jwt', crit: ['exp'], exp: 1 }, goodPayload()));
+    const [header, payload, signature] = (await signAccessToken(claims)).split('.') as [string, string, string];
+    await refusal(`${header}.${part({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), role: 'SUPER_ADMIN' })}.${signature}`);
+    await refusal(`${header}.${payload}.${'A'.repeat(86)}`);
+    for (const malformed of ['', 'abc', `${header}.${payload}`, `${header}.${payload}.${signature}.extra`]) await refusal(malformed);
+  });
+
+  it(`refuses an expired token and one not yet valid, beyond ${clockToleranceSeconds} s of tolerance; iat, exp and sub are required`, async () => {
     const token = await signAccessToken(claims);
-    setClock(offsetClock((config.accessTokenTtlSeconds - 1) * 1000));
+    setClock(offsetClock((config.accessTokenTtlSeconds + clockToleranceSeconds - 1) * 1000));
     expect(await verifyAccessToken(token)).toEqual(claims);
-    setClock(offsetClock((config.accessTokenTtlSeconds + 1) * 1000));
+    setClock(offsetClock((config.accessTokenTtlSeconds + clockToleranceSeconds + 1) * 1000));
     expect(await refusal(token)).toMatch(/expired/);
     resetClock();
-    expect(await refusal(signed({ alg: 'HS256', kid: key!.kid }, { ...goodPayload(), nbf: now() + 60 }))).toBe('Access token is invalid');
-    const { exp: _exp, ...withoutExp } = goodPayload();
-    await refusal(signed({ alg: 'HS256', kid: key!.kid }, withoutExp));
-    await refusal(signed({ alg: 'HS256', kid: key!.kid }, { ...goodPayload(), exp: String(now() + 600) }));
-    await refusal(signed({ alg: 'HS256', kid: key!.kid }, { ...goodPayload(), iat: 'yesterday' }));
-  });
-
-  it('refuses a tampered payload or signature, another key, another algorithm, alg none and crit', async () => {
-    const [header, payload, signature] = (await signAccessToken(claims)).split('.') as [string, string, string];
-    const elevated = part({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), role: 'SUPER_ADMIN' });
-    await refusal(`${header}.${elevated}.${signature}`);
-    await refusal(`${header}.${payload}.${'A'.repeat(43)}`);
-    await refusal(`${header}.${payload}.${signature.slice(0, -2)}`);
-    expect(await refusal(signed({ alg: 'HS256', kid: 'attacker' }, goodPayload(), 'a-secret-the-service-never-issued-xxxxxxxx'))).toMatch(/unknown key/);
-    await refusal(signed({ alg: 'HS256', kid: key!.kid }, goodPayload(), 'a-secret-the-service-never-issued-xxxxxxxx'));
-    for (const alg of ['none', 'HS512', 'RS256', 'hs256']) await refusal(signed({ alg, kid: key!.kid }, goodPayload()));
-    await refusal(`${part({ alg: 'none', kid: key!.kid })}.${part(goodPayload())}.`);
-    await refusal(signed({ alg: 'HS256', kid: key!.kid, crit: ['exp'] }, goodPayload()));
-    await refusal(signed({ alg: 'HS256' }, goodPayload()));
-  });
-
-  it('refuses another issuer or audience, and claims that are missing or of the wrong type', async () => {
-    const header = { alg: 'HS256', kid: key!.kid };
-    await refusal(signed(header, { ...goodPayload(), iss: 'someone-else' }));
-    await refusal(signed(header, { ...goodPayload(), aud: 'another-audience' }));
-    await refusal(signed(header, { ...goodPayload(), aud: ['another-audience'] }));
-    expect(await refusal(signed(header, { ...goodPayload(), role: 'OWNER' }))).toMatch(/tenant, user or role/);
-    await refusal(signed(header, { ...goodPayload(), sub: 42 }));
-    const { tid: _tid, ...withoutTenant } = goodPayload();
-    await refusal(signed(header, withoutTenant));
-  });
-
-  it('refuses what is not a compact JWS: wrong part count, characters outside base64url, a JSON value that is not an object', async () => {
-    const token = await signAccessToken(claims);
-    for (const malformed of ['', 'abc', token.split('.').slice(0, 2).join('.'), `${token}.extra`, `${token.slice(0, 10)}+${token.slice(11)}`, ` ${token}`]) {
-      await refusal(malformed);
+    const key = privateKeyOf(keyFile('a'));
+    const kid = (await localSigner(keyFile('a'), 'access-token')).keyId;
+    const header = { alg: 'EdDSA', kid, typ: 'at+jwt' };
+    await refusal(await signedBy(key, header, { ...goodPayload(), nbf: now() + 60 }));
+    for (const claim of ['exp', 'iat', 'sub', 'tid'] as const) {
+      const { [claim]: _left, ...without } = goodPayload();
+      await refusal(await signedBy(key, header, without));
     }
-    const input = `${part({ alg: 'HS256', kid: key!.kid })}.${Buffer.from('[1,2]').toString('base64url')}`;
-    await refusal(`${input}.${createHmac('sha256', key!.secret).update(input).digest('base64url')}`);
+    await refusal(await signedBy(key, header, { ...goodPayload(), iss: 'someone-else' }));
+    await refusal(await signedBy(key, header, { ...goodPayload(), aud: 'another-audience' }));
+    expect(await refusal(await signedBy(key, header, { ...goodPayload(), role: 'OWNER' }))).toMatch(/tenant, user or role/);
+  });
+
+  it('rotates by kid: tokens of the previous key stay valid until they expire, and none after the key is dropped', async () => {
+    const old = await signAccessToken(claims);
+    useKeys(keyFile('b'), [keyFile('b'), keyFile('a')]);
+    const fresh = await signAccessToken(claims);
+    expect(JSON.parse(Buffer.from(fresh.split('.')[0]!, 'base64url').toString()).kid).not.toBe(JSON.parse(Buffer.from(old.split('.')[0]!, 'base64url').toString()).kid);
+    expect(await verifyAccessToken(old)).toEqual(claims);
+    expect(await verifyAccessToken(fresh)).toEqual(claims);
+    setClock(offsetClock((config.accessTokenTtlSeconds + clockToleranceSeconds + 1) * 1000));
+    expect(await refusal(old)).toMatch(/expired/);
+    resetClock();
+    useKeys(keyFile('b'), [keyFile('b')]);
+    expect(await refusal(old)).toMatch(/unknown key/);
+    expect(await verifyAccessToken(fresh)).toEqual(claims);
+  });
+});
+
+describe('access tokens signed by a KMS key (ES256), against a fake KMS', () => {
+  it('signs ES256 through kms:Sign, and a verifier reads only the public key', async () => {
+    const kms = await fakeKms();
+    useKeys(kms.keyId, [kms.keyId]);
+    const token = await signAccessToken(claims);
+    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+    const targets = () => kms.requests().map((request) => String(request.headers['x-amz-target']));
+    expect(targets()).toEqual(['TrentService.GetPublicKey', 'TrentService.Sign']);
+    expect(await verifyAccessToken(token)).toEqual(claims);
+    // The verifier's own read of the key: GetPublicKey, never Sign.
+    expect(targets().slice(2)).toEqual(['TrentService.GetPublicKey']);
+    // A file key's tokens are not accepted where only the KMS key verifies.
+    useKeys(keyFile('a'), [kms.keyId]);
+    await refusal(await signAccessToken(claims));
   });
 });

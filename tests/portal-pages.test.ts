@@ -7,7 +7,8 @@ import { openPortalPage } from './support/portal';
 import { sha256 } from './support/consent';
 import { mailsTo } from './support/mail';
 import { createNotice, createPurpose, publish } from './support/notices';
-import { hindiWords, reviewWords } from './support/words';
+import { readBuiltIn } from '../shared/words/built-in-words';
+import { hindiWords, reviewWords, showUnreviewed } from './support/words';
 
 const { call, state } = useApi();
 const { browser } = useBrowser();
@@ -159,7 +160,17 @@ describe('portal page /portal/<token>', () => {
       const text = await pageText(page);
       expect(text).toContain('رازداری کا نوٹس');
       expect(text).toContain('مارکیٹنگ');
-      // No Urdu words yet: English, label by label, each marked as English (left to right inside the Urdu page).
+      // No Urdu words of the tenant's: the service's Urdu, right to left.
+      const urdu = (await readBuiltIn('UR'))!.words;
+      await waitForHeading(page, urdu['portal.pageTitle']!);
+      expect(await page.$$('h1 [lang]')).toHaveLength(0);
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Under "English until reviewed": English, label by label, each marked as English (left to right inside the Urdu page).
+      await showUnreviewed(call, principal.tenant.token, 'ENGLISH');
+      await page.reload({ waitUntil: 'load' });
+      await page.waitForSelector('#language');
+      await page.select('#language', 'UR');
       await waitForHeading(page, 'Withdraw your consent');
       expect(await page.$eval('h1 span', (element) => [element.getAttribute('lang'), element.getAttribute('dir')])).toEqual(['en', 'ltr']);
       expect(await axeViolations(page)).toEqual([]);
@@ -267,7 +278,9 @@ describe('public withdrawal page /portal/t/<slug>', () => {
     await reviewWords(call, tenant.token, 'HI', hindiWords);
     const page = await open(`${state.baseUrl}/portal/t/${tenant.slug}`);
     try {
-      expect(await page.$$eval('#language option', (elements) => elements.map((element) => element.getAttribute('value')))).toEqual(['EN', 'HI']);
+      // Every scheduled language is offered: the tenant's reviewed Hindi, the service's words in the others.
+      const offered = await page.$$eval('#language option', (elements) => elements.map((element) => element.getAttribute('value')));
+      expect([offered.length, offered[0], offered.includes('HI')]).toEqual([23, 'EN', true]);
       await page.select('#language', 'HI');
       await waitForHeading(page, 'इस संगठन को दी गई सहमति वापस लें');
       expect(await page.$eval('html', (element) => element.getAttribute('lang'))).toBe('hi');

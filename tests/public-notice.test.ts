@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
 import { englishNotice } from './support/notices';
 import { passInstanceCacheBound, useClockReset } from './support/clock';
+import { readBuiltIn } from '../shared/words/built-in-words';
 import { noticeBannerWords } from '../shared/words/widget-words';
 
 const { call } = useApi();
@@ -92,6 +93,7 @@ describe('GET /api/v1/consent/public-notice', () => {
     const response = await publicNotice(apiKey);
     expect(response.status).toBe(200);
     const data = response.body.data;
+    const hindi = (await readBuiltIn('HI'))!.words;
     expect(Object.keys(data).sort()).toEqual(publicFields);
     expect(data).toEqual({
       id: noticeId,
@@ -123,8 +125,8 @@ describe('GET /api/v1/consent/public-notice', () => {
       versionNumber: 1,
       materialVersion: 1,
       materialNoticeId: noticeId,
-      // The tenant has no words of its own: the catalogue's English, and no Hindi shown.
-      labels: { EN: noticeBannerWords },
+      // The tenant has no words of its own: the catalogue's English, and the service's Hindi.
+      labels: { EN: noticeBannerWords, HI: Object.fromEntries(Object.keys(noticeBannerWords).map((key) => [key, hindi[key as keyof typeof hindi]])) },
     });
   });
 

@@ -16,7 +16,8 @@ const { call, state } = useApi();
 
 const total = 10_000;
 const days = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05'];
-const hostile = ['=HYPERLINK("http://127.0.0.1:9/x","click")', '+SUM(A1:A9)', '-2+3', '@cmd', '\tTAB'];
+/** External ids a spreadsheet would run: records 0 to 7, on days 1 to 5, 1, 2 and 3. */
+const hostile = ['=HYPERLINK("http://127.0.0.1:9/x","click")', '+SUM(A1:A9)', '-2+3', '@cmd', '\tTAB', ' =1+1', ';=1+1', '"=1+1'];
 let big: Awaited<ReturnType<typeof newTenant>>;
 let purposes: string[];
 
@@ -136,6 +137,14 @@ describe('GET /api/v1/consent/records/export', () => {
     expect(externalIds).toContain("'+SUM(A1:A9)");
     expect(externalIds).toContain("'-2+3");
     expect(data.some((row) => /^[=+\-@\t\r]/.test(row.externalId!))).toBe(false);
+    // Records 6 and 7: a ; is quoted and what follows it inert, for a spreadsheet in a ; locale
+    // (de, fr), which splits every line at each ; and reads no quote in the middle of a cell.
+    expect(externalIds).toContain(";'=1+1");
+    expect(externalIds).toContain(`'"=1+1`);
+    const text = pages.map((one) => one.body).join('');
+    expect(text).toContain(`,";'=1+1",`);
+    const semicolonCells = text.split('\r\n').flatMap((line) => line.split(';'));
+    expect(semicolonCells.filter((cell) => /^[\s"]*[=+\-@]/.test(cell))).toEqual([]);
     expect(data[0]!.consentByPurpose).toMatch(/^([0-9a-f-]{36}=(true|false);){9}[0-9a-f-]{36}=(true|false)$/);
   });
 

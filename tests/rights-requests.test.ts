@@ -1,4 +1,5 @@
 import { UpdateCommand } from '../shared/db/commands';
+import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -165,6 +166,41 @@ describe('rights requests', () => {
     expect(byIp).toEqual([202, 202, 202, 202, 202, 429]);
   });
 
+  it('validates before counting: malformed bodies never spend the form\'s 5 an hour, and have a bound of their own', async () => {
+    const tenant = await newTenant(call);
+    // At the start of an hour, so every request below shares one window of both limits.
+    setClock(offsetClock(3_600_000 - (Date.now() % 3_600_000) + 1_000));
+    process.env.RATE_LIMIT_MALFORMED_PER_IP_PER_HOUR = '8';
+    try {
+      const ip = '198.51.100.41';
+      const post = (body: unknown) => call('POST', '/api/v1/rights/requests/public', { ip, body });
+      const malformed = [
+        () => post({ tenantSlug: tenant.slug, type: 'ACCESS', details: 'no email' }),
+        () => post({ tenantSlug: tenant.slug, type: 'OPINION', email: uniqueEmail('bad'), details: 'x' }),
+        () => post({ tenantSlug: tenant.slug, type: 'ACCESS', email: 'not an address', details: 'x' }),
+        () => post({ tenantSlug: tenant.slug, type: 'ACCESS', email: uniqueEmail('bad'), details: 'x', extra: true }),
+        () => call('POST', '/api/v1/rights/requests/public', { ip, rawBody: '{"tenantSlug": ' }),
+        () => post([]),
+      ];
+      const refused = [];
+      for (const send of malformed) refused.push(await send());
+      expect(refused.map((response) => response.status)).toEqual([400, 400, 400, 400, 400, 400]);
+      expect(refused.every((response) => response.body.error.code === 'VALIDATION_ERROR')).toBe(true);
+      // The address can still make its 5 real requests an hour, and no more.
+      const real = [];
+      for (let attempt = 0; attempt < 6; attempt += 1) real.push((await post({ tenantSlug: tenant.slug, type: 'ACCESS', email: uniqueEmail('real'), details: 'x' })).status);
+      expect(real).toEqual([202, 202, 202, 202, 202, 429]);
+      // Malformed traffic has its own bound: past it, 429 RATE_LIMIT instead of a 400 worked out each time.
+      const more = [];
+      for (let attempt = 0; attempt < 3; attempt += 1) more.push(await post({ tenantSlug: tenant.slug }));
+      expect(more.map((response) => response.status)).toEqual([400, 400, 429]);
+      expect(more[2]!.body.error.code).toBe('RATE_LIMIT');
+      expect(Number(more[2]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      delete process.env.RATE_LIMIT_MALFORMED_PER_IP_PER_HOUR;
+    }
+  });
+
   it('expires a request not confirmed within 24 hours: 410 on confirm, EXPIRED after the sweep', async () => {
     const tenant = await newTenant(call);
     const email = uniqueEmail('late');
@@ -266,6 +302,24 @@ describe('rights requests', () => {
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     await writeFile(join(dir, 'altered.jws'), `${header}.${Buffer.from(JSON.stringify({ ...claims, out: 'FULFILLED' })).toString('base64url')}.${signature}`);
     expect(await verify('altered.jws')).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: the receipt signature does not verify/) });
+    // The answer file altered under a genuine receipt: its outcome, its response, whose answer it is.
+    const verifyAnswer = async (alter: (data: any) => void) => {
+      const altered = structuredClone(answer);
+      alter(altered.data);
+      await writeFile(join(dir, 'answer.json'), JSON.stringify(altered));
+      return verify('closure.jws');
+    };
+    expect(await verifyAnswer((data) => (data.outcome = 'FULFILLED'))).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: answer.json says outcome FULFILLED, the receipt and the logged resolution REJECTED/) });
+    expect(await verifyAnswer((data) => (data.response = 'Your data was erased on 3 May.'))).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/^INVALID: the response in answer.json does not hash to the responseHash the logged resolution holds: the answer's text was altered/),
+    });
+    expect(await verifyAnswer((data) => {
+      data.outcome = 'FULFILLED';
+      data.response = 'Done.';
+    })).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: answer.json says outcome FULFILLED/) });
+    expect(await verifyAnswer((data) => (data.requestId = randomUUID()))).toMatchObject({ code: 1, stdout: expect.stringMatching(/^INVALID: answer.json is the answer to request .+, the receipt names request /) });
+    expect(await verifyAnswer(() => undefined)).toMatchObject({ stdout: expect.stringMatching(/^VALID/) });
   });
 
   it('never answers a request or a resolution whose write failed with a 2xx, and stores none of it', async () => {

@@ -6,7 +6,7 @@ import { buildFindings, trackerOf, undeclared } from '../shared/scanner/report';
 import { finishRun, readRun } from '../shared/scanner/store';
 import { loginAs, newTenant, useApi, type ApiResponse } from './support/api';
 
-const { call } = useApi();
+const { call, state } = useApi();
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -137,6 +137,19 @@ describe('scanUrls in PUT /cmp/config', () => {
       expectError(response, 400, 'VALIDATION_ERROR');
       expect(Object.keys(response.body.error.fields)).toEqual(['scanUrls.0']);
     }
+  });
+});
+
+describe("the local stack's own ports in scanUrls", () => {
+  it('are refused by the local exception: the API, DynamoDB Local, the SQS, S3 and SES engines and the mail inbox; a site of your own on loopback is not', async () => {
+    const tenant = await newTenant(call);
+    const own = [`${state.baseUrl}/dashboard/`, process.env.DYNAMODB_ENDPOINT!, process.env.SQS_ENDPOINT!, process.env.S3_ENDPOINT!, `${process.env.SES_ENDPOINT!}/store`, `http://localhost:${new URL(state.baseUrl).port}/`];
+    for (const url of own) {
+      const response = await call('PUT', '/api/v1/cmp/config', { token: tenant.token, body: { scanUrls: [url] } });
+      expectError(response, 400, 'VALIDATION_ERROR');
+      expect(response.body.error.fields['scanUrls.0']).toMatch(/local stack's own services/);
+    }
+    expect((await call('PUT', '/api/v1/cmp/config', { token: tenant.token, body: { scanUrls: ['http://127.0.0.1:9/'] } })).status).toBe(200);
   });
 });
 

@@ -2,6 +2,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startApiServer } from '../infra/local/server';
+import { registerStackPort } from '../shared/net/address-policy';
 import { crawl } from '../shared/scanner/crawl';
 import { openCookieDatabase } from '../shared/scanner/cookie-database';
 import { buildFindings } from '../shared/scanner/report';
@@ -151,6 +153,29 @@ describe('the address policy at the network level', () => {
     const port = new URL(sites().loopbackCanary).port;
     expect(refused).toEqual(expect.arrayContaining([`127.0.0.1:${port}`, `localhost:${port}`]));
     expect(findings.filter((finding) => finding.kind === 'REQUEST').map((finding) => finding.domain).sort()).toEqual(['localhost']);
+  });
+
+  it("refuses the local stack's own ports even listed as scan URLs: the API, the engines, the mail inbox; what answers there sees no connection", async () => {
+    // The API as npm start runs it, counting every connection it is offered.
+    const api = await startApiServer(0);
+    let apiConnections = 0;
+    api.server.on('connection', () => (apiConnections += 1));
+    // A canary in the place of a stack listener: registered as one, it must see no hit.
+    const canaryPort = Number(new URL(sites().loopbackCanary).port);
+    const unregister = registerStackPort(canaryPort);
+    try {
+      const engines = [process.env.DYNAMODB_ENDPOINT!, process.env.SQS_ENDPOINT!, process.env.S3_ENDPOINT!, `${process.env.SES_ENDPOINT!}/store`];
+      const { refused } = await scan(['/'], { also: [`${api.url}/dashboard/`, `${sites().loopbackCanary}/`, ...engines], budget: { ...budget, linksPerUrl: 0 } });
+      expect(apiConnections).toBe(0);
+      expect(sites().loopbackCanaryHits()).toBe(0);
+      const portOf = (url: string) => new URL(url).port;
+      for (const url of [api.url, sites().loopbackCanary, ...engines]) expect(refused).toContain(`127.0.0.1:${portOf(url)}`);
+      // The run's own site, on loopback too, is still scanned: the exception is as narrow as its host and port.
+      expect(refused).not.toContain(`127.0.0.1:${portOf(sites().site)}`);
+    } finally {
+      unregister();
+      await new Promise<void>((resolve) => api.server.close(() => resolve()));
+    }
   });
 
   it('with the local exceptions turned off, reaches nothing on loopback at all', async () => {

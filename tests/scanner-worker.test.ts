@@ -6,6 +6,7 @@ import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { sqs } from '../infra/local/sqs';
 import { startDueScans } from '../shared/scanner/schedule';
 import { markRunning } from '../shared/scanner/store';
+import { launchChromium, type LaunchOptions } from '../shared/browser/launch';
 import { runScan } from '../shared/scanner/worker';
 import { newTenant, password, useApi } from './support/api';
 import { useFixtureSites } from './support/fixture-sites';
@@ -112,6 +113,37 @@ describe('a scan run end to end', () => {
     expect(run.findings.find((finding: { name: string }) => finding.name === '_ga')).toMatchObject({ pages: [`${sites().site}/`] });
     const [mail] = await mailsTo(tenant.adminEmail);
     expect(mail?.body.text).toContain(`- ${sites().site}/busy: The page stopped responding`);
+  });
+
+  it('retries a browser that fails to start once, and completes', async () => {
+    const tenant = await tenantScanning(['/about']);
+    const scanRunId = await scanNow(tenant);
+    // A real failed start: Chromium asked for at a path where there is none, then the real one.
+    const starts: LaunchOptions[] = [];
+    const failingOnce = (options: LaunchOptions) => {
+      starts.push(options);
+      return launchChromium(starts.length === 1 ? { ...options, executablePath: '/nonexistent/chromium' } : options);
+    };
+    await runScan({ tenantId: tenant.tenantId, scanRunId }, { budget: { ...budget, linksPerUrl: 0 }, launch: failingOnce });
+    expect(await report(tenant, scanRunId)).toMatchObject({ status: 'COMPLETED', pagesScanned: 1, error: null });
+    expect(starts).toHaveLength(2);
+    // The second start had twice the time, in a profile of its own.
+    expect(starts[1]!.timeoutMs).toBe(2 * 30_000);
+    expect(starts[1]!.tmpDir).not.toBe(starts[0]!.tmpDir);
+  });
+
+  it('ends FAILED saying why, in words a DPO can act on, when the browser does not start twice', async () => {
+    const tenant = await tenantScanning(['/about']);
+    const scanRunId = await scanNow(tenant);
+    // A machine too busy for Chromium to start within its time, both times: a real start that times out.
+    const tooSlow = (options: LaunchOptions) => launchChromium({ ...options, timeoutMs: 1 });
+    await runScan({ tenantId: tenant.tenantId, scanRunId }, { budget, launch: tooSlow });
+    const run = await report(tenant, scanRunId);
+    expect(run).toMatchObject({ status: 'FAILED', pagesScanned: 0 });
+    expect(run.error).toBe(
+      `The scanner's browser did not start in time, twice in a row: the scanning machine was too busy. Nothing was scanned. Start the scan again ("Scan now") in a few minutes; if it fails again, tell the service's operator, quoting run ${scanRunId}.`,
+    );
+    expect(await mailsTo(tenant.adminEmail)).toEqual([]);
   });
 
   it('ends FAILED, never RUNNING forever, when a delivery died mid-run and the message comes back', async () => {

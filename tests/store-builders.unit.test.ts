@@ -14,6 +14,8 @@ import { tenantKeys } from '../shared/tenants/keys';
 import { newTimeOrderedId } from '../shared/ids';
 import { chunkOf } from '../shared/rate-limit/limiter';
 import { volumeChunkOf } from '../shared/consent/monthly-volume';
+import { wordsKeys } from '../shared/words/keys';
+import { headUnchanged, WordsMovedError } from '../shared/words/store';
 
 /** The request builders the domain stores send: checked offline, without an engine. */
 describe('releasePlanCount', () => {
@@ -189,5 +191,15 @@ describe('counter chunks for a tenant at 10,000 consents a second', () => {
     expect(chunkOf(rule(600_000))).toBe(600);
     expect(volumeChunkOf(1_000_000)).toBe(20);
     expect(volumeChunkOf(100_000_000)).toBe(1000);
+  });
+});
+
+describe("the words head's condition for a projection of the tenant's words made elsewhere", () => {
+  it('holds only while the head is at the revision read (or still absent), failing as the words moving', () => {
+    const absent = headUnchanged('t1', 0);
+    expect(absent.item.ConditionCheck).toMatchObject({ Key: wordsKeys.head('t1'), ConditionExpression: 'attribute_not_exists(PK)' });
+    const read = headUnchanged('t1', 5);
+    expect(read.item.ConditionCheck).toMatchObject({ Key: wordsKeys.head('t1'), ConditionExpression: 'revision = :revision', ExpressionAttributeValues: { ':revision': 5 } });
+    expect(read.onConditionFailure?.()).toBeInstanceOf(WordsMovedError);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '../shared/db/commands';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStreamReader, type StreamPosition } from '../infra/local/stream-reader';
+import { startStreamReader, type StreamPosition, type StreamReaderOptions } from '../infra/local/stream-reader';
 import { db, tableName } from '../shared/db/client';
 import type { StreamChange } from '../shared/stream/change';
 import type { StreamConsumer } from '../shared/stream/consumer';
@@ -41,6 +41,25 @@ const until = async (condition: () => boolean, timeoutMs = 45_000) => {
 };
 
 const probeConsumer = (type: string, handle: (changes: StreamChange[]) => Promise<void>): StreamConsumer => ({ name: `probe ${type}`, itemTypes: [type], eventNames: ['INSERT'], handle });
+
+/** A reader of one probe type's item keys, stopped after the test. */
+const readKeys = (type: string, options: Omit<StreamReaderOptions, 'idleMs' | 'consumers'>): string[] => {
+  const keys: string[] = [];
+  const reader = startStreamReader({ idleMs: 50, ...options, consumers: [probeConsumer(type, async (changes) => void keys.push(...changes.map((change) => String(change.newImage?.SK))))] });
+  stops.push(reader.stop);
+  return keys;
+};
+
+/** Two probes written and read by a reader that is then stopped: its position, and what it read. */
+const readTwoThenStop = async () => {
+  const type = `StreamProbe-${randomUUID()}`;
+  const position: StreamPosition = new Map();
+  const first = readKeys(type, { since: new Date(), position });
+  const before = await putProbes(type, 2);
+  await until(() => first.length >= before.length);
+  await stops.pop()!();
+  return { type, position, before, first };
+};
 
 describe('stream reader', () => {
   it('hands every new item to its consumer exactly once, in the order written, images unmarshalled', async () => {
@@ -108,19 +127,11 @@ describe('stream reader', () => {
   });
 
   it('resumes right after the last record a stopped reader handled, when given its position', async () => {
-    const type = `StreamProbe-${randomUUID()}`;
-    const position: StreamPosition = new Map();
-    const first: string[] = [];
-    const second: string[] = [];
-    const reader = startStreamReader({ idleMs: 50, since: new Date(), position, consumers: [probeConsumer(type, async (changes) => void first.push(...changes.map((change) => String(change.newImage?.SK))))] });
-    const before = await putProbes(type, 2);
-    await until(() => first.length >= before.length);
-    await reader.stop();
+    const { type, position, before, first } = await readTwoThenStop();
     expect(position.size).toBeGreaterThan(0);
     // Written while no reader runs; the next one's `since` lies in the future, so only its position finds them.
     const after = await putProbes(type, 3);
-    const next = startStreamReader({ idleMs: 50, since: new Date(Date.now() + 120_000), position, consumers: [probeConsumer(type, async (changes) => void second.push(...changes.map((change) => String(change.newImage?.SK))))] });
-    stops.push(next.stop);
+    const second = readKeys(type, { since: new Date(Date.now() + 120_000), position });
     await until(() => second.length >= after.length);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(first).toEqual(before);
@@ -138,18 +149,10 @@ describe('stream reader', () => {
   });
 
   it('starts a shard after a given point instead of its trim horizon, so what came before is never handed on', async () => {
-    const type = `StreamProbe-${randomUUID()}`;
-    const position: StreamPosition = new Map();
-    const first: string[] = [];
-    const second: string[] = [];
-    const reader = startStreamReader({ idleMs: 50, since: new Date(), position, consumers: [probeConsumer(type, async (changes) => void first.push(...changes.map((change) => String(change.newImage?.SK))))] });
-    const before = await putProbes(type, 2);
-    await until(() => first.length >= before.length);
-    await reader.stop();
+    const { type, position } = await readTwoThenStop();
     const after = await putProbes(type, 3);
     // No `since`: without the starting point this reader would hand on the first two again, from the trim horizon.
-    const next = startStreamReader({ idleMs: 50, startAfter: new Map(position), consumers: [probeConsumer(type, async (changes) => void second.push(...changes.map((change) => String(change.newImage?.SK))))] });
-    stops.push(next.stop);
+    const second = readKeys(type, { startAfter: new Map(position) });
     await until(() => second.length >= after.length);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(second).toEqual(after);

@@ -98,15 +98,20 @@ describe('notice banner over time', () => {
     const secret = await tenant.apiKey('secret');
     const { createHmac, createHash } = await import('node:crypto');
     const hash = createHash('sha256').update('asha@example.in').digest('hex');
-    const signature = createHmac('sha256', secret).update(hash).digest('hex');
+    const signedAt = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', secret).update(`${hash}.${signedAt}`).digest('hex');
     const { page, close } = await freshPage(browser());
     try {
       await openPage(page, url);
-      expect(await page.evaluate(`[window.cms.identify({ identifierHash: '${hash}', identifierSignature: 'not hex' }), window.cms.identify({ identifierHash: '${hash}', identifierSignature: '${signature}' })]`)).toEqual([false, true]);
+      expect(
+        await page.evaluate(
+          `[window.cms.identify({ identifierHash: '${hash}', identifierSignature: 'not hex', identifierSignedAt: ${signedAt} }), window.cms.identify({ identifierHash: '${hash}', identifierSignature: '${signature}' }), window.cms.identify({ identifierHash: '${hash}', identifierSignature: '${signature}', identifierSignedAt: ${signedAt} })]`,
+        ),
+      ).toEqual([false, false, true]);
       const consented = await nextEvent(page, 'consent');
       await clickButton(page, 'Accept all');
       const recordId = (await consented()).notice.consentRecordId as string;
-      expect((await call('GET', `/api/v1/consent/records/${recordId}/proof`, { token: tenant.token })).body.data.payload).toMatchObject({ attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH' });
+      expect((await call('GET', `/api/v1/consent/records/${recordId}/proof`, { token: tenant.token })).body.data.payload).toMatchObject({ attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', identifierSignedAt: signedAt });
       const storageKey = `cms_notice_${tenant.tenantId}`;
       const stored = JSON.parse((await page.evaluate(`localStorage.getItem('${storageKey}')`)) as string);
       expect(stored).toMatchObject({ consentRecordId: recordId, withdrawalKey: expect.stringMatching(/^[\w-]{43}$/) });

@@ -3,6 +3,7 @@ import { fixedClock, resetClock, setClock } from '../shared/clock';
 import { changeDocument } from '../shared/cmp/service';
 import { setTranslator } from '../shared/translation/select';
 import { localTranslator } from '../shared/translation/local-translator';
+import { readBuiltIn } from '../shared/words/built-in-words';
 import { englishWords } from '../shared/words/catalogue';
 import { noticeBannerWords } from '../shared/words/widget-words';
 import { newTenant, uniqueEmail, useApi, type ApiResponse } from './support/api';
@@ -31,7 +32,7 @@ const expectError = (response: ApiResponse, status: number, code: string) => {
 
 const overview = async (tenant: Tenant) => (await call('GET', '/api/v1/words', { token: tenant.token })).body.data;
 const languageWords = async (tenant: Tenant, language: string) => (await call('GET', `/api/v1/words/languages/${language}`, { token: tenant.token })).body.data;
-const wordOf = (view: { words: { key: string }[] }, key: string) => view.words.find((word) => word.key === key) as unknown as { text: string | null; status: string; shown: boolean; english: string; placeholders: string[] };
+const wordOf = (view: { words: { key: string }[] }, key: string) => view.words.find((word) => word.key === key) as unknown as { text: string | null; status: string; shown: boolean; shownFrom: string; english: string; placeholders: string[] };
 const draft = (tenant: Tenant, body: Record<string, unknown>) => call('POST', '/api/v1/words/draft', { token: tenant.token, body });
 const save = (tenant: Tenant, language: string, labels: Record<string, unknown>) => call('PUT', `/api/v1/words/languages/${language}`, { token: tenant.token, body: { labels } });
 
@@ -51,9 +52,13 @@ describe('the words people see: drafts, review and the setting', () => {
   it('drafts Tamil, marks Assamese NEEDS_TRANSLATION, saves a person\'s words as REVIEWED and shows unreviewed ones only by the tenant\'s choice', async () => {
     const tenant = await newTenant(call);
     const fresh = await overview(tenant);
-    expect(fresh).toMatchObject({ unreviewed: 'ENGLISH', total: Object.keys(englishWords).length });
+    expect(fresh).toMatchObject({ unreviewed: 'BUILT_IN', total: Object.keys(englishWords).length, translator: { name: 'local', standIn: true } });
     expect(fresh.languages).toHaveLength(23);
-    expect(fresh.languages.every((language: { status: string }) => language.status === 'DEFAULT')).toBe(true);
+    // No words of the tenant's anywhere: English is the catalogue's, every scheduled language the service's.
+    expect(fresh.languages.map((language: { status: string }) => language.status)).toEqual(['DEFAULT', ...Array(22).fill('BUILT_IN')]);
+    expect(fresh.languages.every((language: { shown: boolean; builtIn: boolean; language: string }) => language.shown && language.builtIn === (language.language !== 'EN'))).toBe(true);
+    // This test is about the tenant's own words: English until its person reviews them.
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
 
     const tamil = await draft(tenant, { language: 'ta' });
     expect(tamil.status).toBe(200);
@@ -70,14 +75,15 @@ describe('the words people see: drafts, review and the setting', () => {
     expectError(await draft(tenant, { language: 'ta' }), 409, 'CONFLICT');
 
     const languages = (await overview(tenant)).languages as { language: string; status: string; shown: boolean }[];
-    expect(languages.filter((language) => language.status !== 'DEFAULT').map(({ language, status, shown }) => [language, status, shown])).toEqual([
+    expect(languages.filter((language) => !['DEFAULT', 'BUILT_IN'].includes(language.status)).map(({ language, status, shown }) => [language, status, shown])).toEqual([
       ['AS', 'NEEDS_TRANSLATION', false],
       ['TA', 'REVIEWED', true],
     ]);
 
     expect((await call('PUT', '/api/v1/words/settings', { token: tenant.token, body: { unreviewed: 'MACHINE_DRAFTS' } })).body.data).toMatchObject({ unreviewed: 'MACHINE_DRAFTS' });
     expect(wordOf(await languageWords(tenant, 'ta'), 'close').shown).toBe(true);
-    expect(wordOf(await languageWords(tenant, 'as'), 'close').shown).toBe(false);
+    // A NEEDS_TRANSLATION stand-in is never shown: under MACHINE_DRAFTS the service's Assamese stands in its place.
+    expect(wordOf(await languageWords(tenant, 'as'), 'close')).toMatchObject({ status: 'NEEDS_TRANSLATION', text: 'Close', shown: true, shownFrom: 'BUILT_IN' });
     expect(wordOf(await languageWords(tenant, 'en'), 'close')).toMatchObject({ text: null, status: 'DEFAULT', shown: true, english: 'Close' });
 
     const replaced = await draft(tenant, { language: 'TA', replaceReviewed: true });
@@ -88,8 +94,12 @@ describe('the words people see: drafts, review and the setting', () => {
   it("serves the notice banner's shown words with the public notice, and the cookie configuration's labelSets the same", async () => {
     const tenant = await newTenant(call);
     const publicNotice = await tamilNotice(tenant);
-    // No cookie configuration at all: the notice brings the banner's words.
+    // No cookie configuration at all: the notice brings the banner's words, the service's Tamil by default.
     expect((await call('GET', `/api/v1/cmp/config/${tenant.tenantId}`)).status).toBe(404);
+    const builtInTamil = (await readBuiltIn('TA'))!.words;
+    expect((await publicNotice()).labels).toEqual({ EN: noticeBannerWords, TA: Object.fromEntries(Object.keys(noticeBannerWords).map((key) => [key, builtInTamil[key as keyof typeof builtInTamil]])) });
+    // From here on, the tenant's own words: English until its person reviews them.
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
     expect((await publicNotice()).labels).toEqual({ EN: noticeBannerWords });
 
     await draft(tenant, { language: 'TA' });
@@ -226,6 +236,13 @@ describe("the pages' words, in public", () => {
   it("answers every page key in the language asked, English where the tenant shows none, and which languages it shows", async () => {
     const tenant = await newTenant(call);
     await reviewWords(call, tenant.token, 'UR', { 'portal.publicHeading': 'اس تنظیم کو دی گئی رضامندی واپس لیں' });
+    // By default every scheduled language is offered, the service's words standing in for the tenant's.
+    const fresh = (await call('GET', `/api/v1/words/public/${tenant.slug}?language=ur`)).body.data;
+    expect(fresh.languages).toHaveLength(23);
+    expect(fresh.english).toEqual([]);
+    expect(fresh.words['portal.publicHeading']).toBe('اس تنظیم کو دی گئی رضامندی واپس لیں');
+    expect(fresh.words['portal.email']).toBe((await readBuiltIn('UR'))!.words['portal.email']);
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
     const urdu = await call('GET', `/api/v1/words/public/${tenant.slug}?language=ur`);
     expect(urdu.status).toBe(200);
     expect(urdu.body.data).toMatchObject({ tenant: { slug: tenant.slug }, language: 'UR', languages: ['EN', 'UR'] });
@@ -248,8 +265,17 @@ describe('mails in the principal\'s language', () => {
     expect((await call('POST', '/api/v1/consent/record', { token: tenant.token, body: { noticeId, dataPrincipalIdentifier: email, consentGiven: { [purpose]: true }, language: 'HI' } })).status).toBe(201);
     const askLink = async () => expect((await call('POST', '/api/v1/consent/portal-link', { body: { tenantSlug: tenant.slug, email } })).status).toBe(202);
 
+    // By default the service's Hindi, with no word of the tenant's.
     await askLink();
-    const [before] = await mailsTo(email);
+    const [builtIn] = await mailsTo(email);
+    const hindi = (await readBuiltIn('HI'))!.words;
+    expect(builtIn!.subject).toBe(hindi['mail.withdrawal.linkSubject']!.replace('{tenant}', await overviewName(tenant)));
+    expect(builtIn!.body.html).toMatch(/<html lang="hi" dir="ltr">[\s\S]*<p>किसी ने, संभवतः आपने/);
+
+    // The tenant chooses English until its person reviews its Hindi.
+    await showUnreviewed(call, tenant.token, 'ENGLISH');
+    await askLink();
+    const before = (await mailsTo(email)).find((mail) => mail.subject.endsWith('your link to withdraw consent'));
     expect(before!.subject).toBe(`${(await overviewName(tenant))}: your link to withdraw consent`);
     expect(before!.body.html).toContain('<html lang="hi" dir="ltr">');
     expect(before!.body.html).toMatch(/<p lang="en" dir="ltr">Someone, hopefully you/);

@@ -5,9 +5,9 @@ import { localTranslator } from '../shared/translation/local-translator';
 import { englishWords, isWordKey, surfaceOf, surfaces, wordKeys } from '../shared/words/catalogue';
 import { draftWords } from '../shared/words/drafting';
 import { fillWords, placeholdersOf } from '../shared/words/fill';
-import { noticeBannerShown, sayer, widgetLabelSet } from '../shared/words/resolve';
+import { noticeBannerServed, noticeBannerShown, sayer, widgetLabelSet, withWidgetLabelSets } from '../shared/words/resolve';
 import { wordsBody } from '../shared/words/schemas';
-import type { LanguageWords } from '../shared/words/words';
+import { emptyHead, type LanguageWords } from '../shared/words/words';
 
 const tamil: LanguageWords = {
   language: 'TA',
@@ -61,6 +61,49 @@ describe("a tenant's words as a principal reads them", () => {
     expect(noticeBannerShown('EN', english, 'ENGLISH')).toMatchObject({ acceptAll: 'Accept all', rejectAll: 'Say no to all' });
     expect(widgetLabelSet('TA', { ...tamil, words: { close: tamil.words.close } }, 'MACHINE_DRAFTS')).toBeUndefined();
     expect(widgetLabelSet('TA', tamil, 'ENGLISH')).toMatchObject({ status: 'REVIEWED', labels: { acceptAll: 'அனைத்தையும் ஏற்கவும்' } });
+  });
+});
+
+describe("the service's built-in words as a principal reads them", () => {
+  /** The service's Tamil for three keys (the real files are checked in built-in-words.unit.test.ts). */
+  const builtIn = { words: { acceptAll: 'SERVICE-acceptAll', rejectAll: 'SERVICE-rejectAll', close: 'SERVICE-close', 'portal.intro': 'SERVICE {tenant}' } };
+
+  it("stand where the tenant has no reviewed word, under BUILT_IN; under its drafts with MACHINE_DRAFTS; never under ENGLISH", () => {
+    const fresh = sayer('TA', undefined, undefined, 'BUILT_IN', englishWords, builtIn);
+    expect(fresh('acceptAll')).toEqual({ text: 'SERVICE-acceptAll', language: 'TA' });
+    expect(fresh('portal.intro', { tenant: 'Acme' })).toEqual({ text: 'SERVICE Acme', language: 'TA' });
+    // A key the service has no word for (not so in the real files) reads in English.
+    expect(fresh('portal.pageTitle')).toEqual({ text: englishWords['portal.pageTitle'], language: 'EN' });
+    const withTenant = sayer('TA', tamil, undefined, 'BUILT_IN', englishWords, builtIn);
+    // The tenant's reviewed word over the service's; its draft and its NEEDS_TRANSLATION stand-in never under BUILT_IN.
+    expect(withTenant('acceptAll').text).toBe('அனைத்தையும் ஏற்கவும்');
+    expect(withTenant('rejectAll').text).toBe('SERVICE-rejectAll');
+    expect(withTenant('close').text).toBe('SERVICE-close');
+    expect(sayer('TA', tamil, undefined, 'MACHINE_DRAFTS', englishWords, builtIn)('rejectAll').text).toBe('[TA machine draft] Reject all');
+    expect(sayer('TA', tamil, undefined, 'MACHINE_DRAFTS', englishWords, builtIn)('close').text).toBe('SERVICE-close');
+    expect(sayer('TA', tamil, undefined, 'ENGLISH', englishWords, builtIn)('close')).toEqual({ text: 'Close', language: 'EN' });
+  });
+
+  it("stand only where the tenant's English for the key is the catalogue's, which they translate", () => {
+    // The tenant rewrote rejectAll in English: the service's word no longer says what it says.
+    expect(sayer('TA', undefined, english, 'BUILT_IN', englishWords, builtIn)('rejectAll')).toEqual({ text: 'Say no to all', language: 'EN' });
+    expect(sayer('TA', undefined, english, 'BUILT_IN', englishWords, builtIn)('acceptAll').text).toBe('SERVICE-acceptAll');
+  });
+
+  it("serve the notice banner the tenant's own shown words over the service's, by the setting", () => {
+    const head = { ...emptyHead('t'), noticeBanner: { EN: { acceptAll: 'Accept all', rejectAll: 'Say no to all' }, TA: { acceptAll: 'அனைத்தையும் ஏற்கவும்' } } };
+    expect(noticeBannerServed(head, 'TA', builtIn)).toEqual({ acceptAll: 'அனைத்தையும் ஏற்கவும்', close: 'SERVICE-close' });
+    expect(noticeBannerServed(undefined, 'TA', builtIn)).toEqual({ acceptAll: 'SERVICE-acceptAll', rejectAll: 'SERVICE-rejectAll', close: 'SERVICE-close' });
+    expect(noticeBannerServed({ ...head, unreviewed: 'ENGLISH' }, 'TA', builtIn)).toEqual({ acceptAll: 'அனைத்தையும் ஏற்கவும்' });
+  });
+
+  it("put the service's words in the cookie banner's label set of a language it offers, status BUILT_IN without the tenant's", () => {
+    const builtIns = { offered: ['en', 'ta'], builtInOf: () => builtIn };
+    const sets = withWidgetLabelSets({}, ['EN', 'TA', 'HI'], () => undefined, 'BUILT_IN', builtIns);
+    expect(Object.keys(sets)).toEqual(['en', 'ta']);
+    expect(sets.ta).toEqual({ labels: { acceptAll: 'SERVICE-acceptAll', rejectAll: 'SERVICE-rejectAll', close: 'SERVICE-close' }, status: 'BUILT_IN', updatedAt: null });
+    expect(withWidgetLabelSets({}, ['TA'], (language) => (language === 'TA' ? tamil : undefined), 'BUILT_IN', builtIns).ta).toMatchObject({ status: 'REVIEWED', labels: { acceptAll: 'அனைத்தையும் ஏற்கவும்', rejectAll: 'SERVICE-rejectAll' } });
+    expect(withWidgetLabelSets({ ta: sets.ta! }, ['TA'], () => undefined, 'ENGLISH', builtIns)).toEqual({});
   });
 });
 

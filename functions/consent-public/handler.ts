@@ -5,6 +5,7 @@ import { created, ok } from '../../shared/http/operation';
 import { recordConsent } from '../../shared/consent/recording';
 import { childInputOf } from '../../shared/children/decision';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
+import { emailClaimAttribution } from '../../shared/consent/withdrawal-attribution';
 import { withdrawFromWidget } from '../../shared/consent/withdraw-widget';
 import { readPublicNotice } from '../../shared/notices/public-notice';
 
@@ -22,6 +23,7 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
           identifier: body.identifier,
           identifierHash: body.identifierHash,
           identifierSignature: body.identifierSignature,
+          identifierSignedAt: body.identifierSignedAt,
         },
         externalId: body.externalId,
         consentGiven: body.purposes,
@@ -38,7 +40,7 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
       }),
     ),
   sdkWithdraw: async ({ caller, body }) => ok(await withdrawFromWidget(caller.tenantId, body)),
-  withdrawPublic: async ({ caller, body }) => ok(await withdrawPublic(caller.tenantId, body)),
+  withdrawPublic: async ({ caller, body, meta }) => ok(await withdrawPublic(caller.tenantId, body, emailClaimAttribution(caller, meta))),
   getPublicNotice: async ({ caller }) => ok(await readPublicNotice(caller.tenantId)),
   verifySdkKey: async ({ caller }) => ok({ valid: true, keyId: caller.keyId }),
 });

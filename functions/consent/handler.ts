@@ -3,7 +3,7 @@ import { listRecords } from '../../shared/consent/listing';
 import { proofOf, recordsByExternalId, statusByHash } from '../../shared/consent/lookups';
 import { recordConsent } from '../../shared/consent/recording';
 import { childInputOf } from '../../shared/children/decision';
-import { readConsentSettings, saveConsentSettings } from '../../shared/consent/settings';
+import { listSettingsChanges, readConsentSettings, saveConsentSettings } from '../../shared/consent/settings';
 import { completeComplianceTask, listComplianceTasks } from '../../shared/consent/compliance-tasks';
 import { createWithdrawalToken, withdrawForPrincipal } from '../../shared/consent/withdrawal-routes';
 import { createGroupHandler } from '../../shared/http/handler';
@@ -32,6 +32,7 @@ export const handler = createGroupHandler('consent', { ...consentRoutes, ...with
     ),
   getConsentSettings: async ({ caller }) => ok(await readConsentSettings(caller.tenantId)),
   saveConsentSettings: async ({ caller, body }) => ok(await saveConsentSettings(caller.tenantId, body, caller.userId)),
+  listConsentSettingsChanges: async ({ caller }) => ok(await listSettingsChanges(caller.tenantId)),
   consentAnalytics: async ({ caller }) => ok(await consentAnalytics(caller.tenantId)),
   listConsentRecords: async ({ caller, query }) => ok(await listRecords(caller.tenantId, query)),
   consentStatus: async ({ caller, params }) => ok(await statusByHash(caller.tenantId, params.hash)),

@@ -24,7 +24,7 @@ export const handler = createGroupHandler('evidence', { ...evidenceLogRoutes, ..
   logConsistency: async ({ caller, query }) => ok(await consistencyBetween(caller.tenantId, query.from, query.to)),
   logKeys: async () => ({ headers: { 'Cache-Control': 'public, max-age=300' }, bareJson: await verificationKeys() }),
   createEvidencePack: async ({ caller, body, query }) => {
-    const pack = await buildEvidencePack(caller.tenantId, body, clock.now());
+    const pack = await buildEvidencePack(caller.tenantId, body);
     return query.format === 'html' ? { serialized: renderPackPage(pack), headers: packPageHeaders(pack) } : ok({ pack });
   },
   exportConsentRecords: async ({ caller, query }) => {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { createServer } from 'node:net';
-import { localCredentials } from '../../shared/aws/credentials';
+import { localCredentials } from './credentials';
 import { startArchiveStore } from './archive-store';
 
 /**

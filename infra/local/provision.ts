@@ -7,7 +7,7 @@ import {
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { localCredentials } from '../../shared/aws/credentials';
+import { localCredentials } from './credentials';
 import { tableDefinition } from '../../shared/db/table';
 import { queueDefinitions } from '../../shared/queues';
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { config } from '../../shared/config';
+import { registerStackPort } from '../../shared/net/address-policy';
 import { AppError, NotFoundError, ValidationError } from '../../shared/errors';
 import { gatewayPayloadLimitBytes } from '../../shared/http/body-limits';
 import { corsPolicy } from '../../shared/http/cors';
@@ -26,11 +27,13 @@ const compiled = routeList.map((route) => {
   return { route, names, regex: new RegExp(`^${pattern}$`) };
 });
 
+/** Where a group's handler comes from: its source (functions/<group>/handler.ts, the CDK stack's entry) or its bundle (infra/local/bundles.ts). */
+export type HandlerSource = (group: FunctionGroup) => Promise<GroupHandler>;
+
 const handlers = new Map<FunctionGroup, Promise<GroupHandler>>();
-const handlerOf = (group: FunctionGroup): Promise<GroupHandler> => {
+const fromSource: HandlerSource = (group) => {
   let loaded = handlers.get(group);
   if (!loaded) {
-    // Same entry convention as the CDK stack: functions/<group>/handler.ts.
     loaded = import(`../../functions/${group}/handler.ts`).then((module: { handler: GroupHandler }) => module.handler);
     handlers.set(group, loaded);
   }
@@ -121,7 +124,7 @@ const decodedOrUndefined = (segment: string): string | undefined => {
   }
 };
 
-const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+const handle = async (request: IncomingMessage, response: ServerResponse, handlerOf: HandlerSource): Promise<void> => {
   const requestId = randomUUID();
   const url = new URL(request.url ?? '/', 'http://localhost');
   const method = (request.method ?? 'GET').toUpperCase();
@@ -209,9 +212,9 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
  * answer sees the whole stack ready (`npm start` binds first, because the links it seeds carry the
  * port actually bound, and finishes its start-up behind this gate).
  */
-export const startApiServer = async (port: number, host = '127.0.0.1', ready: Promise<void> = Promise.resolve()): Promise<{ server: Server; url: string }> => {
+export const startApiServer = async (port: number, host = '127.0.0.1', ready: Promise<void> = Promise.resolve(), handlerOf: HandlerSource = fromSource): Promise<{ server: Server; url: string }> => {
   const server = createServer((request, response) => {
-    ready.then(() => handle(request, response)).catch((error: unknown) => {
+    ready.then(() => handle(request, response, handlerOf)).catch((error: unknown) => {
       const requestId = randomUUID();
       const failure = errorResponse(error, requestId);
       if (!response.headersSent) response.writeHead(failure.statusCode, { ...failure.headers, 'X-Request-Id': requestId });
@@ -228,5 +231,7 @@ export const startApiServer = async (port: number, host = '127.0.0.1', ready: Pr
     server.listen({ port, host, backlog: 4096 }, () => resolve());
   });
   const { port: bound } = server.address() as AddressInfo;
+  // The API is the stack's own: no local exception (a scan URL on loopback) may reach it.
+  server.once('close', registerStackPort(bound));
   return { server, url: `http://${host}:${bound}` };
 };

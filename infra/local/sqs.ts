@@ -1,5 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { localCredentials } from '../../shared/aws/credentials';
+import { localCredentials } from './credentials';
 import { config } from '../../shared/config';
 
 let client: SQSClient | undefined;

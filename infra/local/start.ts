@@ -42,7 +42,12 @@ const main = async () => {
     S3_ENDPOINT: engines.s3Endpoint,
     TABLE_NAME: process.env.TABLE_NAME ?? 'consent-service',
     AWS_REGION: process.env.AWS_REGION ?? 'ap-south-1',
+    // The functions' SDK clients read credentials from the environment, as in Lambda; the local
+    // engines take any, and no real ones of the shell are ever used here.
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
   });
+  for (const name of ['AWS_SESSION_TOKEN', 'AWS_PROFILE']) delete process.env[name];
   const { config } = await import('../../shared/config');
   await ensureTable(engines.dynamodbEndpoint, config.tableName);
   const queues = await ensureQueues(engines.sqsEndpoint);
@@ -52,11 +57,13 @@ const main = async () => {
   process.env.SCAN_QUEUE_URL = queues[queueDefinitions.trackerScans.name];
   process.env.BREACH_QUEUE_URL = queues[queueDefinitions.breachIntimations.name];
   const { startApiServer } = await import('./server');
+  // CMS_FUNCTIONS=bundles: every function from the bundle a deploy would ship (infra/local/bundles.ts).
+  const bundles = config.localFunctions === 'bundles' ? await (await import('./bundles')).buildBundles() : undefined;
   // HTTP is answered only once everything below is done (seeding, the stack file `cms` reads,
   // the workers, the banner): whoever polls the port sees a stack that is ready.
   let announceReady = () => {};
   const ready = new Promise<void>((resolve) => (announceReady = resolve));
-  const { server, url } = await startApiServer(port, undefined, ready);
+  const { server, url } = await startApiServer(port, undefined, ready, bundles && ((group) => bundles.handlerOf(group)));
   // Links the service emits (portalUrl, set-password links, and the demo notice's withdrawal route) carry the port
   // actually bound, so the server starts before anything is seeded; config reads this lazily.
   process.env.PORTAL_BASE_URL = process.env.PORTAL_BASE_URL ?? `${url}/portal`;
@@ -73,10 +80,11 @@ const main = async () => {
   const workers = startWorkers(200, {
     streamSince: 'trim-horizon',
     deadLetterQueueUrls: Object.fromEntries(Object.values(queueDefinitions).map((queue) => [queue.deadLetterName, queues[queue.deadLetterName]!])),
+    ...(bundles ? { bundles } : {}),
   });
 
   console.log(`
-Consent service running (local stack${inMemory ? ', in memory' : `, data in ${dataDir}`})
+Consent service running (local stack${inMemory ? ', in memory' : `, data in ${dataDir}`}${bundles ? `, functions from their bundles in ${bundles.root}` : ''})
   API            ${url}/api/v1   (OpenAPI: ${url}/api/v1/openapi.json)
   Dashboard      ${url}/dashboard/   (${demo.email} / ${demo.password})
   Mail inbox     ${engines.sesEndpoint}/   (JSON listing: ${engines.sesEndpoint}/store)
@@ -105,6 +113,7 @@ Ctrl-C stops everything.`);
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     rmSync(stackFile, { force: true });
+    bundles?.remove();
     await engines.stop();
     process.exit(0);
   };

@@ -7,8 +7,8 @@ import {
   type _Record as StreamsRecord,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBRecord } from 'aws-lambda';
-import { localCredentials } from '../../shared/aws/credentials';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { localCredentials } from './credentials';
 import { config } from '../../shared/config';
 import { describeError, log } from '../../shared/log';
 import { changeOf, type StreamChange } from '../../shared/stream/change';
@@ -34,6 +34,11 @@ export interface StreamReaderOptions {
   since?: Date;
   /** The consumers batches go to; the registry by default. */
   consumers?: StreamConsumer[];
+  /**
+   * The stream function's handler, given each batch as Lambda's event instead of the consumers
+   * (the bundle of functions/stream, CMS_FUNCTIONS=bundles): a batch it reports failed is retried.
+   */
+  handler?: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
   /**
    * Which changes this reader hands on (all by default). Test files share one table and each runs
    * its own reader: each hands on only its own tenants' changes, so a test that stages a crash is
@@ -85,7 +90,14 @@ const lambdaRecordOf = (record: StreamsRecord): DynamoDBRecord =>
   }) as DynamoDBRecord;
 
 export const startStreamReader = (options: StreamReaderOptions): { lagSeconds(): number; stop(): Promise<void> } => {
-  const { idleMs, since, consumers = streamConsumers, position = new Map<string, string>(), accept = () => true, startAfter } = options;
+  const { idleMs, since, consumers = streamConsumers, position = new Map<string, string>(), accept = () => true, startAfter, handler } = options;
+  const dispatch = async (records: DynamoDBRecord[]): Promise<void> => {
+    if (!handler) return dispatchChanges(records.map(changeOf).filter(accept), consumers);
+    const kept = records.filter((record) => accept(changeOf(record)));
+    if (kept.length === 0) return;
+    const { batchItemFailures } = await handler({ Records: kept });
+    if (batchItemFailures.length > 0) throw new Error(`the stream function reported ${batchItemFailures.length} failed record(s)`);
+  };
   const tables = new DynamoDBClient(clientOptions());
   const streams = new DynamoDBStreamsClient(clientOptions());
   // DynamoDB Local stamps records down to the minute (AWS to the second): every record of the
@@ -121,7 +133,7 @@ export const startStreamReader = (options: StreamReaderOptions): { lagSeconds():
     try {
       while (running) {
         try {
-          await dispatchChanges(kept.map((record) => changeOf(lambdaRecordOf(record))).filter(accept), consumers);
+          await dispatch(kept.map(lambdaRecordOf));
           return true;
         } catch (error) {
           log.error('stream batch failed; retrying it', { records: kept.length, first: kept[0]!.dynamodb?.SequenceNumber, ...describeError(error) });

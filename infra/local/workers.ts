@@ -18,6 +18,7 @@ import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 import type { StreamChange } from '../../shared/stream/change';
 import { checkHealth } from './health';
+import type { Bundles } from './bundles';
 import { startStreamReader, type StreamPosition } from './stream-reader';
 
 /**
@@ -116,6 +117,13 @@ export interface WorkerOptions {
   tenantAccept?: (tenantId: string) => boolean;
   /** Dead-letter queues whose depth the health check warns about, by name (`npm start` passes its queues'). */
   deadLetterQueueUrls?: Record<string, string>;
+  /**
+   * The deployed functions' bundles (infra/local/bundles.ts): the stream, queue and scheduled
+   * functions are then run from them, as Lambda would run them, instead of from source. The local
+   * safety nets that no function stands for (the drains, the withdrawal completer, the health
+   * check) and the tracker scanner (a container image) still run from source.
+   */
+  bundles?: Bundles;
 }
 
 /**
@@ -128,21 +136,43 @@ const streamPosition: StreamPosition = new Map();
 /** How far this process's workers have read the stream (what tests/support/stream-board.ts publishes). */
 export const streamProgress = (): ReadonlyMap<string, string> => streamPosition;
 
+type Handler<Event, Result = unknown> = (event: Event) => Promise<Result>;
+type QueueResult = { batchItemFailures: { itemIdentifier: string }[] } | void;
+
 export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
   const since = options.streamSince ?? new Date(Date.now() - 10_000);
+  const { bundles } = options;
+  /** A function's handler from its bundle (imported on first call), or undefined when running from source. */
+  const bundled = <Event = undefined, Result = unknown>(name: Parameters<Bundles['handlerOf']>[0]): Handler<Event, Result> | undefined =>
+    bundles && (async (event: Event) => (await bundles.handlerOf<Handler<Event, Result>>(name))(event));
   const stream = startStreamReader({
     idleMs,
     position: streamPosition,
     ...(since === 'trim-horizon' ? {} : { since }),
     ...(options.streamAccept ? { accept: options.streamAccept } : {}),
+    ...(bundles ? { handler: bundled('stream') as never } : {}),
     ...(options.streamStartAfter ? { startAfter: options.streamStartAfter } : {}),
   });
+  const checkpointer = bundled('checkpointer');
+  /** A scheduled function: its bundle invoked as EventBridge would (the event is not read), else its source. */
+  const scheduled = (name: Parameters<Bundles['handlerOf']>[0], source: () => Promise<unknown>): (() => Promise<unknown>) => {
+    const handler = bundled(name);
+    return handler ? () => handler(undefined) : source;
+  };
   const stops = [
     stream.stop,
-    // Checkpoints are signed at most every CHECKPOINT_INTERVAL_SECONDS per tenant (the checkpointer function's schedule in AWS).
-    loop('checkpointer', async () => void (await signDueCheckpoints()), Math.max(idleMs, 500)),
-    // Tenants whose log entries the stream parked after a failure are retried apart (the checkpointer function's job in AWS).
-    loop('parked log retry', async () => void (await retryParkedLogs()), Math.max(idleMs, 5000)),
+    ...(checkpointer
+      ? // The checkpointer function: parked entries, then due checkpoints signed and archived (each run
+        // also logs the log's health metrics, hence a calmer pace than the source loop's).
+        [loop('checkpointer', () => checkpointer(undefined), Math.max(idleMs, 2000))]
+      : [
+          // Checkpoints are signed at most every CHECKPOINT_INTERVAL_SECONDS per tenant (the checkpointer function's schedule in AWS).
+          loop('checkpointer', async () => void (await signDueCheckpoints()), Math.max(idleMs, 500)),
+          // Tenants whose log entries the stream parked after a failure are retried apart (the checkpointer function's job in AWS).
+          loop('parked log retry', async () => void (await retryParkedLogs()), Math.max(idleMs, 5000)),
+        ]),
+    // What the stream's consumers parked for a tenant (the stream sweeper function's job, every minute in AWS).
+    ...(bundles ? [loop('stream sweeper', scheduled('stream-sweeper', async () => undefined), Math.max(idleMs, 60_000))] : []),
     // Safety nets beside the stream reader (which hands new outbox items and withdrawals on as they
     // are written): items or withdrawals left pending by a failure are picked up here.
     loop('mail drain', () => drainOutbox('MAIL', 25, options.outboxAccept), idleMs),
@@ -150,30 +180,33 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     // The stream trigger's job in AWS: withdrawals a crash left half-applied are finished.
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
     // The rights sweeper Lambda's job (every 15 minutes in AWS): expiries, the DPO's reminders and overdue notices.
-    loop('rights sweeper', () => sweepRightsDue(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 30_000)),
-    // The same function's children sweeps: guardian requests unanswered for 7 days expire, children coming of age are announced (every few seconds here).
+    // (A test's own tenants only: the bundled function sweeps every tenant, so a test that limits the sweep runs it from source.)
+    loop('rights sweeper', options.tenantAccept ? () => sweepRightsDue({ accept: options.tenantAccept }) : scheduled('rights-sweeper', () => sweepRightsDue()), Math.max(idleMs, 30_000)),
+    // The same function's children sweeps (its bundle above runs them too): guardian requests unanswered
+    // for 7 days expire, children coming of age are announced; from source every few seconds here, so a
+    // test does not wait out the rights sweeper's pace.
     loop('children sweeper', () => sweepChildren(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 3_000)),
     // The stack's alarms, as warnings: stream lag, dead letters, checkpoint lag, parked tenants.
     loop('health check', async () => void (await checkHealth(stream.lagSeconds(), options.deadLetterQueueUrls ?? {})), config.alarmThresholds.localCheckSeconds * 1000),
   ];
   const queueUrl = config.webhookQueueUrl;
   if (queueUrl) {
-    stops.push(loop('webhook queue', () => pollQueue(queueUrl, webhookWorker, { batchSize: 10, visibilitySeconds: 30 }), idleMs));
+    stops.push(loop('webhook queue', () => pollQueue(queueUrl, bundled<SQSEvent, QueueResult>('webhook-worker') ?? webhookWorker, { batchSize: 10, visibilitySeconds: 30 }), idleMs));
     // The scheduled sweeper's job in AWS; here it also recovers retries lost when the in-memory
     // SQS emulator was restarted with the stack.
-    stops.push(loop('webhook sweeper', () => sweepOverdueDeliveries(), Math.max(idleMs, 30_000)));
+    stops.push(loop('webhook sweeper', scheduled('webhook-sweeper', () => sweepOverdueDeliveries()), Math.max(idleMs, 30_000)));
   }
   const breachQueueUrl = config.breachQueueUrl;
   if (breachQueueUrl) {
     // The breach worker Lambda's job: pages and batches of a breach intimation (up to two messages a poll).
-    stops.push(loop('breach intimations', () => pollQueue(breachQueueUrl, breachWorker, { batchSize: 2, visibilitySeconds: 60 }), idleMs));
+    stops.push(loop('breach intimations', () => pollQueue(breachQueueUrl, bundled<SQSEvent, QueueResult>('breach-worker') ?? breachWorker, { batchSize: 2, visibilitySeconds: 60 }), idleMs));
   }
   const scanQueueUrl = config.scanQueueUrl;
   if (scanQueueUrl) {
     // The scanner Lambda's job: one scan at a time, hidden from other receivers for the run budget.
     stops.push(loop('tracker scans', () => pollQueue(scanQueueUrl, scanner, { batchSize: 1, visibilitySeconds: scanBudget.lambdaTimeoutSeconds + 60 }), idleMs));
     // The scheduled Lambda's job: tenants whose 30-day scan is due get a SCHEDULED run.
-    if (options.scheduleScans !== false) stops.push(loop('scan scheduler', () => startDueScans(), Math.max(idleMs, 60_000)));
+    if (options.scheduleScans !== false) stops.push(loop('scan scheduler', scheduled('scan-scheduler', () => startDueScans()), Math.max(idleMs, 60_000)));
   }
   return { stop: async () => void (await Promise.all(stops.map((stop) => stop()))) };
 };

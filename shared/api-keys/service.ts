@@ -1,5 +1,6 @@
 import { nowIso } from '../clock';
 import { config } from '../config';
+import { forgetRecordingItems } from '../consent/recording-items';
 import { instanceCache } from '../instance-cache';
 import { safeEqual, sha256Hex } from '../crypto/hash';
 import { AppError, ConflictError, NotFoundError, UnauthorizedError } from '../errors';
@@ -19,6 +20,16 @@ import {
 } from './store';
 
 const kindOf = (key: Pick<ApiKeyItem, 'kind'>): ApiKeyKind => key.kind ?? 'publishable';
+
+/**
+ * Keys as this warm instance last read them, for at most INSTANCE_CACHE_SECONDS (10): a revoked key,
+ * or a domain removed from the allowlist, takes effect within that bound (at once in the instance
+ * that made the change: docs/security.md states what holds where). Only keys that exist are
+ * kept, at most 1,000. A remembered key only ever lets a request through: a request it would
+ * refuse (a wrong secret, a revoked key, an origin outside its domains) is decided again on the
+ * key read now, so a domain added to the allowlist or removed from it never refuses anyone late.
+ */
+const knownKeys = instanceCache<Awaited<ReturnType<typeof loadApiKeyWithDomains>>>(1000, () => config.instanceCacheSeconds * 1000);
 
 /**
  * A new key, shown only in this answer. A secret key is written with its sealed identity
@@ -45,10 +56,19 @@ const masked = (key: ApiKeyItem) => ({
 
 export const listApiKeys = async (tenantId: string) => (await listTenantApiKeys(tenantId)).map(masked);
 
+/**
+ * Revoked in the table at once; this instance also forgets what it remembered of the key (and,
+ * for a secret key, the tenant's identity verifiers), so here the next request is refused.
+ * Instances that remembered it refuse it within INSTANCE_CACHE_SECONDS (docs/security.md).
+ */
 export const revokeApiKey = async (tenantId: string, keyId: string) => {
   const { key } = await ownedKey(tenantId, keyId);
   const at = nowIso();
-  return masked(kindOf(key!) === 'secret' ? await revokeSecretApiKey(tenantId, keyId, at) : await markApiKeyRevoked(tenantId, keyId, at));
+  const secret = kindOf(key!) === 'secret';
+  const revoked = secret ? await revokeSecretApiKey(tenantId, keyId, at) : await markApiKeyRevoked(tenantId, keyId, at);
+  knownKeys.forget(keyId);
+  if (secret) forgetRecordingItems(tenantId);
+  return masked(revoked);
 };
 
 /** Another tenant's key is indistinguishable from a missing one. */
@@ -80,6 +100,7 @@ export const removeDomain = async (tenantId: string, keyId: string, domainId: st
   const match = domains.find((domain) => domain.domainId === domainId);
   if (!match) throw new NotFoundError('Domain');
   await deleteDomain(keyId, match.domain);
+  knownKeys.forget(keyId);
   return domainView(match);
 };
 
@@ -90,14 +111,6 @@ export interface AuthenticatedKey {
   allowedDomains: string[];
 }
 
-/**
- * Keys as this warm instance last read them, for at most INSTANCE_CACHE_SECONDS (10): a revoked key,
- * or a domain added to the allowlist, takes effect within that bound. Only keys that exist are
- * kept, at most 1,000. A remembered key only ever lets a request through: a request it would
- * refuse (a wrong secret, a revoked key, an origin outside its domains) is decided again on the
- * key read now, so a domain added to the allowlist or removed from it never refuses anyone late.
- */
-const knownKeys = instanceCache<Awaited<ReturnType<typeof loadApiKeyWithDomains>>>(1000, () => config.instanceCacheSeconds * 1000);
 
 const keyOf = (parsed: NonNullable<ReturnType<typeof parseApiKey>>, loaded: Awaited<ReturnType<typeof loadApiKeyWithDomains>>): AuthenticatedKey => {
   const { key, domains } = loaded;

@@ -1,7 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import { clock } from '../clock';
 import { config } from '../config';
 import { TokenInvalidError } from '../errors';
+import { signCompactJws } from '../evidence/jws';
+import { kmsPublicKey, kmsSigner, localSigner, type Signer } from '../evidence/signer';
 import { roles, type Role } from '../roles';
 
 /** The claims a dashboard access token carries. */
@@ -12,73 +15,92 @@ export interface AccessClaims {
 }
 
 /**
- * Dashboard access tokens are compact JWS (RFC 7515) JWTs (RFC 7519) with one algorithm, HS256,
- * and keys named by kid. That much is a few lines over node:crypto, so the functions do not bundle
- * a JOSE library (about 15 KB of every HTTP bundle) for it. Verification is strict: exactly three
- * base64url parts, the header's alg must be HS256 (never `none` or another family), no `crit`, the
- * signature compared in constant time before the payload is trusted, then issuer, audience, exp
- * (required, in the future), nbf and iat (numbers when present) and sub.
+ * Dashboard access tokens are JWTs (RFC 9068's `at+jwt`) signed with an asymmetric key that only
+ * the auth function can use: an AWS KMS key (ES256) in AWS, a key file (Ed25519, EdDSA) locally.
+ * Every function verifies them with the public keys of config.tokenVerifyKeys, found by `kid`,
+ * through jose. Rotation adds a key to that list before it signs and removes the old one once its
+ * tokens have expired (docs/deploying.md).
  */
-const algorithm = 'HS256';
+const tokenType = 'at+jwt';
+const keyName = 'access-token';
+const algorithms = ['ES256', 'EdDSA'];
+/** Seconds a token's exp, nbf and iat may be off against this machine's clock. */
+export const clockToleranceSeconds = 5;
 
-const encodePart = (value: object): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-const macOf = (secret: string, signingInput: string): Buffer => createHmac('sha256', secret).update(signingInput).digest();
+const isKmsKey = (reference: string): boolean => reference.startsWith('arn:');
+
+/** Keys by reference (a KMS key ARN or a key file), read once per warm instance. */
+const cached = <T>(kept: Map<string, Promise<T>>, reference: string, load: () => Promise<T>): Promise<T> => {
+  let value = kept.get(reference);
+  if (!value) {
+    value = load();
+    kept.set(reference, value);
+    value.catch(() => kept.delete(reference));
+  }
+  return value;
+};
+
+const signers = new Map<string, Promise<Signer>>();
+const publicKeys = new Map<string, Promise<JWK>>();
+
+const signerOf = (reference: string): Promise<Signer> =>
+  cached(signers, reference, () => (isKmsKey(reference) ? kmsSigner(reference, keyName) : localSigner(reference, keyName)));
+
+/** A verifying function reads only public keys: kms:GetPublicKey in AWS, never kms:Sign. */
+const publicJwkOf = (reference: string): Promise<JWK> =>
+  cached(publicKeys, reference, async () => (isKmsKey(reference) ? await kmsPublicKey(reference, keyName) : await localSigner(reference, keyName)).publicJwk as JWK);
+
+const keySets = new Map<string, Promise<JWTVerifyGetKey>>();
+const verificationKeys = (): Promise<JWTVerifyGetKey> => {
+  const references = config.tokenVerifyKeys;
+  return cached(keySets, references.join(','), async () => createLocalJWKSet({ keys: await Promise.all(references.map(publicJwkOf)) }));
+};
 
 export const signAccessToken = async (claims: AccessClaims): Promise<string> => {
-  const [active] = config.jwtSigningKeys;
-  if (!active) throw new Error('No JWT signing key configured');
   const issuedAt = Math.floor(clock.now().getTime() / 1000);
-  const signingInput = `${encodePart({ alg: algorithm, kid: active.kid, typ: 'JWT' })}.${encodePart({
-    tid: claims.tenantId,
-    role: claims.role,
-    sub: claims.userId,
-    iss: config.jwtIssuer,
-    aud: config.jwtAudience,
-    iat: issuedAt,
-    exp: issuedAt + config.accessTokenTtlSeconds,
-  })}`;
-  return `${signingInput}.${macOf(active.secret, signingInput).toString('base64url')}`;
+  return signCompactJws(
+    tokenType,
+    {
+      iss: config.jwtIssuer,
+      sub: claims.userId,
+      aud: config.jwtAudience,
+      tid: claims.tenantId,
+      role: claims.role,
+      iat: issuedAt,
+      exp: issuedAt + config.accessTokenTtlSeconds,
+      jti: randomUUID(),
+    },
+    await signerOf(config.tokenSigningKey),
+  );
 };
 
-const base64url = /^[A-Za-z0-9_-]+$/;
-
-/** A JSON object from a base64url part; anything else (an array, a string, bad JSON) is undefined. */
-const objectOf = (part: string): Record<string, unknown> | undefined => {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-const optionalNumber = (value: unknown) => value === undefined || (typeof value === 'number' && Number.isFinite(value));
-
+/**
+ * The claims of a token this service issued and that is valid now; anything else (another key, an
+ * algorithm other than ES256 or EdDSA, `none` or HS256 among them, another `typ`, issuer or
+ * audience, expired or not yet valid) is 401 TOKEN_INVALID. A failure to read the keys themselves
+ * is the service's fault, not the token's, and is thrown as it is.
+ */
 export const verifyAccessToken = async (token: string): Promise<AccessClaims> => {
-  const invalid = (message = 'Access token is invalid') => new TokenInvalidError(message);
-  const parts = token.split('.');
-  if (parts.length !== 3 || !parts.every((part) => base64url.test(part))) throw invalid();
-  const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
-  const header = objectOf(encodedHeader);
-  if (!header || header.alg !== algorithm || header.crit !== undefined || typeof header.kid !== 'string') throw invalid();
-  const key = config.jwtSigningKeys.find((candidate) => candidate.kid === header.kid);
-  if (!key) throw invalid('Access token was signed with an unknown key');
-  const expected = macOf(key.secret, `${encodedHeader}.${encodedPayload}`);
-  const signature = Buffer.from(encodedSignature, 'base64url');
-  if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw invalid();
-
-  const payload = objectOf(encodedPayload);
-  if (!payload) throw invalid();
-  const now = Math.floor(clock.now().getTime() / 1000);
-  const audience = payload.aud;
-  const audienceMatches = Array.isArray(audience) ? audience.includes(config.jwtAudience) : audience === config.jwtAudience;
-  if (payload.iss !== config.jwtIssuer || !audienceMatches) throw invalid();
-  if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp) || !optionalNumber(payload.nbf) || !optionalNumber(payload.iat)) throw invalid();
-  if (payload.exp <= now) throw invalid('Access token has expired; refresh it');
-  if (typeof payload.nbf === 'number' && payload.nbf > now) throw invalid();
+  const keys = await verificationKeys();
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, keys, {
+      algorithms,
+      typ: tokenType,
+      issuer: config.jwtIssuer,
+      audience: config.jwtAudience,
+      requiredClaims: ['exp', 'iat', 'sub'],
+      clockTolerance: clockToleranceSeconds,
+      currentDate: clock.now(),
+    }));
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw new TokenInvalidError('Access token has expired; refresh it');
+    if (error instanceof errors.JWKSNoMatchingKey) throw new TokenInvalidError('Access token was signed with an unknown key');
+    throw new TokenInvalidError('Access token is invalid');
+  }
   const role = payload.role as Role;
   if (typeof payload.tid !== 'string' || typeof payload.sub !== 'string' || !roles.includes(role)) {
-    throw invalid('Access token is missing its tenant, user or role');
+    throw new TokenInvalidError('Access token is missing its tenant, user or role');
   }
   return { tenantId: payload.tid, userId: payload.sub, role };
 };

@@ -1,5 +1,16 @@
-import { JsonClient } from './json-service';
-import { endpointOf } from './request';
+import { GetPublicKeyCommand, KMSClient, SignCommand, type GetPublicKeyCommandOutput, type SignCommandInput, type SignCommandOutput } from '@aws-sdk/client-kms';
+import { clientOptions, lazyClient } from './clients';
 
-/** AWS KMS (awsJson 1.1): the checkpoint key's GetPublicKey and Sign (shared/evidence/signer.ts). Blobs travel base64. */
-export const kms = /* @__PURE__ */ new JsonClient({ endpoint: () => endpointOf('kms', undefined), targetPrefix: 'TrentService', version: '1.1' });
+/**
+ * AWS KMS through the SDK's client: the asymmetric keys that sign checkpoints and access tokens
+ * (GetPublicKey, Sign). Made on first use.
+ */
+const kms = /* @__PURE__ */ lazyClient('kms', () => new KMSClient(clientOptions(undefined)));
+
+export const getPublicKey = async (keyId: string): Promise<GetPublicKeyCommandOutput> => {
+  return (await kms()).send(new GetPublicKeyCommand({ KeyId: keyId }));
+};
+
+export const sign = async (input: SignCommandInput): Promise<SignCommandOutput> => {
+  return (await kms()).send(new SignCommand(input));
+};

@@ -1,5 +1,9 @@
-import { JsonClient } from './json-service';
-import { endpointOf } from './request';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { clientOptions, lazyClient } from './clients';
 
-/** AWS Secrets Manager (awsJson 1.1): the receipt key's secret (shared/evidence/signers.ts). */
-export const secretsManager = /* @__PURE__ */ new JsonClient({ endpoint: () => endpointOf('secretsmanager', undefined), targetPrefix: 'secretsmanager', version: '1.1' });
+/** AWS Secrets Manager through the SDK's client, made on first use: the receipt key's secret (shared/evidence/signers.ts). */
+const secretsManager = /* @__PURE__ */ lazyClient('secretsmanager', () => new SecretsManagerClient(clientOptions(undefined)));
+
+export const secretString = async (secretId: string): Promise<string | undefined> => {
+  return (await (await secretsManager()).send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
+};

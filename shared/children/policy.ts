@@ -1,8 +1,9 @@
 import type * as z from 'zod/mini';
-import { nowIso } from '../clock';
 import { ValidationError } from '../errors';
 import { consentKeys } from '../consent/keys';
-import { getSettingsItem, updateSettingsItem } from '../consent/settings-store';
+import { canonicalJson } from '../consent/proof';
+import { saveLoggedSettings } from '../consent/settings';
+import { getSettingsItem } from '../consent/settings-store';
 import { tableName } from '../db/client';
 import type { NamedItem } from '../db/transact';
 import type { VerificationMethod } from '../consent/states';
@@ -66,27 +67,39 @@ export const readChildrenSettings = async (tenantId: string) => view(await getSe
 
 export const readChildrenPolicy = async (tenantId: string): Promise<ChildrenPolicy> => policyOf(await getSettingsItem(tenantId));
 
+/** The policy's own fields, as stored and logged (the prohibited purposes are the purposes' own marks). */
+const storedOf = ({ childProhibitedPurposes: _derived, ...stored }: ChildrenPolicy) => ({ ...stored, methods: [...new Set(stored.methods)] });
+
 /**
  * Merges the given fields into the policy. A purpose cannot be both exempt and childProhibited:
  * the schedule lifts s.9(3) only under its conditions, which a DPO states by exempting a purpose
- * that is not marked as tracking or advertising. Issuers are unique by `issuer`.
+ * that is not marked as tracking or advertising. Issuers are unique by `issuer`. Each field that
+ * changes is logged as the consent settings' changes are (`children.<field>`, from and to), in the
+ * same transaction: who let children in, and how their parents are verified, is evidence too.
  */
-export const saveChildrenSettings = async (tenantId: string, changes: z.output<typeof childrenSettingsBody>, userId: string) => {
-  const current = await getSettingsItem(tenantId);
-  const merged = { ...policyOf(current), ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) } as ChildrenPolicy;
-  const fields: Record<string, string> = {};
-  const issuers = merged.tokenIssuers.map((issuer) => issuer.issuer);
-  if (new Set(issuers).size !== issuers.length) fields.tokenIssuers = 'each issuer at most once';
-  if (merged.methods.includes('VIRTUAL_TOKEN') && merged.tokenIssuers.length === 0) fields.tokenIssuers = 'VIRTUAL_TOKEN needs at least one issuer';
-  if (merged.audience !== 'ADULTS' && merged.methods.length === 0) fields.methods = 'at least one method, unless audience is ADULTS';
-  const exempted = merged.purposeExemptions.map((entry) => entry.purposeId);
-  if (new Set(exempted).size !== exempted.length) fields.purposeExemptions = 'each purpose at most once';
-  const clash = exempted.filter((purposeId) => merged.childProhibitedPurposes.includes(purposeId));
-  if (clash.length > 0) fields.purposeExemptions = `childProhibited purposes cannot be exempt: ${clash.join(', ')}`;
-  if (Object.keys(fields).length > 0) throw new ValidationError(fields);
-  const { childProhibitedPurposes: _derived, ...stored } = merged;
-  return view(await updateSettingsItem(tenantId, { children: { ...stored, methods: [...new Set(stored.methods)], updatedAt: nowIso(), updatedBy: `user:${userId}` } }));
-};
+export const saveChildrenSettings = async (tenantId: string, changes: z.output<typeof childrenSettingsBody>, userId: string) =>
+  view(
+    await saveLoggedSettings(tenantId, userId, (current, at, by) => {
+      const policy = policyOf(current);
+      const merged = { ...policy, ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) } as ChildrenPolicy;
+      const fields: Record<string, string> = {};
+      const issuers = merged.tokenIssuers.map((issuer) => issuer.issuer);
+      if (new Set(issuers).size !== issuers.length) fields.tokenIssuers = 'each issuer at most once';
+      if (merged.methods.includes('VIRTUAL_TOKEN') && merged.tokenIssuers.length === 0) fields.tokenIssuers = 'VIRTUAL_TOKEN needs at least one issuer';
+      if (merged.audience !== 'ADULTS' && merged.methods.length === 0) fields.methods = 'at least one method, unless audience is ADULTS';
+      const exempted = merged.purposeExemptions.map((entry) => entry.purposeId);
+      if (new Set(exempted).size !== exempted.length) fields.purposeExemptions = 'each purpose at most once';
+      const clash = exempted.filter((purposeId) => merged.childProhibitedPurposes.includes(purposeId));
+      if (clash.length > 0) fields.purposeExemptions = `childProhibited purposes cannot be exempt: ${clash.join(', ')}`;
+      if (Object.keys(fields).length > 0) throw new ValidationError(fields);
+      const [before, after] = [storedOf(policy), storedOf(merged)];
+      const changed = (Object.keys(after) as (keyof typeof after)[]).filter((name) => canonicalJson(before[name]) !== canonicalJson(after[name]));
+      return {
+        fields: { children: { ...after, updatedAt: at, updatedBy: by } },
+        changes: Object.fromEntries(changed.map((name) => [`children.${name}`, { from: before[name], to: after[name] }])),
+      };
+    }),
+  );
 
 /** A purpose's childProhibited mark on the settings item, as an item of the purpose's own write. */
 export const prohibitedMark = (tenantId: string, purposeId: string, prohibited: boolean): NamedItem => ({

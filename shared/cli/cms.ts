@@ -63,6 +63,9 @@ const useLocalStackByDefault = () => {
   const stack = JSON.parse(readFileSync(file, 'utf8')) as { dynamodbEndpoint: string; tableName: string };
   process.env.DYNAMODB_ENDPOINT = stack.dynamodbEndpoint;
   process.env.TABLE_NAME ??= stack.tableName;
+  // The local engine takes any credentials; the SDK still wants some, from the environment.
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
 };
 
 const run = async (argv: string[]): Promise<{ result: unknown; line: string }> => {

@@ -13,7 +13,9 @@ import type { configBody, trackerInput, trackerKeyBody } from './schemas';
 import { CmpNotConfiguredError } from './not-configured';
 import { documentItems, readDocument, readRevision, RevisionMovedError } from './store';
 import { writeTransaction, type NamedItem } from '../db/transact';
-import { widgetLabelSets } from '../words/read';
+import { isLanguageCode, type LanguageCode } from '../i18n/languages';
+import { offeredLabelSets, widgetLabelSets } from '../words/read';
+import { WordsMovedError } from '../words/store';
 
 /** The cookie-consent family is on every standard plan and on no collect-only plan. */
 export const requireCmpTenant = async (tenantId: string): Promise<Tenant> => {
@@ -35,18 +37,33 @@ export type DocumentChange = (current: CmpDocument, tenant: Tenant) => CmpDocume
  */
 export const prepareDocumentChange = async (tenant: Tenant, change: DocumentChange, sizeField: string): Promise<{ next: CmpDocument; items: NamedItem[] }> => {
   const current = (await readDocument(tenant.tenantId)) ?? { ...emptyDocument(tenant), labelSets: await widgetLabelSets(tenant.tenantId) };
-  const changed = change(current, tenant);
+  let changed = change(current, tenant);
   if (changed === current) return { next: current, items: [] };
+  const conditions: NamedItem[] = [];
+  // A language the banner starts offering shows the service's built-in words; one it stops offering, only the tenant's.
+  const toggled = symmetricDifference(current.languages, changed.languages);
+  if (toggled.length > 0) {
+    const offered = await offeredLabelSets(tenant.tenantId, changed.labelSets, changed.languages, toggled);
+    changed = { ...changed, labelSets: offered.labelSets };
+    conditions.push(offered.unchanged);
+  }
   const next = { ...changed, revision: current.revision + 1, updatedAt: nowIso() };
   const body = renderPublicBody(next);
   if (Buffer.byteLength(body.body) > maxDocumentBytes) {
     throw new ValidationError({ [sizeField]: `the cookie-consent document would exceed ${maxDocumentBytes} bytes` }, 'Cookie-consent document too large');
   }
-  return { next, items: documentItems(next, body) };
+  return { next, items: [...documentItems(next, body), ...conditions] };
 };
 
-/** A cancelled transaction (a concurrent writer on the same items) is retried like a moved revision. */
-export const isMovedRevision = (error: unknown): boolean => error instanceof RevisionMovedError || error instanceof ContentionError;
+/** The scheduled languages in one list of lower-case banner codes and not the other, as upper-case codes. */
+const symmetricDifference = (before: readonly string[], after: readonly string[]): LanguageCode[] => {
+  const upper = (codes: readonly string[]) => new Set(codes.map((code) => code.toUpperCase()));
+  const [was, is] = [upper(before), upper(after)];
+  return [...new Set([...was, ...is])].filter((code): code is LanguageCode => isLanguageCode(code) && code !== 'EN' && was.has(code) !== is.has(code));
+};
+
+/** A cancelled transaction (a concurrent writer on the same items), or the tenant's words moving under a projection of them, is retried like a moved revision. */
+export const isMovedRevision = (error: unknown): boolean => error instanceof RevisionMovedError || error instanceof ContentionError || error instanceof WordsMovedError;
 
 /**
  * Applies `change` to the latest document and writes it conditionally on the revision it read;

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { ApiKeyKind } from '../api-keys/schemas';
+import { clock } from '../clock';
 import { safeEqual } from '../crypto/hash';
 import { decryptSecret } from '../crypto/secret-box';
 import { ValidationError } from '../errors';
@@ -17,28 +18,49 @@ import type { ConsentSettings } from './settings';
  *   publishable key could have sent it.
  * - IP: no identifier; the client's address stands in (IP_ADDRESS).
  * `attributedBy` names who vouched or, for CLAIMED and IP, which key the call came with: `key:<id>`
- * or `user:<id>`.
+ * or `user:<id>`. A SIGNED_HASH record also holds when the tenant's server signed
+ * (`identifierSignedAt`, Unix seconds), so the evidence shows the signature was fresh.
  */
 export interface Attribution {
   attribution: AttributionLevel;
   attributionMethod: AttributionMethod;
   attributedBy: string;
+  identifierSignedAt?: number;
 }
 
 /** Who says who the principal is: the tenant's staff (dashboard), or a call with an API key. */
 export type PrincipalClaim =
   | { by: 'staff'; userId: string; identifier: string }
-  | { by: 'apiKey'; keyId: string; keyKind: ApiKeyKind; ip: string; identifier?: string; identifierHash?: string; identifierSignature?: string };
+  | {
+      by: 'apiKey';
+      keyId: string;
+      keyKind: ApiKeyKind;
+      ip: string;
+      identifier?: string;
+      identifierHash?: string;
+      identifierSignature?: string;
+      identifierSignedAt?: number;
+    };
 
 /**
- * The secret key whose verifier makes `signature` (lower-case hex HMAC-SHA256 of the hash as
- * text): every live key is tried and compared in constant time, so timing tells nothing of which
- * matched or how close a guess came. A revoked key has no verifier any more.
+ * How far from the service's clock, either way, a signature's time may be. A signature is a
+ * bearer credential for the person it names while it is accepted: one seen in a page (or its
+ * logs) could otherwise be replayed from anywhere, forever.
  */
-export const signingKeyOf = (identifierHash: string, signature: string, verifiers: ReadonlyMap<string, string>): string | undefined => {
+export const signatureWindowSeconds = 15 * 60;
+
+/** What a tenant's server signs: the hash and the time it signed, so a signature is good only around that time. */
+export const signedIdentityText = (identifierHash: string, identifierSignedAt: number): string => `${identifierHash}.${identifierSignedAt}`;
+
+/**
+ * The secret key whose verifier makes `signature` (lower-case hex HMAC-SHA256 of `signedText`):
+ * every live key is tried and compared in constant time, so timing tells nothing of which matched
+ * or how close a guess came. A revoked key has no verifier any more.
+ */
+export const signingKeyOf = (signedText: string, signature: string, verifiers: ReadonlyMap<string, string>): string | undefined => {
   let match: string | undefined;
   for (const [keyId, sealed] of verifiers) {
-    const expected = createHmac('sha256', Buffer.from(decryptSecret(sealed), 'base64')).update(identifierHash, 'utf8').digest('hex');
+    const expected = createHmac('sha256', Buffer.from(decryptSecret(sealed), 'base64')).update(signedText, 'utf8').digest('hex');
     if (safeEqual(expected, signature) && match === undefined) match = keyId;
   }
   return match;
@@ -50,17 +72,33 @@ const refuse = (fields: Record<string, string>): never => {
 
 const requiredNote = 'required: this organisation records only verified identities (requireVerifiedIdentity); sign identifierHash on your server with a secret key';
 
+/**
+ * A signature binds the hash to the time the tenant's server signed it (`<identifierHash>.<identifierSignedAt>`)
+ * and is accepted only within signatureWindowSeconds of the service's clock, either way.
+ */
+const signedAttribution = (identifierHash: string, signature: string, signedAt: number | undefined, verifiers: ReadonlyMap<string, string>): { dataPrincipalHash: string } & Attribution => {
+  if (signedAt === undefined) {
+    return refuse({ identifierSignature: 'send identifierSignedAt (integer Unix seconds) with it: a signature covers `<identifierHash>.<identifierSignedAt>`' });
+  }
+  const now = Math.floor(clock.now().getTime() / 1000);
+  if (Math.abs(now - signedAt) > signatureWindowSeconds) {
+    refuse({ identifierSignature: `was signed at ${signedAt} (identifierSignedAt), more than ${signatureWindowSeconds / 60} minutes from the service's clock (${now}): sign again when the page is served` });
+  }
+  const signer = signingKeyOf(signedIdentityText(identifierHash, signedAt), signature, verifiers);
+  if (!signer) {
+    refuse({ identifierSignature: 'does not verify with a live secret key of this organisation (lower-case hex HMAC-SHA256 of `<identifierHash>.<identifierSignedAt>`, keyed with the secret key as issued)' });
+  }
+  return { dataPrincipalHash: identifierHash, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${signer}`, identifierSignedAt: signedAt };
+};
+
 const keyAttribution = (claim: Extract<PrincipalClaim, { by: 'apiKey' }>, settings: ConsentSettings, verifiers: ReadonlyMap<string, string>): { dataPrincipalHash: string } & Attribution => {
   const key = `key:${claim.keyId}`;
   if (claim.identifier !== undefined && claim.keyKind === 'publishable') {
     refuse({ identifier: 'a raw identifier is accepted only with a secret key, from the tenant\'s server: a publishable key is public, so it cannot vouch for anyone. From a page, send identifierHash with identifierSignature' });
   }
   if (claim.identifierSignature !== undefined && claim.identifierHash === undefined) refuse({ identifierSignature: 'signs an identifierHash: send the hash it signs' });
-  if (claim.identifierSignature !== undefined) {
-    const signer = signingKeyOf(claim.identifierHash!, claim.identifierSignature, verifiers);
-    if (!signer) refuse({ identifierSignature: 'does not verify with a live secret key of this organisation (lower-case hex HMAC-SHA256 of identifierHash, keyed with the secret key as issued)' });
-    return { dataPrincipalHash: claim.identifierHash!, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${signer}` };
-  }
+  if (claim.identifierSignedAt !== undefined && claim.identifierSignature === undefined) refuse({ identifierSignedAt: 'dates an identifierSignature: send the signature it dates' });
+  if (claim.identifierSignature !== undefined) return signedAttribution(claim.identifierHash!, claim.identifierSignature, claim.identifierSignedAt, verifiers);
   if (claim.keyKind === 'secret') {
     // Spec rule: identifierHash is used as is when given, else identifier is hashed.
     const hash = claim.identifierHash ?? (claim.identifier === undefined ? undefined : principalHash(claim.identifier));

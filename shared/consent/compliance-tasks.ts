@@ -1,5 +1,7 @@
 import { clock } from '../clock';
+import type { WithdrawalAttribution } from './attribution-levels';
 import { markTaskDone, queryTasks } from './task-store';
+import type { WithdrawalMethod } from './withdrawal-apply';
 
 export type TaskFilter = 'OPEN' | 'DONE' | 'OVERDUE';
 
@@ -12,6 +14,8 @@ const taskView = (item: Record<string, unknown>, now: string) => ({
   completedAt: (item.completedAt as string | undefined) ?? null,
   completedBy: (item.completedBy as string | undefined) ?? null,
   description: String(item.description),
+  withdrawalMethod: (item.withdrawalMethod as WithdrawalMethod | undefined) ?? null,
+  withdrawalAttribution: (item.attribution as WithdrawalAttribution | undefined) ?? null,
 });
 
 /**

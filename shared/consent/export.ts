@@ -42,9 +42,24 @@ export const csvColumns: (keyof ExportRow)[] = [
 ];
 
 /**
- * One CSV cell (RFC 4180): a text a spreadsheet would run as a formula (starting with = + - @, a
- * tab or a carriage return) gets a leading apostrophe; a cell with a comma, quote or line break is
- * quoted, its quotes doubled.
+ * Where a spreadsheet may begin a cell: the cell's start, and after a `,` or `;` (the separator of
+ * the reader's locale: de, fr and many others split on `;`, and then a quote in the middle of a
+ * cell is a literal, so quoting alone does not keep a `;` inside its cell), a tab or a line break.
+ */
+const cellStart = /(^|[,;\t\r\n])/;
+/**
+ * A formula trigger (OWASP CSV injection: = + - @, tab, CR; their full-width forms, which some
+ * spreadsheets read alike), also behind blanks or quotes, which some spreadsheets drop first.
+ */
+const formulaAhead = /(?=[\s"']*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/;
+const inertBoundaries = new RegExp(`${cellStart.source}${formulaAhead.source}`, 'g');
+
+/**
+ * One CSV cell (RFC 4180) that no spreadsheet runs as a formula, in a `,` or a `;` locale
+ * (OWASP's CSV injection guidance): wherever a cell may begin and a formula trigger follows, an
+ * apostrophe goes first (a spreadsheet shows a leading one as the mark of text; inside a value it
+ * stays visible: `;=1+1` is written `;'=1+1`, the JSON lines export keeps every value as it is); a
+ * cell with a comma, semicolon, quote or line break is quoted, its quotes doubled.
  */
 export const csvCell = (value: unknown): string => {
   const text =
@@ -52,8 +67,8 @@ export const csvCell = (value: unknown): string => {
     : Array.isArray(value) ? value.join(';')
     : typeof value === 'object' ? Object.entries(value).map(([key, inner]) => `${key}=${String(inner)}`).join(';')
     : String(value);
-  const inert = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(inert) ? `"${inert.replace(/"/g, '""')}"` : inert;
+  const inert = text.replace(inertBoundaries, "$1'");
+  return /[",;\r\n]/.test(inert) ? `"${inert.replace(/"/g, '""')}"` : inert;
 };
 
 export const csvLine = (cells: unknown[]): string => `${cells.map(csvCell).join(',')}\r\n`;

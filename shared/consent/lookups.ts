@@ -5,6 +5,9 @@ import { issueReceipt } from '../evidence/receipts';
 import { canonicalEvidence, evidenceOf, proofAlgorithm, proofHashOf } from './proof';
 import { consentInForce, stateOf, type ConsentRecord } from './record';
 import { externalIdRecords, getRecord, principalRecords } from './store';
+import type { WithdrawalMethod } from './withdrawal-apply';
+import { withdrawalEvidenceOf } from './withdrawal-evidence';
+import { getWithdrawalItem } from './withdrawal-store';
 
 const statusFields = (record: ConsentRecord) => ({
   consentState: stateOf(record),
@@ -77,9 +80,25 @@ export const recordEvidence = async (record: ConsentRecord) => {
   };
 };
 
+/** The withdrawal that last changed a record, as its WithdrawalRecord holds it (how it was made, and by whom as far as known). */
+const lastWithdrawalOf = async (record: ConsentRecord) => {
+  const item = record.lastWithdrawalId ? await getWithdrawalItem(record.tenantId, record.lastWithdrawalId) : undefined;
+  if (!item) return null;
+  const evidence = withdrawalEvidenceOf(item);
+  return {
+    withdrawalId: evidence.withdrawalId,
+    withdrawnAt: evidence.withdrawnAt,
+    method: evidence.method as WithdrawalMethod,
+    reason: evidence.reason,
+    isFullWithdrawal: evidence.isFullWithdrawal,
+    purposeIds: evidence.purposeIds,
+    attribution: evidence.attribution ?? null,
+  };
+};
+
 export const proofOf = async (tenantId: string, recordId: string) => {
   const record = await getRecord(tenantId, recordId);
   if (!record) throw new NotFoundError('Consent record');
-  const [evidence, log] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId)]);
-  return { ...evidence, log };
+  const [evidence, log, lastWithdrawal] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId), lastWithdrawalOf(record)]);
+  return { ...evidence, log, lastWithdrawal };
 };

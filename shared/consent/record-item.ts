@@ -13,7 +13,7 @@ import type { ConsentState } from './states';
  * instead of 64 hex characters, and withdrawal fields exist only once a withdrawal happened.
  * Format 3 adds the attribution in about 20 bytes (`am`: one letter for the method, which implies
  * the level; `ab`: who vouched, a UUID as 16 bytes, a `key:` for every method but DASHBOARD's
- * `user:`) and, for widget records, the SHA-256 of the withdrawal key (`wk`, 32 bytes; not
+ * `user:`; `isa`: when a signed hash was signed, Unix seconds) and, for widget records, the SHA-256 of the withdrawal key (`wk`, 32 bytes; not
  * evidence). Format 1 items (the hash-chain era) are stored whole and read as they are.
  */
 
@@ -65,6 +65,7 @@ export const recordItem = (record: ConsentRecord): Item => {
     type: recordItemType,
     pv: record.proofVersion,
     ...(record.proofVersion === 3 ? { am: methodCodes[record.attributionMethod!], ab: attributedByItem(record.attributionMethod!, record.attributedBy!) } : {}),
+    ...(record.identifierSignedAt === undefined ? {} : { isa: record.identifierSignedAt }),
     ...(record.withdrawalKeyHash ? { wk: bytes(record.withdrawalKeyHash) } : {}),
     nid: record.noticeId,
     nv: record.noticeVersionNumber,
@@ -120,6 +121,7 @@ const compact = (item: Item): ConsentRecord => {
   return {
     proofVersion: item.pv === 3 ? 3 : 2,
     ...(item.pv === 3 ? attributionOf(item) : {}),
+    ...(item.isa === undefined ? {} : { identifierSignedAt: Number(item.isa) }),
     ...(item.wk === undefined ? {} : { withdrawalKeyHash: hex(item.wk) }),
     tenantId,
     recordId: after(item.SK, consentKeys.recordPrefix),

@@ -9,7 +9,8 @@ export type RecordChannel = 'DASHBOARD' | 'SDK';
  *
  * Proof format 3 (every record since attribution was recorded): format 2's evidence plus who
  * the record says the principal is and how that is known (`attribution`, `attributionMethod`,
- * `attributedBy`: attribution.ts). Format 2 (records since the evidence log): the evidence alone;
+ * `attributedBy`: attribution.ts, and for a signed hash `identifierSignedAt`, present only on
+ * records made since signatures carry a time, so older records hash as they always did). Format 2 (records since the evidence log): the evidence alone;
  * the log, not a link to a predecessor, orders and commits to records. Format 1 (records written
  * while consents were a hash chain) also covered `chainSeq` and `prevProofHash`. Every format
  * keeps verifying by its own fields, and the log's first leaves are the old chain, in chain order.
@@ -41,6 +42,11 @@ export interface ConsentEvidence {
    * evidence is unchanged.
    */
   child?: ChildEvidence;
+  /**
+   * Format 3, SIGNED_HASH records since signatures carry a time: when the tenant's server signed
+   * the identifier hash (Unix seconds), within 15 minutes of createdAt (attribution.ts).
+   */
+  identifierSignedAt?: number;
   /** Format 1 only. */
   chainSeq?: number;
   /** Format 1 only. */

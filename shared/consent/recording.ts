@@ -1,8 +1,6 @@
 import { clock } from '../clock';
 import { randomToken, sha256Hex } from '../crypto/hash';
-import { config } from '../config';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../errors';
-import { instanceCache } from '../instance-cache';
 import { issueReceipt } from '../evidence/receipts';
 import { newTimeOrderedId } from '../ids';
 import { activePointerOf, getNotice, type ActivePointer } from '../notices/store';
@@ -17,7 +15,8 @@ import { policyOf } from '../children/policy';
 import { requestPut } from '../children/store';
 import { writeTransaction } from '../db/transact';
 import { settingsOf } from './settings';
-import { getRecordingItems, verifiersOf } from './settings-store';
+import { readRecordingItemsNow, rememberedRecordingItems, type RecordingItems } from './recording-items';
+import { verifiersOf } from './settings-store';
 import { principalRecords, putRecord, recordNamedPut } from './store';
 
 export interface RecordInput {
@@ -66,21 +65,8 @@ const checkDecision = (pointer: ActivePointer, input: RecordInput) => {
   if (Object.keys(fields).length > 0) throw new ValidationError(fields);
 };
 
-/**
- * What recording reads (the published-notice pointer, and the settings with the live secret keys'
- * identity verifiers), as this warm instance last read it: at most INSTANCE_CACHE_SECONDS (10) old,
- * for at most 1,000 tenants. Remembered state only ever lets a request through: one it would
- * refuse (a notice it does not know as published, a purpose or language that notice lacks, a
- * signature no remembered key makes, requireVerifiedIdentity) is decided again on what is read
- * now. So a publish, a new secret key or a relaxed setting applies at once; a revoked secret key's
- * signatures, or requireVerifiedIdentity switched on, within the bound.
- */
-const recordingItems = instanceCache<Awaited<ReturnType<typeof getRecordingItems>>>(1000, () => config.instanceCacheSeconds * 1000);
-
-const readNow = (tenantId: string) => recordingItems.reload(tenantId, () => getRecordingItems(tenantId));
-
 /** The notice, principal and attribution a consent is recorded with, decided on `items` (and for a child, what waits for the guardian). */
-const decide = async (input: RecordInput, items: Awaited<ReturnType<typeof getRecordingItems>>) => {
+const decide = async (input: RecordInput, items: RecordingItems) => {
   const pointer = await noticeFor(input.tenantId, input.noticeId, items.pointer && activePointerOf(items.pointer));
   checkDecision(pointer, input);
   const verifiers = verifiersOf(items.settings);
@@ -98,16 +84,23 @@ const decide = async (input: RecordInput, items: Awaited<ReturnType<typeof getRe
   return { pointer, principal, child };
 };
 
+/**
+ * Remembered state (recording-items.ts) only ever lets a request through: one it would refuse (a
+ * notice it does not know as published, a purpose or language that notice lacks, a signature no
+ * remembered key makes, requireVerifiedIdentity) is decided again on what is read now. So a
+ * publish, a new secret key or a relaxed setting applies at once; a revoked secret key's
+ * signatures, or requireVerifiedIdentity switched on, as docs/security.md states.
+ */
 const decideOnLatest = async (input: RecordInput) => {
-  const remembered = recordingItems.get(input.tenantId);
+  const remembered = rememberedRecordingItems(input.tenantId);
   // The request names the notice the person was shown; remembered state naming another is older than a publish.
   // A child's decision is always decided on the policy as it stands (a newly prohibited purpose, ADULTS).
-  if (!remembered || input.child || (input.noticeId && remembered.pointer?.noticeId !== input.noticeId)) return decide(input, await readNow(input.tenantId));
+  if (!remembered || input.child || (input.noticeId && remembered.pointer?.noticeId !== input.noticeId)) return decide(input, await readRecordingItemsNow(input.tenantId));
   try {
     return await decide(input, remembered);
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
-    return decide(input, await readNow(input.tenantId));
+    return decide(input, await readRecordingItemsNow(input.tenantId));
   }
 };
 
@@ -189,6 +182,7 @@ const buildRecord = (
     attribution: principal.attribution,
     attributionMethod: principal.attributionMethod,
     attributedBy: principal.attributedBy,
+    ...(principal.identifierSignedAt === undefined ? {} : { identifierSignedAt: principal.identifierSignedAt }),
     ...(child ? { child } : {}),
   };
   return {

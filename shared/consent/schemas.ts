@@ -3,7 +3,7 @@ import { described } from '../described';
 import { languageCode } from '../notices/schemas';
 import { logView } from '../evidence/schemas';
 import { slugSchema } from '../tenants/tenant';
-import { attributionLevels } from './attribution-levels';
+import { attributionLevels, withdrawalAttributionMethods } from './attribution-levels';
 import { consentStates, principalStatuses, verificationMethods } from './states';
 
 /*
@@ -19,6 +19,20 @@ const purposeDecisions = /* @__PURE__ */ (() => z.record(z.uuid(), z.boolean()))
 export const identifierSchema = /* @__PURE__ */ (() => z.string().check(z.trim(), z.minLength(1), z.maxLength(512)))();
 export const reasonSchema = /* @__PURE__ */ (() => z.string().check(z.trim(), z.maxLength(500)))();
 export const widgetPositions = ['bottom-right', 'bottom-left', 'bottom-center', 'top-center', 'api'] as const;
+
+/** How a withdrawal by email at withdraw-public knows its principal (withdrawal-attribution.ts). */
+export const withdrawalAttributionSchema = /* @__PURE__ */ (() => z.object({
+  level: described(z.enum(['CLAIMED', 'VERIFIED']), 'CLAIMED: nobody verified that the sender is the principal; VERIFIED: your server vouched for it'),
+  method: described(
+    z.enum(withdrawalAttributionMethods),
+    "PUBLIC_EMAIL_CLAIM: an email address sent to POST /consent/withdraw-public with the publishable key, which anyone can read off your pages (the spec's default, publicWithdrawal IMMEDIATE); SECRET_KEY: sent by your server with a secret key",
+  ),
+  attributedBy: described(z.string(), '`key:<keyId>`: the API key the call came with'),
+  origin: described(z.nullable(z.string()), "The page origin the request stated (Origin, else the Referer's origin); null from a server"),
+  ipHash: described(z.string().check(z.regex(/^[0-9a-f]{64}$/)), 'SHA-256 hex of `ip:<address>` of the request: the hash an IP-attributed record of that address is filed under'),
+}))();
+
+export const withdrawalMethods = ['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDGET', 'RIGHTS_REQUEST'] as const;
 
 export const attributionSchema = /* @__PURE__ */ (() => described(z.enum(attributionLevels), 'Extension: VERIFIED (a secret key, a valid identifierSignature, or the dashboard), CLAIMED (an unsigned identifierHash from a publishable key) or IP (no identifier: the client address)'))();
 
@@ -59,7 +73,8 @@ export const sdkRecordBody = /* @__PURE__ */ (() => z.strictObject({
   positionShown: z._default(z.enum(widgetPositions), 'bottom-right'),
   noticeId: z.optional(z.uuid()),
   identifierHash: z.optional(principalHashSchema),
-  identifierSignature: described(z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256 of identifierHash, keyed with a secret key as issued'))), "Extension: the tenant server's signature of identifierHash (lower-case hex HMAC-SHA256 of the 64-character hash as text, keyed with one of the tenant's secret keys exactly as issued). A valid one makes the record VERIFIED; an invalid one is 400."),
+  identifierSignature: described(z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256 of `<identifierHash>.<identifierSignedAt>`, keyed with a secret key as issued'))), "Extension: the tenant server's signature of identifierHash at a time: lower-case hex HMAC-SHA256 of the text `<identifierHash>.<identifierSignedAt>`, keyed with one of the tenant's secret keys exactly as issued. Sent with identifierSignedAt, within 15 minutes of the service's clock either way; a valid one makes the record VERIFIED; an invalid or stale one, or one without identifierSignedAt, is 400 on identifierSignature."),
+  identifierSignedAt: described(z.optional(z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))), 'Extension: when the tenant\'s server signed identifierSignature, integer Unix seconds. Only with identifierSignature (400 on identifierSignedAt otherwise); kept in the record\'s evidence.'),
   identifier: described(z.optional(identifierSchema), 'Raw email, phone or user id, hashed by the service. Secret keys only (server-to-server): with a publishable key it is 400 VALIDATION_ERROR.'),
   externalId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))),
   ...childDecisionFields,
@@ -144,7 +159,7 @@ export const recordPage = /* @__PURE__ */ (() => z.object({
 
 export const proofView = /* @__PURE__ */ (() => z.object({
   recordId: z.uuid(),
-  proofVersion: described(z.union([z.literal(1), z.literal(2), z.literal(3)]), '3: the evidence with its attribution (attribution, attributionMethod, attributedBy); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
+  proofVersion: described(z.union([z.literal(1), z.literal(2), z.literal(3)]), '3: the evidence with its attribution (attribution, attributionMethod, attributedBy; and identifierSignedAt on SIGNED_HASH records whose signature carried a time); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
   algorithm: z.string(),
   canonicalPayload: described(z.string(), 'The RFC 8785 canonical JSON that was hashed'),
   payload: z.record(z.string(), z.unknown()),
@@ -152,6 +167,20 @@ export const proofView = /* @__PURE__ */ (() => z.object({
   recomputedHash: z.string(),
   matches: z.boolean(),
   log: logView,
+  lastWithdrawal: described(
+    z.nullable(
+      z.object({
+        withdrawalId: z.uuid(),
+        withdrawnAt: z.iso.datetime(),
+        method: z.enum(withdrawalMethods),
+        reason: z.nullable(z.string()),
+        isFullWithdrawal: z.boolean(),
+        purposeIds: z.array(z.string()),
+        attribution: described(z.nullable(withdrawalAttributionSchema), 'Set for a withdrawal by email at POST /consent/withdraw-public (PUBLIC_EMAIL_CLAIM: unverified); null otherwise'),
+      }),
+    ),
+    'Extension: the withdrawal that last changed this record, as its WithdrawalRecord holds it (part of the tenant\'s log); null while none did',
+  ),
   receipt: described(z.string(), 'Extension: the record\'s receipt, the compact JWS record returned (issued again; Ed25519 signatures are deterministic), verifiable with GET /consent/log/keys'),
 }))();
 
@@ -245,6 +274,18 @@ export const consentSettingsView = /* @__PURE__ */ (() => z.object({
   updatedBy: described(z.nullable(z.string()), 'user:<userId> of the last change; null while the defaults stand'),
 }))();
 
+export const consentSettingsChange = /* @__PURE__ */ (() => z.object({
+  documentId: described(z.uuid(), 'The logged document (its id in the tenant\'s evidence log)'),
+  at: z.iso.datetime(),
+  by: described(z.string(), 'user:<userId> who saved'),
+  revision: described(z.number().check(z.int()), 'Counts the saves of the settings: each change replaced what the save before it left'),
+  changes: described(
+    z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+    'Each setting whose value changed: its value before and after',
+  ),
+  hash: described(z.string(), 'SHA-256 hex of the document\'s RFC 8785 form: its leaf data in the log'),
+}))();
+
 export const withdrawalResult = /* @__PURE__ */ (() => z.object({
   withdrawalId: z.uuid(),
   ...withdrawalFields,
@@ -296,6 +337,8 @@ export const taskView = /* @__PURE__ */ (() => z.object({
   completedAt: z.nullable(z.iso.datetime()),
   completedBy: z.nullable(z.string()),
   description: z.string(),
+  withdrawalMethod: described(z.nullable(z.enum(withdrawalMethods)), 'Extension: how the withdrawal was made (the withdrawalMethod of its consent.withdrawn events); null for tasks made before it was kept'),
+  withdrawalAttribution: described(z.nullable(withdrawalAttributionSchema), 'Extension: set for a withdrawal by email at POST /consent/withdraw-public: how far it knows its principal (PUBLIC_EMAIL_CLAIM: unverified); null otherwise'),
 }))();
 
 const exportDay = /* @__PURE__ */ (() => z.iso.date())();

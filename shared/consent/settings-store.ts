@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '../db/commands';
+import { GetCommand } from '../db/commands';
 import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import type { NamedItem } from '../db/transact';
@@ -33,20 +33,46 @@ export const getRecordingItems = async (tenantId: string): Promise<{ pointer?: R
   return { pointer: items.find((item) => item.SK === pointerKey.SK), settings: items.find((item) => item.SK === consentKeys.settings(tenantId).SK) };
 };
 
-/** Only the fields given change (a PUT merges), each in one UpdateItem: two writers never lose each other's field. */
-export const updateSettingsItem = async (tenantId: string, fields: Record<string, unknown>): Promise<Record<string, unknown>> => {
+/** Only the fields given change (a PUT merges), each in one update: two writers never lose each other's field. */
+const settingsUpdate = (tenantId: string, fields: Record<string, unknown>) => {
   const entries = Object.entries(fields);
-  const { Attributes = {} } = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: consentKeys.settings(tenantId),
-      UpdateExpression: `SET #type = :type, tenantId = :tenant, ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-      ExpressionAttributeNames: { '#type': 'type', ...Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])) },
-      ExpressionAttributeValues: { ':type': 'ConsentSettings', ':tenant': tenantId, ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])) },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return Attributes;
+  return {
+    TableName: tableName(),
+    Key: consentKeys.settings(tenantId),
+    UpdateExpression: `SET #type = :type, tenantId = :tenant, ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+    ExpressionAttributeNames: { '#type': 'type', ...Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])) },
+    ExpressionAttributeValues: { ':type': 'ConsentSettings', ':tenant': tenantId, ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])) } as Record<string, unknown>,
+  };
+};
+
+/** The settings changed since they were read (their revision moved on): read them again and decide again. */
+export class SettingsChangedError extends ConflictError {
+  constructor() {
+    super('The consent settings were changed at the same moment; retry');
+  }
+}
+
+/**
+ * The settings' new values, to be written with the logged document that records the change, in
+ * one transaction, conditional on the settings being as read (`settingsRevision`, counted by each
+ * save; absent before the first), so the document's "from" is what was replaced. Identity
+ * verifiers change the item without touching the revision, and do not conflict.
+ */
+export const settingsRevisionOf = (item: Record<string, unknown> | undefined): number => Number(item?.settingsRevision ?? 0);
+
+export const settingsChangeItem = (tenantId: string, readRevision: number, fields: Record<string, unknown>): NamedItem => {
+  const update = settingsUpdate(tenantId, { ...fields, settingsRevision: readRevision + 1 });
+  return {
+    name: 'consent settings',
+    item: {
+      Update: {
+        ...update,
+        ConditionExpression: readRevision === 0 ? 'attribute_not_exists(settingsRevision)' : 'settingsRevision = :readRevision',
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...(readRevision === 0 ? {} : { ':readRevision': readRevision }) },
+      },
+    },
+    onConditionFailure: () => new SettingsChangedError(),
+  };
 };
 
 /** A new secret key's verifier, in the key's own creation transaction; refused past the live-key limit. */

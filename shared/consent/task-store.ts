@@ -5,6 +5,8 @@ import { queryAll } from '../db/query';
 import type { NamedItem } from '../db/transact';
 import { ConflictError, NotFoundError } from '../errors';
 import { consentKeys } from './keys';
+import type { WithdrawalMethod } from './withdrawal-apply';
+import type { WithdrawalAttribution } from './withdrawal-attribution';
 import { changedWhileWithdrawing } from './withdrawal-store';
 
 export interface TaskInput {
@@ -14,6 +16,9 @@ export interface TaskInput {
   dueAt: string;
   createdAt: string;
   description: string;
+  /** How the withdrawal was made, and for one by email at withdraw-public its attribution: shown with the task. */
+  withdrawalMethod: WithdrawalMethod;
+  attribution?: WithdrawalAttribution;
 }
 
 /** The DPO's compliance task for a withdrawal, OPEN in the task-state index. */

@@ -7,6 +7,7 @@ import { principalHash } from './principal';
 import { readSettings } from './settings';
 import { principalRecords } from './store';
 import { withdraw } from './withdrawal';
+import type { WithdrawalAttribution } from './withdrawal-attribution';
 
 /**
  * Public withdrawal by email (the spec's withdraw-public). Always 200 with the same keys: an email
@@ -22,8 +23,12 @@ import { withdraw } from './withdrawal';
  * withdrawal page does), and the withdrawal happens when the person confirms there. The answer
  * is then the same for every address (withdrawalId null, withdrawnCount 0, confirmationRequired
  * true), held to the same minimum time.
+ *
+ * What is withdrawn at once is attributed as what it is (withdrawal-attribution.ts): with the
+ * publishable key, an unverified claim of the email, with the request's origin and IP hash; the
+ * actor is the key the call came with, never the principal.
  */
-export const withdrawPublic = async (tenantId: string, input: { email: string; purposeIds: string[]; withdrawalReason?: string }) => {
+export const withdrawPublic = async (tenantId: string, input: { email: string; purposeIds: string[]; withdrawalReason?: string }, attribution: WithdrawalAttribution) => {
   const deadline = Date.now() + config.withdrawPublicMinMs;
   const email = input.email.trim().toLowerCase();
   try {
@@ -50,7 +55,8 @@ export const withdrawPublic = async (tenantId: string, input: { email: string; p
       purposeIds: input.purposeIds.filter((id) => known.has(id)),
       method: 'PUBLIC_API',
       reason: input.withdrawalReason ?? null,
-      actor: 'principal:public-api',
+      actor: attribution.attributedBy,
+      attribution,
       principalEmail: email,
     });
     if (!result) return nothingYet(false);

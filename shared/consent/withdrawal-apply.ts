@@ -2,11 +2,13 @@ import { addCounters, named, tryTransaction, type NamedItem } from '../db/transa
 import { newEvent, outboxPut } from '../events/outbox';
 import { describeError, log } from '../log';
 import { consentKeys } from './keys';
+import type { withdrawalMethods } from './schemas';
 import { consentInForce, derivedStatus, type ConsentRecord } from './record';
 import { counterNames, getRecord } from './store';
+import type { WithdrawalAttribution } from './withdrawal-attribution';
 import { getWithdrawalItem, markWithdrawalComplete, queryPendingWithdrawals, recordWithdrawalUpdate } from './withdrawal-store';
 
-export type WithdrawalMethod = 'DASHBOARD' | 'WEB_PORTAL' | 'PUBLIC_API' | 'WIDGET' | 'RIGHTS_REQUEST';
+export type WithdrawalMethod = (typeof withdrawalMethods)[number];
 
 /** What a committed withdrawal covers: stored on the WithdrawalRecord, so anyone can finish it. */
 export interface WithdrawalPlan {
@@ -19,6 +21,8 @@ export interface WithdrawalPlan {
   reason: string | null;
   principalEmail: string | null;
   withdrawnAt: string;
+  /** Set on a withdrawal by email at withdraw-public (withdrawal-attribution.ts); null otherwise, the method saying who withdrew. */
+  attribution: WithdrawalAttribution | null;
 }
 
 /**
@@ -100,6 +104,7 @@ const applyChunk = async (plan: WithdrawalPlan, recordIds: string[]): Promise<nu
             withdrawalMethod: plan.method,
             withdrawalReason: plan.reason,
             withdrawnAt: plan.withdrawnAt,
+            attribution: plan.attribution,
           }),
         )),
       ),
@@ -133,6 +138,7 @@ export const planOf = (item: Record<string, unknown>): WithdrawalPlan => ({
   reason: (item.reason as string | null | undefined) ?? null,
   principalEmail: (item.principalEmail as string | null | undefined) ?? null,
   withdrawnAt: String(item.withdrawnAt),
+  attribution: (item.attribution as WithdrawalAttribution | undefined) ?? null,
 });
 
 /** Finishes one withdrawal by id, if it is still in progress (the stream trigger's entry point). */

@@ -1,8 +1,10 @@
 import { sha256Hex } from '../crypto/hash';
 import { canonicalJson } from './proof';
+import type { WithdrawalAttribution } from './withdrawal-attribution';
 
 /**
- * What a withdrawal's log entry commits to: who withdrew what, from which records, how and when.
+ * What a withdrawal's log entry commits to: who withdrew what, from which records, how and when,
+ * and for a withdrawal by email at withdraw-public how far its principal is known (attribution).
  * Its hash is the leaf of the withdrawal in the tenant's log, so erasing or rewriting a
  * withdrawal (or the withdrawal fields of the records it covers) is found by log verification.
  * The principal's email, kept on the item only to send the confirmation, is contact data, not
@@ -20,6 +22,8 @@ export interface WithdrawalEvidence {
   reason: string | null;
   actor: string;
   withdrawnAt: string;
+  /** Only on withdrawals by email at withdraw-public since they are attributed (withdrawal-attribution.ts). */
+  attribution?: WithdrawalAttribution;
 }
 
 export const withdrawalEvidenceOf = (item: Record<string, unknown>): WithdrawalEvidence => ({
@@ -34,6 +38,8 @@ export const withdrawalEvidenceOf = (item: Record<string, unknown>): WithdrawalE
   reason: (item.reason as string | null | undefined) ?? null,
   actor: String(item.actor),
   withdrawnAt: String(item.withdrawnAt),
+  // Absent on older withdrawals and other methods: their hash is what it always was.
+  ...(item.attribution ? { attribution: item.attribution as WithdrawalAttribution } : {}),
 });
 
 /** Exactly what a withdrawal's hash covers: its evidence, marked as a withdrawal so it cannot pass for another kind of entry. */

@@ -13,6 +13,7 @@ import { recordOf } from './record-item';
 import { recordKeyOf } from './store';
 import { taskPut } from './task-store';
 import { afterWithdrawal, applyWithdrawal, completePendingWithdrawals, planOf, settledBy, type WithdrawalMethod, type WithdrawalPlan } from './withdrawal-apply';
+import { withdrawalAttributionLabel, withdrawalAttributionText, type WithdrawalAttribution } from './attribution-levels';
 import { claimPut, ClaimLostError, getWithdrawalItem, readWithdrawalClaim, withdrawalPut, type WithdrawalClaim } from './withdrawal-store';
 
 export type { WithdrawalMethod };
@@ -25,6 +26,8 @@ export interface WithdrawalRequest {
   method: WithdrawalMethod;
   reason: string | null;
   actor: string;
+  /** A withdrawal by email at withdraw-public says how far its principal is known (withdrawal-attribution.ts). */
+  attribution?: WithdrawalAttribution;
   /** Known only when the principal was identified by email; the confirmation goes there. */
   principalEmail: string | null;
   /** Redeemed in the same transaction, so a token is spent exactly when its withdrawal happens. */
@@ -50,7 +53,7 @@ const dpoMail = (request: WithdrawalRequest, withdrawalId: string, at: string, d
           item: mailPut(request.tenant.tenantId, {
             to: request.tenant.dpoEmail,
             subject: `Consent withdrawn (${request.method}): act by ${dueAt.slice(0, 10)}`,
-            text: `Withdrawal ${withdrawalId} at ${at} covers ${request.records.length} consent record(s), ${full ? 'all purposes' : `these purposes: ${purposeIds.join(', ')}`}.\nReason: ${request.reason ?? 'none given'}.\nA compliance task is due ${dueAt}: stop the processing and mark the task done.`,
+            text: `Withdrawal ${withdrawalId} at ${at} covers ${request.records.length} consent record(s), ${full ? 'all purposes' : `these purposes: ${purposeIds.join(', ')}`}.\nReason: ${request.reason ?? 'none given'}.\n${request.attribution ? `How it was made: ${withdrawalAttributionLabel(request.attribution)}. ${withdrawalAttributionText(request.attribution)}\n` : ''}A compliance task is due ${dueAt}: stop the processing and mark the task done.`,
           }),
         },
       ]
@@ -147,10 +150,13 @@ const commitAndApply = async (request: WithdrawalRequest, affected: Affected, cl
     reason: request.reason,
     principalEmail: request.principalEmail,
     withdrawnAt: at,
+    attribution: request.attribution ?? null,
   };
+  const { attribution, ...stored } = plan;
   const items: NamedItem[] = [
     claimPut(tenantId, dataPrincipalHash, claim, withdrawalId),
-    withdrawalPut({ ...plan, state: 'IN_PROGRESS', dataPrincipalHash, isFullWithdrawal, purposeIds: purposesWithdrawn, actor: request.actor, taskId }),
+    // The attribution only where there is one: the evidence of every other withdrawal is as it always was.
+    withdrawalPut({ ...stored, ...(attribution ? { attribution } : {}), state: 'IN_PROGRESS', dataPrincipalHash, isFullWithdrawal, purposeIds: purposesWithdrawn, actor: request.actor, taskId }),
     taskPut({
       tenantId,
       taskId,
@@ -158,6 +164,8 @@ const commitAndApply = async (request: WithdrawalRequest, affected: Affected, cl
       dueAt,
       createdAt: at,
       description: `Stop processing for withdrawal ${withdrawalId} (${isFullWithdrawal ? 'all purposes' : purposesWithdrawn.join(', ')})`,
+      withdrawalMethod: request.method,
+      ...(attribution ? { attribution } : {}),
     }),
     ...(await withdrawalConfirmationMail({ tenant: request.tenant, records: request.records, principalEmail: request.principalEmail, withdrawalId, at, full: isFullWithdrawal, purposeIds: purposesWithdrawn })),
     ...dpoMail(request, withdrawalId, at, dueAt, isFullWithdrawal, await purposeNames(tenantId, isFullWithdrawal ? [] : purposesWithdrawn)),

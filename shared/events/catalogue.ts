@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
-import { principalHashSchema } from '../consent/schemas';
+import { principalHashSchema, withdrawalAttributionSchema, withdrawalMethods } from '../consent/schemas';
 import { outcomes, requestChannels, requestTypes } from '../rights/request';
 
 /**
@@ -55,9 +55,13 @@ export const eventCatalogue = {
       dataPrincipalEmail: described(z.nullable(z.string()), 'Known only when the principal was identified by email; otherwise null'),
       isFullWithdrawal: described(z.boolean(), 'true: every purpose of the record is withdrawn'),
       purposeIds: described(z.array(z.uuid()), 'The purposes withdrawn now; empty for a full withdrawal'),
-      withdrawalMethod: described(z.enum(['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDGET', 'RIGHTS_REQUEST']), 'Where the withdrawal was made; WIDGET (extension): from the embedded widget; RIGHTS_REQUEST (extension): an erasure request fulfilled (withdrawalReason names it)'),
+      withdrawalMethod: described(z.enum(withdrawalMethods), 'Where the withdrawal was made; WIDGET (extension): from the embedded widget; RIGHTS_REQUEST (extension): an erasure request fulfilled (withdrawalReason names it)'),
       withdrawalReason: described(z.nullable(z.string()), "The principal's reason, if given"),
       withdrawnAt: isoTime('When the withdrawal took effect'),
+      attribution: described(
+        z.nullable(withdrawalAttributionSchema),
+        'Extension: how far the withdrawal knows its principal. Set on withdrawalMethod PUBLIC_API: there it is an email someone sent, not the principal proven; act on it (the law asks you to stop), and treat it as the claim it is. null for the other methods, whose withdrawalMethod says who withdrew (DASHBOARD: your team; WEB_PORTAL: the holder of a single-use link mailed to the principal or made by your team; WIDGET: the browser holding the record\'s withdrawal key; RIGHTS_REQUEST: an erasure request the principal confirmed by mail)',
+      ),
     }),
   },
   'rights.submitted': {

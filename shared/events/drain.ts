@@ -4,6 +4,7 @@ import { isConditionFailure } from '../db/errors';
 import { clock } from '../clock';
 import { describeError, log } from '../log';
 import { sendMail } from '../mail/ses';
+import { withSafeHeaders } from '../mail/headers';
 import type { Mail } from '../mail/outbox';
 import { fanOutEvent } from '../webhooks/fanout';
 import { outboxKeys, type OutboxKind } from './keys';
@@ -53,7 +54,8 @@ export const dispatchOutboxItem = async (item: OutboxItem): Promise<void> => {
   if (item.type === 'OutboxMail' && item.mail) {
     if (!(await leaseMail(item))) return;
     try {
-      await sendMail(item.mail);
+      // Made safe again here: a mail queued before headers were made safe at queueing (mail/headers.ts).
+      await sendMail(withSafeHeaders(item.mail));
     } catch (error) {
       // Not sent: free the lease at once, so the retry that follows this failure may send it.
       await db().send(new DeleteCommand({ TableName: tableName(), Key: outboxKeys.lease(item) }));

@@ -62,7 +62,7 @@ const methods: Record<string, string> = {
 const logWords = (log: PackRecord['log']) =>
   log.status === 'INTEGRATED'
     ? `In the signed log at position ${escape(log.leafIndex)}.`
-    : `<span class="pending">Not yet covered by a signed checkpoint</span>${log.leafIndex === null ? '' : ` (position ${escape(log.leafIndex)})`}: its hash can be checked, its place in the log not yet.`;
+    : `<span class="pending">Not yet covered by a signed checkpoint</span>${log.leafIndex === null ? '' : ` (position ${escape(log.leafIndex)})`}: its hash can be checked, and the pack's signature vouches that the service held it when the pack was made; its place in the log cannot be proven until a later pack.`;
 
 const noticeOf = (pack: EvidencePack, payload: Record<string, unknown>): PackNotice | undefined =>
   pack.notices.find((notice) => notice.noticeId === payload.noticeId && notice.versionNumber === payload.noticeVersionNumber && notice.language === payload.languageShown);
@@ -71,6 +71,15 @@ const noticeOf = (pack: EvidencePack, payload: Record<string, unknown>): PackNot
 const withdrawnFrom = (withdrawal: PackWithdrawal, purposeIds: string[]) => {
   const requested = (withdrawal.evidence.requestedPurposeIds as string[] | undefined) ?? [];
   return requested.length === 0 ? purposeIds : requested.filter((id) => purposeIds.includes(id));
+};
+
+/** The kid in the pack signature's protected header, as the page names the key (the verifier checks the signature). */
+const signatureKey = (pack: EvidencePack): string => {
+  try {
+    return String((JSON.parse(Buffer.from(pack.signature.split('.')[0] ?? '', 'base64url').toString('utf8')) as { kid?: unknown }).kid);
+  } catch {
+    return 'unreadable';
+  }
 };
 
 const decision = (pack: EvidencePack, record: PackRecord) => {
@@ -155,11 +164,12 @@ export const renderPackPage = (pack: EvidencePack): string => {
 ${row('Data fiduciary (tenant)', `${escape(pack.tenant.name)} (<code>${escape(pack.tenant.slug)}</code>, <code>${escape(pack.tenant.tenantId)}</code>)`)}
 ${row('Data principal (SHA-256 of the identifier)', `<code>${escape(principal)}</code>`)}
 ${row('Made', when(pack.generatedAt))}
+${row('Signed', `by the evidence log's key <code>${escape(signatureKey(pack))}</code>, over the whole pack (JWS with detached payload, RFC 7515 Appendix F, over its RFC 8785 form)`)}
 ${row('Contents', `${pack.records.length} consent record(s), ${pack.withdrawals.length} withdrawal(s), ${pack.notices.length} notice text(s)${pending ? `; ${pending} entr${pending === 1 ? 'y' : 'ies'} not yet in a signed checkpoint` : ''}`)}
 ${row('Pack format', `version ${escape(pack.packVersion)}`)}
 </tbody></table>
 <h2>How to check it</h2>
-<p>Save this page (or the JSON pack) and run <code>node scripts/verify-evidence-pack.mjs pack.html</code> from the service's source, with nothing but Node.js. It recomputes every hash (${escape(pack.proofAlgorithm)}), checks each notice text against the hash in its records, each entry's place in the tenant's signed Merkle log (RFC 9162), the checkpoint's signature with the public keys below and each receipt. Pass a copy of the public keys obtained independently (<code>GET /api/v1/consent/log/keys</code>) as a second argument to rely on nothing in the pack. A pack shows what it holds is genuine; the tenant's log verification shows nothing is missing.</p>
+<p>Save this page (or the JSON pack) and run <code>node scripts/verify-evidence-pack.mjs pack.html keys.json</code> from the service's source, with nothing but Node.js, where <code>keys.json</code> is the service's public keys fetched from it (<code>GET /api/v1/consent/log/keys</code>): without it the verifier can only use the keys below, which show the pack agrees with itself, not that the service made it. It checks the pack's signature first, then recomputes every hash (${escape(pack.proofAlgorithm)}), checks each notice text against the hash in its records, that no withdrawal predates its record and no entry postdates the pack, each entry's place in the tenant's signed Merkle log (RFC 9162), the checkpoint's signature and each receipt. It answers VALID (exit 0) when every entry is in a signed checkpoint, COMPLETE BUT NOT YET CHECKPOINTED (exit 3) when some rest on the pack's signature alone (make the pack again a minute later), INVALID (exit 1) otherwise. A pack shows what it holds is genuine; the tenant's log verification shows nothing is missing.</p>
 <h2>What the person decided</h2>
 ${pack.records.map((record) => decision(pack, record)).join('\n')}
 <h2>The notices as they were shown</h2>

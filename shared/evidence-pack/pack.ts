@@ -1,3 +1,5 @@
+import { clock } from '../clock';
+import { config } from '../config';
 import { recordEvidence } from '../consent/lookups';
 import { principalHash as hashOfIdentifier } from '../consent/principal';
 import { proofAlgorithm } from '../consent/proof';
@@ -8,6 +10,7 @@ import { hashedWithdrawal, withdrawalHashOf } from '../consent/withdrawal-eviden
 import { principalWithdrawalItems } from '../consent/withdrawal-store';
 import { NotFoundError, ValidationError } from '../errors';
 import { logOrigin } from '../evidence/checkpoint';
+import { awaitCheckpoint } from '../evidence/checkpoint-wait';
 import { checkpointView, extensionOf, logProofsAt, type EntryProof } from '../evidence/proofs';
 import { verificationKeys } from '../evidence/signers';
 import { documentsOf } from '../evidence/documents';
@@ -15,6 +18,7 @@ import type { NoticeSnapshot } from '../notices/notice';
 import { getVersion } from '../notices/store';
 import { requireTenant } from '../tenants/store';
 import { maxPackRecords, packKind, packVersion } from './schemas';
+import { signPack } from './signature';
 
 /**
  * The evidence pack: everything a regulator needs to check, without trusting the service, what
@@ -23,11 +27,14 @@ import { maxPackRecords, packKind, packVersion } from './schemas';
  * version snapshots, the withdrawal evidence, the log's proofs), so whatever those carry (a new
  * proof format's fields) flows into the pack; never from raw items, so nothing secret can leak.
  *
- * Every inclusion proof is against ONE checkpoint, the latest signed one when the pack is built;
- * `latestCheckpoint` is read again at the end with a consistency proof from the first (both the
- * same, and the proof empty, unless a checkpoint was signed while the pack was being built).
- * Entries a checkpoint does not cover yet are PENDING, with no inclusion proof: the verifier checks
- * their hashes and reports them as not yet provable.
+ * Every inclusion proof is against ONE checkpoint, the latest signed one when the pack is built,
+ * after waiting (at most EVIDENCE_PACK_WAIT_SECONDS) for one that covers entries written moments
+ * ago; `latestCheckpoint` is read again at the end with a consistency proof from the first (both
+ * the same, and the proof empty, unless a checkpoint was signed meanwhile). Entries a checkpoint
+ * does not cover yet are PENDING, with no inclusion proof. The pack records when it was made
+ * (`generatedAt`, by the clock, once everything is read) and is signed as a whole by the log's key
+ * (signature.ts): a PENDING entry rests on that signature, at that time, until a later pack proves
+ * its place in the log. The verifier says, per entry, which covers it.
  */
 type Checkpoint = ReturnType<typeof checkpointView>;
 
@@ -70,7 +77,7 @@ export interface PackGuardianDecision {
   log: EntryProof;
 }
 
-export interface EvidencePack {
+export interface UnsignedPack {
   packVersion: typeof packVersion;
   kind: typeof packKind;
   generatedAt: string;
@@ -90,8 +97,13 @@ export interface EvidencePack {
     /** RFC 9162 §2.1.4 proof that latestCheckpoint's tree extends checkpoint's (empty when they are the same). */
     consistencyProof: string[];
   };
-  /** The public keys (JWKS) of the checkpoint and receipt signatures, as GET /consent/log/keys serves them. */
+  /** The public keys (JWKS) of the checkpoint, receipt and pack signatures, as GET /consent/log/keys serves them. */
   keys: Awaited<ReturnType<typeof verificationKeys>>;
+}
+
+export interface EvidencePack extends UnsignedPack {
+  /** Compact JWS, detached payload (RFC 7515 Appendix F), by the log's key over the RFC 8785 form of the rest of the pack (signature.ts). */
+  signature: string;
 }
 
 export type PackRequest = { dataPrincipalIdentifier: string } | { principalHash: string };
@@ -127,7 +139,19 @@ const noticesOf = async (tenantId: string, records: ConsentRecord[]): Promise<Pa
 const principalOf = (request: PackRequest) =>
   'principalHash' in request ? { hash: request.principalHash, field: 'principalHash' } : { hash: hashOfIdentifier(request.dataPrincipalIdentifier), field: 'dataPrincipalIdentifier' };
 
-export const buildEvidencePack = async (tenantId: string, request: PackRequest, now: Date): Promise<EvidencePack> => {
+/**
+ * Each entry's place in the log against the latest checkpoint; when some are not covered yet,
+ * after waiting for a checkpoint that covers them (checkpoint-wait.ts), read again.
+ */
+const coveredProofs = async (tenantId: string, entryIds: string[]) => {
+  const first = await logProofsAt(tenantId, entryIds);
+  const pending = entryIds.filter((id) => first.proofs.get(id)!.status === 'PENDING');
+  if (pending.length === 0 || config.evidencePackWaitSeconds === 0) return first;
+  await awaitCheckpoint(tenantId, pending, config.evidencePackWaitSeconds * 1000);
+  return logProofsAt(tenantId, entryIds);
+};
+
+export const buildEvidencePack = async (tenantId: string, request: PackRequest): Promise<EvidencePack> => {
   const principal = principalOf(request);
   const newestFirst = await principalRecords(tenantId, principal.hash, maxPackRecords + 1);
   if (newestFirst.length === 0) throw new NotFoundError('Consent records of this principal');
@@ -142,13 +166,14 @@ export const buildEvidencePack = async (tenantId: string, request: PackRequest, 
     verificationKeys(),
     Promise.all(records.map(recordEvidence)),
     noticesOf(tenantId, records),
-    logProofsAt(tenantId, [...records.map((record) => record.recordId), ...withdrawalItems.map((item) => String(item.withdrawalId)), ...guardianDocuments.map((document) => document.documentId)]),
+    coveredProofs(tenantId, [...records.map((record) => record.recordId), ...withdrawalItems.map((item) => String(item.withdrawalId)), ...guardianDocuments.map((document) => document.documentId)]),
   ]);
   const latest = await extensionOf(tenantId, logged.checkpoint);
-  return {
+  const pack: UnsignedPack = {
     packVersion,
     kind: packKind,
-    generatedAt: now.toISOString(),
+    // Once everything is read: no entry of the pack can be younger than the pack.
+    generatedAt: clock.now().toISOString(),
     tenant: { tenantId, name: tenant.name, slug: tenant.slug },
     principalHash: principal.hash,
     proofAlgorithm,
@@ -176,4 +201,5 @@ export const buildEvidencePack = async (tenantId: string, request: PackRequest, 
     },
     keys,
   };
+  return { ...pack, signature: await signPack(pack) };
 };

@@ -3,8 +3,12 @@ import { described } from '../described';
 import { identifierSchema, principalHashSchema } from '../consent/schemas';
 import { checkpointSchema, jwksView } from '../evidence/schemas';
 
-/** The pack format (a later format gets a new number) and what it is. */
-export const packVersion = 1;
+/**
+ * The pack format (a later format gets a new number) and what it is. 2: signed as a whole
+ * (`signature`); format 1 packs were not, and the verifier refuses them (anyone holding one could
+ * rewrite it).
+ */
+export const packVersion = 2;
 export const packKind = 'consent-service/evidence-pack';
 
 /** A pack holds at most this many records: with proofs, receipts and the page around them it stays a few MB (a Lambda response is at most 6 MB). */
@@ -33,7 +37,7 @@ export const evidencePackQuery = z.strictObject({
 });
 
 const entryLog = described(z.object({
-    status: described(z.enum(['INTEGRATED', 'PENDING']), 'PENDING: no signed checkpoint covers the entry yet (seconds after it was written); it has no inclusion proof'),
+    status: described(z.enum(['INTEGRATED', 'PENDING']), "PENDING: no signed checkpoint covered the entry yet when the pack was made (seconds after it was written, and the request waits a few seconds for one); it has no inclusion proof and rests on the pack's signature"),
     leafIndex: z.nullable(z.number().check(z.int())),
     inclusionProof: described(z.array(hex32), 'RFC 9162 §2.1.3, to log.checkpoint'),
   }), "The entry's place in the tenant's log");
@@ -42,7 +46,7 @@ export const evidencePackView = z.object({
   pack: described(z.object({
       packVersion: described(z.literal(packVersion), 'The pack format; a later format gets a new number'),
       kind: z.literal(packKind),
-      generatedAt: z.iso.datetime(),
+      generatedAt: described(z.iso.datetime(), 'When the pack was made (the service\'s clock, once everything in it was read): no entry may be dated later; an entry no checkpoint covers yet rests on the signature at this time'),
       tenant: z.object({ tenantId: z.string(), name: z.string(), slug: z.string() }),
       principalHash: hex32,
       proofAlgorithm: z.string(),
@@ -89,5 +93,6 @@ export const evidencePackView = z.object({
         consistencyProof: described(z.array(hex32), 'RFC 9162 §2.1.4, from checkpoint to latestCheckpoint; empty when they are the same'),
       }),
       keys: jwksView,
-    }), 'An evidence pack: check it offline with scripts/verify-evidence-pack.mjs'),
+      signature: described(z.string(), "Compact JWS with detached payload (RFC 7515 Appendix F: `<header>..<signature>`, typ consent-evidence-pack+jws) by the evidence log's key (its kid in keys and in GET /consent/log/keys; ES256 with AWS KMS, EdDSA locally) over the RFC 8785 (JCS) canonical form of the pack without this member"),
+    }), 'An evidence pack, signed as a whole: check it offline with scripts/verify-evidence-pack.mjs'),
 });

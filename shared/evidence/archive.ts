@@ -1,4 +1,5 @@
-import { createBucket, getObjectText, listObjectKeys, putObject } from '../aws/s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { clientOptions, lazyClient } from '../aws/clients';
 import { config } from '../config';
 
 /**
@@ -11,6 +12,13 @@ import { config } from '../config';
  * (which lists in key order) lists a tenant's checkpoints by size, and `StartAfter` a size skips
  * every smaller one. Listing is one request per 1,000 checkpoints.
  */
+
+/**
+ * S3 through the SDK's client, made on first use (most requests of the functions that may archive
+ * never do). The local archive is addressed path-style, as the SDK must address an endpoint on an
+ * IP address; in AWS the SDK picks virtual-hosted addressing itself.
+ */
+const s3 = /* @__PURE__ */ lazyClient('s3', (endpoint) => new S3Client({ ...clientOptions(endpoint), ...(endpoint ? { forcePathStyle: true } : {}) }), () => config.s3Endpoint);
 
 const prefixOf = (tenantId: string): string => `checkpoints/${tenantId}/`;
 const keyOf = (tenantId: string, treeSize: number): string => `${prefixOf(tenantId)}${String(treeSize).padStart(12, '0')}.note`;
@@ -31,7 +39,8 @@ const statusOf = (error: unknown): number | undefined => (error as { $metadata?:
 
 export const readArchivedCheckpoint = async (tenantId: string, treeSize: number): Promise<string | undefined> => {
   try {
-    return await getObjectText(config.checkpointBucket, keyOf(tenantId, treeSize));
+      const { Body } = await (await s3()).send(new GetObjectCommand({ Bucket: config.checkpointBucket, Key: keyOf(tenantId, treeSize) }));
+    return (await Body?.transformToString('utf8')) ?? '';
   } catch (error) {
     // NoSuchBucket is a 404 too, but a missing bucket is a broken deployment, not a missing note.
     if (errorName(error) === 'NoSuchKey' || (statusOf(error) === 404 && errorName(error) !== 'NoSuchBucket')) return undefined;
@@ -50,12 +59,19 @@ export const archiveCheckpoint = async (tenantId: string, treeSize: number, note
   const retainUntil = new Date(Date.now() + config.checkpointRetentionDays * 86_400_000);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await putObject(config.checkpointBucket, keyOf(tenantId, treeSize), Buffer.from(note, 'utf8'), {
-        'content-type': 'text/plain; charset=utf-8',
-        'if-none-match': '*',
-        'x-amz-object-lock-mode': 'COMPLIANCE',
-        'x-amz-object-lock-retain-until-date': retainUntil.toISOString(),
-      });
+      await (await s3()).send(
+        new PutObjectCommand({
+          Bucket: config.checkpointBucket,
+          Key: keyOf(tenantId, treeSize),
+          Body: note,
+          ContentType: 'text/plain; charset=utf-8',
+          IfNoneMatch: '*',
+          ObjectLockMode: 'COMPLIANCE',
+          ObjectLockRetainUntilDate: retainUntil,
+          // S3 wants a checksum of every Object Lock put.
+          ChecksumAlgorithm: 'SHA256',
+        }),
+      );
       return note;
     } catch (error) {
       // 412: already there. 409: a concurrent conditional put is in flight; S3 asks for a retry.
@@ -79,18 +95,27 @@ export const archiveCheckpoint = async (tenantId: string, treeSize: number, note
  */
 export const listArchivedCheckpoints = async (tenantId: string, afterSize?: number): Promise<number[]> => {
   const sizes: number[] = [];
+  const seen = new Set<string>();
   let continuationToken: string | undefined;
   do {
-    const page = await listObjectKeys(config.checkpointBucket, {
-      prefix: prefixOf(tenantId),
-      ...(afterSize !== undefined && afterSize >= 0 ? { startAfter: keyOf(tenantId, afterSize) } : {}),
-      ...(continuationToken ? { continuationToken } : {}),
-    });
-    for (const key of page.keys) {
+    const page = await (await s3()).send(
+      new ListObjectsV2Command({
+        Bucket: config.checkpointBucket,
+        Prefix: prefixOf(tenantId),
+        ...(afterSize !== undefined && afterSize >= 0 ? { StartAfter: keyOf(tenantId, afterSize) } : {}),
+        ...(continuationToken ? { ContinuationToken: continuationToken } : {}),
+      }),
+    );
+    for (const { Key: key = '' } of page.Contents ?? []) {
       const match = /^(\d{12})\.note$/.exec(key.slice(prefixOf(tenantId).length));
       if (match) sizes.push(Number(match[1]));
     }
-    continuationToken = page.next;
+    continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    // A listing that hands back a token it gave before would never end: that answer is broken, not the archive.
+    if (continuationToken !== undefined) {
+      if (seen.has(continuationToken)) throw new Error(`ListObjectsV2 of ${prefixOf(tenantId)} repeated its continuation token`);
+      seen.add(continuationToken);
+    }
   } while (continuationToken);
   return sizes;
 };
@@ -98,7 +123,9 @@ export const listArchivedCheckpoints = async (tenantId: string, afterSize?: numb
 /** The local stack's bucket (in AWS it is infra's, with Object Lock); idempotent. */
 export const ensureCheckpointBucket = async (): Promise<void> => {
   try {
-    await createBucket(config.checkpointBucket);
+      // Outside us-east-1 S3 wants the region named.
+    const location = config.region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: config.region as never } };
+    await (await s3()).send(new CreateBucketCommand({ Bucket: config.checkpointBucket, ...location }));
   } catch (error) {
     if (errorName(error) === 'BucketAlreadyOwnedByYou' || errorName(error) === 'BucketAlreadyExists') return;
     throw error;

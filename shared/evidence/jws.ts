@@ -3,17 +3,35 @@ import { publicKeyOf, type Signer } from './signer';
 
 /**
  * Compact JWS (RFC 7515) with an explicit media type (RFC 8725 §3.11): the one signing and
- * checking of the service's receipts (a consent receipt, a grievance's closure receipt), so a
- * receipt of one kind can never pass for another signed by the same key.
+ * checking of the service's receipts (a consent receipt, a grievance's closure receipt) and of its
+ * evidence packs' signatures, so a signed thing of one kind can never pass for another signed by
+ * the same key. The signature itself is the signer's (a key file, or AWS KMS that jose cannot hold):
+ * this file only lays out the RFC's serialisation around it.
  */
 const encode = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
+/** The protected header's and the payload's base64url, signed: [header, signature]. */
+const signed = async (typ: string, encodedPayload: string, signer: Signer): Promise<[string, string]> => {
+  const header = encode({ alg: signer.alg, kid: signer.keyId, typ });
+  const signature = await signer.sign(Buffer.from(`${header}.${encodedPayload}`, 'ascii'));
+  return [header, Buffer.from(signature).toString('base64url')];
+};
+
 /** Signs `payload` (its keys in the order given) with a header naming the key and `typ`. */
 export const signCompactJws = async (typ: string, payload: Record<string, unknown>, signer: Signer): Promise<string> => {
-  const header = encode({ alg: signer.alg, kid: signer.keyId, typ });
   const body = encode(payload);
-  const signature = await signer.sign(Buffer.from(`${header}.${body}`, 'ascii'));
-  return `${header}.${body}.${Buffer.from(signature).toString('base64url')}`;
+  const [header, signature] = await signed(typ, body, signer);
+  return `${header}.${body}.${signature}`;
+};
+
+/**
+ * A compact JWS with detached content (RFC 7515 Appendix F): `payload` is signed as usual (its
+ * base64url in the signing input) but left out of the serialisation, `<header>..<signature>`;
+ * whoever checks it puts BASE64URL(payload) back between the dots.
+ */
+export const signDetachedJws = async (typ: string, payload: Uint8Array, signer: Signer): Promise<string> => {
+  const [header, signature] = await signed(typ, Buffer.from(payload).toString('base64url'), signer);
+  return `${header}..${signature}`;
 };
 
 const decode = (part: string): Buffer | undefined => {

@@ -4,9 +4,8 @@ import { documentItemType } from './documents';
 import { entryOf, withdrawalItemType, type LogEntry } from './entries';
 import { recordItemType } from '../consent/record-item';
 import { clock } from '../clock';
-import { config } from '../config';
-import { signOrReport } from './checkpointer';
-import { readLog, type LogHead } from './log-store';
+import { checkpointDue, signOrReport } from './checkpointer';
+import { readLog } from './log-store';
 import { parkEntries } from './parked';
 import { sequenceEntries } from './sequencer';
 
@@ -21,13 +20,6 @@ const entriesByTenant = (changes: StreamChange[]): Map<string, LogEntry[]> => {
     else byTenant.set(entry.tenantId, [entry]);
   }
   return byTenant;
-};
-
-/** A checkpoint is due once the last is CHECKPOINT_INTERVAL_SECONDS old (checkpointer.ts decides for certain). */
-const checkpointDue = (head: LogHead, now: Date): boolean => {
-  if (!head.checkpoint) return true;
-  const age = now.getTime() - Date.parse(head.checkpoint.signedAt);
-  return age < 0 || age >= config.checkpointIntervalSeconds * 1000;
 };
 
 /**

@@ -56,7 +56,7 @@ export const logVerification = /* @__PURE__ */ (() => z.object({
   intact: z.boolean(),
   checkpoint: z.nullable(z.omit(checkpointSchema, { note: true })),
   archive: described(z.object({
-      checked: described(z.number().check(z.int()), 'Archived checkpoints above `from` that were read and checked'),
+      checked: described(z.number().check(z.int()), 'Archived checkpoints that were read and checked: those above `from`, and the largest whatever `from` is'),
       largestTreeSize: described(z.nullable(z.number().check(z.int())), 'The largest archived checkpoint signed by the service: the log may never be smaller, and must extend it'),
     }), 'The write-once archive of signed checkpoints (S3 Object Lock), which the operator cannot roll back'),
   problems: described(z.array(

@@ -1,7 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign as signWith, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { kms } from '../aws/kms';
+import { derToJose, joseToDer } from 'ecdsa-sig-formatter';
+import { getPublicKey, sign as kmsSign } from '../aws/kms';
 
 /** A public JWK as served in the JWKS: the kid names the key in receipts and checkpoint notes. */
 export type PublicJwk = JsonWebKey & { kid: string; alg: string; use: string };
@@ -76,55 +77,14 @@ const ed25519Pkcs8Prefix = Buffer.from('302e020100300506032b657004220420', 'hex'
 export const seedSigner = async (secret: string, name: string): Promise<Signer> =>
   ed25519Signer(createPrivateKey({ key: Buffer.concat([ed25519Pkcs8Prefix, sha256(Buffer.from(secret, 'utf8'))]), format: 'der', type: 'pkcs8' }), name);
 
-/** DER length octets at `at`: [length, offset of the content]; short and one- or two-byte long forms. */
-const derLength = (der: Uint8Array, at: number): [number, number] => {
-  const first = der[at];
-  if (first === undefined) throw new Error('truncated DER');
-  if (first < 0x80) return [first, at + 1];
-  const octets = first & 0x7f;
-  if (octets < 1 || octets > 2 || at + octets >= der.length) throw new Error('unsupported DER length');
-  let length = 0;
-  for (let index = 1; index <= octets; index += 1) length = length * 256 + der[at + index]!;
-  return [length, at + 1 + octets];
-};
+/**
+ * ECDSA-Sig-Value (SEQUENCE { r INTEGER, s INTEGER }), as KMS returns it, to the raw r||s of JWS,
+ * and back (the signed-note ECDSA type carries DER, checkpoint.ts): ecdsa-sig-formatter, the
+ * conversion the JOSE libraries of the field use. Malformed DER throws.
+ */
+export const ecdsaDerToRaw = (der: Uint8Array): Uint8Array => new Uint8Array(Buffer.from(derToJose(Buffer.from(der), 'ES256'), 'base64url'));
 
-/** ECDSA-Sig-Value (SEQUENCE { r INTEGER, s INTEGER }), as KMS returns it, to the raw r||s of JWS. */
-export const ecdsaDerToRaw = (der: Uint8Array, size = 32): Uint8Array => {
-  if (der[0] !== 0x30) throw new Error('not a DER ECDSA signature');
-  const [sequenceLength, start] = derLength(der, 1);
-  if (start + sequenceLength !== der.length) throw new Error('DER ECDSA signature has trailing or missing bytes');
-  const raw = new Uint8Array(size * 2);
-  let at = start;
-  for (const half of [0, 1]) {
-    if (der[at] !== 0x02) throw new Error('DER ECDSA signature: INTEGER expected');
-    const [length, content] = derLength(der, at + 1);
-    let value = der.subarray(content, content + length);
-    if (value.length !== length || length === 0) throw new Error('truncated DER ECDSA signature');
-    while (value.length > 1 && value[0] === 0) value = value.subarray(1);
-    if (value.length > size) throw new Error('DER ECDSA integer too large for the curve');
-    raw.set(value, half * size + size - value.length);
-    at = content + length;
-  }
-  if (at !== der.length) throw new Error('DER ECDSA signature has trailing bytes');
-  return raw;
-};
-
-/** Raw r||s back to DER (the signed-note ECDSA type carries DER, checkpoint.ts). */
-export const ecdsaRawToDer = (raw: Uint8Array): Uint8Array => {
-  const integer = (bytes: Uint8Array): Buffer => {
-    let start = 0;
-    while (start < bytes.length - 1 && bytes[start] === 0) start += 1;
-    const trimmed = Buffer.from(bytes.subarray(start));
-    // A set high bit would read as negative: INTEGER needs a leading zero then.
-    const value = trimmed[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), trimmed]) : trimmed;
-    return Buffer.concat([Buffer.from([0x02, value.length]), value]);
-  };
-  if (raw.length === 0 || raw.length % 2 !== 0 || raw.length > 132) throw new Error('raw ECDSA signature has an odd length');
-  const half = raw.length / 2;
-  const body = Buffer.concat([integer(raw.subarray(0, half)), integer(raw.subarray(half))]);
-  const length = body.length < 0x80 ? Buffer.from([body.length]) : Buffer.from([0x81, body.length]);
-  return new Uint8Array(Buffer.concat([Buffer.from([0x30]), length, body]));
-};
+export const ecdsaRawToDer = (raw: Uint8Array): Uint8Array => new Uint8Array(joseToDer(Buffer.from(raw), 'ES256'));
 
 /** KMS signs RAW messages only up to 4 KiB; longer ones are hashed here and sent as a digest. */
 const kmsRawLimit = 4096;
@@ -133,21 +93,23 @@ const kmsRawLimit = 4096;
  * An AWS KMS asymmetric key (KeySpec ECC_NIST_P256) signing ES256: the private key never leaves
  * KMS. Its public key is read once; signatures come back DER-encoded and are returned as r||s.
  */
-export const kmsSigner = async (keyArn: string, name: string): Promise<Signer> => {
-  // Blobs come back base64 (the awsJson protocol).
-  const { PublicKey, KeySpec } = await kms.call<{ PublicKey?: string; KeySpec?: string }>('GetPublicKey', { KeyId: keyArn });
+/** The public half of an AWS KMS signing key (ECC_NIST_P256), named as kmsSigner names it: all that verifying needs (kms:GetPublicKey). */
+export const kmsPublicKey = async (keyArn: string, name: string): Promise<Pick<Signer, 'keyId' | 'alg' | 'publicJwk'>> => {
+  const { PublicKey, KeySpec } = await getPublicKey(keyArn);
   if (!PublicKey || KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyArn} must be an ECC_NIST_P256 signing key, got ${KeySpec ?? 'none'}`);
-  const publicKey = createPublicKey({ key: Buffer.from(PublicKey, 'base64'), format: 'der', type: 'spki' });
+  const publicKey = createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' });
   const keyId = keyIdOf(name, publicKey.export({ format: 'der', type: 'spki' }));
+  return { keyId, alg: 'ES256', publicJwk: publicJwkOf(publicKey, keyId, 'ES256') };
+};
+
+export const kmsSigner = async (keyArn: string, name: string): Promise<Signer> => {
   return {
-    keyId,
-    alg: 'ES256',
-    publicJwk: publicJwkOf(publicKey, keyId, 'ES256'),
+    ...(await kmsPublicKey(keyArn, name)),
     sign: async (data) => {
       const digest = data.length > kmsRawLimit;
-      const { Signature } = await kms.call<{ Signature?: string }>('Sign', { KeyId: keyArn, Message: digest ? sha256(data) : data, MessageType: digest ? 'DIGEST' : 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' });
+      const { Signature } = await kmsSign({ KeyId: keyArn, Message: digest ? sha256(data) : data, MessageType: digest ? 'DIGEST' : 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' });
       if (!Signature) throw new Error('KMS returned no signature');
-      return ecdsaDerToRaw(new Uint8Array(Buffer.from(Signature, 'base64')));
+      return ecdsaDerToRaw(Signature);
     },
   };
 };

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { secretsManager } from '../aws/secrets-manager';
+import { secretString } from '../aws/secrets-manager';
 import { config } from '../config';
 import { jwks, kmsSigner, localSigner, seedSigner, type Signer } from './signer';
 
@@ -19,9 +19,9 @@ export const checkpointSigner = (): Promise<Signer> =>
     : localSigner(join(config.localKeyDir, 'log-signing.pem'), 'consent-service-log'));
 
 const secretValue = async (arn: string): Promise<string> => {
-  const { SecretString } = await secretsManager.call<{ SecretString?: string }>('GetSecretValue', { SecretId: arn });
-  if (!SecretString) throw new Error('the receipt key secret is empty');
-  return SecretString;
+  const secret = await secretString(arn);
+  if (!secret) throw new Error('the receipt key secret is empty');
+  return secret;
 };
 
 export const receiptSigner = (): Promise<Signer> =>

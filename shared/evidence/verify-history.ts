@@ -25,14 +25,34 @@ export interface ArchivedCheckpoint {
 /** How many archived notes are read at once. */
 const readConcurrency = 8;
 
-/** The tenant's archived notes of sizes above `afterSize`, smallest first, each opened with the service's keys. */
-export const readArchive = async (tenantId: string, afterSize: number, keys: JsonWebKey[]): Promise<ArchivedCheckpoint[]> =>
-  mapWithConcurrency(await listArchivedCheckpoints(tenantId, afterSize), readConcurrency, async (treeSize) => {
-    const note = (await readArchivedCheckpoint(tenantId, treeSize)) ?? '';
-    const opened = openCheckpoint(note, keys);
-    const valid = opened && opened.origin === logOrigin(tenantId) && opened.treeSize === treeSize;
-    return { treeSize, note, rootHash: valid ? toHex(opened.rootHash) : null };
-  });
+const readOne = async (tenantId: string, treeSize: number, keys: JsonWebKey[]): Promise<ArchivedCheckpoint> => {
+  const note = (await readArchivedCheckpoint(tenantId, treeSize)) ?? '';
+  const opened = openCheckpoint(note, keys);
+  const valid = opened && opened.origin === logOrigin(tenantId) && opened.treeSize === treeSize;
+  return { treeSize, note, rootHash: valid ? toHex(opened.rootHash) : null };
+};
+
+/**
+ * The tenant's archived notes of sizes above `afterSize` and, whatever `afterSize`, the largest one
+ * signed by the service (the floor the log may never fall below: a caller's `from` must not steer
+ * the check past it), smallest first, each opened with the service's keys. `listAfter` (at most
+ * `afterSize`) is where the listing starts: a size every archived checkpoint at least as large as
+ * the largest lies above (the head's checkpoint, if genuine: it was archived before the head pointed
+ * at it, and an archived note is never removed). When no valid note lies above `afterSize`, the
+ * listed ones at or below it are read from the largest down until one is.
+ */
+export const readArchive = async (tenantId: string, afterSize: number, keys: JsonWebKey[], listAfter = afterSize): Promise<ArchivedCheckpoint[]> => {
+  const sizes = await listArchivedCheckpoints(tenantId, Math.min(listAfter, afterSize));
+  const above = await mapWithConcurrency(sizes.filter((size) => size > afterSize), readConcurrency, (treeSize) => readOne(tenantId, treeSize, keys));
+  if (above.some((checkpoint) => checkpoint.rootHash !== null)) return above;
+  const below: ArchivedCheckpoint[] = [];
+  for (const treeSize of sizes.filter((size) => size <= afterSize).reverse()) {
+    const checkpoint = await readOne(tenantId, treeSize, keys);
+    below.unshift(checkpoint);
+    if (checkpoint.rootHash !== null) break;
+  }
+  return [...below, ...above];
+};
 
 /** The size of the largest archived checkpoint signed by the service: the log may never again be smaller. */
 export const floorOf = (archived: readonly ArchivedCheckpoint[]): number =>

@@ -1,4 +1,5 @@
 import type { JsonWebKey } from 'node:crypto';
+import { ValidationError } from '../errors';
 import { readArchivedCheckpoint } from './archive';
 import { logOrigin, openCheckpoint } from './checkpoint';
 import { buildTree } from './full-tree';
@@ -29,23 +30,36 @@ const storedEntries = async (tenantId: string, size: number): Promise<{ contiguo
   return { contiguous: gap < 0 ? inRange : inRange.slice(0, gap), all: inRange };
 };
 
+/** The size of the head's checkpoint if its note is a genuine one of this log (signed by a key of the service), else 0. */
+const genuineSize = (tenantId: string, checkpoint: StoredCheckpoint | null, keys: JsonWebKey[]): number => {
+  const opened = checkpoint ? openCheckpoint(checkpoint.note, keys) : undefined;
+  return opened && opened.origin === logOrigin(tenantId) && opened.treeSize === checkpoint?.treeSize ? opened.treeSize : 0;
+};
+
 /**
  * Checks the tenant's log against what cannot be changed any more and against itself: the latest
- * checkpoint's signature and its archived copy; every archived checkpoint above `from` (the tree
- * recomputed from the stored entries must reach the largest and extend each one by a consistency
- * proof, so a head set back or a rewritten log is found even when everything in the table agrees);
- * the root recomputed from every entry against the latest checkpoint; the stored tiles; and, for the
- * entries at positions from..to, what each stands for (verify-entries.ts). Entries past the latest
- * checkpoint are reported as pending, not checked.
+ * checkpoint's signature and its archived copy; the largest archived checkpoint whatever `from` is,
+ * and every one above `from` (the tree recomputed from the stored entries must reach the largest
+ * and extend each one by a consistency proof, so a head set back or a rewritten log is found even
+ * when everything in the table agrees, and no `from` steers the check past it); the root recomputed
+ * from every entry against the latest checkpoint; the stored tiles; and, for the entries at
+ * positions from..to, what each stands for (verify-entries.ts). Entries past the latest checkpoint
+ * are reported as pending, not checked. A `from` beyond the log's size (the entries sequenced, the
+ * latest checkpoint or the largest archived one, whichever is largest) is a ValidationError.
  */
 export const verifyLog = async (tenantId: string, from: number, requestedTo: number | undefined) => {
   const { keys } = await verificationKeys();
+  // Where the archive's listing may start: at or below the head's genuine checkpoint, every larger
+  // archived one is listed (one S3 list per 1,000 above it, not the whole archive for a large `from`).
+  const listAfter = Math.min(from, genuineSize(tenantId, (await readHead(tenantId)).checkpoint, keys) - 1);
   // The archive before the head: a checkpoint is archived only after its tree was integrated, so a
   // head read afterwards that is below an archived checkpoint was set back, not merely overtaken.
-  const archived = await readArchive(tenantId, from, keys);
+  const archived = await readArchive(tenantId, from, keys, listAfter);
   const head = await readHead(tenantId);
   const checkpoint = head.checkpoint;
   const treeSize = checkpoint?.treeSize ?? 0;
+  const size = Math.max(head.sequenced, treeSize, floorOf(archived));
+  if (from > size) throw new ValidationError({ from: `must not exceed the log's size (${size})` });
   const to = Math.min(requestedTo ?? treeSize - 1, treeSize - 1);
   const entries = await storedEntries(tenantId, Math.max(treeSize, floorOf(archived)));
   const tree = buildTree(entries.contiguous.map((entry) => Buffer.from(entry.hash, 'hex')));

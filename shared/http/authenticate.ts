@@ -8,7 +8,7 @@ import { consumeRateLimit } from '../rate-limit/limiter';
 import { currentRoleChecked, rolesFor, type Role } from '../roles';
 import { getUser } from '../users/store';
 import type { RequestMeta } from './operation';
-import type { LimitSubject, RouteDefinition, RouteLimit } from './route';
+import { routeKeyOf, type LimitSubject, type RouteDefinition, type RouteLimit } from './route';
 
 const bearerToken = (header: string | undefined): string => {
   if (!header) throw new UnauthorizedError('Authorization header is missing');
@@ -32,7 +32,7 @@ const apiKeyOf = (route: RouteDefinition & { auth: { kind: 'apiKey' } }, event: 
   }
 };
 
-type Caller = AccessClaims | AuthenticatedKey | undefined;
+export type Caller = AccessClaims | AuthenticatedKey | undefined;
 
 const subjectOf = (per: LimitSubject, caller: Caller, meta: RequestMeta, event: APIGatewayProxyEventV2): string => {
   const keyId = caller && 'keyId' in caller ? caller.keyId : 'none';
@@ -78,8 +78,10 @@ const bearerLimits: readonly RouteLimit[] = [
 ];
 
 /**
- * Authenticates the caller the way the route says, authorises its role, then counts the
- * request against every limit of the route. Returns who is calling.
+ * Authenticates the caller the way the route says, authorises its role, and for a bearer caller
+ * counts the request against the user's and the tenant's quota (every request, as the spec's
+ * "100 a minute"). The route's own limits are counted once the request is well-formed
+ * (countRouteLimits). Returns who is calling.
  */
 export const authenticate = async (
   route: RouteDefinition,
@@ -96,9 +98,32 @@ export const authenticate = async (
   } else if (auth.kind === 'apiKey') {
     caller = await authenticateApiKey(apiKeyOf({ ...route, auth }, event), { check: (key) => checkKeyUse(key, auth, meta) });
   }
-  const limits = auth.kind === 'bearer' ? [...bearerLimits, ...(route.limits ?? [])] : (route.limits ?? []);
+  if (auth.kind === 'bearer') await consume(bearerLimits, caller, meta, event);
+  return caller;
+};
+
+const consume = async (limits: readonly RouteLimit[], caller: Caller, meta: RequestMeta, event: APIGatewayProxyEventV2) => {
   for (const { limit, per, code } of limits) {
     await consumeRateLimit(config.limits[limit], subjectOf(per, caller, meta, event), code);
   }
-  return caller;
+};
+
+/**
+ * A route's own limits (a public form's 5 an hour, the SDK's per key), counted only for a request
+ * that passed validation: a malformed body never spends what a person's real request needs (five
+ * malformed posts once locked an address out of the rights form for an hour). Malformed requests
+ * count against a bound of their own instead (countMalformed).
+ */
+export const countRouteLimits = (route: RouteDefinition, caller: Caller, meta: RequestMeta, event: APIGatewayProxyEventV2): Promise<void> =>
+  consume(route.limits ?? [], caller, meta, event);
+
+/**
+ * A malformed request (unparsable JSON, or a body, query or path validation refuses) to a route
+ * with limits of its own counts against RATE_LIMIT_MALFORMED_PER_IP_PER_HOUR per (route, IP),
+ * answered with the route's own limit code once past it: malformed traffic stays bounded, apart
+ * from what well-formed requests may spend.
+ */
+export const countMalformed = async (route: RouteDefinition, meta: RequestMeta): Promise<void> => {
+  const first = route.limits?.[0];
+  if (first) await consumeRateLimit(config.limits.malformedPerIp, `${routeKeyOf(route)}#${meta.ip}`, first.code);
 };

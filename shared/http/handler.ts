@@ -3,7 +3,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { NotFoundError, ValidationError } from '../errors';
 import { maxJsonBodyBytes } from './body-limits';
-import { authenticate } from './authenticate';
+import { authenticate, countMalformed, countRouteLimits, type Caller } from './authenticate';
 import { dataResponse, errorResponse, jsonHeaders, type HttpResponse } from './error-mapper';
 import type { OperationRequest, OperationResult, OperationsOf, RequestMeta } from './operation';
 import { routeKeyOf, type FunctionGroup, type RouteDefinition } from './route';
@@ -16,7 +16,7 @@ type RoutedRoute = RouteDefinition & { operationId: OperationId };
 interface RequestState {
   route: RoutedRoute;
   meta: RequestMeta;
-  caller?: unknown;
+  caller?: Caller;
   input?: { body: unknown; query: unknown; params: unknown };
 }
 
@@ -70,17 +70,24 @@ const errorEnvelope = (): middy.MiddlewareObj<Event, APIGatewayProxyResultV2> =>
 /** Bodies are JSON whatever Content-Type says (`curl -d` sends form encoding); the option exists in the middleware but not its typings. */
 const bodyParser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]);
 
+/** Counts a request refused as malformed against its own bound (authenticate.ts countMalformed), then refuses it. */
+const malformed = async (state: RequestState, refusal: unknown): Promise<never> => {
+  await countMalformed(state.route, state.meta);
+  throw refusal;
+};
+
 /** Parses JSON only for routes that take a body (or an API key in it); others ignore it. */
 const jsonBody = (): middy.MiddlewareObj<Event> => ({
   before: async (request) => {
-    const { route } = stateOf(request.context as StatefulContext);
+    const state = stateOf(request.context as StatefulContext);
+    const { route } = state;
     const takesBody = route.request?.body !== undefined || (route.auth.kind === 'apiKey' && route.auth.in === 'body');
     if (!takesBody) return;
     if (!request.event.body) request.event.body = '{}';
     // Refused before parsing, so no body can make a handler parse megabytes (body-limits.ts).
     const bytes = request.event.isBase64Encoded ? Math.floor((request.event.body.length * 3) / 4) : Buffer.byteLength(request.event.body);
-    if (bytes > maxJsonBodyBytes) throw new ValidationError({ body: `Body must be at most ${maxJsonBodyBytes} bytes of JSON` }, 'Request body too large');
-    await bodyParser.before?.(request as never);
+    if (bytes > maxJsonBodyBytes) await malformed(state, new ValidationError({ body: `Body must be at most ${maxJsonBodyBytes} bytes of JSON` }, 'Request body too large'));
+    await Promise.resolve(bodyParser.before?.(request as never)).catch((refusal: unknown) => malformed(state, refusal));
   },
 });
 
@@ -91,10 +98,19 @@ const authenticateCaller = (): middy.MiddlewareObj<Event> => ({
   },
 });
 
+/**
+ * Validates, then counts the route's own limits: only a well-formed request spends them; a
+ * malformed one counts against the malformed bound instead.
+ */
 const validate = (): middy.MiddlewareObj<Event> => ({
-  before: (request) => {
+  before: async (request) => {
     const state = stateOf(request.context as StatefulContext);
-    state.input = validateRequest(state.route, request.event);
+    try {
+      state.input = validateRequest(state.route, request.event);
+    } catch (refusal) {
+      await malformed(state, refusal);
+    }
+    await countRouteLimits(state.route, state.caller, state.meta, request.event);
   },
 });
 
@@ -102,8 +118,8 @@ const validate = (): middy.MiddlewareObj<Event> => ({
 type GroupRoutes<G extends FunctionGroup> = { [K in OperationId as Routes[K]['group'] extends G ? K : never]: Routes[K] };
 
 /**
- * One Lambda handler per function group: parse, authenticate and authorise, validate,
- * call the operation (one domain function), map its result to the envelope. The handler gets
+ * One Lambda handler per function group: parse, authenticate and authorise, validate, count the
+ * route's own limits, call the operation (one domain function), map its result to the envelope. The handler gets
  * only the route modules its group needs, not the whole table, so a bundle carries no other
  * group's schemas.
  */

@@ -1,4 +1,5 @@
 import { directionOf, isLanguageCode, isoOf } from '../i18n/languages';
+import { headerText } from './headers';
 import type { Mail } from './outbox';
 
 /** Text and the language it is in (English where the principal's language had no word for it). */
@@ -31,12 +32,16 @@ const paragraphHtml = (paragraph: MailParagraph, language: string): string[] => 
  * language and direction (an Urdu mail reads right to left), with whatever is in another language
  * (English standing in for a word the tenant has not reviewed) marked with its own.
  */
-export const composeMail = (to: string, language: string, subject: string, paragraphs: readonly MailParagraph[]): Mail => ({
-  to,
-  subject,
-  text: paragraphs.map((paragraph) => linesOf(paragraph).map((line) => line.text).join('\n')).join('\n\n'),
-  html: `<!doctype html>\n<html${attributes(language)}><head><meta charset="utf-8"><title>${escape(subject)}</title></head><body>\n${paragraphs.flatMap((paragraph) => paragraphHtml(paragraph, language)).join('\n')}\n</body></html>`,
-});
+export const composeMail = (to: string, language: string, words: string, paragraphs: readonly MailParagraph[]): Mail => {
+  // The subject as its header will carry it (headers.ts), in the HTML's title too.
+  const subject = headerText(words);
+  return {
+    to,
+    subject,
+    text: paragraphs.map((paragraph) => linesOf(paragraph).map((line) => line.text).join('\n')).join('\n\n'),
+    html: `<!doctype html>\n<html${attributes(language)}><head><meta charset="utf-8"><title>${escape(subject)}</title></head><body>\n${paragraphs.flatMap((paragraph) => paragraphHtml(paragraph, language)).join('\n')}\n</body></html>`,
+  };
+};
 
 /** A time as a principal reads it in `language` (UTC, and said so); the ISO form where the language cannot be formatted. */
 export const readableTime = (iso: string, language: string): string => {

@@ -1,6 +1,5 @@
-import type { SendEmailCommandInput } from '@aws-sdk/client-ses';
-import { endpointOf, sendSigned } from '../aws/request';
-import { xmlErrorOf } from '../aws/xml';
+import { SendEmailCommand, SESClient, type SendEmailCommandInput } from '@aws-sdk/client-ses';
+import { clientOptions, lazyClient } from '../aws/clients';
 import { config } from '../config';
 import type { Mail } from './outbox';
 
@@ -13,20 +12,9 @@ export const buildSendEmail = (mail: Mail): SendEmailCommandInput => ({
   },
 });
 
-/** The query protocol's form: nested members dotted, list entries `.member.<n>` from 1. */
-export const queryForm = (value: unknown, prefix = '', into = new URLSearchParams()): URLSearchParams => {
-  if (Array.isArray(value)) value.forEach((entry, index) => queryForm(entry, `${prefix}.member.${index + 1}`, into));
-  else if (value !== null && typeof value === 'object') for (const [name, member] of Object.entries(value)) queryForm(member, prefix ? `${prefix}.${name}` : name, into);
-  else if (value !== undefined) into.append(prefix, String(value));
-  return into;
-};
+/** SES through the SDK's client, made on the first mail. */
+const sesClient = /* @__PURE__ */ lazyClient('ses', (endpoint) => new SESClient(clientOptions(endpoint)), () => config.sesEndpoint);
 
-/** SES v1 SendEmail (the query protocol: a signed form POST, an XML answer). */
 export const sendMail = async (mail: Mail): Promise<void> => {
-  const form = queryForm(buildSendEmail(mail), '', new URLSearchParams({ Action: 'SendEmail', Version: '2010-12-01' }));
-  await sendSigned(
-    endpointOf('ses', config.sesEndpoint, { host: 'email' }),
-    { method: 'POST', path: '/', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }, body: Buffer.from(form.toString(), 'utf8') },
-    xmlErrorOf,
-  );
+  await (await sesClient()).send(new SendEmailCommand(buildSendEmail(mail)));
 };

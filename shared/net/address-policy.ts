@@ -10,6 +10,7 @@
  * judged by the IPv4 address it carries.
  */
 import ipaddr from 'ipaddr.js';
+import { config } from '../config';
 
 const globalUnicastV6 = ipaddr.parseCIDR('2000::/3');
 
@@ -32,3 +33,46 @@ export const isForbiddenAddress = (address: string): boolean => !isGlobalUnicast
  * developer's machine). Only when the caller passes allowLocal, which is config.isLocal.
  */
 export const localHosts: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1']);
+
+const listening = new Map<number, number>();
+
+/**
+ * The local API server registers the port it listens on (infra/local/server.ts), so that no local
+ * exception reaches it; the returned function takes it back when the server closes.
+ */
+export const registerStackPort = (port: number): (() => void) => {
+  listening.set(port, (listening.get(port) ?? 0) + 1);
+  return () => {
+    const left = (listening.get(port) ?? 1) - 1;
+    if (left > 0) listening.set(port, left);
+    else listening.delete(port);
+  };
+};
+
+/** The port of an endpoint on this machine, or undefined for one elsewhere (or none). */
+const loopbackPortOf = (endpoint: string | undefined): number | undefined => {
+  if (!endpoint) return undefined;
+  try {
+    const url = new URL(endpoint);
+    if (!localHosts.has(url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase())) return undefined;
+    return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The local stack's own ports on loopback: the API and its pages (the ports the local server
+ * listens on, and those of the portal and dashboard base URLs), DynamoDB Local, the SQS emulator,
+ * the S3 archive, and the SES emulator with its mail inbox (each endpoint in the configuration).
+ * A local exception covers a developer's receiver or fixture site on loopback, never these: none
+ * answers a cross-origin read, but a scan or a webhook has no business with them either.
+ */
+export const stackPorts = (): ReadonlySet<number> =>
+  new Set([
+    ...listening.keys(),
+    ...[config.dynamodbEndpoint, config.sqsEndpoint, config.sesEndpoint, config.s3Endpoint, config.portalBaseUrl, config.dashboardBaseUrl].flatMap((endpoint) => loopbackPortOf(endpoint) ?? []),
+  ]);
+
+export const isStackPort = (port: number): boolean => stackPorts().has(port);
+

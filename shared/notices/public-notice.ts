@@ -84,14 +84,14 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot, servicePortalUrl: st
 
 export type PublicNotice = ReturnType<typeof buildPublicNotice>;
 
-/** The precomputed notice with the banner's words in its languages, read beside it (two parallel reads). */
+/** The precomputed notice with the banner's words in its languages, read beside it (two parallel reads; the service's built-in words of its languages from files read once per instance). */
 export const readPublicNotice = async (tenantId: string) => {
   // The children policy is read beside the document, in parallel: a change applies to the next page view.
   const [document, head, policy] = await Promise.all([getPublicDocument(tenantId), readHead(tenantId), readChildrenPolicy(tenantId)]);
   if (!document) throw new NotFoundError('Published notice');
   return {
     ...document,
-    labels: noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']),
+    labels: await noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']),
     ...(policy.audience === 'ADULTS' ? {} : { children: { askAge: policy.askAge, prohibited: policy.childProhibitedPurposes } }),
   };
 };

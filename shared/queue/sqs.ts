@@ -1,17 +1,14 @@
-import { createHash } from 'node:crypto';
-import { AwsError } from '../aws/errors';
-import { JsonClient } from '../aws/json-service';
-import { endpointOf } from '../aws/request';
+import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import { clientOptions, lazyClient } from '../aws/clients';
 import { config } from '../config';
 
-/** SQS over its JSON protocol (the SDK's too), at the regional endpoint (the queue is named by its URL in the body). */
-export const queueClient = /* @__PURE__ */ new JsonClient({ endpoint: () => endpointOf('sqs', config.sqsEndpoint), targetPrefix: 'AmazonSQS', version: '1.0' });
+/**
+ * SQS through the SDK's client (which also checks the MD5 SQS reports of the body it stored),
+ * made on first send: most requests of a function that may queue never do.
+ */
+export const queueClient = /* @__PURE__ */ lazyClient('sqs', (endpoint) => new SQSClient(clientOptions(endpoint)), () => config.sqsEndpoint);
 
-export interface SendMessageInput {
-  QueueUrl: string;
-  MessageBody: string;
-  DelaySeconds: number;
-}
+export type SendMessageInput = Required<Pick<SendMessageCommandInput, 'QueueUrl' | 'MessageBody' | 'DelaySeconds'>>;
 
 export const buildSend = (queueUrl: string, body: unknown, delaySeconds = 0): SendMessageInput => ({
   QueueUrl: queueUrl,
@@ -21,9 +18,5 @@ export const buildSend = (queueUrl: string, body: unknown, delaySeconds = 0): Se
 });
 
 export const sendToQueue = async (queueUrl: string, body: unknown, delaySeconds = 0): Promise<void> => {
-  const input = buildSend(queueUrl, body, delaySeconds);
-  const { MD5OfMessageBody } = await queueClient.call<{ MD5OfMessageBody?: string }>('SendMessage', { ...input });
-  // The check the SDK makes: what SQS stored is what was sent.
-  const sent = createHash('md5').update(input.MessageBody, 'utf8').digest('hex');
-  if (MD5OfMessageBody !== undefined && MD5OfMessageBody !== sent) throw new AwsError('InvalidChecksum', `SQS stored a message body other than the one sent to ${queueUrl}`, undefined);
+  await (await queueClient()).send(new SendMessageCommand(buildSend(queueUrl, body, delaySeconds)));
 };

@@ -20,8 +20,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page, Target } from 'puppeteer-core';
-import { localHosts } from '../net/address-policy';
-import { launchChromium } from '../browser/launch';
+import { describeError, log } from '../log';
+import { isStackPort, localHosts } from '../net/address-policy';
+import { BrowserStartError, launchChromiumRetrying, type Launcher } from '../browser/launch';
 import { scanBudget } from './budget';
 import type { FindingKind } from './finding';
 import type { FailedPage } from './run';
@@ -44,6 +45,8 @@ export interface CrawlOptions {
    */
   allowLocal: boolean;
   budget?: Partial<Record<'linksPerUrl' | 'pagesPerRun' | 'pageMs' | 'runMs' | 'pageHeapMb', number>>;
+  /** How one start of Chromium is made (the real one unless a test makes a start fail); each start is retried once. */
+  launch?: Launcher;
 }
 
 export interface CrawlResult {
@@ -67,14 +70,16 @@ const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
 
 /**
  * The loopback origins the local exception covers: those of the run's own scan URLs (as
- * `host:port`, default ports filled in), and only when the exception applies at all.
+ * `host:port`, default ports filled in), and only when the exception applies at all; never one
+ * of the local stack's own ports (address-policy.ts stackPorts), even listed as a scan URL.
  */
 export const localTargetsOf = (startUrls: readonly string[], allowLocal: boolean): Set<string> => {
   const targets = new Set<string>();
   if (!allowLocal) return targets;
   for (const url of startUrls.flatMap((start) => httpUrl(start) ?? [])) {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-    if (localHosts.has(host)) targets.add(targetKey(host, Number(url.port || (url.protocol === 'https:' ? 443 : 80))));
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    if (localHosts.has(host) && !isStackPort(port)) targets.add(targetKey(host, port));
   }
   return targets;
 };
@@ -217,11 +222,14 @@ const closePopups = (browser: Browser) => {
   });
 };
 
-/** Each start in a directory of its own under the run's, so a killed browser's profile lock never stands in the way. */
-const startChromium = async (proxyPort: number, tmpDir: string, pageHeapMb: number, start: number): Promise<Chromium> => {
+/**
+ * Each start in a directory of its own under the run's, so a killed browser's profile lock never
+ * stands in the way; a start that fails is tried once more (launch.ts), for a slow, loaded machine.
+ */
+const startChromium = async (proxyPort: number, tmpDir: string, pageHeapMb: number, start: number, launch: Launcher | undefined): Promise<Chromium> => {
   const directory = join(tmpDir, `chromium-${start}`);
   await mkdir(directory);
-  const browser = await launchChromium({ args: browserArgs(proxyPort, pageHeapMb), tmpDir: directory });
+  const browser = await launchChromiumRetrying({ args: browserArgs(proxyPort, pageHeapMb), tmpDir: directory }, launch);
   closePopups(browser);
   return { browser, session: await browser.target().createCDPSession() };
 };
@@ -257,7 +265,7 @@ export const crawl = async (startUrls: readonly string[], options: CrawlOptions)
   let starts = 0;
   let chromium: Chromium | undefined;
   try {
-    chromium = await startChromium(proxy.port, tmpDir, budget.pageHeapMb, (starts += 1));
+    chromium = await startChromium(proxy.port, tmpDir, budget.pageHeapMb, (starts += 1), options.launch);
     /** Visits one page within what is left of the run; false when the run has to stop. */
     const scan = async (url: string, consent: boolean): Promise<Visit | false> => {
       const pageMs = Math.min(budget.pageMs, deadline - Date.now());
@@ -275,10 +283,11 @@ export const crawl = async (startUrls: readonly string[], options: CrawlOptions)
         result.failedPages.push({ url, reason: visited.failure ?? 'Chromium closed while scanning the page', afterConsent: consent });
         await killBrowser(chromium!.browser);
         try {
-          chromium = await startChromium(proxy.port, tmpDir, budget.pageHeapMb, (starts += 1));
+          chromium = await startChromium(proxy.port, tmpDir, budget.pageHeapMb, (starts += 1), options.launch);
         } catch (error) {
           chromium = undefined;
-          result.stoppedEarly = `Chromium could not be started again after ${url} failed: ${error instanceof Error ? error.message : String(error)}`;
+          const why = error instanceof BrowserStartError ? error.message : "The scanner's browser could not be started again.";
+          result.stoppedEarly = `${url} stopped the scanner's browser, and then: ${why} That page and the ones after it were not scanned; start the scan again in a few minutes.`;
           return false;
         }
       }
@@ -312,7 +321,9 @@ export const crawl = async (startUrls: readonly string[], options: CrawlOptions)
     if (chromium) await closeBrowser(chromium.browser);
     await proxy.close();
     result.refused = [...proxy.refused];
-    await rm(tmpDir, { recursive: true, force: true });
+    // A browser that failed to start may still be writing its profile for a moment: retried, and
+    // never allowed to replace the run's own outcome (the reason a run failed is what its DPO needs).
+    await rm(tmpDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch((error: unknown) => log.warn('scan directory not removed', { tmpDir, ...describeError(error) }));
   }
   return result;
 };

@@ -10,13 +10,14 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import net from 'node:net';
-import { isForbiddenAddress, localHosts } from '../net/address-policy';
+import { isForbiddenAddress, isStackPort, localHosts } from '../net/address-policy';
 
 export interface ProxyPolicy {
   /**
    * The local stack's exception, as narrow as what it is for: `host:port` of the loopback origins
    * the run was asked to scan (crawl.ts localTargetsOf), nothing else on loopback. Another port of
-   * the same address (the local S3 emulator, the API, a database) stays refused.
+   * the same address stays refused, and the stack's own ports (the API, the engines, the mail
+   * inbox) always are, even listed as a scan URL.
    */
   localTargets: ReadonlySet<string>;
 }
@@ -40,7 +41,8 @@ const allowedAddress = async (host: string, port: number, policy: ProxyPolicy): 
   const bare = bareHost(host);
   const addresses = net.isIP(bare) ? [bare] : (await dns.promises.lookup(bare, { all: true }).catch(() => [])).map((entry) => entry.address);
   if (addresses.length === 0) return null;
-  const localTarget = localHosts.has(bare.toLowerCase()) && policy.localTargets.has(targetKey(bare, port));
+  // Checked here too, where the socket connects: the stack's own ports are never a local target.
+  const localTarget = localHosts.has(bare.toLowerCase()) && policy.localTargets.has(targetKey(bare, port)) && !isStackPort(port);
   // Every address, not just the one used: a name with one good and one forbidden address is refused.
   if (!localTarget && addresses.some(isForbiddenAddress)) return null;
   // IPv4 first: Lambda has no IPv6 egress, and `localhost` may list ::1 where a server listens on 127.0.0.1.

@@ -4,7 +4,7 @@
  * (proxy.ts) checks every connection's actual address with the same address policy.
  */
 import { isIP } from 'node:net';
-import { isForbiddenAddress, localHosts } from '../net/address-policy';
+import { isForbiddenAddress, isStackPort, localHosts } from '../net/address-policy';
 
 const bareHost = (hostname: string): string => hostname.replace(/^\[(.*)\]$/, '$1');
 
@@ -20,6 +20,9 @@ export const scanUrlProblem = (url: string, allowLocal: boolean): string | null 
   const local = allowLocal && localHosts.has(host);
   if (parsed.username !== '' || parsed.password !== '') return 'must not contain a username or password';
   if (parsed.protocol !== 'https:' && !(local && parsed.protocol === 'http:')) return 'must be a public https URL';
+  if (local && isStackPort(Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)))) {
+    return "must not point to the local stack's own services (the API, its database, queue and storage engines, the mail inbox): scan a site of your own";
+  }
   if (local) return null;
   if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isForbiddenAddress(host))) {
     return 'must not point to a private, loopback or reserved address';

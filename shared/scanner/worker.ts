@@ -1,3 +1,4 @@
+import { BrowserStartError } from '../browser/launch';
 import { nowIso } from '../clock';
 import { addFoundTrackers, listTrackers } from '../cmp/service';
 import { config } from '../config';
@@ -17,12 +18,23 @@ const failed = (run: ScanRun, error: string, findings: Finding[] = []) =>
   finishRun({ ...run, status: 'FAILED', completedAt: nowIso(), error }, findings);
 
 /**
+ * Why a run failed, in words its DPO can act on: what happened, that nothing of it was kept, and
+ * what to do (start it again; if that fails too, who to tell, with the run's id, under which the
+ * service's log holds the details). Never the error's own text: it may name internals.
+ */
+export const failureReason = (error: unknown, scanRunId: string): string => {
+  const next = `Start the scan again ("Scan now")${error instanceof BrowserStartError && error.timedOut ? ' in a few minutes' : ''}; if it fails again, tell the service's operator, quoting run ${scanRunId}.`;
+  if (error instanceof BrowserStartError) return `${error.message} Nothing was scanned. ${next}`;
+  return `The scanner stopped on an internal error before it could finish; nothing of this run was kept. ${next}`;
+};
+
+/**
  * Runs one queued scan to its end. A run found already RUNNING was started by a delivery that
  * died (out of memory, timeout): it ends FAILED rather than running twice or staying RUNNING.
  * The registry as it stood before the crawl decides what is new; the run, its report and the DPO's
  * alert are written together, once.
  */
-export const runScan = async (message: ScanMessage, options: Pick<CrawlOptions, 'budget'> = {}): Promise<void> => {
+export const runScan = async (message: ScanMessage, options: Pick<CrawlOptions, 'budget' | 'launch'> = {}): Promise<void> => {
   const queued = await readRun(message.tenantId, message.scanRunId);
   if (!queued || queued.status === 'COMPLETED' || queued.status === 'FAILED') return;
   if (queued.status === 'RUNNING' || !(await markRunning(queued.tenantId, queued.scanRunId, nowIso()))) {
@@ -63,6 +75,6 @@ export const runScan = async (message: ScanMessage, options: Pick<CrawlOptions, 
     log.info('tracker scan completed', { tenantId: run.tenantId, scanRunId: run.scanRunId, pages: result.pages.length, findings: findings.length, refused: result.refused.length });
   } catch (error) {
     log.error('tracker scan failed', { scanRunId: run.scanRunId, ...describeError(error) });
-    await failed(run, 'The scanner failed');
+    await failed(run, failureReason(error, run.scanRunId));
   }
 };

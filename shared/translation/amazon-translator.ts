@@ -1,5 +1,5 @@
 import type { TranslateTextCommandInput } from '@aws-sdk/client-translate';
-import { translate } from '../aws/translate';
+import { translateText } from '../aws/translate';
 import { mapWithConcurrency } from '../concurrency';
 import { isoOf, type LanguageCode } from '../i18n/languages';
 import { machineTranslatable } from './coverage';
@@ -19,10 +19,7 @@ export const createAmazonTranslator = (concurrency = 4): Translator => {
     supports: machineTranslatable,
     translate: async (texts, target) => {
       if (!machineTranslatable(target)) throw new Error(`Amazon Translate does not support ${target}`);
-      return mapWithConcurrency(texts, concurrency, async (text) => {
-        const output = await translate.call<{ TranslatedText?: string }>('TranslateText', { ...buildTranslateRequest(text, target) });
-        return output.TranslatedText ?? '';
-      });
+      return mapWithConcurrency(texts, concurrency, (text) => translateText(buildTranslateRequest(text, target)));
     },
   };
 };

@@ -7,6 +7,8 @@ import type { LanguageCode } from '../i18n/languages';
  */
 export interface Translator {
   readonly name: string;
+  /** A stand-in that marks its drafts (`[TA machine draft] …`) instead of translating: the local stack's. */
+  readonly standIn?: boolean;
   supports(language: LanguageCode): boolean;
   translate(texts: string[], target: LanguageCode): Promise<string[]>;
 }

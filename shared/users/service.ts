@@ -86,8 +86,8 @@ export const inviteUser = async (tenantId: string, input: InviteUserInput) => {
  * Removing oneself is refused, so a tenant can never remove its last SUPER_ADMIN (the store
  * checks the remover still is one, in the same transaction). The removed user's refresh tokens
  * stop working at once (a refresh needs the user); an access token already issued is refused at
- * once by every state change and team route (shared/roles.ts currentRoleChecked) and lives out
- * its ACCESS_TOKEN_TTL_SECONDS for reads.
+ * once by every state change, team route and evidence read (shared/roles.ts currentRoleChecked)
+ * and lives out its ACCESS_TOKEN_TTL_SECONDS for everyday reads.
  */
 export const removeUser = async (remover: { tenantId: string; userId: string }, userId: string) => {
   if (userId === remover.userId) {

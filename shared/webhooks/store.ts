@@ -1,5 +1,5 @@
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from '../db/commands';
-import { batchGetAll } from '../db/batch';
+import { GetCommand, PutCommand, QueryCommand } from '../db/commands';
+import { batchGetAll, batchWriteAll } from '../db/batch';
 import { db, tableName } from '../db/client';
 import { entityOf } from '../db/item';
 import { conditional, conflict, isConditionFailure } from '../db/errors';
@@ -78,15 +78,7 @@ export const deleteWebhookAndDeliveries = async (tenantId: string, webhookId: st
   // A crash here leaves deliveries of a deleted webhook: unreachable (their webhook is 404) and
   // removed by TTL. The worker drops messages whose webhook is gone.
   const deliveries = await allDeliveryItems(tenantId, webhookId);
-  for (let start = 0; start < deliveries.length; start += 25) {
-    let requests: { DeleteRequest: { Key: Record<string, unknown> } }[] | undefined = deliveries
-      .slice(start, start + 25)
-      .map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } }));
-    while (requests && requests.length > 0) {
-      const { UnprocessedItems } = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-      requests = UnprocessedItems?.[tableName()] as typeof requests;
-    }
-  }
+  await batchWriteAll(deliveries.map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } })));
 };
 
 /**

@@ -57,6 +57,10 @@ export const noticeBannerKeys = /* @__PURE__ */ (() => Object.keys(noticeBannerW
 /** The pages' keys: what GET /words/public/:tenantSlug answers with. */
 export const pageKeys = /* @__PURE__ */ (() => [...Object.keys(withdrawalPageWords), ...Object.keys(rightsPageWords)] as (keyof typeof withdrawalPageWords | keyof typeof rightsPageWords)[])();
 
-/** The tenant's choice for words nobody reviewed yet: English until a person reviews them, or the machine drafts. */
-export const unreviewedChoices = ['ENGLISH', 'MACHINE_DRAFTS'] as const;
+/**
+ * The tenant's choice for words none of its people reviewed: the service's built-in words (the
+ * default), English until a person of the tenant's reviews them, or its machine drafts (over the
+ * built-in words where it has none).
+ */
+export const unreviewedChoices = ['BUILT_IN', 'ENGLISH', 'MACHINE_DRAFTS'] as const;
 export type Unreviewed = (typeof unreviewedChoices)[number];

@@ -27,7 +27,7 @@ const wordText = (key: WordKey) => {
 };
 
 export const wordsBody = z.strictObject({
-  labels: described(z.strictObject(Object.fromEntries(wordKeys.map((key) => [key, z.optional(wordText(key))])) as Record<WordKey, z.ZodMiniOptional<ReturnType<typeof wordText>>>).check(z.refine((labels) => Object.keys(labels).length > 0, 'name at least one label')), 'Words by key (GET /words/languages/en lists every key with its English and its {slots}); each saved word becomes REVIEWED'),
+  labels: described(z.strictObject(Object.fromEntries(wordKeys.map((key) => [key, z.optional(wordText(key))])) as Record<WordKey, z.ZodMiniOptional<ReturnType<typeof wordText>>>).check(z.refine((labels) => Object.keys(labels).length > 0, 'name at least one label')), "Words by key (GET /words/languages/en lists every key with its English and its {slots}); each saved word becomes REVIEWED, the tenant's own (a built-in word saved as it is too); keys not named keep their status"),
 });
 
 export const wordsLanguageParams = z.strictObject({ language: wordsLanguage });
@@ -38,11 +38,24 @@ export const draftWordsBody = z.strictObject({
 });
 
 export const wordsSettingsBody = z.strictObject({
-  unreviewed: described(z.enum(unreviewedChoices), 'ENGLISH: English (marked lang="en") until a person reviews a word; MACHINE_DRAFTS: machine drafts shown until then'),
+  unreviewed: described(
+    z.enum(unreviewedChoices),
+    'What principals read where none of the tenant\'s people reviewed a word. BUILT_IN (the default): the service\'s built-in word of the language; ENGLISH: the tenant\'s English (marked lang="en") until a person reviews a word; MACHINE_DRAFTS: the tenant\'s machine draft, else the built-in word',
+  ),
 });
 
 const status = z.enum(wordStatuses);
-const counts = z.object({ DRAFT: z.number().check(z.int()), NEEDS_TRANSLATION: z.number().check(z.int()), REVIEWED: z.number().check(z.int()) });
+const counts = described(z.object({ DRAFT: z.number().check(z.int()), NEEDS_TRANSLATION: z.number().check(z.int()), REVIEWED: z.number().check(z.int()) }), "The tenant's own words by status (the service's built-in words are not counted)");
+const provenance = z.object({
+  translatedBy: z.string(),
+  translatedOn: z.string(),
+  method: z.string(),
+  checks: z.array(z.string()),
+  reviewedBy: described(z.nullable(z.string()), 'A person who reviewed the language, null until one has'),
+  reviewedOn: z.nullable(z.string()),
+  confidence: described(z.enum(['draft', 'lower']), "lower: the translator's command of the language is limited; review before relying on it"),
+  note: z.string(),
+});
 const surfaceId = z.enum(surfaces.map((surface) => surface.id) as [string, ...string[]]);
 
 export const wordsSettingsView = z.object({ unreviewed: z.enum(unreviewedChoices), updatedAt: z.nullable(z.iso.datetime()) });
@@ -51,14 +64,19 @@ export const wordsOverviewView = z.object({
   unreviewed: z.enum(unreviewedChoices),
   updatedAt: z.nullable(z.iso.datetime()),
   total: described(z.number().check(z.int()), 'Keys in the catalogue'),
+  translator: described(
+    z.object({ name: z.string(), standIn: described(z.boolean(), 'true in the local stack: its drafts are marked stand-ins ([TA machine draft] …), not translations') }),
+    'The translator POST /words/draft uses',
+  ),
   surfaces: z.array(z.object({ id: surfaceId, name: z.string(), count: z.number().check(z.int()) })),
   languages: z.array(
     z.object({
       language: z.string(),
-      status: described(status, 'REVIEWED once a person saved a word of it; DRAFT while any word is a machine draft; NEEDS_TRANSLATION; DEFAULT without words'),
+      status: described(status, "REVIEWED once a person saved a word of it; DRAFT while any word is a machine draft; NEEDS_TRANSLATION; without words of the tenant's, BUILT_IN where the service has words in the language, else DEFAULT"),
       counts,
       updatedAt: z.nullable(z.iso.datetime()),
-      shown: described(z.boolean(), 'Principals are shown some word of this language (English always)'),
+      shown: described(z.boolean(), "Principals are shown some word of this language, the tenant's or the service's (English always)"),
+      builtIn: described(z.boolean(), 'The service has built-in words in this language (every scheduled language)'),
       machineTranslatable: z.boolean(),
     }),
   ),
@@ -70,6 +88,7 @@ export const languageWordsView = z.object({
   counts,
   updatedAt: z.nullable(z.iso.datetime()),
   unreviewed: z.enum(unreviewedChoices),
+  builtIn: described(z.nullable(z.object({ name: z.string(), script: z.string(), provenance })), "The service's built-in words of this language: who translated them and how they were checked (null for English)"),
   words: z.array(
     z.object({
       key: z.string(),
@@ -77,9 +96,11 @@ export const languageWordsView = z.object({
       default: described(z.string(), "The catalogue's English"),
       english: described(z.string(), "The tenant's English (its own word, else the default): what stands in, and what drafts translate"),
       placeholders: described(z.array(z.string()), 'The {slots} every word of this key must keep'),
-      text: described(z.nullable(z.string()), "This language's word, null without one"),
-      status: described(status, 'DEFAULT: no word (English stands in); DRAFT; NEEDS_TRANSLATION (English stands in); REVIEWED'),
+      text: described(z.nullable(z.string()), "The tenant's own word in this language, null without one"),
+      status: described(status, "DEFAULT: no word (English stands in); BUILT_IN: no word of the tenant's, the service's built-in word stands; DRAFT; NEEDS_TRANSLATION (English stands in); REVIEWED"),
+      builtIn: described(z.nullable(z.string()), "The service's built-in word; null for English, and where the tenant rewrote its English for the key (the built-in word translates the catalogue's)"),
       shown: described(z.boolean(), 'Principals read this word in this language (else English, marked lang="en")'),
+      shownFrom: described(z.enum(['REVIEWED', 'DRAFT', 'BUILT_IN', 'ENGLISH']), "What principals read: the tenant's reviewed word, its machine draft, the service's built-in word, or English"),
     }),
   ),
 });
@@ -99,6 +120,6 @@ export const publicWordsView = z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),
   language: z.string(),
   languages: described(z.array(z.string()), 'Languages the tenant shows words in (English always): what the public page offers'),
-  words: described(z.record(z.string(), z.string()), "Every page key's word, in language where it shows one, else in the tenant's English"),
+  words: described(z.record(z.string(), z.string()), "Every page key's word, in language where it shows one (the tenant's, or the service's built-in word), else in the tenant's English"),
   english: described(z.array(z.string()), 'Keys whose word is English (the page marks them lang="en")'),
 });

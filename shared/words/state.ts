@@ -4,8 +4,9 @@ import { attempts, isMovedRevision, pause, prepareDocumentChange } from '../cmp/
 import { readDocument } from '../cmp/store';
 import { writeTransaction, type NamedItem } from '../db/transact';
 import { ValidationError } from '../errors';
-import { isLanguageCode, type LanguageCode } from '../i18n/languages';
+import { isLanguageCode, languageCodes, type LanguageCode } from '../i18n/languages';
 import type { Tenant } from '../tenants/tenant';
+import { readBuiltIns, type BuiltInLanguage } from './built-in-words';
 import { englishWords, isWordKey, type Unreviewed, type WordKey } from './catalogue';
 import { noticeBannerShown, withWidgetLabelSets } from './resolve';
 import { headPut, languagePut, readHead, readLanguages, WordsMovedError } from './store';
@@ -28,11 +29,13 @@ const fromCookieLabelSets = async (tenant: Tenant): Promise<Map<LanguageCode, La
   const document = await readDocument(tenant.tenantId);
   for (const [lower, set] of Object.entries(document?.labelSets ?? {})) {
     const language = lower.toUpperCase();
-    if (!isLanguageCode(language) || set.status === 'DEFAULT') continue;
+    // Only a tenant's own words are carried over: not the defaults, nor the service's built-in words projected into a set.
+    if (!isLanguageCode(language) || set.status === 'DEFAULT' || set.status === 'BUILT_IN') continue;
+    const status = set.status;
     const words: Partial<Record<WordKey, StoredWord>> = {};
     for (const [key, text] of Object.entries(set.labels)) {
       if (!isWordKey(key) || typeof text !== 'string' || (language === 'EN' && text === englishWords[key])) continue;
-      words[key] = { text, status: set.status };
+      words[key] = { text, status };
     }
     if (Object.keys(words).length > 0) found.set(language, { language, words, updatedAt: set.updatedAt ?? nowIso() });
   }
@@ -80,8 +83,9 @@ const checkSize = (item: LanguageWords, field: string) => {
  * Applies `change` to the tenant's latest words and writes, in one transaction: the head
  * (conditional on the revision read, so concurrent changes re-read and re-apply, none lost), the
  * language items, and, on a plan with cookie consent, the cookie configuration with its labelSets
- * projected again (a new revision only when the widget's shown words changed). The head keeps the
- * notice banner's shown words for the public notice.
+ * projected again (a new revision only when the widget's shown words changed; the service's
+ * built-in words included for the languages the banner offers). The head keeps the notice
+ * banner's shown words of the tenant's own for the public notice.
  */
 export const changeWords = async (tenant: Tenant, change: (state: WordsState) => Promise<WordsChange | undefined>): Promise<WordsHead> => {
   for (let attempt = 1; ; attempt += 1) {
@@ -92,8 +96,14 @@ export const changeWords = async (tenant: Tenant, change: (state: WordsState) =>
     const written = new Map(changed.put.map((item) => [item.language, item]));
     for (const [language, item] of state.migrated) if (!written.has(language)) written.set(language, item);
     const unreviewed = changed.unreviewed ?? state.head.unreviewed;
-    const reproject = [...new Set<LanguageCode>(['EN', ...changed.reproject, ...state.migrated.keys()])];
-    const unchanged = await state.read(reproject.filter((language) => !written.has(language)));
+    // A new English or a new setting changes which built-in words stand in every language; any other change, only its languages'.
+    const everywhere = written.has('EN') || unreviewed !== state.head.unreviewed;
+    const reproject = everywhere ? [...languageCodes] : [...new Set<LanguageCode>(['EN', ...changed.reproject, ...state.migrated.keys()])];
+    const hasItem = (language: LanguageCode) => language in state.head.languages || state.migrated.has(language);
+    const [unchanged, builtIns] = await Promise.all([
+      state.read(reproject.filter((language) => !written.has(language) && (language === 'EN' || hasItem(language)))),
+      tenant.plan === 'collect-only' ? new Map<LanguageCode, BuiltInLanguage>() : readBuiltIns(reproject),
+    ]);
     const wordsOf = (language: LanguageCode) => written.get(language) ?? unchanged.get(language);
     const noticeBanner = { ...state.head.noticeBanner };
     for (const language of reproject) {
@@ -114,7 +124,7 @@ export const changeWords = async (tenant: Tenant, change: (state: WordsState) =>
       const cookie = await prepareDocumentChange(
         tenant,
         (document) => {
-          const labelSets = withWidgetLabelSets(document.labelSets, reproject, wordsOf, unreviewed);
+          const labelSets = withWidgetLabelSets(document.labelSets, reproject, wordsOf, unreviewed, { offered: document.languages, builtInOf: (language) => builtIns.get(language) });
           return same(labelSets, document.labelSets) ? document : { ...document, labelSets };
         },
         'labels',

@@ -55,3 +55,20 @@ export const languagePut = (tenantId: string, words: LanguageWords): NamedItem =
   name: `words ${words.language}`,
   item: { Put: { TableName: tableName(), Item: { ...wordsKeys.language(tenantId, words.language), type: 'LanguageWords', ...words } } },
 });
+
+/**
+ * No change of the tenant's words between a read of its head at `revision` (0: no head yet) and
+ * a write that was computed from it elsewhere (a cookie configuration projecting the words of the
+ * languages it starts offering): the writer re-reads and re-applies when they moved.
+ */
+export const headUnchanged = (tenantId: string, revision: number): NamedItem => ({
+  name: 'words head',
+  item: {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: wordsKeys.head(tenantId),
+      ...(revision === 0 ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: 'revision = :revision', ExpressionAttributeValues: { ':revision': revision } }),
+    },
+  },
+  onConditionFailure: () => new WordsMovedError(),
+});

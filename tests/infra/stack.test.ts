@@ -59,14 +59,22 @@ beforeAll(() => {
   template = Template.fromStack(stack);
 }, 120_000);
 
-/** Every IAM action granted to `fn`'s role, by any policy attached to it. */
-const actionsOf = (fn: { role?: unknown }): string[] => {
+/** Every statement granted to `fn`'s role, by any policy attached to it. */
+const statementsOf = (fn: { role?: unknown }): { Action: string | string[]; Resource: unknown }[] => {
   const roleId = stack.getLogicalId((fn.role as { node: { defaultChild: CfnResource } }).node.defaultChild);
-  const statements = Object.values(resourcesOf('AWS::IAM::Policy'))
+  return Object.values(resourcesOf('AWS::IAM::Policy'))
     .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleId}"`))
-    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement);
-  return statements.flatMap((statement) => [statement.Action].flat());
+    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement);
 };
+
+/** Every IAM action granted to `fn`'s role, by any policy attached to it. */
+const actionsOf = (fn: { role?: unknown }): string[] => statementsOf(fn).flatMap((statement) => [statement.Action].flat());
+
+/** The actions granted to `fn` on the resource `ref` names (a CloudFormation reference to a logical id). */
+const actionsOn = (fn: { role?: unknown }, logicalId: string): string[] =>
+  statementsOf(fn)
+    .filter((statement) => JSON.stringify(statement.Resource).includes(`"${logicalId}"`))
+    .flatMap((statement) => [statement.Action].flat());
 
 describe('HTTP API', () => {
   it('has one route per entry of the route table, each to its group function', () => {
@@ -172,9 +180,11 @@ describe('functions', () => {
       const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(variables)).toEqual(
-        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'WEBHOOK_QUEUE_URL', 'BREACH_QUEUE_URL', 'JWT_SIGNING_KEYS', 'CURSOR_SECRET']),
+        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'CMS_FUNCTION_TIMEOUT_SECONDS', 'WEBHOOK_QUEUE_URL', 'BREACH_QUEUE_URL', 'CURSOR_SECRET']),
       );
       expect(variables.CMS_STAGE).toBe('aws');
+      // The SDK clients' timeouts are fitted inside the function's own.
+      expect(variables.CMS_FUNCTION_TIMEOUT_SECONDS).toBe(String(fn.Properties.Timeout));
     }
   });
 
@@ -187,12 +197,13 @@ describe('functions', () => {
     }
   });
 
-  // What each AWS service a bundle calls needs; a service missing here fails the test until it is mapped.
+  // What each AWS service a bundle calls may be granted; a service missing here fails the test until it is mapped.
   const actionsForService: Record<string, string[]> = {
     dynamodb: tableActions.map((action) => `dynamodb:${action}`),
     sqs: ['sqs:SendMessage'],
     ses: ['ses:SendEmail', 'ses:SendRawEmail'],
     translate: ['translate:TranslateText'],
+    // Signing checkpoints or access tokens; reading public keys (every HTTP function checks tokens).
     kms: ['kms:Sign', 'kms:GetPublicKey'],
     // Notes are put with an Object Lock retention date; ListBucket turns a missing note into 404.
     s3: ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject', 's3:ListBucket'],
@@ -200,21 +211,47 @@ describe('functions', () => {
   };
   // Rights the platform needs whatever the code imports: logging, and the stream the outbox is fed from.
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
+  const serviceOf = (action: string) => action.slice(0, action.indexOf(':'));
 
-  it('grants each function exactly the AWS services its bundle calls, and no Scan', async () => {
+  it('grants each function exactly the AWS services whose SDK clients its bundle holds, and no Scan', async () => {
     expect([...stack.functions.byName.keys()].sort()).toEqual([...functionGroups, 'stream', 'webhook-worker', 'webhook-sweeper', 'scan-scheduler', 'checkpointer', 'stream-sweeper', 'breach-worker', 'rights-sweeper'].sort());
     for (const [name, fn] of stack.functions.byName) {
-      const entry = join(repoRoot, 'functions', name, 'handler.ts');
-      const services = await awsServicesIn(entry);
+      const services = await awsServicesIn(join(repoRoot, 'functions', name, 'handler.ts'));
       for (const service of services) expect(Object.keys(actionsForService), `${name} calls ${service}`).toContain(service);
-      // The functions call AWS through shared/aws/ alone: an SDK client in a bundle would be a call the grants above cannot see.
-      expect((await packagesIn(entry)).filter((found) => found.startsWith('@aws-sdk/client-')), name).toEqual([]);
-      const expected = services.flatMap((service) => actionsForService[service] ?? []).sort();
-      const granted = [...new Set(actionsOf(fn).filter((action) => !platformActions.has(action) || expected.includes(action)))].sort();
-      expect(granted, name).toEqual([...new Set(expected)].sort());
+      const granted = [...new Set(actionsOf(fn).filter((action) => !platformActions.has(action)))];
+      // A client in the bundle without a grant would fail in AWS; a grant without a client is a right nobody needs.
+      expect([...new Set(granted.map(serviceOf))].sort(), name).toEqual(services);
+      for (const action of granted) expect(actionsForService[serviceOf(action)], `${name}: ${action}`).toContain(action);
+      // Every table right a function's DynamoDB client may use, the same for all of them.
+      expect(granted.filter((action) => action.startsWith('dynamodb:')).sort(), name).toEqual([...actionsForService.dynamodb!].sort());
       expect(actionsOf(fn), name).not.toContain('dynamodb:Scan');
     }
-  }, 60_000);
+    // Bundling 21 functions with the SDK takes a while on a loaded 2-core machine.
+  }, 240_000);
+
+  it('lets only the auth function sign access tokens; every HTTP function reads the public key, and no function holds a token secret', () => {
+    const keyId = stack.getLogicalId(stack.functions.tokenSigningKey.node.defaultChild as CfnResource);
+    template.hasResource('AWS::KMS::Key', { Properties: { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }, DeletionPolicy: 'Retain' });
+    for (const [name, built] of stack.functions.byName) {
+      const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const onKey = actionsOn(built, keyId);
+      expect(onKey.includes('kms:Sign'), name).toBe(name === 'auth');
+      expect('TOKEN_SIGNING_KEY' in variables, name).toBe(name === 'auth');
+      const isRouteGroup = (functionGroups as readonly string[]).includes(name);
+      expect(onKey.includes('kms:GetPublicKey'), name).toBe(isRouteGroup);
+      expect('TOKEN_VERIFY_KEYS' in variables, name).toBe(isRouteGroup);
+      expect(Object.keys(variables).filter((variable) => /JWT_SIGNING|TOKEN_SECRET/.test(variable)), name).toEqual([]);
+    }
+    // Nothing else in the account's policies of this stack may sign with it.
+    const signers = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
+      (policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement.some(
+        (statement) => [statement.Action].flat().some((action) => action === 'kms:Sign' || action === 'kms:*') && JSON.stringify(statement.Resource).includes(`"${keyId}"`),
+      ),
+    );
+    expect(signers).toHaveLength(1);
+    expect(Object.keys(resourcesOf('AWS::SecretsManager::Secret')).some((id) => /Jwt/i.test(id))).toBe(false);
+  });
 
   it("keeps the scanner's classification data (third-party-web, the public-suffix trie, Chromium) out of every other bundle", async () => {
     const scannerOnly = ['third-party-web', 'tldts', 'puppeteer-core', '@sparticuz/chromium'];
@@ -222,7 +259,7 @@ describe('functions', () => {
       const packages = await packagesIn(join(repoRoot, 'functions', name, 'handler.ts'));
       expect(packages.filter((found) => scannerOnly.includes(found)), name).toEqual([]);
     }
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('table', () => {
@@ -255,8 +292,8 @@ describe('table', () => {
 
 describe('evidence keys', () => {
   it('signs checkpoints with a retained ECC P-256 KMS key', () => {
-    // And the alarm topic's key (see alarms).
-    template.resourceCountIs('AWS::KMS::Key', 2);
+    // And the alarm topic's key (see alarms) and the access-token key (see functions).
+    template.resourceCountIs('AWS::KMS::Key', 3);
     template.hasResource('AWS::KMS::Key', { Properties: { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }, DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
@@ -284,15 +321,20 @@ describe('evidence keys', () => {
   });
 
   it('tells every function granted a key or the archive where it is', () => {
-    const variableOf: Record<string, string> = { 'kms:Sign': 'LOG_SIGNING_KEY_ARN', 's3:PutObject': 'CHECKPOINT_BUCKET', 'secretsmanager:GetSecretValue': 'RECEIPT_KEY_SECRET_ARN' };
+    const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnResource);
+    const variableOf: [string, string, string][] = [
+      ['kms:Sign', idOf(stack.evidence.logSigningKey), 'LOG_SIGNING_KEY_ARN'],
+      ['s3:PutObject', idOf(stack.evidence.checkpointBucket), 'CHECKPOINT_BUCKET'],
+      ['secretsmanager:GetSecretValue', idOf(stack.evidence.receiptKeySecret), 'RECEIPT_KEY_SECRET_ARN'],
+    ];
     const holders = new Set<string>();
     for (const [name, built] of stack.functions.byName) {
       const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-      const actions = actionsOf(built);
-      for (const [action, variable] of Object.entries(variableOf)) {
-        expect(variable in variables, `${name}: ${variable}`).toBe(actions.includes(action));
-        if (actions.includes(action)) holders.add(name);
+      for (const [action, resource, variable] of variableOf) {
+        const granted = actionsOn(built, resource).includes(action);
+        expect(variable in variables, `${name}: ${variable}`).toBe(granted);
+        if (granted) holders.add(name);
       }
     }
     expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'evidence', 'rights', 'stream']);

@@ -27,6 +27,7 @@ Object.assign(process.env, {
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',
 });
+for (const name of ['AWS_SESSION_TOKEN', 'AWS_PROFILE']) delete process.env[name];
 
 // A tracker-scan queue, a webhook delivery queue and a breach-intimation queue of this test file's own: other files start
 // local workers, and a worker polling a shared queue would run (and take away) the scans this file

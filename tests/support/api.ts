@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
-import { startApiServer } from '../../infra/local/server';
+import { startApiServer, type HandlerSource } from '../../infra/local/server';
 import { createApiKey } from '../../shared/api-keys/service';
 import { addUser, createTenant } from '../../shared/tenants/service';
 import type { Role } from '../../shared/roles';
@@ -34,13 +34,16 @@ export const testClientSockets = 32;
 /** A pooled connection idle this long is closed by the client, well before the server's keep-alive timeout, so a reused one is never closed under it. */
 const idleSocketMs = 2_000;
 
-/** Starts the local API server in this test process (so the injectable clock reaches the handlers). */
-export const useApi = () => {
+/**
+ * Starts the local API server in this test process (so the injectable clock reaches the handlers);
+ * `handlers` (the bundle smoke's) serves the groups from elsewhere than their source.
+ */
+export const useApi = (options: { handlers?: () => HandlerSource } = {}) => {
   let server: Server | undefined;
   const agent = new Agent({ keepAlive: true, maxSockets: testClientSockets, timeout: idleSocketMs });
   const state = { baseUrl: '', connections: 0 };
   beforeAll(async () => {
-    const started = await startApiServer(0);
+    const started = await startApiServer(0, undefined, undefined, options.handlers?.());
     server = started.server;
     server.on('connection', () => (state.connections += 1));
     state.baseUrl = started.url;

@@ -1,13 +1,24 @@
 import { build } from 'esbuild';
 import { esbuildOptionsOf } from '../../infra/bundling';
 
-/** What survives tree-shaking into a function's deployed bundle: each input file with its bytes there. */
-const inputsIn = async (entry: string): Promise<[string, number][]> => {
-  const result = await build({ ...esbuildOptionsOf(entry, '/nonexistent'), write: false, metafile: true, sourcemap: false });
-  const output = Object.values(result.metafile.outputs).find((candidate) => candidate.entryPoint !== undefined)!;
-  return Object.entries(output.inputs)
-    .filter(([, input]) => input.bytesInOutput > 0)
-    .map(([path, input]) => [path, input.bytesInOutput]);
+const built = new Map<string, Promise<[string, number][]>>();
+
+/**
+ * What survives tree-shaking into a function's deployed bundle: each input file with its bytes
+ * there. Built once per entry and test file: the stack test reads every bundle twice.
+ */
+const inputsIn = (entry: string): Promise<[string, number][]> => {
+  let inputs = built.get(entry);
+  if (!inputs) {
+    inputs = build({ ...esbuildOptionsOf(entry, '/nonexistent'), write: false, metafile: true, sourcemap: false }).then((result) => {
+      const output = Object.values(result.metafile.outputs).find((candidate) => candidate.entryPoint !== undefined)!;
+      return Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path, input]): [string, number] => [path, input.bytesInOutput]);
+    });
+    built.set(entry, inputs);
+  }
+  return inputs;
 };
 
 /** The npm packages whose code survives tree-shaking into a function's deployed bundle. */
@@ -22,20 +33,24 @@ export const packagesIn = async (entry: string): Promise<string[]> => {
   return [...packages].sort();
 };
 
-/** The module through which the functions call each AWS service (shared/aws/, the DynamoDB client, the queue and the mailer). */
-const serviceModules: Record<string, string> = {
-  'shared/db/client.ts': 'dynamodb',
-  'shared/queue/sqs.ts': 'sqs',
-  'shared/mail/ses.ts': 'ses',
-  'shared/aws/translate.ts': 'translate',
-  'shared/aws/kms.ts': 'kms',
-  'shared/aws/s3.ts': 's3',
-  'shared/aws/secrets-manager.ts': 'secretsmanager',
+/** The AWS service each SDK client package calls, by the name IAM gives it. */
+const servicePackages: Record<string, string> = {
+  '@aws-sdk/client-dynamodb': 'dynamodb',
+  '@aws-sdk/client-sqs': 'sqs',
+  '@aws-sdk/client-ses': 'ses',
+  '@aws-sdk/client-translate': 'translate',
+  '@aws-sdk/client-kms': 'kms',
+  '@aws-sdk/client-s3': 's3',
+  '@aws-sdk/client-secrets-manager': 'secretsmanager',
 };
 
-/** The AWS services a function's deployed bundle can call (dynamodb, sqs, …), by the service modules it really contains. */
+/**
+ * The AWS services a function's deployed bundle can call (dynamodb, sqs, …): the SDK clients that
+ * survive tree-shaking into it. An @aws-sdk/client-* package not mapped here is reported as itself,
+ * so a new client fails the grants test until its service is mapped.
+ */
 export const awsServicesIn = async (entry: string): Promise<string[]> =>
-  (await inputsIn(entry))
-    .map(([path]) => serviceModules[path])
-    .filter((service): service is string => service !== undefined)
+  (await packagesIn(entry))
+    .filter((found) => found.startsWith('@aws-sdk/client-'))
+    .map((found) => servicePackages[found] ?? found)
     .sort();

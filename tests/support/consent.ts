@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { clock } from '../../shared/clock';
 import { BatchWriteCommand } from '../../shared/db/commands';
 import { proofHashOf } from '../../shared/consent/proof';
 import type { ConsentEvidence, ConsentRecord } from '../../shared/consent/record';
@@ -8,6 +9,17 @@ import type { Call } from './api';
 import { createNotice, createPurpose, publish } from './notices';
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * What a tenant's server sends the page for cms.identify, or sdk-record: the hash signed with a
+ * secret key at a time (docs/security.md): HMAC-SHA256 of `<identifierHash>.<identifierSignedAt>`.
+ * Signed "now" by the service's clock unless the test says when.
+ */
+export const signedIdentity = (secretKey: string, identifierHash: string, identifierSignedAt = Math.floor(clock.now().getTime() / 1000)) => ({
+  identifierHash,
+  identifierSignature: createHmac('sha256', secretKey).update(`${identifierHash}.${identifierSignedAt}`).digest('hex'),
+  identifierSignedAt,
+});
 
 /** A tenant's published notice with two purposes (the first required), ready for consent. */
 export const publishedNotice = async (call: Call, token: string) => {

@@ -114,8 +114,8 @@ export const reviewWords = async (call: Call, token: string, language: string, l
   return response.body.data;
 };
 
-/** The tenant's choice for words nobody reviewed: ENGLISH or MACHINE_DRAFTS. */
-export const showUnreviewed = async (call: Call, token: string, unreviewed: 'ENGLISH' | 'MACHINE_DRAFTS') => {
+/** The tenant's choice for words nobody reviewed: BUILT_IN (the default), ENGLISH or MACHINE_DRAFTS. */
+export const showUnreviewed = async (call: Call, token: string, unreviewed: 'BUILT_IN' | 'ENGLISH' | 'MACHINE_DRAFTS') => {
   const response = await call('PUT', '/api/v1/words/settings', { token, body: { unreviewed } });
   if (response.status !== 200) throw new Error(`words settings: ${JSON.stringify(response.body)}`);
 };

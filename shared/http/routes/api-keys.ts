@@ -31,7 +31,7 @@ export const apiKeyRoutes = {
     group: 'api-keys',
     auth: { kind: 'bearer', access: 'write' },
     summary: 'Revoke an API key',
-    description: "A revoked key is refused with 401 UNAUTHORIZED from the next request on, and a revoked secret key's identity signatures stop verifying at once. Revoking twice is harmless.",
+    description: "A revoked key is refused with 401 UNAUTHORIZED, and a revoked secret key's identity signatures stop verifying (400 on identifierSignature): at once in the instance that revoked it, within INSTANCE_CACHE_SECONDS (10 s) in every other warm instance, which may remember the key or the verifiers for that long (docs/security.md, When a change applies). Revoking twice is harmless.",
     tags: ['API keys'],
     request: { params: keyIdParams },
     response: { status: 200, description: 'The revoked key', data: maskedApiKey },

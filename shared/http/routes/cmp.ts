@@ -110,7 +110,7 @@ export const cmpRoutes = {
     group: 'cmp',
     auth: { kind: 'bearer', access: 'read' },
     summary: "The banner's label sets with their status",
-    description: `The widget's keys of the tenant's words (GET /words, every plan): en first (status DEFAULT until edited), then each language with words, by code. Statuses: DEFAULT, DRAFT (machine-drafted, awaiting review), NEEDS_TRANSLATION (the translator lacks the language; English stands in), REVIEWED (a person saved a word of it). labels holds every key: the language's word, else the English. ${gated}`,
+    description: `The widget's keys of the tenant's words (GET /words, every plan): en first (status DEFAULT until edited), then each language with words, by code. Statuses: DEFAULT, DRAFT (machine-drafted, awaiting review), NEEDS_TRANSLATION (the translator lacks the language; English stands in), REVIEWED (a person saved a word of it). labels holds every key: the language's word, else the English. These are the tenant's own words: the service's built-in words, which the banner shows where the tenant has none, are listed by GET /words/languages/:language. ${gated}`,
     tags,
     response: { status: 200, description: 'Label sets', data: z.array(labelSetView) },
     errors: ['CMP_NOT_CONFIGURED'],

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {
   analyticsView,
   consentSettingsBody,
+  consentSettingsChange,
   consentSettingsView,
   externalIdItem,
   externalIdParams,
@@ -53,10 +54,22 @@ export const consentRoutes = {
     auth: { kind: 'bearer', access: 'write' },
     summary: "Change the tenant's consent settings",
     description:
-      "Extension. Merges: a setting not sent keeps its value. Applies from the next request on (sdk-record and withdraw-public read the settings strongly consistent, uncached). requireVerifiedIdentity: sdk-record then refuses anything not VERIFIED with 400 VALIDATION_ERROR: an unsigned identifierHash (naming identifierSignature) and a record without identifier, attributed to the IP (naming identifierHash and identifierSignature); turn it on only when every page that shows the notice identifies the visitor through its server. publicWithdrawal CONFIRM_BY_EMAIL: withdraw-public mails a single-use withdrawal link instead of withdrawing at once.",
+      "Extension. Merges: a setting not sent keeps its value. publicWithdrawal applies from the next request on (withdraw-public reads it strongly consistent, uncached); requireVerifiedIdentity switched on applies at once in the instance that saved it and within INSTANCE_CACHE_SECONDS (10 s) in every other warm instance, which may remember the settings for that long (switched off: at once everywhere; docs/security.md, When a change applies). requireVerifiedIdentity: sdk-record then refuses anything not VERIFIED with 400 VALIDATION_ERROR: an unsigned identifierHash (naming identifierSignature) and a record without identifier, attributed to the IP (naming identifierHash and identifierSignature); turn it on only when every page that shows the notice identifies the visitor through its server. publicWithdrawal CONFIRM_BY_EMAIL: withdraw-public mails a single-use withdrawal link instead of withdrawing at once. The trade-off of IMMEDIATE (the spec's default): the API key is public, so anyone who knows a person's email can withdraw their consent, and the withdrawal is recorded as that: an unverified claim of the email (attribution PUBLIC_EMAIL_CLAIM, with the request's origin and IP hash). CONFIRM_BY_EMAIL is recommended: only the mailbox's owner can withdraw. Each value that changes is logged in the tenant's evidence log (a document consent.settings-changed: who, when, from, to), in the same transaction; GET /consent/settings/changes lists them. A change made at the same moment by someone else: retried, then 409 CONFLICT.",
     tags,
     request: { body: consentSettingsBody },
     response: { status: 200, description: 'The settings as saved', data: consentSettingsView },
+    errors: ['CONFLICT'],
+  },
+  listConsentSettingsChanges: {
+    method: 'GET',
+    path: '/api/v1/consent/settings/changes',
+    group: 'consent',
+    auth: { kind: 'bearer', access: 'audit' },
+    summary: "The logged changes of the tenant's consent settings",
+    description:
+      "Extension. Every change of a setting's value, newest first: when, by whom (user:<userId>), each changed setting from and to, and the SHA-256 of the logged document (its leaf in the tenant's evidence log, which GET /consent/proof-chain/verify re-reads and re-hashes). An audit read, like the notice audit trail.",
+    tags,
+    response: { status: 200, description: 'The changes, newest first', data: z.array(consentSettingsChange) },
   },
   consentAnalytics: {
     method: 'GET',

@@ -37,7 +37,7 @@ export const userRoutes = {
     auth: { kind: 'bearer', access: 'admin' },
     summary: 'Remove a user from the team',
     description:
-      "Extension. Frees the email and the user's place in the team-member limit. Refresh tokens stop working at once, and so does the user's access token on every state change and team route (401 TOKEN_INVALID); for reads it stays valid until it expires (15 minutes). Removing yourself is 409 CONFLICT, so the last SUPER_ADMIN is never removed; an unknown or another tenant's user is 404.",
+      "Extension. Frees the email and the user's place in the team-member limit. Refresh tokens stop working at once, and so does the user's access token on every state change, team route and evidence read (401 TOKEN_INVALID); for everyday reads it stays valid until it expires (15 minutes). Removing yourself is 409 CONFLICT, so the last SUPER_ADMIN is never removed; an unknown or another tenant's user is 404.",
     tags: ['Team'],
     request: { params: userIdParams },
     response: { status: 200, description: 'The removed user', data: teamMemberSchema },

@@ -16,7 +16,7 @@ import type { RouteDefinition } from '../route';
 
 const tags = ['Principal words'];
 const workflow =
-  "Extension (issue 26): every word a principal reads besides the tenant's own texts (the widget's banners, the withdrawal and rights pages, every mail to a principal) comes from one catalogue of keys with English defaults and one label set per language per tenant. A word is DRAFT (machine-drafted), NEEDS_TRANSLATION (the translator lacks the language, or its draft lost a {slot}: English stands in) or REVIEWED (saved by a person); a principal reads a language's word when it is REVIEWED, or DRAFT under the setting MACHINE_DRAFTS, and otherwise the tenant's English, marked lang=\"en\". Every plan has them.";
+  "Extension (issues 26, 36): every word a principal reads besides the tenant's own texts (the widget's banners, the withdrawal and rights pages, every mail to a principal) comes from one catalogue of keys with English defaults, the service's built-in words in each of the 22 scheduled languages (translated by the service, each language with its provenance), and one label set per language per tenant. A tenant's word is DRAFT (machine-drafted), NEEDS_TRANSLATION (the translator lacks the language, or its draft lost a {slot}) or REVIEWED (saved by a person, the tenant's own); a key without one is BUILT_IN (the service's word stands) or DEFAULT (English). A principal reads the tenant's REVIEWED word; else, under the setting MACHINE_DRAFTS, its DRAFT; else, unless the setting is ENGLISH, the service's built-in word (only where the tenant's English for the key is the catalogue's, which it translates); otherwise the tenant's English, marked lang=\"en\". Every plan has them.";
 
 export const wordsRoutes = {
   getWordsOverview: {
@@ -36,7 +36,7 @@ export const wordsRoutes = {
     auth: { kind: 'bearer', access: 'write' },
     summary: 'Choose what principals read where nobody reviewed a word yet',
     description:
-      'ENGLISH (the default): the tenant\'s English, marked lang="en", until a person reviews the word. MACHINE_DRAFTS: the machine draft until then. Applies at once to the widget (public notice and cookie configuration), the pages and the mails.',
+      'What principals read where none of the tenant\'s people reviewed a word. BUILT_IN (the default, and what a tenant that never chose shows): the service\'s built-in word of the language. ENGLISH: the tenant\'s English, marked lang="en", until a person of the tenant\'s reviews the word (the built-in words are not shown). MACHINE_DRAFTS: the tenant\'s machine draft, else the built-in word. A tenant whose setting was saved before built-in words existed keeps it (ENGLISH was the default then). Applies at once to the widget (public notice and cookie configuration), the pages and the mails.',
     tags,
     request: { body: wordsSettingsBody },
     response: { status: 200, description: 'The setting', data: wordsSettingsView },
@@ -48,7 +48,7 @@ export const wordsRoutes = {
     group: 'notices',
     auth: { kind: 'bearer', access: 'read' },
     summary: 'Every word of one language, beside the English',
-    description: `Each catalogue key with its surface, its English default, the tenant's English, the {slots} it must keep, this language's word and status, and whether principals read it. en lists the tenant's own English words. ${workflow}`,
+    description: `Each catalogue key with its surface, its English default, the tenant's English, the {slots} it must keep, the tenant's word and status, the service's built-in word, and what principals read (shownFrom). builtIn: who translated the language's built-in words and how they were checked. en lists the tenant's own English words. ${workflow}`,
     tags,
     request: { params: wordsLanguageParams },
     response: { status: 200, description: "The language's words", data: languageWordsView },
@@ -60,7 +60,7 @@ export const wordsRoutes = {
     auth: { kind: 'bearer', access: 'write' },
     summary: "Save a person's words for one language",
     description:
-      'labels holds any catalogue keys (others are 400 on labels.<key>); each word must keep exactly the {slots} of its English default (400 otherwise: a mail would lose its link, or print a slot as written). Each saved word becomes REVIEWED; the language\'s other words stay as they were. Saving en changes the English that stands in everywhere and that every later draft translates.',
+      'labels holds any catalogue keys (others are 400 on labels.<key>); each word must keep exactly the {slots} of its English default (400 otherwise: a mail would lose its link, or print a slot as written). Each saved word becomes REVIEWED, the tenant\'s own (a built-in word saved as it is becomes the tenant\'s, reviewed by its person); the language\'s other words stay as they were. Saving en changes the English that stands in everywhere and that every later draft translates; a key whose English the tenant rewrote shows no built-in word (it translates the catalogue\'s English).',
     tags,
     request: { params: wordsLanguageParams, body: wordsBody },
     response: { status: 200, description: "The language's words", data: languageWordsView },
@@ -99,7 +99,7 @@ export const wordsRoutes = {
     auth: { kind: 'none' },
     summary: "The tenant's words for the principal's pages, in one language",
     description:
-      "No authentication: what the withdrawal and rights pages read. Every page key's word in language where the tenant shows one (REVIEWED, or DRAFT under MACHINE_DRAFTS), else the tenant's English; english lists the keys that are English, so the page marks them lang=\"en\". languages: the languages the tenant shows words in. An unknown or absent language is English. Unknown slug: 404. The slug's two reads, then one BatchGet of three items.",
+      "No authentication: what the withdrawal and rights pages read. Every page key's word in language where the tenant shows one (its REVIEWED word, its DRAFT under MACHINE_DRAFTS, or the service's built-in word unless the setting is ENGLISH), else the tenant's English; english lists the keys that are English, so the page marks them lang=\"en\". languages: the languages the tenant shows words in (every scheduled language under BUILT_IN). An unknown or absent language is English. Unknown slug: 404. The slug's two reads, then one BatchGet of three items; the built-in words from a file per language, read once per instance.",
     tags,
     request: { params: publicWordsParams, query: publicWordsQuery },
     response: { status: 200, description: 'The words', data: publicWordsView },

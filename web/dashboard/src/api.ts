@@ -19,6 +19,7 @@ const endpoints = {
   createWithdrawalToken: ['POST', '/api/v1/consent/withdrawal-token'],
   getConsentSettings: ['GET', '/api/v1/consent/settings'],
   saveConsentSettings: ['PUT', '/api/v1/consent/settings'],
+  listConsentSettingsChanges: ['GET', '/api/v1/consent/settings/changes'],
   listNotices: ['GET', '/api/v1/notices'],
   getNotice: ['GET', '/api/v1/notices/:id'],
   getActiveNotice: ['GET', '/api/v1/notices/active'],

@@ -7,6 +7,8 @@ import { directionOf, languageName, saveLanguage } from './i18n';
 export interface Identity {
   identifierHash: string;
   identifierSignature?: string;
+  /** When the tenant's server signed, Unix seconds: part of what the signature covers. */
+  identifierSignedAt?: number;
 }
 
 /** What both banners share: the embed, the UI, the language shown and the visitor's identity. */

@@ -28,14 +28,19 @@ const api = {
   showCookiePreferences: guarded(() => loaded.cookies?.banner.show(true)),
   /**
    * Attributes later notice decisions to a principal. Only a SHA-256 hex digest is accepted: raw
-   * identifiers never leave the browser. identifierSignature, the tenant server's HMAC of the hash
-   * with a secret key, makes the records VERIFIED; without it they are CLAIMED.
+   * identifiers never leave the browser. identifierSignature, the tenant server's HMAC with a secret
+   * key of `<identifierHash>.<identifierSignedAt>` (the time it signed, Unix seconds), makes the
+   * records VERIFIED for 15 minutes after signing; without it they are CLAIMED.
    */
-  identify: (input: { identifierHash?: unknown; identifierSignature?: unknown }) => {
+  identify: (input: { identifierHash?: unknown; identifierSignature?: unknown; identifierSignedAt?: unknown }) => {
     const hash = input && input.identifierHash;
     const signature = input && input.identifierSignature;
-    if (typeof hash !== 'string' || !hex64.test(hash) || (signature !== undefined && (typeof signature !== 'string' || !hex64.test(signature)))) return false;
-    pendingIdentity = { identifierHash: hash, ...(signature ? { identifierSignature: signature as string } : {}) };
+    const signedAt = input && input.identifierSignedAt;
+    if (typeof hash !== 'string' || !hex64.test(hash)) return false;
+    // A signature comes with the time it was signed, or neither does.
+    if (signature !== undefined && (typeof signature !== 'string' || !hex64.test(signature) || !Number.isSafeInteger(signedAt) || (signedAt as number) < 0)) return false;
+    if (signature === undefined && signedAt !== undefined) return false;
+    pendingIdentity = { identifierHash: hash, ...(signature ? { identifierSignature: signature as string, identifierSignedAt: signedAt as number } : {}) };
     if (loaded.context) loaded.context.identity = pendingIdentity;
     return true;
   },

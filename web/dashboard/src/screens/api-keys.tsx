@@ -176,9 +176,10 @@ const NewKey = ({ created, onClose, opener }: { created: DataOf<'createApiKey'>;
       <CopyButton text={created.apiKey} label="Copy key" />
       {secret ? (
         <p>
-          Your server sends it with <code>identifier</code> to record consent for a person it knows, and signs the hash the widget sends: the lower-case hex
-          HMAC-SHA256 of the 64-character identifier hash, keyed with this key, passed to <code>cms.identify(&#123; identifierHash, identifierSignature &#125;)</code>.
-          Those records are marked verified.
+          Your server sends it with <code>identifier</code> to record consent for a person it knows, and signs the hash the widget sends when it serves the page:
+          the lower-case hex HMAC-SHA256 of <code>&lt;identifierHash&gt;.&lt;identifierSignedAt&gt;</code> (the time of signing, in Unix seconds), keyed with this
+          key, passed to <code>cms.identify(&#123; identifierHash, identifierSignature, identifierSignedAt &#125;)</code>. Those records are marked verified; a
+          signature is accepted for 15 minutes either side of its time.
         </p>
       ) : (
         <Snippet apiKey={created.apiKey} id="new-key-snippet" />

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, canWrite } from '../session';
+import { api, canAudit, canWrite } from '../session';
 import type { DataOf } from '../api';
 import { ErrorText, Heading, Loading, formatDateTime, useAction, useData } from '../ui';
 import { Choices, useSaid } from './parts';
@@ -10,14 +10,45 @@ const withdrawalModes: { value: Settings['publicWithdrawal']; label: string; hin
   {
     value: 'IMMEDIATE',
     label: 'Withdraw at once',
-    hint: "As the standard interface does: anyone with your page's API key and a person's email withdraws that person's consent.",
+    hint: "As the standard interface does: anyone with your page's API key and a person's email withdraws that person's consent. Each such withdrawal is recorded as what it is: an unverified claim of the email, with the page's origin and a hash of the IP address.",
   },
   {
     value: 'CONFIRM_BY_EMAIL',
-    label: 'Confirm by email first',
-    hint: 'The address is mailed a single-use link to the withdrawal page, and the withdrawal happens when the person confirms there.',
+    label: 'Confirm by email first (recommended)',
+    hint: 'The address is mailed a single-use link to the withdrawal page, and the withdrawal happens when the person confirms there. Only the owner of the mailbox can withdraw, and the page is told the same for every address.',
   },
 ];
+
+const settingNames: Record<string, string> = { requireVerifiedIdentity: 'Record only verified identities', publicWithdrawal: 'Withdrawal by email through the public API' };
+/** A children policy field (children.<field>, logged like the settings) is named as such; its lists and issuers shown as JSON. */
+const settingName = (name: string) => settingNames[name] ?? name.replace(/^children\./, 'Children policy: ');
+const valueName = (value: unknown) =>
+  value === true ? 'on' : value === false ? 'off' : typeof value === 'object' && value !== null ? JSON.stringify(value) : (withdrawalModes.find((mode) => mode.value === value)?.label ?? String(value));
+
+/** The logged changes (DPO and SUPER_ADMIN: an audit read): each is a document in the tenant's evidence log. */
+const Changes = ({ version }: { version: number }) => {
+  const changes = useData(() => api.call('listConsentSettingsChanges'), [version]);
+  return (
+    <section aria-labelledby="changes-heading">
+      <h2 id="changes-heading">Changes</h2>
+      <p>Every change of a setting is logged in your evidence log, and checked with it.</p>
+      <ErrorText error={changes.error} />
+      {changes.data && changes.data.length === 0 ? <p>No changes yet: the defaults stand.</p> : null}
+      {changes.data && changes.data.length > 0 ? (
+        <ul class="changes">
+          {changes.data.map((change) => (
+            <li key={change.documentId}>
+              {formatDateTime(change.at)}, {change.by}:{' '}
+              {Object.entries(change.changes)
+                .map(([name, { from, to }]) => `${settingName(name)}: ${valueName(from)} → ${valueName(to)}`)
+                .join('; ')}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+};
 
 /**
  * The tenant's two consent settings: whether only verified identities are recorded, and how a
@@ -30,6 +61,7 @@ export default function ConsentSettings() {
   const { busy, error, run } = useAction();
   const { say, line } = useSaid();
   const writer = canWrite.value;
+  const [saves, setSaves] = useState(0);
   useEffect(() => {
     if (loaded.data) setDraft({ requireVerifiedIdentity: loaded.data.requireVerifiedIdentity, publicWithdrawal: loaded.data.publicWithdrawal });
   }, [loaded.data]);
@@ -40,7 +72,8 @@ export default function ConsentSettings() {
     void run(async () => {
       await api.call('saveConsentSettings', { body: draft });
       loaded.reload();
-      say('Settings saved. They apply from the next request on.');
+      setSaves((count) => count + 1);
+      say('Settings saved; a change is logged in your evidence log.');
     });
   };
 
@@ -69,6 +102,12 @@ export default function ConsentSettings() {
           </fieldset>
           <fieldset disabled={!writer}>
             <legend>Withdrawal by email through the public API</legend>
+            <p class="hint" id="withdrawal-trade-off">
+              The trade-off: your page's API key is public, so with "Withdraw at once" anyone who knows a person's email can withdraw that person's consent, and
+              you must stop processing their data although nobody checked it was them. Such withdrawals are marked unverified wherever you see them. With
+              "Confirm by email first" the person withdraws with one click in a mail, as easily as they consented, and nobody else can do it for them. We recommend
+              confirming by email.
+            </p>
             <Choices name="public-withdrawal" choices={withdrawalModes} chosen={draft.publicWithdrawal} onChoose={(publicWithdrawal) => setDraft({ ...draft, publicWithdrawal })} />
           </fieldset>
           <ErrorText error={error} />
@@ -83,6 +122,7 @@ export default function ConsentSettings() {
           <p class="muted">Last changed: {loaded.data?.updatedAt ? formatDateTime(loaded.data.updatedAt) : 'never (the defaults)'}</p>
         </form>
       ) : null}
+      {canAudit.value ? <Changes version={saves} /> : null}
     </>
   );
 }

@@ -39,7 +39,8 @@ export const EvidenceExport = ({ principal, id }: { principal: PackPrincipal; id
       <h2 id={`${id}-heading`}>Evidence pack</h2>
       <p>
         Everything about this person in one file a regulator can check without trusting this service: each consent with its proof, the notice text exactly as shown, each
-        withdrawal, their places in the signed log and the public keys. Check it with <code>node scripts/verify-evidence-pack.mjs</code>.
+        withdrawal, their places in the signed log and the public keys, signed as a whole by the log's key. Check it with{' '}
+        <code>node scripts/verify-evidence-pack.mjs pack.json keys.json</code>, with the keys fetched from <code>/api/v1/consent/log/keys</code>.
       </p>
       <div class="actions">
         <button type="button" onClick={exportJson} disabled={busy} aria-describedby={`${id}-said`}>

@@ -5,6 +5,7 @@ import { ErrorText, Heading, Loading, useAction, useData } from '../ui';
 import { NoticePreview } from './notice-preview';
 import { NoticeTabs } from './notice-status';
 import { SideBySide, SourceBadge, scheduled } from './notice-side-by-side';
+import { StandInNote } from './stand-in';
 
 const AutoTranslate = ({ id, onDone }: { id: string; onDone: () => void }) => {
   const { busy, error, run } = useAction();
@@ -39,6 +40,9 @@ const AutoTranslate = ({ id, onDone }: { id: string; onDone: () => void }) => {
 export default function NoticeTranslations({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const notice = useData(() => api.call('getNotice', { params: { id } }), [id]);
+  // Which translator drafts: the local stand-in marks its drafts instead of translating, and the screen says so.
+  const words = useData(() => api.call('getWordsOverview'));
+  const standIn = words.data?.translator.standIn === true;
   const [language, setLanguage] = useState<string>();
   const data = notice.data;
   const editable = data?.status === 'DRAFT' && canWrite.value;
@@ -54,6 +58,7 @@ export default function NoticeTranslations({ params }: { params: Record<string, 
             {data.title}. {editable ? 'Translations can be changed while the notice is a draft.' : 'Only a draft is translated; revise the notice to change them.'}
           </p>
           {editable ? <AutoTranslate id={id} onDone={notice.reload} /> : null}
+          {standIn ? <StandInNote what={'drafts made with "Auto-translate" (source Machine draft)'} /> : null}
           <table class="languages">
             <caption>Languages</caption>
             <thead>

@@ -3,6 +3,7 @@ import { api, session } from '../session';
 import { ErrorText, Heading, Link, Loading, formatDateTime, useData } from '../ui';
 import { verifyProof, type Verification } from '../verify';
 import { EvidenceExport } from './evidence-export';
+import { WithdrawalAttributionNote, withdrawalMethodText } from './withdrawal-words';
 
 /** The JWKS (served bare, no envelope, no token needed) that signs checkpoints and receipts. */
 const loadKeys = async () => {
@@ -18,7 +19,9 @@ const attributionText = (payload: Record<string, unknown>, proofVersion: number)
     case 'SECRET_KEY':
       return `Verified: your server named the person, with secret key ${by}.`;
     case 'SIGNED_HASH':
-      return `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by}.`;
+      return typeof payload.identifierSignedAt === 'number'
+        ? `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by} at ${formatDateTime(new Date(payload.identifierSignedAt * 1000).toISOString())}.`
+        : `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by}.`;
     case 'DASHBOARD':
       return `Verified: a member of your team recorded it in the dashboard (user ${by}).`;
     case 'UNSIGNED_HASH':
@@ -103,6 +106,18 @@ export default function Record({ params }: { params: Record<string, string> }) {
             <h2 id="attribution-heading">Who the record names</h2>
             <p id="attribution">{attributionText(proof.payload, proof.proofVersion)}</p>
           </section>
+
+          {proof.lastWithdrawal ? (
+            <section aria-labelledby="withdrawal-heading">
+              <h2 id="withdrawal-heading">Withdrawal</h2>
+              <p id="withdrawal">
+                {proof.lastWithdrawal.isFullWithdrawal ? 'Fully withdrawn' : 'Partly withdrawn'} {formatDateTime(proof.lastWithdrawal.withdrawnAt)},{' '}
+                {withdrawalMethodText(proof.lastWithdrawal.method)} (withdrawal <code>{proof.lastWithdrawal.withdrawalId}</code>
+                {proof.lastWithdrawal.reason ? `; reason given: ${proof.lastWithdrawal.reason}` : ''}).
+              </p>
+              <WithdrawalAttributionNote attribution={proof.lastWithdrawal.attribution} id="withdrawal-attribution" />
+            </section>
+          ) : null}
 
           <EvidenceExport id="record-pack" principal={{ principalHash: String(proof.payload.dataPrincipalHash) }} />
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, canWrite } from '../session';
 import type { DataOf } from '../api';
 import { CopyButton, ErrorText, Heading, Loading, fieldErrors, formatDate, formatDateTime, useAction, useData } from '../ui';
+import { WithdrawalAttributionNote, withdrawalMethodText } from './withdrawal-words';
 
 type Task = DataOf<'listComplianceTasks'>[number];
 
@@ -18,7 +19,11 @@ const TaskRow = ({ task, onDone }: { task: Task; onDone: (task: Task) => void })
   const overdue = isOverdue(task);
   return (
     <tr>
-      <td>{task.description}</td>
+      <td>
+        {task.description}
+        <p class="muted">Made {withdrawalMethodText(task.withdrawalMethod)}.</p>
+        <WithdrawalAttributionNote attribution={task.withdrawalAttribution} />
+      </td>
       <td>
         {formatDate(task.dueAt)}
         {overdue ? <span class="badge overdue">Overdue</span> : null}

@@ -4,6 +4,7 @@ import type { DataOf } from '../api';
 import { api, canWrite } from '../session';
 import { ErrorText, Loading, fieldErrors, useAction, useData } from '../ui';
 import { useSaid } from './parts';
+import { StandInNote } from './stand-in';
 
 type LanguageWords = DataOf<'getLanguageWords'>;
 
@@ -13,31 +14,50 @@ type Surface = DataOf<'getWordsOverview'>['surfaces'][number];
 
 const wordStatus: Record<Word['status'], [string, string]> = {
   DEFAULT: ['English stands in', 'stale'],
+  BUILT_IN: ["The service's word", 'partial'],
   DRAFT: ['Machine draft', 'partial'],
   NEEDS_TRANSLATION: ['Needs translation', 'withdrawn'],
   REVIEWED: ['Reviewed', 'active'],
 };
 
-/** What a field starts with: the language's own word (a machine draft to review), never the English copy kept for a word still to translate. */
-const startingText = (word: Word, english: boolean) => (english ? word.english : word.status === 'DRAFT' || word.status === 'REVIEWED' ? (word.text ?? '') : '');
+const shownFrom: Record<Word['shownFrom'], string> = {
+  REVIEWED: 'your reviewed word',
+  DRAFT: 'your machine draft',
+  BUILT_IN: "the service's word",
+  ENGLISH: 'your English',
+};
+
+/**
+ * What a field starts with: the language's own word (a machine draft to review, or one reviewed),
+ * else the service's built-in word; never the English copy kept for a word still to translate.
+ */
+const startingText = (word: Word, english: boolean) => (english ? word.english : word.status === 'DRAFT' || word.status === 'REVIEWED' ? (word.text ?? '') : (word.builtIn ?? ''));
+
+/** A word a person may accept as it is: one of this language no person of the tenant's reviewed (a machine draft, or the service's word). */
+const confirmable = (word: Word, english: boolean) => !english && word.status !== 'REVIEWED' && startingText(word, english) !== '';
 
 /**
  * One surface's words side by side: the English on the left, the language's word on the right.
- * Saving sends every word written here (a machine draft reviewed as it is, too), and each becomes
- * REVIEWED; an empty field sends nothing, so a word still to translate stays English.
+ * Saving sends only the words a person changed here, or confirmed as they are with the word's own
+ * "Confirm" box (a machine draft accepted unchanged), and each of those becomes REVIEWED; every
+ * other word keeps its status (issue 37: one save once marked the whole screen reviewed). An empty
+ * field sends nothing, so a word still to translate stays as it is.
  */
-const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface: Surface; onSaved: (view: LanguageWords) => void }) => {
+const SurfaceForm = ({ view, surface, standIn, onSaved }: { view: LanguageWords; surface: Surface; standIn: boolean; onSaved: (view: LanguageWords, saved: number) => void }) => {
   const english = view.language === 'EN';
   const words = view.words.filter((word) => word.surface === surface.id);
-  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(words.map((word) => [word.key, startingText(word, english)])));
+  const starting = Object.fromEntries(words.map((word) => [word.key, startingText(word, english)]));
+  const [texts, setTexts] = useState<Record<string, string>>(() => ({ ...starting }));
+  const [confirmed, setConfirmed] = useState<ReadonlySet<string>>(() => new Set());
   const { busy, error, run } = useAction();
   const problems = fieldErrors(error);
   const writer = canWrite.value;
   const tag = isLanguageCode(view.language) ? isoOf(view.language) : 'en';
   const changed = words.filter((word) => {
     const text = (texts[word.key] ?? '').trim();
-    // English changes only where it differs; another language sends every word written (reviewing a draft as it is).
-    return text !== '' && (english ? text !== word.english : text !== word.text || word.status !== 'REVIEWED');
+    if (text === '') return false;
+    // A person's edit, or an explicit confirmation of a word they did not write (English has none: its defaults stand as they are).
+    return text !== (starting[word.key] ?? '').trim() || (!english && confirmed.has(word.key));
   });
   return (
     <form
@@ -48,7 +68,7 @@ const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface:
         if (changed.length === 0) return;
         void run(async () => {
           const labels = Object.fromEntries(changed.map((word) => [word.key, (texts[word.key] ?? '').trim()]));
-          onSaved(await api.call('saveLanguageWords', { params: { language: view.language }, body: { labels } }));
+          onSaved(await api.call('saveLanguageWords', { params: { language: view.language }, body: { labels } }), changed.length);
         });
       }}
     >
@@ -61,7 +81,7 @@ const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface:
             <div class="word-english">
               <label for={id}>
                 <code>{word.key}</code>
-                <span class={`badge ${wordStatus[word.status][1]}`}>{wordStatus[word.status][0]}</span>
+                <span class={`badge ${wordStatus[word.status][1]}`}>{standIn && word.status === 'DRAFT' ? 'Local stand-in, not a translation' : wordStatus[word.status][0]}</span>
               </label>
               <p lang="en" id={`${id}-english`}>
                 {word.english}
@@ -71,6 +91,7 @@ const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface:
                   Keep {word.placeholders.map((slot) => `{${slot}}`).join(', ')} as written.
                 </p>
               ) : null}
+              {english ? null : <p class="hint">People read {shownFrom[word.shownFrom]}.</p>}
             </div>
             <div>
               <textarea
@@ -89,6 +110,22 @@ const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface:
                   {problem}
                 </span>
               ) : null}
+              {writer && confirmable(word, english) ? (
+                <label class="check" for={`${id}-confirm`}>
+                  <input
+                    type="checkbox"
+                    id={`${id}-confirm`}
+                    checked={confirmed.has(word.key)}
+                    onChange={(event) => {
+                      const next = new Set(confirmed);
+                      if (event.currentTarget.checked) next.add(word.key);
+                      else next.delete(word.key);
+                      setConfirmed(next);
+                    }}
+                  />{' '}
+                  Confirm as reviewed<span class="visually-hidden"> ({word.key})</span>
+                </label>
+              ) : null}
             </div>
           </div>
         );
@@ -103,8 +140,32 @@ const SurfaceForm = ({ view, surface, onSaved }: { view: LanguageWords; surface:
   );
 };
 
+/** Who made the service's words of a language and how they were checked: what a DPO reads before relying on them. */
+const BuiltInProvenance = ({ name, builtIn }: { name: string; builtIn: NonNullable<LanguageWords['builtIn']> }) => {
+  const { provenance } = builtIn;
+  return (
+    <div class={provenance.confidence === 'lower' ? 'notice' : 'panel'}>
+      <p>
+        The service's words in {name} ({builtIn.script}), {provenance.translatedOn}: {provenance.translatedBy}.{' '}
+        {provenance.reviewedBy ? `Reviewed by ${provenance.reviewedBy}, ${provenance.reviewedOn ?? ''}.` : 'Not yet reviewed by a native speaker.'}
+        {provenance.confidence === 'lower' ? " The translator's command of this language is limited: have a speaker review it, or show English until then." : ''}
+      </p>
+      <details>
+        <summary>How they were made and checked</summary>
+        <p>{provenance.method}</p>
+        <ul>
+          {provenance.checks.map((check) => (
+            <li key={check}>{check}</li>
+          ))}
+        </ul>
+        <p>{provenance.note}</p>
+      </details>
+    </div>
+  );
+};
+
 /** A language's words, one surface at a time, beside the English. */
-export const WordsEditor = ({ language, surfaces, onSaved, onClose }: { language: string; surfaces: Surface[]; onSaved: () => void; onClose: () => void }) => {
+export const WordsEditor = ({ language, surfaces, standIn, onSaved, onClose }: { language: string; surfaces: Surface[]; standIn: boolean; onSaved: () => void; onClose: () => void }) => {
   const loaded = useData(() => api.call('getLanguageWords', { params: { language } }), [language]);
   const [view, setView] = useState<LanguageWords>();
   const [surfaceId, setSurfaceId] = useState(surfaces[0]?.id ?? '');
@@ -119,10 +180,14 @@ export const WordsEditor = ({ language, surfaces, onSaved, onClose }: { language
       <h2 id="editor-heading" tabIndex={-1} ref={heading}>
         {name} words
       </h2>
+      {view?.builtIn ? <BuiltInProvenance name={name} builtIn={view.builtIn} /> : null}
+      {view && standIn && view.counts.DRAFT > 0 ? <StandInNote what="the machine drafts here" /> : null}
       {view ? (
         <p class="muted">
-          {view.counts.REVIEWED} reviewed, {view.counts.DRAFT} machine drafts, {view.counts.NEEDS_TRANSLATION} to translate.{' '}
-          {language === 'EN' ? 'Your English stands in wherever another language has no word shown.' : 'A word with an empty field is shown in English.'}
+          {view.counts.REVIEWED} reviewed, {view.counts.DRAFT} machine drafts, {view.counts.NEEDS_TRANSLATION} to translate, {view.words.filter((word) => word.status === 'BUILT_IN').length} the service's words.{' '}
+          {language === 'EN'
+            ? 'Your English stands in wherever another language has no word shown.'
+            : "A save marks reviewed only the words you changed, and those whose Confirm box you ticked; every other word keeps its status. A word with an empty field is shown in English."}
         </p>
       ) : null}
       <div class="field">
@@ -142,9 +207,10 @@ export const WordsEditor = ({ language, surfaces, onSaved, onClose }: { language
           key={`${surface.id}-${view.updatedAt}`}
           view={view}
           surface={surface}
-          onSaved={(saved) => {
+          standIn={standIn}
+          onSaved={(saved, count) => {
             setView(saved);
-            say(`${surface.name} words saved in ${name} and marked reviewed.`);
+            say(`${surface.name}: ${count === 1 ? '1 word' : `${count} words`} saved in ${name} and marked reviewed; the others keep their status.`);
             onSaved();
           }}
         />

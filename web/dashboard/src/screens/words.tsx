@@ -3,6 +3,7 @@ import type { DataOf } from '../api';
 import { api, canWrite } from '../session';
 import { ErrorText, Heading, Loading, formatDateTime, useAction, useData } from '../ui';
 import { Choices, useSaid } from './parts';
+import { StandInNote } from './stand-in';
 import { languageName, WordsEditor } from './words-editor';
 
 type Overview = DataOf<'getWordsOverview'>;
@@ -10,15 +11,29 @@ type Unreviewed = Overview['unreviewed'];
 
 const statusText: Record<Overview['languages'][number]['status'], [string, string]> = {
   DEFAULT: ['No words yet', 'stale'],
+  BUILT_IN: ["The service's words", 'partial'],
   DRAFT: ['Machine draft, to review', 'partial'],
   NEEDS_TRANSLATION: ['Needs translation', 'withdrawn'],
   REVIEWED: ['Reviewed by a person', 'active'],
 };
 
 const choices: { value: Unreviewed; label: string; hint: string }[] = [
-  { value: 'ENGLISH', label: 'English until a person reviews them', hint: 'A word nobody reviewed yet is shown in your English, marked as English for screen readers.' },
-  { value: 'MACHINE_DRAFTS', label: 'Machine drafts until a person reviews them', hint: 'Machine-drafted words are shown as they are. A language the translator cannot draft still shows English.' },
+  {
+    value: 'BUILT_IN',
+    label: "The service's words until a person reviews them",
+    hint: "Every scheduled language starts with the service's own words: translated by an AI assistant and checked automatically, not yet by a native speaker (open a language to see how). Your reviewed words always come first.",
+  },
+  { value: 'ENGLISH', label: 'English until a person reviews them', hint: "Only words a person of yours reviewed are shown; elsewhere your English, marked as English for screen readers. Confirm or change the service's words in a language to show them." },
+  { value: 'MACHINE_DRAFTS', label: 'Machine drafts until a person reviews them', hint: "Your machine drafts are shown as they are; a word without a draft shows the service's word." },
 ];
+
+/** What principals are shown of a language: English, the service's words alone, or words of the tenant's own (over the service's). */
+const shownText = (overview: Overview, language: Overview['languages'][number]) => {
+  if (!language.shown) return 'No: English';
+  const own = language.counts.REVIEWED > 0 || (overview.unreviewed === 'MACHINE_DRAFTS' && language.counts.DRAFT > 0);
+  return language.language === 'EN' || own ? 'Yes' : "Yes: the service's words";
+};
+
 
 /** The setting for words nobody reviewed: every role sees it, DPO and SUPER_ADMIN change it. */
 const UnreviewedSetting = ({ current, onSaved }: { current: Unreviewed; onSaved: () => void }) => {
@@ -90,7 +105,7 @@ const LanguageTable = ({ overview, onOpen, onDrafted }: { overview: Overview; on
               </td>
               <td>{language.counts.DRAFT}</td>
               <td>{language.counts.NEEDS_TRANSLATION}</td>
-              <td>{language.shown ? 'Yes' : 'No: English'}</td>
+              <td>{shownText(overview, language)}</td>
               <td>{formatDateTime(language.updatedAt)}</td>
               <td class="row-actions">
                 <button type="button" class="link" onClick={() => onOpen(language.language)}>
@@ -109,6 +124,7 @@ const LanguageTable = ({ overview, onOpen, onDrafted }: { overview: Overview; on
         </tbody>
       </table>
       <ErrorText error={error} />
+      {writer && overview.translator.standIn ? <StandInNote what={'drafts made with "Draft"'} /> : null}
       {writer ? (
         <div class="actions">
           <button
@@ -144,8 +160,9 @@ export default function Words() {
     <>
       <Heading title="Words people see">Words people see</Heading>
       <p>
-        Every word people read around your notices: the widget's notice and cookie banners, the withdrawal and rights pages, and the mails they get. Each language starts
-        from your English; machine drafts are made for the languages the translator knows, and a person's save marks a word reviewed.
+        Every word people read around your notices: the widget's notice and cookie banners, the withdrawal and rights pages, and the mails they get. Each of the 22 scheduled
+        languages comes with the service's own words; you can keep them, change any word, or show English until a person of yours reviews. A person's save makes a word yours,
+        reviewed. Your notices, purposes and breach texts stay yours to translate.
       </p>
       {loaded.loading && !overview ? <Loading what="the words" /> : null}
       <ErrorText error={loaded.error} />
@@ -161,7 +178,7 @@ export default function Words() {
               loaded.reload();
             }}
           />
-          {open ? <WordsEditor key={open} language={open} surfaces={overview.surfaces} onSaved={loaded.reload} onClose={() => setOpen(undefined)} /> : null}
+          {open ? <WordsEditor key={open} language={open} surfaces={overview.surfaces} standIn={overview.translator.standIn} onSaved={loaded.reload} onClose={() => setOpen(undefined)} /> : null}
         </>
       ) : null}
     </>

@@ -1,10 +1,6 @@
-import { signingKeyOf } from '../consent/attribution';
 import { principalHash } from '../consent/principal';
+import { signatureWindowSeconds, verifyTimedSignature } from '../consent/timed-signature';
 import { ValidationError } from '../errors';
-
-/** An attestation is good for 15 minutes after it was issued (and up to a minute early, for clocks). */
-export const attestationWindowSeconds = 15 * 60;
-const skewSeconds = 60;
 
 export interface GuardianAttestation {
   guardianIdentifierHash: string;
@@ -20,21 +16,18 @@ const refuse = (reason: string): never => {
  * TENANT_ATTESTED (rule 10(1)(a)): the tenant's server, which holds reliable details of identity
  * and age of this adult, vouches that the person behind guardianEmail is the parent or guardian.
  * It proves that by a signature only its server can make: the lower-case hex HMAC-SHA256 of
- * `<guardianIdentifierHash>.<issuedAt>` keyed with one of its live secret keys as issued (the
- * pattern of the identifier signature, with a time so a signature cannot be kept and replayed).
- * The hash must be the guardian email's, so the attestation cannot be moved to another address.
- * Returns the key that signed; a 400 on guardianAttestation otherwise.
+ * `<guardianIdentifierHash>.<issuedAt>` keyed with one of its live secret keys as issued, checked
+ * as every such signature is (consent/timed-signature.ts: within 15 minutes of the service's
+ * clock, either way). The hash must be the guardian email's, so the attestation cannot be moved to
+ * another address. Returns the key that signed; a 400 on guardianAttestation otherwise.
  */
-export const verifyGuardianAttestation = (
-  attestation: GuardianAttestation,
-  guardianEmail: string,
-  verifiers: ReadonlyMap<string, string>,
-  nowSeconds: number,
-): { keyId: string } => {
+export const verifyGuardianAttestation = (attestation: GuardianAttestation, guardianEmail: string, verifiers: ReadonlyMap<string, string>, now: Date): { keyId: string } => {
   if (attestation.guardianIdentifierHash !== principalHash(guardianEmail)) refuse('guardianIdentifierHash is not the hash of guardianEmail (SHA-256 of the trimmed, lower-cased address)');
-  if (attestation.issuedAt > nowSeconds + skewSeconds) refuse('issuedAt is in the future');
-  if (nowSeconds - attestation.issuedAt > attestationWindowSeconds) refuse('expired: an attestation is valid for 15 minutes after issuedAt');
-  const keyId = signingKeyOf(`${attestation.guardianIdentifierHash}.${attestation.issuedAt}`, attestation.signature, verifiers);
-  if (!keyId) refuse('does not verify with a live secret key of this organisation (lower-case hex HMAC-SHA256 of `<guardianIdentifierHash>.<issuedAt>`, keyed with the secret key as issued)');
-  return { keyId: keyId! };
+  const checked = verifyTimedSignature(attestation.guardianIdentifierHash, attestation.issuedAt, attestation.signature, verifiers, now);
+  if (checked.valid) return { keyId: checked.keyId };
+  return refuse(
+    checked.reason === 'OUT_OF_WINDOW'
+      ? `expired or not yet valid: issued at ${attestation.issuedAt} (issuedAt), more than ${signatureWindowSeconds / 60} minutes from the service's clock (${checked.nowSeconds}); sign again when the child's decision is sent`
+      : 'does not verify with a live secret key of this organisation (lower-case hex HMAC-SHA256 of `<guardianIdentifierHash>.<issuedAt>`, keyed with the secret key as issued)',
+  );
 };

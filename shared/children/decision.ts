@@ -76,7 +76,7 @@ export const planChildDecision = (
   if (input.guardianAttestation && !context.secretKey) fields.guardianAttestation = 'sent by the tenant\'s server, with a secret key only';
   if (Object.keys(fields).length > 0) throw new ValidationError(fields);
   const guardianEmail = input.guardianEmail!.trim().toLowerCase();
-  const attested = input.guardianAttestation ? verifyGuardianAttestation(input.guardianAttestation, guardianEmail, context.verifiers, Math.floor(now.getTime() / 1000)) : undefined;
+  const attested = input.guardianAttestation ? verifyGuardianAttestation(input.guardianAttestation, guardianEmail, context.verifiers, now) : undefined;
   const methods: VerificationMethod[] = policy.methods.filter((method) => method !== 'TENANT_ATTESTED' || attested);
   const exemptions = granted.flatMap((purposeId) => exemptionOf(policy, purposeId) ?? []);
   const waits = exemptions.length < granted.length;

@@ -40,7 +40,7 @@ export const consentStateSchema = /* @__PURE__ */ (() => described(z.enum(consen
 
 export const guardianAttestationSchema = /* @__PURE__ */ (() => described(z.strictObject({
   guardianIdentifierHash: described(principalHashSchema, 'SHA-256 hex of the guardian email, trimmed and lower-cased: must equal the hash of guardianEmail'),
-  issuedAt: described(z.number().check(z.int(), z.gte(0)), 'Unix seconds; valid for 15 minutes'),
+  issuedAt: described(z.number().check(z.int(), z.gte(0)), 'Unix seconds: accepted within 15 minutes of the service\'s clock, either way, as identifierSignedAt is'),
   signature: described(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256')), 'Lower-case hex HMAC-SHA256 of `<guardianIdentifierHash>.<issuedAt>`, keyed with a live secret key as issued'),
 }), "TENANT_ATTESTED (rule 10(1)(a)): the tenant's server holds reliable identity and age details of this adult and vouches for them. Secret keys only"))();
 

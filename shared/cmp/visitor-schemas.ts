@@ -64,6 +64,7 @@ export const labelSetView = z.object({
 export const publicConfigView = z.extend(configView, {
   trackers: z.array(trackerView),
   labelSets: z.record(z.string(), z.omit(labelSetView, { language: true })),
+  languageNames: described(z.record(z.string(), z.string()), 'Extension: English and each of languages named in itself (HI: हिन्दी), for the language switcher. A configuration last changed before this field was added carries none until its next change; the widget then names a language by its code unless the public notice names it'),
 });
 
 export const publicConfigParams = z.strictObject({ tenantId: z.uuid() });

@@ -1,4 +1,5 @@
 import { shownLanguages } from '../consent/notice-text';
+import { nativeNamesOf } from '../i18n/languages';
 import { NotFoundError } from '../errors';
 import type { NoticeDiff } from './diff';
 import type { NoticeSnapshot } from './notice';
@@ -92,6 +93,7 @@ export const readPublicNotice = async (tenantId: string) => {
   return {
     ...document,
     labels: await noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']),
+    languageNames: nativeNamesOf((document.availableLanguages as string[] | undefined) ?? ['EN']),
     ...(policy.audience === 'ADULTS' ? {} : { children: { askAge: policy.askAge, prohibited: policy.childProhibitedPurposes } }),
   };
 };

@@ -69,6 +69,7 @@ const boot = async () => {
       labels: (key) => own(context.language, key) ?? english(key),
       // English standing in for a word the language does not show is marked as English (read with the right voice, left to right).
       t: (key) => own(context.language, key) ?? (context.language === 'EN' ? english(key) : h('span', { lang: 'en', dir: 'ltr' }, english(key))),
+      name: (code) => notice?.languageNames?.[code] ?? config?.languageNames?.[code] ?? code,
       onLanguage: [],
     };
     loaded.context = context;

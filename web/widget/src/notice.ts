@@ -1,5 +1,5 @@
 import { widgetStorage } from '../../../shared/cmp/widget-storage';
-import { button, dialog, h, link, toggle } from './dom';
+import { button, dialog, h, link, panelOf, toggle } from './dom';
 import { call, emit, load, save, type Embed } from './env';
 import { direction, languageSwitcher, type Context } from './context';
 
@@ -31,6 +31,8 @@ export interface PublicNotice {
   availableLanguages: string[];
   /** The notice banner's words by language, as the tenant shows them (EN complete). */
   labels?: Record<string, Record<string, string>>;
+  /** availableLanguages named in themselves, for the switcher. */
+  languageNames?: Record<string, string>;
   versionNumber?: number;
   materialNoticeId?: string;
   /** The tenant's children policy (s.9): ask the age; purposes never offered to a child. */
@@ -60,12 +62,13 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
   let decision = load<Decision>(storageKey);
   /** No decision on file, or one given before the notice's last material change. */
   const stale = () => !decision || decision.materialNoticeId !== baseline;
-  let panel: HTMLElement | undefined;
   let reviewing = false;
-  /** The visitor said she is under 18: her decision waits for the guardian whose email she gave. */
-  let minor = false;
+  /**
+   * The visitor said she is under 18 (embed.minor, which the cookie banner reads too): her decision
+   * waits for the guardian whose email she gave, and a purpose prohibited for children is not offered.
+   */
   let guardianEmail = '';
-  const blocked = (purpose: Purpose) => minor && !!notice.children?.prohibited.includes(purpose.id);
+  const offered = (purpose: Purpose) => !embed.minor || !notice.children?.prohibited.includes(purpose.id);
 
   const text = () => {
     const translation = context.language === 'EN' ? undefined : notice.translations[context.language];
@@ -99,7 +102,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       language: context.language,
       positionShown: ui.position,
       userAgent: navigator.userAgent.slice(0, 1000),
-      ...(minor ? { principalStatus: 'CHILD', guardianEmail } : {}),
+      ...(embed.minor && { principalStatus: 'CHILD', guardianEmail }),
       ...(location.href.length <= 2000 && /^https?:/.test(location.href) ? { url: location.href } : {}),
       ...context.identity,
     });
@@ -135,7 +138,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
           apiKey: embed.apiKey,
           consentRecordId: decision.consentRecordId,
           withdrawalKey: decision.withdrawalKey,
-          ...(purposeIds ? { purposeIds } : {}),
+          purposeIds,
         })
       : { status: 404 };
     onPage = reply.status === 404;
@@ -164,8 +167,8 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     const error = h('p', { role: 'alert', className: 's' });
     const decide = (choose: (purpose: Purpose) => boolean | undefined, custom?: (chosen: Record<string, boolean>) => Promise<boolean>) => async () => {
       const chosen: Record<string, boolean> = {};
-      for (const purpose of notice.purposes) chosen[purpose.id] = !blocked(purpose) && (purpose.required || !!choose(purpose));
-      if (minor && !guardianEmail) return error.replaceChildren(label('age.guardianEmail'));
+      for (const purpose of notice.purposes) chosen[purpose.id] = offered(purpose) && (purpose.required || !!choose(purpose));
+      if (embed.minor && !guardianEmail) return error.replaceChildren(label('age.guardianEmail'));
       if (await (custom ?? apply)(chosen)) return close();
       error.replaceChildren(label('saveFailed'));
       if (onPage && notice.withdrawalUrl) {
@@ -174,7 +177,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
         page.focus();
       }
     };
-    const purposes = notice.purposes.filter((purpose) => !blocked(purpose)).map((purpose) => {
+    const purposes = notice.purposes.filter(offered).map((purpose) => {
       const shown = words.purpose(purpose);
       const { row, input } = toggle(
         `cms-p-${purpose.id}`,
@@ -205,11 +208,12 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
           'fieldset',
           {},
           h('legend', {}, label('age.question')),
-          ...[false, true].map((child) =>
-            h('label', { className: 'ag' }, h('input', { type: 'radio', name: 'cms-age', checked: minor === child, onchange: () => ((embed.minor = minor = child), rerender()) }), label(child ? 'age.child' : 'age.adult')),
+          ...[false, true].map((minor) =>
+            h('label', { className: 'ag' }, h('input', { type: 'radio', name: 'cms-age', checked: !embed.minor === !minor, id: `cms-age${+minor}`, onchange: () => ((embed.minor = minor), redraw()?.querySelector<HTMLElement>(`#cms-age${+minor}`)?.focus()) }), label(minor ? 'age.child' : 'age.adult')),
           ),
-          minor && h('label', { className: 'ag' }, label('age.guardianEmail'), h('input', { type: 'email', value: guardianEmail, autocomplete: 'off', oninput: (event: Event) => (guardianEmail = (event.target as HTMLInputElement).value.trim()) })),
-          minor && h('p', {}, label('age.guardianHint')),
+          ...(embed.minor
+            ? [h('label', { className: 'ag' }, label('age.guardianEmail'), h('input', { type: 'email', value: guardianEmail, autocomplete: 'off', oninput: (event: Event) => (guardianEmail = (event.target as HTMLInputElement).value.trim()) })), h('p', {}, label('age.guardianHint'))]
+            : []),
         ),
       h('ul', { 'aria-label': context.labels('notice.purposes') }, ...purposes),
       words.rights && h('h3', {}, label('notice.rights')),
@@ -238,25 +242,12 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     );
   };
 
-  function close() {
-    if (panel) ui.close(panel);
-    panel = undefined;
-  }
-
+  const { close, redraw, show: open } = panelOf(ui, render);
   const show = (review: boolean) => {
     reviewing = review;
-    if (panel) return;
-    panel = render();
-    ui.open(panel, reviewing ? close : undefined);
+    open(reviewing ? close : undefined);
   };
-
-  function rerender() {
-    if (!panel) return;
-    const next = render();
-    ui.replace(panel, next);
-    panel = next;
-  }
-  context.onLanguage.push(rerender);
+  context.onLanguage.push(redraw);
 
   return {
     state,

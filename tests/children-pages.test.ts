@@ -10,6 +10,7 @@ import { openPortalPage } from './support/portal';
 import { waitFor } from './support/receiver';
 import { clickButton, dialogText, embedPage, openPage, useFixtureSite } from './support/widget';
 import { reviewWords } from './support/words';
+import { readBuiltIn } from '../shared/words/built-in-words';
 import { useTestWorkers } from './support/workers';
 
 /**
@@ -55,7 +56,7 @@ const childRecord = async (tenant: Awaited<ReturnType<typeof setup>>['tenant'], 
     body: { noticeId, dataPrincipalIdentifier: `child-${parent}`, consentGiven: { [required]: true }, language, principalStatus: 'CHILD', guardianEmail: parent },
   });
   expect(recorded.status).toBe(201);
-  return { parent, url: await linkFor(parent) };
+  return { parent, url: await linkFor(parent), recordId: recorded.body.data.consentRecordId as string };
 };
 
 const rootAttributes = (page: Page) => page.evaluate(() => {
@@ -105,8 +106,16 @@ describe('children in the browser', () => {
     const page = await openPortalPage(browser(), url, ['en']);
     try {
       await page.click('#method-SELF_DECLARED');
-      await page.type('#name', 'Asha Rao');
       await page.type('#birthYear', '1984');
+      // Sent without the name or the declaration: nothing is sent, and each field says what it needs, in the page's words (not the API's).
+      await page.click('form button[type=submit]');
+      await page.waitForSelector('#form-error');
+      expect(await page.$eval('#form-error', (element) => [element.getAttribute('role'), element.textContent])).toEqual(['alert', 'This could not be confirmed, and nothing was changed. Please check:Enter your full name.Tick the box to declare that you are the parent or lawful guardian.']);
+      expect(await page.$eval('#name', (element) => [element.getAttribute('aria-invalid'), element.getAttribute('aria-describedby')])).toEqual(['true', 'name-error']);
+      expect(await page.$eval('#name-error', (element) => element.textContent)).toBe('Enter your full name.');
+      expect(await page.$eval('#birthYear', (element) => [(element as unknown as { value: string }).value, element.getAttribute('aria-invalid')])).toEqual(['1984', null]);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.type('#name', 'Asha Rao');
       await page.click('#declaration');
       expect(await axeViolations(page)).toEqual([]);
       await page.click('form button[type=submit]');
@@ -133,8 +142,12 @@ describe('children in the browser', () => {
       try {
         expect(await page.$eval('h1', (element) => element.textContent)).toBe(title);
         expect(await rootAttributes(page)).toEqual({ lang, dir });
-        // Words the tenant has not reviewed in this language stand in English, marked as such.
-        expect(await page.$$eval('span[lang=en]', (spans) => spans.length)).toBeGreaterThan(0);
+        // Words the tenant has not reviewed in this language are the service's built-in ones, the field messages too.
+        const builtIn = (await readBuiltIn(language))!.words;
+        expect(await page.$eval('form button[type=submit]', (element) => element.textContent)).toBe(builtIn['guardian.approve']);
+        await page.click('form button[type=submit]');
+        await page.waitForSelector('#form-error');
+        expect(await page.$eval('#form-error li', (element) => element.textContent)).toBe(builtIn['guardian.error.method']);
         expect(await axeViolations(page)).toEqual([]);
       } finally {
         await page.close();

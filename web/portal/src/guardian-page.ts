@@ -26,6 +26,41 @@ interface Decision {
 
 type View = { kind: 'loading' | 'gone' } | { kind: 'form'; guardian: GuardianView } | { kind: 'approved' | 'refused'; guardian: GuardianView };
 
+/** The page's fields a message can belong to (the method's fieldset is `method`). */
+type FieldId = 'method' | 'name' | 'birthYear' | 'declaration' | 'token' | 'authority' | 'orderReference';
+
+/** What the person is told when an approval fails: messages for the fields they can correct, or one for the whole form. */
+interface Failure {
+  fields: Partial<Record<FieldId, WordKey>>;
+  general: WordKey | null;
+}
+
+/**
+ * The API's fields (its messages are for integrators) as the page's fields with words written for
+ * a person. A field the person cannot correct here (a stale purpose list, say) is the general message.
+ */
+const fieldWords = new Map<string, [FieldId, WordKey]>([
+  ['method', ['method', 'guardian.error.method']],
+  ['name', ['name', 'guardian.error.name']],
+  ['birthYear', ['birthYear', 'guardian.error.birthYear']],
+  ['declaration', ['declaration', 'guardian.error.declaration']],
+  ['token', ['token', 'guardian.error.token']],
+  ['guardianship', ['authority', 'guardian.error.guardianship']],
+  ['guardianship.authority', ['authority', 'guardian.error.guardianship']],
+  ['guardianship.orderReference', ['orderReference', 'guardian.error.guardianship']],
+]);
+
+const failureOf = (status: number, code: string, fields: Record<string, string> = {}): Failure => {
+  const failure: Failure = { fields: {}, general: null };
+  for (const name of Object.keys(fields)) {
+    const known = fieldWords.get(name);
+    if (known) failure.fields[known[0]] = known[1];
+    else failure.general = 'guardian.error.other';
+  }
+  if (Object.keys(failure.fields).length === 0 && !failure.general) failure.general = status === 429 || code === 'RATE_LIMIT' ? 'guardian.error.busy' : 'guardian.error.other';
+  return failure;
+};
+
 /**
  * The page behind a parent's or guardian's link (`/portal/g/<token>`): the notice and the child's
  * choices in the language the child saw, what happens next, and approve (by one of the methods
@@ -35,14 +70,17 @@ type View = { kind: 'loading' | 'gone' } | { kind: 'form'; guardian: GuardianVie
  */
 export const guardianPage = async (token: string): Promise<void> => {
   const path = `/children/guardian/${encodeURIComponent(token)}`;
-  const state: PageState & { view: View; method: VerificationMethod | null; off: Set<string>; error: string | null; busy: boolean } = {
+  const state: PageState & { view: View; method: VerificationMethod | null; off: Set<string>; failure: Failure | null; busy: boolean; typed: Partial<Record<FieldId, string>>; declared: boolean } = {
     language: 'EN',
     languages: ['EN'],
     view: { kind: 'loading' },
     method: null,
     off: new Set(),
-    error: null,
+    failure: null,
     busy: false,
+    // What the person typed, kept across redraws (a failed approval redraws the form).
+    typed: {},
+    declared: false,
   };
   const loaded: { words?: GuardianView['words'] } = {};
 
@@ -55,47 +93,92 @@ export const guardianPage = async (token: string): Promise<void> => {
   };
   const tenantOf = (view: View) => ('guardian' in view ? view.guardian.tenant.name : '');
 
-  const field = (id: string, key: WordKey, type: string, attributes: Record<string, string> = {}) =>
-    h('div', {}, h('label', { for: id, class: 'block' }, w(key)), h('input', { id, name: id, type, required: true, ...attributes }));
+  /** A field's message, tied to its control (aria-describedby), when the last approval failed on it. */
+  const problem = (id: FieldId) => {
+    const key = state.failure?.fields[id];
+    return key ? h('p', { id: `${id}-error`, class: 'error' }, w(key)) : null;
+  };
+  const invalid = (id: FieldId, hint?: string) => {
+    const wrong = state.failure?.fields[id] !== undefined;
+    const describedBy = [hint, wrong ? `${id}-error` : undefined].filter(Boolean).join(' ');
+    return { 'aria-invalid': wrong ? 'true' : undefined, 'aria-describedby': describedBy || undefined };
+  };
+  const kept = <E extends HTMLInputElement | HTMLTextAreaElement>(id: FieldId, control: E): E => {
+    control.value = state.typed[id] ?? '';
+    control.addEventListener('input', () => (state.typed[id] = control.value));
+    return control;
+  };
+
+  const field = (id: FieldId, key: WordKey, type: string, attributes: Record<string, string> = {}) =>
+    h('div', {}, h('label', { for: id, class: 'block' }, w(key)), kept(id, h('input', { id, name: id, type, required: true, ...attributes, ...invalid(id) })), problem(id));
 
   const methodFields = (): Node[] => {
     switch (state.method) {
-      case 'SELF_DECLARED':
+      case 'SELF_DECLARED': {
+        const declaration = h('input', { id: 'declaration', type: 'checkbox', required: true, checked: state.declared, ...invalid('declaration') });
+        declaration.addEventListener('change', () => (state.declared = declaration.checked));
         return [
           field('name', 'guardian.name', 'text', { autocomplete: 'name', maxlength: '200' }),
           field('birthYear', 'guardian.birthYear', 'number', { inputmode: 'numeric', min: '1900', max: String(new Date().getUTCFullYear()), autocomplete: 'bday-year' }),
-          h('div', { class: 'choice' }, h('input', { id: 'declaration', type: 'checkbox', required: true }), h('label', { for: 'declaration' }, w('guardian.declaration'))),
+          h('div', { class: 'choice' }, declaration, h('label', { for: 'declaration' }, w('guardian.declaration')), problem('declaration')),
         ];
+      }
       case 'VIRTUAL_TOKEN':
-        return [h('div', {}, h('label', { for: 'token', class: 'block' }, w('guardian.token')), h('textarea', { id: 'token', rows: '4', 'aria-describedby': 'token-hint', required: true }), h('p', { id: 'token-hint', class: 'hint' }, w('guardian.tokenHint')))];
+        return [h('div', {}, h('label', { for: 'token', class: 'block' }, w('guardian.token')), kept('token', h('textarea', { id: 'token', rows: '4', required: true, ...invalid('token', 'token-hint') })), h('p', { id: 'token-hint', class: 'hint' }, w('guardian.tokenHint')), problem('token'))];
       default:
         return [];
     }
   };
 
-  const value = (id: string) => (document.getElementById(id) as HTMLInputElement | HTMLTextAreaElement | null)?.value.trim() ?? '';
+  const typed = (id: FieldId) => (state.typed[id] ?? '').trim();
+
+  /** What the person left out, said before anything is sent (the API would refuse it, naming the same fields). */
+  const missing = (guardian: GuardianView): Record<string, string> => {
+    const fields: Record<string, string> = {};
+    if (!state.method) fields.method = 'required';
+    if (state.method === 'SELF_DECLARED') {
+      if (!typed('name')) fields.name = 'required';
+      if (!/^\d{4}$/.test(typed('birthYear'))) fields.birthYear = 'required';
+      if (!state.declared) fields.declaration = 'required';
+    }
+    if (state.method === 'VIRTUAL_TOKEN' && !typed('token')) fields.token = 'required';
+    if (guardian.principalStatus === 'GUARDED' && (!typed('authority') || !typed('orderReference'))) fields[typed('authority') ? 'guardianship.orderReference' : 'guardianship.authority'] = 'required';
+    return fields;
+  };
 
   const approve = async (guardian: GuardianView) => {
-    if (state.busy || !state.method) return;
+    if (state.busy) return;
+    const left = missing(guardian);
+    if (Object.keys(left).length > 0) return failed(failureOf(400, 'VALIDATION_ERROR', left));
     const body: Record<string, unknown> = { method: state.method };
     if (state.off.size > 0) body.consentGiven = Object.fromEntries([...state.off].map((id) => [id, false]));
-    if (guardian.principalStatus === 'GUARDED') body.guardianship = { authority: value('authority'), orderReference: value('orderReference') };
-    if (state.method === 'SELF_DECLARED') Object.assign(body, { name: value('name'), birthYear: Number(value('birthYear')), declaration: (document.getElementById('declaration') as HTMLInputElement | null)?.checked === true });
-    if (state.method === 'VIRTUAL_TOKEN') body.token = value('token');
+    if (guardian.principalStatus === 'GUARDED') body.guardianship = { authority: typed('authority'), orderReference: typed('orderReference') };
+    if (state.method === 'SELF_DECLARED') Object.assign(body, { name: typed('name'), birthYear: Number(typed('birthYear')), declaration: state.declared });
+    if (state.method === 'VIRTUAL_TOKEN') body.token = typed('token');
     await decide(guardian, 'approve', body);
+  };
+
+  /** The form again with what failed: the summary (an alert, focused) and each field's own message beside it. */
+  const failed = (failure: Failure) => {
+    state.failure = failure;
+    render('keep');
+    document.getElementById('form-error')?.focus();
   };
 
   const decide = async (guardian: GuardianView, action: 'approve' | 'refuse', body: Record<string, unknown>) => {
     state.busy = true;
-    state.error = null;
+    state.failure = null;
     render('keep');
     const answer = await callApi<Decision>('POST', `${path}/${action}`, body);
     state.busy = false;
     if (answer.ok) return show({ kind: action === 'approve' ? 'approved' : 'refused', guardian });
     if (answer.status === 404) return show({ kind: 'gone' });
-    state.error = answer.code;
-    render('keep');
-    document.getElementById('form-error')?.focus();
+    failed(failureOf(answer.status, answer.code, answer.fields));
+  };
+
+  const summary = (failure: Failure) => {
+    const keys = [...new Set([...Object.values(failure.fields), ...(failure.general ? [failure.general] : [])])];
+    return h('div', { id: 'form-error', class: 'error', role: 'alert', tabindex: '-1' }, h('p', {}, w('guardian.failed')), h('ul', {}, ...keys.map((key) => h('li', {}, w(key)))));
   };
 
   const form = (guardian: GuardianView): Node[] => {
@@ -128,11 +211,11 @@ export const guardianPage = async (token: string): Promise<void> => {
     const approveForm = h(
       'form',
       { class: 'card', novalidate: true },
-      h('fieldset', {}, h('legend', {}, w('guardian.methodLegend')), ...radios),
+      state.failure ? summary(state.failure) : null,
+      h('fieldset', invalid('method'), h('legend', {}, w('guardian.methodLegend')), ...radios, problem('method')),
       ...methodFields(),
       guardianship,
-      state.error ? h('p', { id: 'form-error', class: 'error', role: 'alert', tabindex: '-1' }, w('guardian.failed', { reason: state.error })) : null,
-      h('button', { type: 'submit', 'aria-disabled': state.busy || !state.method ? 'true' : undefined }, w(state.busy ? 'guardian.working' : 'guardian.approve')),
+      h('button', { type: 'submit', 'aria-disabled': state.busy ? 'true' : undefined }, w(state.busy ? 'guardian.working' : 'guardian.approve')),
     );
     approveForm.addEventListener('submit', (event) => {
       event.preventDefault();

@@ -276,6 +276,11 @@ describe('a child\'s consent waits for the parent', () => {
     expect((await call('GET', `/api/v1/consent/status/${sha256(other)}`, { token: tenant.token })).body.data[0]).toMatchObject({ consentRecordId: waiting.consentRecordId, consentState: 'GUARDIAN_EXPIRED' });
     expect((await call('GET', `/api/v1/children/guardian/${link}`)).status).toBe(404);
     expect((await call('POST', `/api/v1/children/guardian-requests/${waiting.guardianRequestId}/resend`, { token: tenant.token })).status).toBe(409);
+    // Neither decision came into force, so the counters never counted them: the records list, whose total is the counters', leaves both out, with or without status=active (the Children screen lists them).
+    for (const query of ['', '?status=active', '?sortBy=withdrawnAt']) {
+      const listed = (await call('GET', `/api/v1/consent/records${query}`, { token: tenant.token })).body.data;
+      expect({ query, total: listed.total, items: listed.items }).toEqual({ query, total: 0, items: [] });
+    }
   });
 
   it('an exempt purpose is in force at once, its exemption and condition in the evidence; majority is announced', async () => {

@@ -124,9 +124,18 @@ export const recordRanges = {
   }),
 };
 
-/** Records without a withdrawal, as a filter on the creation-order records (hash-chain era records carry an explicit active status key; they are active too). */
+/**
+ * Records the counters count, as a filter on the creation-order records: a child's or guarded
+ * person's decision not in force (`cs`: waiting for, refused by or expired before the guardian) is
+ * counted only once approved (shared/evidence/entries.ts), so a listing that showed it would not
+ * match its total and would skip pages by the wrong counts. Those decisions are listed by the
+ * guardian requests (GET /children/guardian-requests) and found by the principal's email.
+ */
+export const countedRecords = () => ({ expression: 'attribute_not_exists(cs)', values: {} });
+
+/** Counted records without a withdrawal (hash-chain era records carry an explicit active status key; they are active too). */
 export const activeRecords = (tenantId: string) => ({
-  expression: 'attribute_not_exists(GSI2PK) OR GSI2PK = :active',
+  expression: 'attribute_not_exists(cs) AND (attribute_not_exists(GSI2PK) OR GSI2PK = :active)',
   values: { ':active': consentKeys.statusPartition(tenantId, 'active') },
 });
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
 import { axeViolations, cspViolationsOf, useBrowser } from './support/browser';
 import { sha256 } from './support/consent';
-import { aria, click, expectNoAxeViolations, go, useDashboardTabs, waitForText } from './support/dashboard';
+import { aria, click, expectNoAxeViolations, go, textOf, useDashboardTabs, waitForText } from './support/dashboard';
 import { mailsTo } from './support/mail';
 import { createNotice, createPurpose, publish } from './support/notices';
 import { openPortalPage } from './support/portal';
@@ -167,6 +167,19 @@ describe('children in the browser', () => {
     await waitForText(page, 'A fresh link was mailed');
     await click(page, aria('Evidence', 'button'));
     await waitForText(page, 'No decision yet.');
+    await expectNoAxeViolations(page);
+
+    // A record's view says whether it is in force and, once the parent approved, how and when the parent was verified.
+    const waiting = await childRecord(tenant, noticeId, required, 'EN');
+    await page.goto(`${state.baseUrl}/dashboard/records/${waiting.recordId}`, { waitUntil: 'load' });
+    await waitForText(page, 'Consent in force');
+    expect(await textOf(page, '#consent-state')).toBe("Not in force: a child's or guarded person's decision, waiting for the parent or lawful guardian to approve it.");
+    const token = waiting.url.slice(waiting.url.lastIndexOf('/') + 1);
+    expect((await call('POST', `/api/v1/children/guardian/${token}/approve`, { body: { method: 'SELF_DECLARED', name: 'Asha Rao', birthYear: 1984, declaration: true } })).status).toBe(200);
+    await page.reload({ waitUntil: 'load' });
+    await waitForText(page, 'Approved by the parent');
+    expect(await textOf(page, '#consent-state')).toBe('In force.');
+    expect(await textOf(page, '#guardian-verification')).toMatch(/^Approved by the parent or lawful guardian .+, verified as an identifiable adult by: Declared by the parent: name and year of birth \(rule 10\(1\)\(b\)\(i\)\)\.$/);
     await expectNoAxeViolations(page);
   });
 });

@@ -100,5 +100,6 @@ export const proofOf = async (tenantId: string, recordId: string) => {
   const record = await getRecord(tenantId, recordId);
   if (!record) throw new NotFoundError('Consent record');
   const [evidence, log, lastWithdrawal] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId), lastWithdrawalOf(record)]);
-  return { ...evidence, log, lastWithdrawal };
+  const { consentState, guardianVerification } = statusFields(record);
+  return { ...evidence, log, lastWithdrawal, consentState, guardianVerification, guardianRequestId: record.guardianRequestId ?? null };
 };

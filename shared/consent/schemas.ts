@@ -109,9 +109,12 @@ export const listRecordsQuery = /* @__PURE__ */ (() => z.object({
   cursor: described(z.optional(z.string().check(z.maxLength(2000))), 'Extension: the nextCursor of the previous page; cheap at any depth. page is ignored when given.'),
 }))();
 
+const guardianVerificationSchema = /* @__PURE__ */ (() =>
+  described(z.nullable(z.object({ attribution: z.literal('GUARDIAN_VERIFIED'), method: z.enum(verificationMethods), verifiedAt: z.iso.datetime() })), "Extension: on a child's or guarded person's record the parent or lawful guardian approved, how the adult was verified (rule 10(1)); null otherwise"))();
+
 const statusFields = /* @__PURE__ */ (() => ({
   consentState: consentStateSchema,
-  guardianVerification: described(z.nullable(z.object({ attribution: z.literal('GUARDIAN_VERIFIED'), method: z.enum(verificationMethods), verifiedAt: z.iso.datetime() })), "Extension: on a child's or guarded person's record the parent or lawful guardian approved, how the adult was verified (rule 10(1)); null otherwise"),
+  guardianVerification: guardianVerificationSchema,
   attribution: described(z.nullable(attributionSchema), 'Extension: how the record knows its principal (VERIFIED, CLAIMED or IP); null for records made before attribution was recorded (proof formats 1 and 2)'),
   isWithdrawn: z.boolean(),
   withdrawnAt: z.nullable(z.iso.datetime()),
@@ -182,6 +185,9 @@ export const proofView = /* @__PURE__ */ (() => z.object({
     'Extension: the withdrawal that last changed this record, as its WithdrawalRecord holds it (part of the tenant\'s log); null while none did',
   ),
   receipt: described(z.string(), 'Extension: the record\'s receipt, the compact JWS record returned (issued again; Ed25519 signatures are deterministic), verifiable with GET /consent/log/keys'),
+  consentState: consentStateSchema,
+  guardianVerification: guardianVerificationSchema,
+  guardianRequestId: described(z.nullable(z.uuid()), "Extension: the guardian request of a child's or guarded person's decision (GET /children/guardian-requests/:requestId holds its logged decision); null otherwise"),
 }))();
 
 export const analyticsView = /* @__PURE__ */ (() => z.object({

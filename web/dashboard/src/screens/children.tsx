@@ -3,6 +3,7 @@ import { api, canWrite } from '../session';
 import type { DataOf } from '../api';
 import { ErrorText, Heading, Loading, formatDateTime, useAction, useData } from '../ui';
 import { useSaid } from './parts';
+import { verificationMethodLabels } from './guardian-words';
 
 type Settings = DataOf<'getChildrenSettings'>;
 type Draft = Omit<Settings, 'childProhibitedPurposes' | 'updatedAt' | 'updatedBy'>;
@@ -14,11 +15,7 @@ const statuses: { value: Status; label: string }[] = [
   { value: 'REFUSED', label: 'Refused' },
   { value: 'EXPIRED', label: 'Expired' },
 ];
-const methods: { value: Draft['methods'][number]; label: string }[] = [
-  { value: 'TENANT_ATTESTED', label: 'Attested by our server (rule 10(1)(a): details we hold)' },
-  { value: 'SELF_DECLARED', label: 'Declared by the parent: name and year of birth (rule 10(1)(b)(i))' },
-  { value: 'VIRTUAL_TOKEN', label: 'Virtual token of an authorised issuer, such as a DigiLocker partner (rule 10(1)(b)(ii))' },
-];
+const methods = (Object.keys(verificationMethodLabels) as Draft['methods']).map((value) => ({ value, label: verificationMethodLabels[value] }));
 const audiences: { value: Draft['audience']; label: string }[] = [
   { value: 'ADULTS', label: 'Adults only: refuse a child’s decision' },
   { value: 'MIXED', label: 'Adults and children' },

@@ -58,7 +58,11 @@ export const partAClasses = {
   EDUCATIONAL_INSTITUTION: {
     serial: 3,
     class: 'A Data Fiduciary who is an educational institution',
-    condition: 'Processing is restricted to tracking and behavioural monitoring (a) for the educational activities of such institution; or (b) in the interests of safety of children enrolled with such institution.',
+    // As notified (G.S.R. 846(E), 13 November 2025): the clause ends in a dash and two alternatives,
+    // (a) and (b). Some transcriptions drop them (www.dpdpa.com's table stops at "monitoring:");
+    // checked against a transcription of the notified schedule that keeps them (2026-11-28).
+    condition:
+      'Processing is restricted to tracking and behavioural monitoring—(a) for the educational activities of such institution; or (b) in the interests of safety of children enrolled with such institution.',
   },
   CRECHE_OR_DAY_CARE: {
     serial: 4,

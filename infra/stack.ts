@@ -18,6 +18,8 @@ export const stackName = 'ConsentServiceStack';
 
 /** The item types whose inserts the stream function receives: every type a stream consumer takes. */
 export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] as const;
+/** Item types whose changes, not only inserts, a consumer takes: a guardian request's resend mails its new link (shared/children/requested.ts). */
+export const streamChangedItemTypes = ['GuardianRequest'] as const;
 
 const defaultMailFrom = 'no-reply@consent-service.example';
 /** An email address given as CDK context (`-c name=address`), checked at synth; undefined when not given. */
@@ -86,6 +88,10 @@ export class ConsentServiceStack extends Stack {
             eventName: lambda.FilterRule.isEqual('INSERT'),
             dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamItemTypes) } } },
           }),
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamChangedItemTypes) } } },
+          }),
         ],
       }),
     );
@@ -127,7 +133,7 @@ export class ConsentServiceStack extends Stack {
     // before a due date and told when one is overdue (each mail once; the requests' due index).
     const rightsSweeper = this.functions.build('rights-sweeper', join(repoRoot, 'functions', 'rights-sweeper', 'handler.ts'), 'consent-service rights request due sweep', accessOf('rights-sweeper'));
     new events.Rule(this, 'RightsSweepSchedule', {
-      description: 'Expire unconfirmed rights requests; remind the DPO of due and overdue ones',
+      description: 'Expire unconfirmed rights requests; remind the DPO of due and overdue ones; expire unanswered guardian requests; announce children coming of age',
       schedule: events.Schedule.rate(Duration.minutes(15)),
       targets: [new targets.LambdaFunction(rightsSweeper)],
     });

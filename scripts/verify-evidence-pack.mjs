@@ -23,7 +23,10 @@
  * text in the pack hashes to the record's noticeTextHash, its receipt is signed and names it, it is
  * not dated after the pack was made, and its inclusion proof (RFC 9162 §2.1.3) leads to the
  * checkpoint; then each withdrawal likewise, which must name only records the pack holds and be
- * dated neither before any of them nor after the pack was made.
+ * dated neither before any of them nor after the pack was made; then each parent's or guardian's
+ * decision on a child's record: its logged text hashes to its hash, decides a child's record the
+ * pack holds (once) and names that record's guardian, an approval names its method, the hash of its
+ * proof and the record's proof hash, and it is dated neither before the record nor after the pack.
  * Each entry is covered either by the signed checkpoint (its inclusion proof) or, while no
  * checkpoint covers it yet (PENDING), by the pack's signature alone, as of the time the pack was
  * made; the verifier lists which, entry by entry.
@@ -50,6 +53,7 @@ import {
   parseJson,
   receiptClaims,
   runVerifier,
+  sha256,
   verifiedJws,
 } from './evidence-checks.mjs';
 
@@ -187,6 +191,44 @@ const checkWithdrawal = (pack, withdrawal, index, records, signed, madeAt) => {
   return { position, at: evidence.withdrawnAt, ...checkInclusion(withdrawal, hash, signed, position) };
 };
 
+const guardianMethods = ['TENANT_ATTESTED', 'SELF_DECLARED', 'VIRTUAL_TOKEN'];
+/** The logged document of each decision a parent or guardian makes (shared/children/decisions.ts), and what it says. */
+const guardianDecisionTypes = { 'consent.guardian-verified': 'APPROVED', 'consent.guardian-refused': 'REFUSED', 'consent.guardian-expired': 'EXPIRED' };
+
+/**
+ * A parent's or guardian's decision on a child's record: the logged text hashes to its hash and
+ * is a decision of this tenant on a record the pack holds (a child's, naming the same guardian),
+ * at most one per record; an approval names one of the three methods, the hash of its proof and
+ * the record's proof hash. Like a withdrawal, it is dated neither before its record nor after the
+ * pack was made, and covered by the checkpoint or by the pack's signature.
+ */
+const checkGuardianDecision = (pack, decision, index, records, decided, signed, madeAt) => {
+  const position = `guardian decision #${index + 1} (${decision?.documentId})`;
+  const hash = hexBytes(decision?.hash, `${position}: hash`);
+  if (typeof decision.canonical !== 'string' || sha256(Buffer.from(decision.canonical, 'utf8')).toString('hex') !== decision.hash) fail(`${position}: the logged text does not hash to its hash: the decision was altered`);
+  const document = at(position, () => JSON.parse(decision.canonical));
+  if (canonicalJson(document) !== decision.canonical) fail(`${position}: the logged text is not in RFC 8785 form`);
+  if (document.kind !== 'document' || document.documentId !== decision.documentId || document.tenantId !== pack.tenant.tenantId) fail(`${position}: it is not a logged document of this tenant with this id`);
+  const content = isObject(document.content) ? document.content : fail(`${position}: it has no content`);
+  const record = records.get(document.subjectId) ?? fail(`${position}: it decides record ${document.subjectId}, which the pack does not hold`);
+  if (content.consentRecordId !== document.subjectId) fail(`${position}: its record and its subject differ`);
+  if (decided.has(document.subjectId)) fail(`${position}: record ${document.subjectId} was already decided by ${decided.get(document.subjectId)}; a guardian decides a record once`);
+  decided.set(document.subjectId, position);
+  const child = isObject(record.payload.child) ? record.payload.child : fail(`${position}: record ${document.subjectId} is no child's or guarded person's record`);
+  if (content.guardianHash !== child.guardianHash) fail(`${position}: it names another guardian than the record asked`);
+  const kind = Object.hasOwn(guardianDecisionTypes, document.documentType) ? guardianDecisionTypes[document.documentType] : undefined;
+  if (kind === undefined || kind !== content.decision) fail(`${position}: unknown decision ${document.documentType} (${content.decision})`);
+  if (content.decision === 'APPROVED') {
+    if (!guardianMethods.includes(content.method)) fail(`${position}: unknown verification method ${content.method}`);
+    hexBytes(content.proofHash, `${position}: the hash of what proved the guardian an adult`);
+    if (content.recordProofHash !== record.proofHash) fail(`${position}: it approves another version of the record (proof hash ${content.recordProofHash})`);
+  }
+  const decidedAt = timeOf(document.at, `${position}: its time`);
+  if (decidedAt < record.time) fail(`${position}: it is dated ${document.at}, before record ${document.subjectId} it decides was given (${record.at})`);
+  notAfterPack(decidedAt, document.at, madeAt, pack, position);
+  return { position, at: document.at, ...checkInclusion(decision, hash, signed, position) };
+};
+
 const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
 
 /** Whose keys the verdict rests on: said plainly, since the pack's own keys prove nothing about who made it. */
@@ -208,17 +250,24 @@ const check = (pack, keysFile, keysName) => {
   }));
   const records = listOf(pack.records, 'records');
   const withdrawals = listOf(pack.withdrawals, 'withdrawals');
+  // Packs made before children's records have no guardianDecisions: an empty list (the signature covers the field when present).
+  const guardianDecisions = pack.guardianDecisions === undefined ? [] : listOf(pack.guardianDecisions, 'guardian decisions');
   const checkedRecords = records.map((record, index) => checkRecord(pack, record, index, notices, keys, keysName, signed, madeAt));
-  const byId = new Map(records.map((record, index) => [record.recordId, checkedRecords[index]]));
-  const entries = [...checkedRecords, ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, byId, signed, madeAt))];
+  const byId = new Map(records.map((record, index) => [record.recordId, { ...checkedRecords[index], payload: record.payload, proofHash: record.proofHash }]));
+  const decided = new Map();
+  const entries = [
+    ...checkedRecords,
+    ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, byId, signed, madeAt)),
+    ...guardianDecisions.map((decision, index) => checkGuardianDecision(pack, decision, index, byId, decided, signed, madeAt)),
+  ];
   const onSignature = entries.filter((entry) => entry.by === 'signature');
   const verdict = onSignature.length === 0 ? 'VALID' : 'COMPLETE BUT NOT YET CHECKPOINTED';
   const proven = entries.length - onSignature.length;
   const lines = [
-    `${verdict}: evidence pack of principal ${pack.principalHash.slice(0, 12)}… at ${pack.tenant.name} (${pack.tenant.tenantId}): ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${notices.size} notice text(s).`,
+    `${verdict}: evidence pack of principal ${pack.principalHash.slice(0, 12)}… at ${pack.tenant.name} (${pack.tenant.tenantId}): ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${guardianDecisions.length > 0 ? `${guardianDecisions.length} guardian decision(s), ` : ''}${notices.size} notice text(s).`,
     `Signed as a whole by the evidence log's key ${signer.kid} (${signer.alg}) when it was made, ${pack.generatedAt}: nothing in it was changed since.`,
     keysSaid(keysFile, keysName),
-    `Every hash, notice text and receipt checks; no withdrawal predates its record and no entry postdates the pack; ${plural(proven, 'entry is', 'entries are')} in the tenant's log${signed ? ` of size ${signed.treeSize}, signed ${signed.signedAt}, consistent with the latest checkpoint of size ${signed.latest.treeSize}` : ''}.`,
+    `Every hash, notice text and receipt checks; no withdrawal${guardianDecisions.length > 0 ? ' or guardian decision' : ''} predates its record and no entry postdates the pack; ${plural(proven, 'entry is', 'entries are')} in the tenant's log${signed ? ` of size ${signed.treeSize}, signed ${signed.signedAt}, consistent with the latest checkpoint of size ${signed.latest.treeSize}` : ''}.`,
     ...entries.map((entry) =>
       entry.by === 'checkpoint'
         ? `${entry.position}, ${entry.at}: in the signed checkpoint of size ${signed.treeSize}, leaf ${entry.leafIndex}.`

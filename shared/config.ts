@@ -94,6 +94,18 @@ export const config = {
     return env('PORTAL_BASE_URL') ?? (this.isLocal ? 'http://127.0.0.1:3000/portal' : undefined);
   },
   /**
+   * The one JWKS address the local stack may fetch on a loopback host, as `host:port` (a test's or
+   * a developer's stand-in for a virtual-token issuer): exactly that host and port, and only when
+   * local (CMS_STAGE=local, or under the tests). Unset, every JWKS is fetched under the address
+   * policy alone. Ignored in AWS, where no issuer may be private.
+   */
+  get jwksLocalException(): { host: string; port: string } | undefined {
+    const value = env('CHILDREN_JWKS_LOCAL_EXCEPTION');
+    if (!value || !(this.isLocal || env('VITEST') !== undefined)) return undefined;
+    const at = value.lastIndexOf(':');
+    return at > 0 ? { host: value.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: value.slice(at + 1) } : undefined;
+  },
+  /**
    * Base URL of the dashboard: an invited user's mailed set-password link opens
    * `<base>/set-password#token=…` there.
    */
@@ -325,6 +337,8 @@ export const config = {
       /** The public rights request form mails a confirmation link: per IP, and per (tenant, address) from any IP. */
       rightsIntakePerIp: rule('rights-intake-ip', 'RATE_LIMIT_RIGHTS_INTAKE_PER_IP_PER_HOUR', 5, 3600),
       rightsIntakePerEmail: rule('rights-intake-email', 'RATE_LIMIT_RIGHTS_INTAKE_PER_EMAIL_PER_HOUR', 3, 3600),
+      /** Not in the spec: a guardian's decision may fetch an issuer's keys, so the public decision routes are held per IP. */
+      guardianDecisionPerIp: rule('guardian-decision-ip', 'RATE_LIMIT_GUARDIAN_DECISION_PER_IP_PER_HOUR', 30, 3600),
       /**
        * Malformed requests (refused by parsing or validation) to a route with limits of its own,
        * per (route, IP): they never spend the route's limits, which count well-formed requests only.

@@ -59,6 +59,26 @@ const samples: { [T in EmittedEventType]: EventData<T> } = {
     resolvedAt: '2025-06-20T10:00:00.000Z',
   },
   'webhook.test': { message: 'This is a test event', timestamp: '2025-06-04T09:30:00.000Z' },
+  'consent.guardian_requested': {
+    requestId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f3c',
+    consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+    dataPrincipalHash: 'd'.repeat(64),
+    principalStatus: 'CHILD',
+    noticeId,
+    requestedAt: '2025-06-01T10:15:30.123Z',
+    expiresAt: '2025-06-08T10:15:30.123Z',
+  },
+  'consent.guardian_verified': {
+    requestId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f3c',
+    consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a',
+    dataPrincipalHash: 'd'.repeat(64),
+    method: 'VIRTUAL_TOKEN',
+    consents: { [purposeA]: true, [purposeB]: false },
+    verifiedAt: '2025-06-02T10:15:30.123Z',
+  },
+  'consent.guardian_refused': { requestId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f3c', consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a', dataPrincipalHash: 'd'.repeat(64), refusedAt: '2025-06-02T10:15:30.123Z' },
+  'consent.guardian_expired': { requestId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f3c', consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a', dataPrincipalHash: 'd'.repeat(64), expiredAt: '2025-06-08T10:15:31.000Z' },
+  'consent.majority_reached': { consentRecordId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f1a', dataPrincipalHash: 'd'.repeat(64), noticeId, majorityAt: '2031-04-02' },
   'breach.created': {
     breachId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f2b',
     title: 'Order database exposed',
@@ -206,14 +226,14 @@ describe('event schemas', () => {
 
   it('lists the subscribable events as a z.enum-ready tuple covering every emitted type', () => {
     const subscribable = z.enum(subscribableEvents);
-    expect(subscribableEvents).toHaveLength(10);
+    expect(subscribableEvents).toHaveLength(15);
     for (const type of emittedEvents) expect(subscribable.parse(type)).toBe(type);
     expect(subscribable.safeParse('consent.deleted').success).toBe(false);
   });
 
   it('derives the subscribable and emitted lists from the catalogue, and marks the ones not emitted yet', () => {
     expect(subscribableEvents).toEqual(Object.keys(eventCatalogue));
-    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test', 'log.checkpoint']);
+    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test', 'consent.guardian_requested', 'consent.guardian_verified', 'consent.guardian_refused', 'consent.guardian_expired', 'consent.majority_reached', 'log.checkpoint']);
     expect(notYetEmittedEvents).toEqual([]);
     for (const type of notYetEmittedEvents) {
       expect(eventCatalogue[type]).not.toHaveProperty('data');

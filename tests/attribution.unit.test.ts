@@ -1,11 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { formatApiKey, identityVerifierOf, maskApiKey, parseApiKey } from '../shared/api-keys/api-key';
+import { verifyGuardianAttestation } from '../shared/children/attestation';
 import { attributePrincipal } from '../shared/consent/attribution';
 import { canonicalEvidence, proofHashOf } from '../shared/consent/proof';
 import type { ConsentRecord } from '../shared/consent/record';
 import { recordItem, recordOf } from '../shared/consent/record-item';
 import { defaultSettings } from '../shared/consent/settings';
+import { verifyTimedSignature } from '../shared/consent/timed-signature';
 import { encryptSecret } from '../shared/crypto/secret-box';
 import { sha256Hex } from '../shared/crypto/hash';
 
@@ -85,6 +87,40 @@ describe('attribution', () => {
     expect(fieldsOf(() => attributePrincipal({ ...publishable, identifierHash: hash }, strict, verifiers))).toEqual(['identifierSignature']);
     expect(fieldsOf(() => attributePrincipal(publishable, strict, verifiers))).toEqual(['identifierHash', 'identifierSignature']);
     expect(fieldsOf(() => attributePrincipal({ ...publishable, ...signed(secretKey, hash) }, strict, verifiers))).toEqual([]);
+  });
+});
+
+describe('a timed signature (HMAC of `<value>.<unixSeconds>`), one check for identifierSignature and the guardian attestation', () => {
+  const now = new Date(signedAt * 1000);
+  const guardian = 'parent@example.in';
+  const guardianHash = sha256Hex(guardian);
+  const attestation = (at: number, key = secretKey) => ({ guardianIdentifierHash: guardianHash, issuedAt: at, signature: sign(key, `${guardianHash}.${at}`) });
+  const attested = (at: number, key = secretKey) => {
+    try {
+      return verifyGuardianAttestation(attestation(at, key), guardian, verifiers, now);
+    } catch (error) {
+      return (error as { fields: Record<string, string> }).fields;
+    }
+  };
+
+  it('holds within 15 minutes of the service clock, either way, naming the key; refuses past it or with another key', () => {
+    for (const at of [signedAt - 900, signedAt, signedAt + 900]) {
+      expect(verifyTimedSignature(hash, at, sign(secretKey, `${hash}.${at}`), verifiers, now), String(at - signedAt)).toEqual({ valid: true, keyId });
+    }
+    for (const at of [signedAt - 901, signedAt + 901]) {
+      expect(verifyTimedSignature(hash, at, sign(secretKey, `${hash}.${at}`), verifiers, now)).toEqual({ valid: false, reason: 'OUT_OF_WINDOW', nowSeconds: signedAt });
+    }
+    expect(verifyTimedSignature(hash, signedAt, sign(formatApiKey(keyId, randomBytes(32).toString('base64url'), 'secret'), `${hash}.${signedAt}`), verifiers, now)).toMatchObject({ valid: false, reason: 'NO_KEY' });
+    expect(verifyTimedSignature(hash, signedAt + 1, sign(secretKey, `${hash}.${signedAt}`), verifiers, now)).toMatchObject({ valid: false, reason: 'NO_KEY' });
+  });
+
+  it("decides a guardian attestation as it decides an identifierSignature: the same window, either way", () => {
+    for (const offset of [-900, 0, 600, 900]) expect(attested(signedAt + offset), String(offset)).toEqual({ keyId });
+    for (const offset of [-901, 901]) {
+      expect(attested(signedAt + offset), String(offset)).toEqual({ guardianAttestation: expect.stringContaining('more than 15 minutes from the service\'s clock') });
+      expect(() => attributePrincipal({ ...publishable, ...signed(secretKey, hash, signedAt + offset) }, defaultSettings, verifiers)).toThrow();
+    }
+    expect(attested(signedAt, formatApiKey(keyId, randomBytes(32).toString('base64url'), 'secret'))).toEqual({ guardianAttestation: expect.stringContaining('does not verify') });
   });
 });
 

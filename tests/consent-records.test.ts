@@ -27,6 +27,9 @@ describe('recording consent', () => {
       status: 'recorded',
       attribution: 'VERIFIED',
       receipt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      // An adult's decision is in force at once and waits on no guardian (docs/children.md).
+      consentState: 'ACTIVE',
+      guardianRequestId: null,
     });
 
     const proof = (await call('GET', `/api/v1/consent/records/${response.body.data.consentRecordId}/proof`, { token: tenant.token })).body.data;

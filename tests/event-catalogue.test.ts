@@ -8,6 +8,9 @@ import { breachBody, intimationBody } from './support/breaches';
 import { publishedNotice, recordConsent } from './support/consent';
 import { startReceiver, waitFor, type Received } from './support/receiver';
 import { startTestWorkers } from './support/workers';
+import { mailsTo } from './support/mail';
+import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { sweepChildren } from '../shared/children/sweeper';
 
 /**
  * The catalogue checked against what the service really sends: every emitted type is produced
@@ -105,9 +108,42 @@ describe('emitted events against the catalogue', () => {
       expect((await call('POST', `/api/v1/breaches/${breachId}/board-intimation`, { token: tenant.token, body: {} })).status).toBe(201);
       expect((await call('POST', `/api/v1/breaches/${breachId}/principal-intimation`, { token: tenant.token, body: intimationBody() })).status).toBe(202);
 
+      // consent.guardian_*: three children's decisions (the dashboard route), approved, refused and
+      // left to expire; consent.majority_reached: the approved child comes of age. The sweeps run here, on a clock 8 days on.
+      expect((await call('PUT', '/api/v1/children/settings', { token: tenant.token, body: { audience: 'MIXED' } })).status).toBe(200);
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const linkOf = async (child: string) => {
+        const parent = `parent-of-${child}`;
+        const made = await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: child, consentGiven: { [required]: true }, principalStatus: 'CHILD', guardianEmail: parent, majorityAt: tomorrow });
+        expect(made.status).toBe(201);
+        return waitFor(async () => {
+          for (const mail of await mailsTo(parent)) {
+            const link = /\/portal\/g\/(g[0-9a-f]{32}[A-Za-z0-9_-]{43})/.exec(mail.body.text ?? '')?.[1];
+            if (link) return link;
+          }
+          return undefined;
+        }, 30_000);
+      };
+      const [approveLink, refuseLink] = [await linkOf(`kid-a-${email}`), await linkOf(`kid-b-${email}`)];
+      await linkOf(`kid-c-${email}`);
+      expect((await call('POST', `/api/v1/children/guardian/${approveLink}/approve`, { body: { method: 'SELF_DECLARED', name: 'A Parent', birthYear: 1980, declaration: true } })).status).toBe(200);
+      expect((await call('POST', `/api/v1/children/guardian/${refuseLink}/refuse`, { body: {} })).status).toBe(200);
+      setClock(offsetClock(8 * 86_400_000));
+      try {
+        // One expiry, and the three records leaving the majority index (only the approved one is announced).
+        expect(await sweepChildren({ accept: (id) => id === tenant.tenantId })).toBe(4);
+      } finally {
+        resetClock();
+      }
+
       const expected: Record<EmittedEventType, number> = {
         'notice.published': 1,
-        'consent.recorded': 1,
+        'consent.guardian_requested': 3,
+        'consent.guardian_verified': 1,
+        'consent.guardian_refused': 1,
+        'consent.guardian_expired': 1,
+        'consent.majority_reached': 1,
+        'consent.recorded': 2,
         'consent.withdrawn': 2,
         'rights.submitted': 1,
         'rights.resolved': 1,

@@ -191,6 +191,7 @@ describe('the printable pack page', () => {
       },
     ],
     withdrawals: [],
+    guardianDecisions: [],
     log: { origin: 'consent-service/log/t1', checkpoint: null, latestCheckpoint: null, consistencyProof: [] },
     keys: { keys: [] },
     signature: 'eyJ9..c2ln',

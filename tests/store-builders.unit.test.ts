@@ -4,7 +4,7 @@ import { noticeKeys } from '../shared/notices/keys';
 import type { Notice } from '../shared/notices/notice';
 import { consentKeys, recordShards } from '../shared/consent/keys';
 import type { ConsentRecord } from '../shared/consent/record';
-import { activeRecords, recordRanges, reservationUpdate } from '../shared/consent/store';
+import { activeRecords, countedRecords, recordRanges, reservationUpdate } from '../shared/consent/store';
 import { taskDoneUpdate, tasksQuery } from '../shared/consent/task-store';
 import { recordWithdrawalUpdate, withdrawalCompleteUpdate } from '../shared/consent/withdrawal-store';
 import { checkpointPut, headCheckpointUpdate, leaveUnsignedItems } from '../shared/evidence/checkpoint-store';
@@ -91,7 +91,9 @@ describe('compliance task builders', () => {
 describe('consent record ranges and volume', () => {
   it('reads active records as the creation range without a withdrawal status, others from the status index', () => {
     const active = activeRecords('t1');
-    expect(active.expression).toBe('attribute_not_exists(GSI2PK) OR GSI2PK = :active');
+    // Only counted records: a child's decision not in force (cs) is not in the counters, so not in the list.
+    expect(active.expression).toBe('attribute_not_exists(cs) AND (attribute_not_exists(GSI2PK) OR GSI2PK = :active)');
+    expect(countedRecords()).toEqual({ expression: 'attribute_not_exists(cs)', values: {} });
     expect(active.values).toEqual({ ':active': consentKeys.statusPartition('t1', 'active') });
     expect(recordRanges.byStatus('t1', 'partial', false)).toEqual({
       IndexName: 'GSI2',

@@ -58,6 +58,8 @@ describe('cookie banner configuration', () => {
       await openPage(page, url);
       expect(await dialogTitles(page)).toEqual(['[HI machine draft] We value your privacy']);
       expect(await dialogLanguage(page)).toEqual({ lang: 'hi', dir: 'ltr' });
+      // The switcher names each language in itself, from the configuration (the widget carries no table of names).
+      expect(await page.evaluate(`[...document.querySelector('[data-cms]').shadowRoot.querySelectorAll('#cms-c-lang option')].map((option) => [option.value, option.lang, option.textContent])`)).toEqual([['EN', 'en', 'English'], ['HI', 'hi', 'हिन्दी']]);
       await chooseLanguage(page, 'EN');
       expect(await dialogTitles(page)).toEqual(['We value your privacy']);
     } finally {

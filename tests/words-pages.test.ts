@@ -84,6 +84,8 @@ describe('the words around a Tamil notice', () => {
 
     await widget(url, async (page) => {
       expect(await dialogLanguage(page)).toEqual({ lang: 'ta', dir: 'ltr' });
+      // The switcher names each language in itself, from the public notice (the widget carries no table of names).
+      expect(await page.evaluate(`[...document.querySelector('[data-cms]').shadowRoot.querySelectorAll('#cms-n-lang option')].map((option) => option.textContent)`)).toEqual(['English', 'தமிழ்']);
       const shown = await buttons(page);
       expect(shown).toContainEqual(['Accept all', 'en']);
       expect(shown).toContainEqual(['Privacy choices', 'en']);

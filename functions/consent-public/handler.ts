@@ -4,6 +4,7 @@ import { widgetRoutes } from '../../shared/http/routes/widget';
 import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
 import { recordConsent } from '../../shared/consent/recording';
+import { childInputOf } from '../../shared/children/decision';
 import { withdrawPublic } from '../../shared/consent/withdraw-public';
 import { emailClaimAttribution } from '../../shared/consent/withdrawal-attribution';
 import { withdrawFromWidget } from '../../shared/consent/withdraw-widget';
@@ -37,6 +38,8 @@ export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...w
         decision: body.status,
         countsAgainstMonthlyLimit: true,
         issueWithdrawalKey: true,
+        child: childInputOf(body),
+        decisionField: 'purposes',
       }),
     ),
   sdkWithdraw: async ({ caller, body }) => ok(await withdrawFromWidget(caller.tenantId, body)),

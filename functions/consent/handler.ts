@@ -2,6 +2,7 @@ import { consentAnalytics } from '../../shared/consent/analytics';
 import { listRecords } from '../../shared/consent/listing';
 import { proofOf, recordsByExternalId, statusByHash } from '../../shared/consent/lookups';
 import { recordConsent } from '../../shared/consent/recording';
+import { childInputOf } from '../../shared/children/decision';
 import { listSettingsChanges, readConsentSettings, saveConsentSettings } from '../../shared/consent/settings';
 import { completeComplianceTask, listComplianceTasks } from '../../shared/consent/compliance-tasks';
 import { createWithdrawalToken, withdrawForPrincipal } from '../../shared/consent/withdrawal-routes';
@@ -26,6 +27,7 @@ export const handler = createGroupHandler('consent', { ...consentRoutes, ...with
         channel: 'DASHBOARD',
         countsAgainstMonthlyLimit: false,
         issueWithdrawalKey: false,
+        child: childInputOf(body),
       }),
     ),
   getConsentSettings: async ({ caller }) => ok(await readConsentSettings(caller.tenantId)),

@@ -1,8 +1,13 @@
+import { sweepChildren } from '../../shared/children/sweeper';
 import { sweepRightsDue } from '../../shared/rights/sweeper';
 
-/** Scheduled (every 15 minutes): expires unconfirmed rights requests and mails the DPO's reminders and overdue notices, each once. */
-export const handler = async (): Promise<{ moved: number }> => {
+/**
+ * Scheduled (every 15 minutes): expires unconfirmed rights requests and mails the DPO's reminders
+ * and overdue notices, each once; and the children's sweeps (shared/children/sweeper.ts): guardian
+ * requests unanswered for 7 days expire, children whose majority date came are announced.
+ */
+export const handler = async (): Promise<{ moved: number; children: number }> => {
   let moved = 0;
   for (let step = await sweepRightsDue(); step > 0; step = await sweepRightsDue()) moved += step;
-  return { moved };
+  return { moved, children: await sweepChildren() };
 };

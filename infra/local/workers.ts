@@ -13,6 +13,7 @@ import { describeError, log } from '../../shared/log';
 import { sqs } from './sqs';
 import { scanBudget } from '../../shared/scanner/budget';
 import { sweepRightsDue } from '../../shared/rights/sweeper';
+import { sweepChildren } from '../../shared/children/sweeper';
 import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 import type { StreamChange } from '../../shared/stream/change';
@@ -181,6 +182,10 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     // The rights sweeper Lambda's job (every 15 minutes in AWS): expiries, the DPO's reminders and overdue notices.
     // (A test's own tenants only: the bundled function sweeps every tenant, so a test that limits the sweep runs it from source.)
     loop('rights sweeper', options.tenantAccept ? () => sweepRightsDue({ accept: options.tenantAccept }) : scheduled('rights-sweeper', () => sweepRightsDue()), Math.max(idleMs, 30_000)),
+    // The same function's children sweeps (its bundle above runs them too): guardian requests unanswered
+    // for 7 days expire, children coming of age are announced; from source every few seconds here, so a
+    // test does not wait out the rights sweeper's pace.
+    loop('children sweeper', () => sweepChildren(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 3_000)),
     // The stack's alarms, as warnings: stream lag, dead letters, checkpoint lag, parked tenants.
     loop('health check', async () => void (await checkHealth(stream.lagSeconds(), options.deadLetterQueueUrls ?? {})), config.alarmThresholds.localCheckSeconds * 1000),
   ];

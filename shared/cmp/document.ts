@@ -1,4 +1,5 @@
 import { strongEtag } from '../etag';
+import { nativeNamesOf } from '../i18n/languages';
 import type { Tenant } from '../tenants/tenant';
 import { defaultBannerConfig, type BannerConfig, type CookieCategory } from './banner';
 import { defaultLabelSet, type LabelSet } from './labels';
@@ -66,7 +67,8 @@ export const sortTrackers = (trackers: Tracker[]): Tracker[] =>
 /** The public response body, serialised once at write time, and its strong ETag. */
 export const renderPublicBody = (document: CmpDocument): { body: string; etag: string } => {
   const { configured: _configured, ...publicFields } = document;
-  const body = JSON.stringify({ data: publicFields });
+  // The banner's languages named in themselves: the widget carries no table of names (its size budget).
+  const body = JSON.stringify({ data: { ...publicFields, languageNames: nativeNamesOf(['en', ...document.languages]) } });
   return { body, etag: strongEtag(body) };
 };
 

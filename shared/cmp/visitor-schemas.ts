@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { principalStatuses } from '../consent/states';
 import { described } from '../described';
 import { bannerPositions, cookieCategories } from './banner';
 import { bannerLabelKeys, labelStatuses } from './labels';
@@ -63,6 +64,7 @@ export const labelSetView = z.object({
 export const publicConfigView = z.extend(configView, {
   trackers: z.array(trackerView),
   labelSets: z.record(z.string(), z.omit(labelSetView, { language: true })),
+  languageNames: described(z.record(z.string(), z.string()), 'Extension: English and each of languages named in itself (HI: हिन्दी), for the language switcher. A configuration last changed before this field was added carries none until its next change; the widget then names a language by its code unless the public notice names it'),
 });
 
 export const publicConfigParams = z.strictObject({ tenantId: z.uuid() });
@@ -76,6 +78,7 @@ export const webEventBody = z.strictObject({
       z.boolean(),
     ).check(z.refine((categories) => Object.keys(categories).length <= 20, 'at most 20 categories')),
   widgetVersion: z.optional(printable(50)),
+  principalStatus: described(z.optional(z.enum(principalStatuses)), "Extension (s.9): CHILD or GUARDED when the visitor told the widget she is under 18 (or has a lawful guardian). Her state then grants no optional category in GET /cmp/consent-status (tracking and behavioural monitoring are barred for children, s.9(3); nothing else is approved by a parent here), and her choices are not counted in the analytics"),
 });
 
 export const webEventResult = z.object({ recorded: z.literal(true), consentRecordId: z.uuid() });
@@ -88,6 +91,7 @@ export const consentStatusView = z.object({
   categories: z.record(z.string(), z.boolean()),
   lastUpdated: z.nullable(z.iso.datetime()),
   withdrawn: z.boolean(),
+  principalStatus: described(z.optional(z.enum(principalStatuses)), 'Extension: present for a child or guarded visitor, whose optional categories all read false'),
 });
 
 export const serverEventBody = z.strictObject({

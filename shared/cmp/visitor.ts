@@ -19,6 +19,8 @@ export interface WebEventEntry {
   /** The config revision live when the event arrived (the banner may have shown a cached one up to 5 minutes older). */
   configRevision: number;
   createdAt: string;
+  /** A child's or guarded visitor's event (s.9); absent for an adult's. */
+  principalStatus?: 'CHILD' | 'GUARDED';
 }
 
 /** A server-side tracker call reported by the tenant, judged against the visitor's state at that moment. */
@@ -47,6 +49,8 @@ export interface VisitorState {
   lastEvent: CookieEvent;
   lastUpdated: string;
   lastEntryId: string;
+  /** Set while the visitor's latest decision was a child's or guarded person's: no optional category is granted. */
+  principalStatus?: 'CHILD' | 'GUARDED';
 }
 
 export interface ConsentStatus {
@@ -55,6 +59,7 @@ export interface ConsentStatus {
   categories: Record<string, boolean>;
   lastUpdated: string | null;
   withdrawn: boolean;
+  principalStatus?: 'CHILD' | 'GUARDED';
 }
 
 /** A withdrawal turns every optional category off, whatever the browser sent with it. */
@@ -71,6 +76,8 @@ export const consentStatusOf = (visitorId: string, state: VisitorState | undefin
   const allOff = Object.fromEntries(cookieCategories.map((category) => [category, category === 'NECESSARY']));
   const current = state && now.getTime() - Date.parse(state.lastUpdated) <= reconsentDays * dayMs ? state : undefined;
   if (!current) return { visitorId, found: false, categories: allOff, lastUpdated: null, withdrawn: false };
+  // A child's choices are no consent: tracking is barred for children, and no parent approved the rest.
+  if (current.principalStatus) return { visitorId, found: true, categories: allOff, lastUpdated: current.lastUpdated, withdrawn: current.withdrawn, principalStatus: current.principalStatus };
   return {
     visitorId,
     found: true,
@@ -90,8 +97,10 @@ export const dailyCounter = {
  * A decision (given or updated) counts once as accept, reject or partial, and per optional
  * category it names as seen and, if true, opted in. A withdrawal counts as a withdrawal only.
  */
-export const webEventCounters = (event: CookieEvent, categories: Record<string, boolean>): Record<string, number> => {
+export const webEventCounters = (event: CookieEvent, categories: Record<string, boolean>, child = false): Record<string, number> => {
   if (event === 'COOKIE_CONSENT_WITHDRAWN') return { events: 1, withdrawals: 1 };
+  // A child's decision grants nothing, so it is counted as an event only, never as an opt-in.
+  if (child) return { events: 1, childDecisions: 1 };
   const counters: Record<string, number> = { events: 1, decisions: 1, [decisionKindOf(categories)]: 1 };
   for (const category of optionalCategories) {
     const value = categories[category];

@@ -39,6 +39,7 @@ export const recordWebEvent = async (input: z.output<typeof webEventBody>, meta:
   const settings = await requireSettings(input.tenantId);
   const visitorId = input.consentRecordId ?? newId();
   const createdAt = nowIso();
+  const child = input.principalStatus === 'ADULT' ? undefined : input.principalStatus;
   const entry: WebEventEntry = {
     entryId: newTimeOrderedId(clock.now()),
     tenantId: input.tenantId,
@@ -51,6 +52,7 @@ export const recordWebEvent = async (input: z.output<typeof webEventBody>, meta:
     widgetVersion: input.widgetVersion ?? null,
     configRevision: settings.revision,
     createdAt,
+    ...(child ? { principalStatus: child } : {}),
   };
   await appendWebEvent(
     entry,
@@ -62,9 +64,10 @@ export const recordWebEvent = async (input: z.output<typeof webEventBody>, meta:
       lastEvent: input.event,
       lastUpdated: createdAt,
       lastEntryId: entry.entryId,
+      ...(child ? { principalStatus: child } : {}),
     },
   );
-  await countDailyEvents(input.tenantId, createdAt.slice(0, 10), webEventCounters(input.event, input.categories));
+  await countDailyEvents(input.tenantId, createdAt.slice(0, 10), webEventCounters(input.event, input.categories, child !== undefined));
   return { recorded: true as const, consentRecordId: visitorId };
 };
 

@@ -1,12 +1,9 @@
-import { createHmac } from 'node:crypto';
 import type { ApiKeyKind } from '../api-keys/schemas';
-import { clock } from '../clock';
-import { safeEqual } from '../crypto/hash';
-import { decryptSecret } from '../crypto/secret-box';
 import { ValidationError } from '../errors';
 import type { AttributionLevel, AttributionMethod } from './attribution-levels';
 import { ipAttribution, principalHash } from './principal';
 import type { ConsentSettings } from './settings';
+import { signatureWindowSeconds, verifyTimedSignature } from './timed-signature';
 
 /**
  * Who a record says the principal is, and how much that is worth: part of every new record's
@@ -42,30 +39,6 @@ export type PrincipalClaim =
       identifierSignedAt?: number;
     };
 
-/**
- * How far from the service's clock, either way, a signature's time may be. A signature is a
- * bearer credential for the person it names while it is accepted: one seen in a page (or its
- * logs) could otherwise be replayed from anywhere, forever.
- */
-export const signatureWindowSeconds = 15 * 60;
-
-/** What a tenant's server signs: the hash and the time it signed, so a signature is good only around that time. */
-export const signedIdentityText = (identifierHash: string, identifierSignedAt: number): string => `${identifierHash}.${identifierSignedAt}`;
-
-/**
- * The secret key whose verifier makes `signature` (lower-case hex HMAC-SHA256 of `signedText`):
- * every live key is tried and compared in constant time, so timing tells nothing of which matched
- * or how close a guess came. A revoked key has no verifier any more.
- */
-export const signingKeyOf = (signedText: string, signature: string, verifiers: ReadonlyMap<string, string>): string | undefined => {
-  let match: string | undefined;
-  for (const [keyId, sealed] of verifiers) {
-    const expected = createHmac('sha256', Buffer.from(decryptSecret(sealed), 'base64')).update(signedText, 'utf8').digest('hex');
-    if (safeEqual(expected, signature) && match === undefined) match = keyId;
-  }
-  return match;
-};
-
 const refuse = (fields: Record<string, string>): never => {
   throw new ValidationError(fields, 'The principal could not be attributed as required');
 };
@@ -74,21 +47,22 @@ const requiredNote = 'required: this organisation records only verified identiti
 
 /**
  * A signature binds the hash to the time the tenant's server signed it (`<identifierHash>.<identifierSignedAt>`)
- * and is accepted only within signatureWindowSeconds of the service's clock, either way.
+ * and is accepted only within 15 minutes of the service's clock, either way (timed-signature.ts).
  */
 const signedAttribution = (identifierHash: string, signature: string, signedAt: number | undefined, verifiers: ReadonlyMap<string, string>): { dataPrincipalHash: string } & Attribution => {
   if (signedAt === undefined) {
     return refuse({ identifierSignature: 'send identifierSignedAt (integer Unix seconds) with it: a signature covers `<identifierHash>.<identifierSignedAt>`' });
   }
-  const now = Math.floor(clock.now().getTime() / 1000);
-  if (Math.abs(now - signedAt) > signatureWindowSeconds) {
-    refuse({ identifierSignature: `was signed at ${signedAt} (identifierSignedAt), more than ${signatureWindowSeconds / 60} minutes from the service's clock (${now}): sign again when the page is served` });
+  const checked = verifyTimedSignature(identifierHash, signedAt, signature, verifiers);
+  if (!checked.valid) {
+    return refuse({
+      identifierSignature:
+        checked.reason === 'OUT_OF_WINDOW'
+          ? `was signed at ${signedAt} (identifierSignedAt), more than ${signatureWindowSeconds / 60} minutes from the service's clock (${checked.nowSeconds}): sign again when the page is served`
+          : 'does not verify with a live secret key of this organisation (lower-case hex HMAC-SHA256 of `<identifierHash>.<identifierSignedAt>`, keyed with the secret key as issued)',
+    });
   }
-  const signer = signingKeyOf(signedIdentityText(identifierHash, signedAt), signature, verifiers);
-  if (!signer) {
-    refuse({ identifierSignature: 'does not verify with a live secret key of this organisation (lower-case hex HMAC-SHA256 of `<identifierHash>.<identifierSignedAt>`, keyed with the secret key as issued)' });
-  }
-  return { dataPrincipalHash: identifierHash, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${signer}`, identifierSignedAt: signedAt };
+  return { dataPrincipalHash: identifierHash, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${checked.keyId}`, identifierSignedAt: signedAt };
 };
 
 const keyAttribution = (claim: Extract<PrincipalClaim, { by: 'apiKey' }>, settings: ConsentSettings, verifiers: ReadonlyMap<string, string>): { dataPrincipalHash: string } & Attribution => {

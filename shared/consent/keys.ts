@@ -21,6 +21,9 @@ export const recordShardOf = (recordId: string): number => createHash('sha256').
 
 const recordPartitionPrefix = 'REC#';
 
+/** The majority index is spread over this many partitions: birthdays of one day never write one key hot. */
+export const majorityShards = 4;
+
 /**
  * Consent-record keys. Record ids are UUIDv7, so each shard's range `RECORD#…` is in creation
  * order, and so is the merge of the shards by sort key. A new record carries only the keys its
@@ -57,6 +60,9 @@ const recordPartitionPrefix = 'REC#';
  *                                  per withdrawal: its sequence serialises the principal's withdrawals, withdrawal.ts)
  * - withdrawals not yet applied .. Query   GSI1 WITHDRAWALS#PENDING, SK <tenant>#<time>#<id>   (sparse: only IN_PROGRESS
  *                                  withdrawals carry it; one tenant's by begins_with, everyone's for the completer)
+ * - children coming of age ....... Query   GSI5 MAJORITY#<0..3>, SK <majorityAt>#<tid>#<id> <= today (sparse: a child's
+ *                                  record with a majority date carries it until consent.majority_reached is sent;
+ *                                  GSI5's chain ranges are CHAIN#<tid>, so the two never meet)
  */
 export const consentKeys = {
   /** Where a record is written: its shard. */
@@ -95,6 +101,11 @@ export const consentKeys = {
   withdrawnPartition: (tenantId: string) => `WITHDRAWN#${tenantId}`,
   chain: (tenantId: string, seq: number) => ({ GSI5PK: consentKeys.chainPartition(tenantId), GSI5SK: padded(seq) }),
   chainPartition: (tenantId: string) => `CHAIN#${tenantId}`,
+  majority: (tenantId: string, majorityAt: string, recordId: string) => ({
+    GSI5PK: consentKeys.majorityPartition(recordShardOf(recordId) % majorityShards),
+    GSI5SK: `${majorityAt}#${tenantId}#${recordId}`,
+  }),
+  majorityPartition: (shard: number) => `MAJORITY#${shard}`,
   chainPosition: padded,
   chainHead: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CHAINHEAD' }),
   stats: (tenantId: string) => ({ PK: tenantPartition(tenantId), SK: 'CONSENTSTATS' }),

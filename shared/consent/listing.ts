@@ -5,7 +5,7 @@ import { currentVersions, listItemView } from './lookups';
 import { principalHash } from './principal';
 import { derivedStatus, type ConsentRecord } from './record';
 import { readMerged } from './record-ranges';
-import { activeRecords, principalRecords, queryRecords, readStats, recordRanges, type ConsentStats, type RecordRange } from './store';
+import { activeRecords, countedRecords, principalRecords, queryRecords, readStats, recordRanges, type ConsentStats, type RecordRange } from './store';
 
 export interface ListQuery {
   page: number;
@@ -23,7 +23,7 @@ export interface ListQuery {
  * optionally filtered.
  */
 interface Segment {
-  source: { index: RecordRange } | { shards: { filter?: ReturnType<typeof activeRecords> } };
+  source: { index: RecordRange } | { shards: { filter?: { expression: string; values: Record<string, unknown> } } };
   count: number;
 }
 
@@ -44,7 +44,7 @@ const segmentsOf = (tenantId: string, query: ListQuery, stats: ConsentStats): Se
     return ascending ? segments.reverse() : segments;
   }
   if (query.status) return [byStatus(query.status)];
-  return [{ source: { shards: {} }, count: stats.total }];
+  return [{ source: { shards: { filter: countedRecords() } }, count: stats.total }];
 };
 
 /**

@@ -3,13 +3,15 @@ import { lastVersionNumbers } from '../notices/store';
 import { logProofOf } from '../evidence/proofs';
 import { issueReceipt } from '../evidence/receipts';
 import { canonicalEvidence, evidenceOf, proofAlgorithm, proofHashOf } from './proof';
-import type { ConsentRecord } from './record';
+import { consentInForce, stateOf, type ConsentRecord } from './record';
 import { externalIdRecords, getRecord, principalRecords } from './store';
 import type { WithdrawalMethod } from './withdrawal-apply';
 import { withdrawalEvidenceOf } from './withdrawal-evidence';
 import { getWithdrawalItem } from './withdrawal-store';
 
 const statusFields = (record: ConsentRecord) => ({
+  consentState: stateOf(record),
+  guardianVerification: record.guardianDecision ? { attribution: 'GUARDIAN_VERIFIED' as const, method: record.guardianDecision.method, verifiedAt: record.guardianDecision.decidedAt } : null,
   attribution: record.attribution ?? null,
   isWithdrawn: record.isWithdrawn,
   withdrawnAt: record.withdrawnAt,
@@ -28,7 +30,7 @@ const recordView = (record: ConsentRecord, versions: Map<string, number>) => ({
   id: record.recordId,
   dataPrincipalHash: record.dataPrincipalHash,
   externalId: record.externalId,
-  consentGiven: record.consentGiven,
+  consentGiven: consentInForce(record),
   noticeVersionNumber: record.noticeVersionNumber,
   currentNoticeVersion: versions.get(record.lineageId) ?? record.noticeVersionNumber,
   ...statusFields(record),
@@ -36,7 +38,7 @@ const recordView = (record: ConsentRecord, versions: Map<string, number>) => ({
 
 export const listItemView = (record: ConsentRecord, versions: Map<string, number>) => ({
   ...recordView(record, versions),
-  consentGiven: Object.values(record.consentGiven).some(Boolean),
+  consentGiven: Object.values(consentInForce(record)).some(Boolean),
   languageShown: record.languageShown,
   positionShown: record.positionShown,
   proofHash: record.proofHash,
@@ -47,7 +49,7 @@ export const statusByHash = async (tenantId: string, hash: string) =>
   (await principalRecords(tenantId, hash)).map((record) => ({
     consentRecordId: record.recordId,
     noticeVersion: record.noticeVersionNumber,
-    consentGiven: record.consentGiven,
+    consentGiven: consentInForce(record),
     proofHash: record.proofHash,
     ...statusFields(record),
   }));
@@ -98,5 +100,6 @@ export const proofOf = async (tenantId: string, recordId: string) => {
   const record = await getRecord(tenantId, recordId);
   if (!record) throw new NotFoundError('Consent record');
   const [evidence, log, lastWithdrawal] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId), lastWithdrawalOf(record)]);
-  return { ...evidence, log, lastWithdrawal };
+  const { consentState, guardianVerification } = statusFields(record);
+  return { ...evidence, log, lastWithdrawal, consentState, guardianVerification, guardianRequestId: record.guardianRequestId ?? null };
 };

@@ -15,3 +15,6 @@ export const tenantPortalPageUrl = (slug: string): string | null =>
 
 /** A rights request's page: confirm it, follow it, read the answer (`/portal/r/<token>`). */
 export const rightsRequestUrl = (token: string): string => `${portalBase()}/r/${token}`;
+
+/** A parent's or guardian's page: approve or refuse a child's decision (`/portal/g/<token>`). */
+export const guardianPageUrl = (token: string): string => `${portalBase()}/g/${token}`;

@@ -25,6 +25,7 @@ export const evidenceOf = (record: ConsentEvidence & { proofVersion?: ProofVersi
   userAgent: record.userAgent,
   ...(record.proofVersion === 1 ? { chainSeq: record.chainSeq, prevProofHash: record.prevProofHash } : {}),
   ...(record.proofVersion === 3 ? { attribution: record.attribution, attributionMethod: record.attributionMethod, attributedBy: record.attributedBy } : {}),
+  ...(record.proofVersion === 3 && record.child ? { child: record.child } : {}),
   ...(record.proofVersion === 3 && record.identifierSignedAt !== undefined ? { identifierSignedAt: record.identifierSignedAt } : {}),
 });
 

@@ -1,7 +1,9 @@
 import { entityOf } from '../db/item';
 import { consentKeys } from './keys';
 import type { AttributionLevel, AttributionMethod } from './attribution-levels';
-import type { ConsentRecord } from './record';
+import { canonicalJson } from './proof';
+import type { ChildEvidence, ConsentRecord, GuardianDecision } from './record';
+import type { ConsentState } from './states';
 
 /**
  * How a consent record is stored. Proof formats 2 and 3 keep the item under 1 KB for a typical consent
@@ -79,8 +81,28 @@ export const recordItem = (record: ConsentRecord): Item => {
     ch: record.channel,
     ...(record.decision === null ? {} : { dec: record.decision }),
     ...(record.requiredPurposesDeclined.length === 0 ? {} : { rpd: record.requiredPurposesDeclined }),
+    ...childAttributes(record),
   };
 };
+
+/**
+ * A child's record: its evidence as the canonical JSON it was hashed in (`chd`: a DynamoDB map
+ * round trip could change what was hashed), its state (`cs`, absent = ACTIVE), its guardian request
+ * (`grq`) and, with a majority date, its place in the majority index (keys.ts).
+ */
+const childAttributes = (record: ConsentRecord): Item => ({
+  ...(record.child ? { chd: canonicalJson(record.child) } : {}),
+  ...(record.consentState && record.consentState !== 'ACTIVE' ? { cs: record.consentState } : {}),
+  ...(record.guardianRequestId ? { grq: record.guardianRequestId } : {}),
+  ...(record.child?.majorityAt ? consentKeys.majority(record.tenantId, record.child.majorityAt, record.recordId) : {}),
+});
+
+const childState = (item: Item): Partial<ConsentRecord> => ({
+  ...(typeof item.chd === 'string' ? { child: JSON.parse(item.chd) as ChildEvidence } : {}),
+  ...(typeof item.cs === 'string' ? { consentState: item.cs as ConsentState } : {}),
+  ...(typeof item.grq === 'string' ? { guardianRequestId: item.grq } : {}),
+  ...(item.gdc && typeof item.gdc === 'object' ? { guardianDecision: item.gdc as GuardianDecision } : {}),
+});
 
 /** Withdrawal fields, present only after a withdrawal (named as the domain names them). */
 const withdrawalState = (item: Item) => ({
@@ -121,6 +143,7 @@ const compact = (item: Item): ConsentRecord => {
     decision: item.dec === undefined ? null : String(item.dec),
     requiredPurposesDeclined: (item.rpd as string[] | undefined) ?? [],
     ...withdrawalState(item),
+    ...childState(item),
   };
 };
 

@@ -1,5 +1,6 @@
 import type { AttributionLevel, AttributionMethod } from './attribution-levels';
 import type { DerivedStatus } from './keys';
+import type { ConsentState, PrincipalStatus, VerificationMethod } from './states';
 
 export type RecordChannel = 'DASHBOARD' | 'SDK';
 
@@ -36,6 +37,12 @@ export interface ConsentEvidence {
   /** Format 3 only: `key:<keyId>` or `user:<userId>`. */
   attributedBy?: string;
   /**
+   * Format 3, a child's or guarded person's decision only (s.9): who decided, whom the parent or
+   * guardian is, and what the decision relies on besides. Adults' records have none, so their
+   * evidence is unchanged.
+   */
+  child?: ChildEvidence;
+  /**
    * Format 3, SIGNED_HASH records since signatures carry a time: when the tenant's server signed
    * the identifier hash (Unix seconds), within 15 minutes of createdAt (attribution.ts).
    */
@@ -44,6 +51,29 @@ export interface ConsentEvidence {
   chainSeq?: number;
   /** Format 1 only. */
   prevProofHash?: string;
+}
+
+/** The part of a child's record its proof hash covers (evidence, written once). */
+export interface ChildEvidence {
+  principalStatus: Exclude<PrincipalStatus, 'ADULT'>;
+  /** SHA-256 of the guardian's email (trimmed, lower-cased): whom the request went to. */
+  guardianHash: string;
+  /** The child's 18th birthday, as the tenant gave it, or null. */
+  majorityAt: string | null;
+  /** Purposes granted under the Fourth Schedule, each with its condition and source (children/fourth-schedule.ts). */
+  exemptions: { purposeId: string; exemption: string; condition: string; source: string }[];
+  /** TENANT_ATTESTED: the tenant's signed statement about the guardian, as verified when the decision was recorded. */
+  guardianAttestation: { guardianIdentifierHash: string; issuedAt: number; keyId: string } | null;
+}
+
+/** The parent's or guardian's decision on a child's record (state, not evidence: its evidence is the logged document). */
+export interface GuardianDecision {
+  method: VerificationMethod;
+  decidedAt: string;
+  /** What is in force: the child's grants, less what the guardian switched off. */
+  consentGiven: Record<string, boolean>;
+  /** The logged document holding the decision (children/approval.ts). */
+  documentId: string;
 }
 
 export type ProofVersion = 1 | 2 | 3;
@@ -64,6 +94,11 @@ export interface ConsentRecord extends ConsentEvidence {
   withdrawnAt: string | null;
   isWithdrawn: boolean;
   isPartiallyWithdrawn: boolean;
+  /** Absent on adults' records and every record made before s.9: those are ACTIVE. */
+  consentState?: ConsentState;
+  /** The guardian request a child's decision waits on (children/). */
+  guardianRequestId?: string;
+  guardianDecision?: GuardianDecision;
   /** Bumped by each withdrawal; withdrawals are conditional on the version read. */
   withdrawalVersion: number;
   /** The withdrawal that changed the record last (absent until one does). */
@@ -84,6 +119,22 @@ export interface ConsentRecord extends ConsentEvidence {
 
 export const derivedStatus = (record: Pick<ConsentRecord, 'isWithdrawn' | 'withdrawnPurposes'>): DerivedStatus =>
   record.isWithdrawn ? 'withdrawn' : record.withdrawnPurposes.length > 0 ? 'partial' : 'active';
+
+/** The record's state; records without one (adults', and every record from before s.9) are ACTIVE. */
+export const stateOf = (record: Pick<ConsentRecord, 'consentState'>): ConsentState => record.consentState ?? 'ACTIVE';
+
+/** Whether the record is consent in force: until a parent approves, a child's decision counts as no consent anywhere. */
+export const inForce = (record: Pick<ConsentRecord, 'consentState'>): boolean => stateOf(record) === 'ACTIVE';
+
+/**
+ * The decisions in force by purpose: the guardian's where one approved (the child's grants less
+ * what the guardian switched off), the principal's otherwise, and none at all (every purpose
+ * false) while the record is not in force.
+ */
+export const consentInForce = (record: Pick<ConsentRecord, 'consentState' | 'consentGiven' | 'guardianDecision'>): Record<string, boolean> => {
+  if (!inForce(record)) return Object.fromEntries(Object.keys(record.consentGiven).map((purposeId) => [purposeId, false]));
+  return record.guardianDecision?.consentGiven ?? record.consentGiven;
+};
 
 /** The previous link of a tenant's first record in proof format 1. */
 export const genesisHash = '0'.repeat(64);

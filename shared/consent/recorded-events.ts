@@ -2,6 +2,7 @@ import { eventIdFor, keepInOutbox, newEvent } from '../events/outbox';
 import type { StreamChange } from '../stream/change';
 import type { StreamConsumer } from '../stream/consumer';
 import { fanOutEvents } from '../webhooks/fanout';
+import { consentInForce, inForce, type ConsentRecord } from './record';
 import { recordItemType, recordOf } from './record-item';
 
 /**
@@ -10,23 +11,29 @@ import { recordItemType, recordOf } from './record-item';
  * id and its time from the record's: a redelivered stream batch produces the identical event,
  * and deliveries (keyed by event id and time) are not doubled.
  */
-const eventsOf = (changes: StreamChange[]) =>
-  changes.flatMap((change) => (change.newImage ? [recordOf(change.newImage)] : [])).map((record) =>
+export const recordedEventOf = (record: ConsentRecord) =>
     newEvent(
       record.tenantId,
       'consent.recorded',
       {
         consentRecordId: record.recordId,
         dataPrincipalHash: record.dataPrincipalHash,
-        consents: record.consentGiven,
+        consents: consentInForce(record),
         noticeId: record.noticeId,
         noticeVersionId: `${record.noticeId}:${record.noticeVersionNumber}`,
         noticeVersionNumber: record.noticeVersionNumber,
         recordedAt: record.createdAt,
       },
       { id: eventIdFor('consent.recorded', record.recordId), timestamp: record.createdAt },
-    ),
-  );
+    );
+
+/**
+ * A record not in force when written (a child's decision awaiting the parent) sends nothing now:
+ * its consent.recorded is sent with the guardian's approval (children/approval.ts), under the same
+ * event id, with the consents then in force.
+ */
+const eventsOf = (changes: StreamChange[]) =>
+  changes.flatMap((change) => (change.newImage ? [recordOf(change.newImage)] : [])).filter(inForce).map(recordedEventOf);
 
 export const recordedEventsConsumer: StreamConsumer = {
   name: 'consent.recorded events',

@@ -9,11 +9,15 @@ import { attributePrincipal, type Attribution, type PrincipalClaim } from './att
 import { emailOf, sealContact } from './contact';
 import { takeMonthlyConsent } from './monthly-volume';
 import { proofHashOf } from './proof';
-import type { ConsentRecord, RecordChannel } from './record';
+import { stateOf, type ChildEvidence, type ConsentRecord, type RecordChannel } from './record';
+import { planChildDecision, type ChildInput } from '../children/decision';
+import { policyOf } from '../children/policy';
+import { requestPut } from '../children/store';
+import { writeTransaction } from '../db/transact';
 import { settingsOf } from './settings';
 import { readRecordingItemsNow, rememberedRecordingItems, type RecordingItems } from './recording-items';
 import { verifiersOf } from './settings-store';
-import { principalRecords, putRecord } from './store';
+import { principalRecords, putRecord, recordNamedPut } from './store';
 
 export interface RecordInput {
   tenantId: string;
@@ -33,6 +37,10 @@ export interface RecordInput {
   countsAgainstMonthlyLimit: boolean;
   /** Widget records get a withdrawal key: the browser's proof of possession for sdk-withdraw. */
   issueWithdrawalKey: boolean;
+  /** A child's or guarded person's decision (children/decision.ts); absent for an adult's. */
+  child?: ChildInput;
+  /** The request field that holds the decisions (sdk-record: purposes; the dashboard: consentGiven), for a 400 naming it. */
+  decisionField?: string;
 }
 
 /** The notice the consent is given against: always the tenant's published one. */
@@ -57,11 +65,23 @@ const checkDecision = (pointer: ActivePointer, input: RecordInput) => {
   if (Object.keys(fields).length > 0) throw new ValidationError(fields);
 };
 
-/** The notice, principal and attribution a consent is recorded with, decided on `items`. */
+/** The notice, principal and attribution a consent is recorded with, decided on `items` (and for a child, what waits for the guardian). */
 const decide = async (input: RecordInput, items: RecordingItems) => {
   const pointer = await noticeFor(input.tenantId, input.noticeId, items.pointer && activePointerOf(items.pointer));
   checkDecision(pointer, input);
-  return { pointer, principal: attributePrincipal(input.principal, settingsOf(items.settings), verifiersOf(items.settings)) };
+  const verifiers = verifiersOf(items.settings);
+  const principal = attributePrincipal(input.principal, settingsOf(items.settings), verifiers);
+  const child = input.child
+    ? planChildDecision(input.child, {
+        policy: policyOf(items.settings),
+        verifiers,
+        consentGiven: input.consentGiven,
+        decisionField: input.decisionField ?? 'consentGiven',
+        secretKey: input.principal.by === 'apiKey' && input.principal.keyKind === 'secret',
+        now: clock.now(),
+      })
+    : undefined;
+  return { pointer, principal, child };
 };
 
 /**
@@ -74,7 +94,8 @@ const decide = async (input: RecordInput, items: RecordingItems) => {
 const decideOnLatest = async (input: RecordInput) => {
   const remembered = rememberedRecordingItems(input.tenantId);
   // The request names the notice the person was shown; remembered state naming another is older than a publish.
-  if (!remembered || (input.noticeId && remembered.pointer?.noticeId !== input.noticeId)) return decide(input, await readRecordingItemsNow(input.tenantId));
+  // A child's decision is always decided on the policy as it stands (a newly prohibited purpose, ADULTS).
+  if (!remembered || input.child || (input.noticeId && remembered.pointer?.noticeId !== input.noticeId)) return decide(input, await readRecordingItemsNow(input.tenantId));
   try {
     return await decide(input, remembered);
   } catch (error) {
@@ -94,7 +115,7 @@ const decideOnLatest = async (input: RecordInput) => {
  * (monthly-volume.ts), so it costs a write only once per chunk.
  */
 export const recordConsent = async (input: RecordInput) => {
-  const { pointer, principal } = await decideOnLatest(input);
+  const { pointer, principal, child } = await decideOnLatest(input);
   const { dataPrincipalHash, ...attribution } = principal;
   // An address is not a person: the external id of another visitor behind the same address is not this one's.
   const fillExternalId = input.externalId === undefined && attribution.attribution !== 'IP';
@@ -106,14 +127,21 @@ export const recordConsent = async (input: RecordInput) => {
   }
   // 256 random bits the browser keeps; only its hash is stored, and no other route shows either.
   const withdrawalKey = input.issueWithdrawalKey ? randomToken(32) : undefined;
-  const record = buildRecord(input, pointer, { dataPrincipalHash, ...attribution }, externalId, now, withdrawalKey && sha256Hex(withdrawalKey));
-  await putRecord(record, sealedContactOf(input.principal));
+  const built = buildRecord(input, pointer, { dataPrincipalHash, ...attribution }, externalId, now, withdrawalKey && sha256Hex(withdrawalKey), child?.child);
+  const request = child?.request?.(built.recordId, input.tenantId, pointer.noticeId, dataPrincipalHash, input.language);
+  const record: ConsentRecord = child ? { ...built, consentState: child.consentState, ...(request ? { guardianRequestId: request.requestId } : {}) } : built;
+  // A guardian request is written with its record, in one transaction of the two: its mail and
+  // event come from the table's stream (children/requested.ts), so the request costs two writes and one mail.
+  if (request) await writeTransaction([recordNamedPut(record, sealedContactOf(input.principal)), requestPut(request)]);
+  else await putRecord(record, sealedContactOf(input.principal));
   return {
     consentRecordId: record.recordId,
     proofHash: record.proofHash,
     status: 'recorded' as const,
     attribution: record.attribution!,
     receipt: await issueReceipt(record),
+    consentState: stateOf(record),
+    guardianRequestId: request?.requestId ?? null,
     ...(withdrawalKey ? { withdrawalKey } : {}),
   };
 };
@@ -135,6 +163,7 @@ const buildRecord = (
   externalId: string | null,
   now: Date,
   withdrawalKeyHash: string | undefined,
+  child: ChildEvidence | undefined,
 ): ConsentRecord => {
   const evidence = {
     tenantId: input.tenantId,
@@ -154,6 +183,7 @@ const buildRecord = (
     attributionMethod: principal.attributionMethod,
     attributedBy: principal.attributedBy,
     ...(principal.identifierSignedAt === undefined ? {} : { identifierSignedAt: principal.identifierSignedAt }),
+    ...(child ? { child } : {}),
   };
   return {
     ...evidence,

@@ -4,6 +4,7 @@ import { languageCode } from '../notices/schemas';
 import { logView } from '../evidence/schemas';
 import { slugSchema } from '../tenants/tenant';
 import { attributionLevels, withdrawalAttributionMethods } from './attribution-levels';
+import { consentStates, principalStatuses, verificationMethods } from './states';
 
 /*
  * Each schema is built by an arrow called at once and annotated pure: evaluated as before, but
@@ -35,6 +36,21 @@ export const withdrawalMethods = ['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDG
 
 export const attributionSchema = /* @__PURE__ */ (() => described(z.enum(attributionLevels), 'Extension: VERIFIED (a secret key, a valid identifierSignature, or the dashboard), CLAIMED (an unsigned identifierHash from a publishable key) or IP (no identifier: the client address)'))();
 
+export const consentStateSchema = /* @__PURE__ */ (() => described(z.enum(consentStates), 'Extension: ACTIVE is consent in force; AWAITING_GUARDIAN (a child\'s or guarded person\'s decision waiting for the parent or lawful guardian), GUARDIAN_REFUSED and GUARDIAN_EXPIRED are no consent, whatever consentGiven says'))();
+
+export const guardianAttestationSchema = /* @__PURE__ */ (() => described(z.strictObject({
+  guardianIdentifierHash: described(principalHashSchema, 'SHA-256 hex of the guardian email, trimmed and lower-cased: must equal the hash of guardianEmail'),
+  issuedAt: described(z.number().check(z.int(), z.gte(0)), 'Unix seconds: accepted within 15 minutes of the service\'s clock, either way, as identifierSignedAt is'),
+  signature: described(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'lower-case hex HMAC-SHA256')), 'Lower-case hex HMAC-SHA256 of `<guardianIdentifierHash>.<issuedAt>`, keyed with a live secret key as issued'),
+}), "TENANT_ATTESTED (rule 10(1)(a)): the tenant's server holds reliable identity and age details of this adult and vouches for them. Secret keys only"))();
+
+/** The fields a child's decision adds to sdk-record and POST /consent/record. */
+export const childDecisionFields = /* @__PURE__ */ (() => ({
+  principalStatus: z._default(described(z.enum(principalStatuses), 'Extension (s.9): ADULT (default), CHILD (under 18) or GUARDED (a person with a disability who has a lawful guardian). CHILD and GUARDED wait for the parent or guardian (consentState AWAITING_GUARDIAN)'), 'ADULT'),
+  guardianEmail: described(z.optional(z.email().check(z.maxLength(320))), 'Required for CHILD and GUARDED: where the parent or lawful guardian is asked'),
+  majorityAt: described(z.optional(z.iso.date()), 'A child\'s 18th birthday (YYYY-MM-DD): on that date consent.majority_reached is sent'),
+}))();
+
 export const recordBody = /* @__PURE__ */ (() => z.strictObject({
   noticeId: z.uuid(),
   dataPrincipalIdentifier: identifierSchema,
@@ -44,6 +60,7 @@ export const recordBody = /* @__PURE__ */ (() => z.strictObject({
   externalId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))),
   language: z._default(languageCode, 'EN'),
   positionShown: z._default(z.enum(widgetPositions), 'api'),
+  ...childDecisionFields,
 }))();
 
 export const sdkRecordBody = /* @__PURE__ */ (() => z.strictObject({
@@ -60,6 +77,8 @@ export const sdkRecordBody = /* @__PURE__ */ (() => z.strictObject({
   identifierSignedAt: described(z.optional(z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))), 'Extension: when the tenant\'s server signed identifierSignature, integer Unix seconds. Only with identifierSignature (400 on identifierSignedAt otherwise); kept in the record\'s evidence.'),
   identifier: described(z.optional(identifierSchema), 'Raw email, phone or user id, hashed by the service. Secret keys only (server-to-server): with a publishable key it is 400 VALIDATION_ERROR.'),
   externalId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(256))),
+  ...childDecisionFields,
+  guardianAttestation: z.optional(guardianAttestationSchema),
 }))();
 
 export const recordResult = /* @__PURE__ */ (() => z.object({
@@ -68,6 +87,8 @@ export const recordResult = /* @__PURE__ */ (() => z.object({
   status: z.literal('recorded'),
   attribution: attributionSchema,
   receipt: described(z.string(), 'Extension: a compact JWS (EdDSA) over rid (record id), ph (proofHash), tid, nid, nv (notice version), att (attribution), iat, verifiable with GET /consent/log/keys; keep it to check the record against the log later'),
+  consentState: consentStateSchema,
+  guardianRequestId: described(z.nullable(z.uuid()), 'Extension: the guardian request a CHILD or GUARDED decision waits on; null otherwise'),
 }))();
 
 export const sdkRecordResult = /* @__PURE__ */ (() => z.extend(recordResult, {
@@ -88,7 +109,12 @@ export const listRecordsQuery = /* @__PURE__ */ (() => z.object({
   cursor: described(z.optional(z.string().check(z.maxLength(2000))), 'Extension: the nextCursor of the previous page; cheap at any depth. page is ignored when given.'),
 }))();
 
+const guardianVerificationSchema = /* @__PURE__ */ (() =>
+  described(z.nullable(z.object({ attribution: z.literal('GUARDIAN_VERIFIED'), method: z.enum(verificationMethods), verifiedAt: z.iso.datetime() })), "Extension: on a child's or guarded person's record the parent or lawful guardian approved, how the adult was verified (rule 10(1)); null otherwise"))();
+
 const statusFields = /* @__PURE__ */ (() => ({
+  consentState: consentStateSchema,
+  guardianVerification: guardianVerificationSchema,
   attribution: described(z.nullable(attributionSchema), 'Extension: how the record knows its principal (VERIFIED, CLAIMED or IP); null for records made before attribution was recorded (proof formats 1 and 2)'),
   isWithdrawn: z.boolean(),
   withdrawnAt: z.nullable(z.iso.datetime()),
@@ -159,6 +185,9 @@ export const proofView = /* @__PURE__ */ (() => z.object({
     'Extension: the withdrawal that last changed this record, as its WithdrawalRecord holds it (part of the tenant\'s log); null while none did',
   ),
   receipt: described(z.string(), 'Extension: the record\'s receipt, the compact JWS record returned (issued again; Ed25519 signatures are deterministic), verifiable with GET /consent/log/keys'),
+  consentState: consentStateSchema,
+  guardianVerification: guardianVerificationSchema,
+  guardianRequestId: described(z.nullable(z.uuid()), "Extension: the guardian request of a child's or guarded person's decision (GET /children/guardian-requests/:requestId holds its logged decision); null otherwise"),
 }))();
 
 export const analyticsView = /* @__PURE__ */ (() => z.object({

@@ -45,26 +45,30 @@ export const settingsSubject = 'consent-settings';
 
 const maxSaveAttempts = 3;
 
+/** What a save writes to the settings item, and each value it changes (from, to), as `plan` decides them on the item as read. */
+export interface SettingsSave {
+  fields: Record<string, unknown>;
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+
 /**
- * Merges the given settings in. A value that changes is logged: a document in the tenant's
- * evidence log (who, when, each setting from and to), written in the settings' own transaction,
- * so the log holds every change a DPO made to how consent and withdrawal are taken, verifiable
- * like the records themselves. withdraw-public reads the settings strongly consistent on every
- * request; sdk-record as this instance remembers them, which this instance forgets here, so in it
- * they apply from the next request on (elsewhere as docs/security.md states).
+ * Saves the settings item as `plan` decides on it as read. What changes is logged: a document in
+ * the tenant's evidence log (who, when, each setting from and to), written in the settings' own
+ * transaction, conditional on the item's revision being the one read (retried on a race), so the
+ * log holds every change a DPO made to how consent is taken (these settings, the children policy),
+ * verifiable like the records themselves. sdk-record reads the item as this instance remembers it,
+ * which this instance forgets here, so in it a change applies from the next request on (elsewhere
+ * as docs/security.md states).
  */
-export const saveConsentSettings = async (tenantId: string, changes: Partial<ConsentSettings>, userId: string) => {
+export const saveLoggedSettings = async (tenantId: string, userId: string, plan: (item: Record<string, unknown> | undefined, at: string, by: string) => SettingsSave) => {
   for (let attempt = 1; ; attempt += 1) {
     const item = await getSettingsItem(tenantId);
-    const before = settingsOf(item);
-    const sent = Object.entries(changes).filter(([, value]) => value !== undefined) as [keyof ConsentSettings, ConsentSettings[keyof ConsentSettings]][];
-    const changed = sent.filter(([name, value]) => before[name] !== value);
     const at = nowIso();
     const by = `user:${userId}`;
-    const fields = { ...Object.fromEntries(sent), updatedAt: at, updatedBy: by };
+    const { fields, changes } = plan(item, at, by);
     const revision = settingsRevisionOf(item) + 1;
-    const content = { by, revision, changes: Object.fromEntries(changed.map(([name, to]) => [name, { from: before[name], to }])) };
-    const logged = changed.length > 0 ? [documentPut({ tenantId, documentType: settingsDocumentType, subjectId: settingsSubject, at, content }).item] : [];
+    const content = { by, revision, changes };
+    const logged = Object.keys(changes).length > 0 ? [documentPut({ tenantId, documentType: settingsDocumentType, subjectId: settingsSubject, at, content }).item] : [];
     try {
       await writeTransaction([settingsChangeItem(tenantId, revision - 1, fields), ...logged]);
     } catch (error) {
@@ -72,9 +76,23 @@ export const saveConsentSettings = async (tenantId: string, changes: Partial<Con
       throw error;
     }
     forgetRecordingItems(tenantId);
-    return view({ ...item, ...fields });
+    return { ...item, ...fields };
   }
 };
+
+/**
+ * Merges the given settings in (a value that changes is logged, above). withdraw-public reads the
+ * settings strongly consistent on every request.
+ */
+export const saveConsentSettings = async (tenantId: string, changes: Partial<ConsentSettings>, userId: string) =>
+  view(
+    await saveLoggedSettings(tenantId, userId, (item, at, by) => {
+      const before = settingsOf(item);
+      const sent = Object.entries(changes).filter(([, value]) => value !== undefined) as [keyof ConsentSettings, ConsentSettings[keyof ConsentSettings]][];
+      const changed = sent.filter(([name, value]) => before[name] !== value);
+      return { fields: { ...Object.fromEntries(sent), updatedAt: at, updatedBy: by }, changes: Object.fromEntries(changed.map(([name, to]) => [name, { from: before[name], to }])) };
+    }),
+  );
 
 /** The logged changes of the settings, newest (highest revision) first: who changed what from what to what, and the hash the log holds. */
 export const listSettingsChanges = async (tenantId: string) =>

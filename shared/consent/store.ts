@@ -3,9 +3,11 @@ import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { queryAll } from '../db/query';
 import { ConflictError } from '../errors';
+import type { NamedItem } from '../db/transact';
 import { tenantPartition } from '../tenants/keys';
-import { consentKeys, type DerivedStatus } from './keys';
-import type { ConsentRecord } from './record';
+import { consentKeys, majorityShards, type DerivedStatus } from './keys';
+import type { ConsentRecord, GuardianDecision } from './record';
+import type { OnConditionFailure } from '../db/errors';
 import { contactAttribute, recordItem, recordOf } from './record-item';
 
 /**
@@ -26,6 +28,49 @@ export const putRecord = async (record: ConsentRecord, sealedContact?: string): 
     throw error;
   }
 };
+
+/** The same put as an item of a transaction (a child's record, written with its guardian request). */
+export const recordNamedPut = (record: ConsentRecord, sealedContact?: string): NamedItem => ({
+  name: 'consent record',
+  item: { Put: recordPut(record, sealedContact) },
+  onConditionFailure: () => new ConflictError(`Consent record ${record.recordId} already exists`),
+});
+
+/**
+ * A child's record leaves AWAITING_GUARDIAN, once: to ACTIVE with the guardian's decision (the
+ * record's `cs` removed: absent is ACTIVE), or to GUARDIAN_REFUSED or GUARDIAN_EXPIRED. The
+ * evidence is untouched; the decision's own evidence is its logged document.
+ */
+export const guardianOutcomeUpdate = (
+  record: Pick<ConsentRecord, 'tenantId' | 'recordId'>,
+  outcome: { state: 'ACTIVE'; decision: GuardianDecision } | { state: 'GUARDIAN_REFUSED' | 'GUARDIAN_EXPIRED' },
+  onConditionFailure: OnConditionFailure,
+): NamedItem => ({
+  name: 'consent record',
+  item: {
+    Update: {
+      TableName: tableName(),
+      Key: consentKeys.record(record.tenantId, record.recordId),
+      UpdateExpression: outcome.state === 'ACTIVE' ? 'SET gdc = :decision REMOVE cs' : 'SET cs = :state',
+      ConditionExpression: 'cs = :awaiting',
+      ExpressionAttributeValues: { ':awaiting': 'AWAITING_GUARDIAN', ...(outcome.state === 'ACTIVE' ? { ':decision': outcome.decision } : { ':state': outcome.state }) },
+    },
+  },
+  onConditionFailure,
+});
+
+/** A child's record leaves the majority index once consent.majority_reached is sent (in the same transaction). */
+export const majorityDoneUpdate = (record: Pick<ConsentRecord, 'tenantId' | 'recordId'>): NamedItem => ({
+  name: 'consent record',
+  item: {
+    Update: {
+      TableName: tableName(),
+      Key: consentKeys.record(record.tenantId, record.recordId),
+      UpdateExpression: 'REMOVE GSI5PK, GSI5SK',
+      ConditionExpression: 'attribute_exists(GSI5PK)',
+    },
+  },
+});
 
 /** A record's key as it is stored: in its shard, or (a record from before the shards) under the tenant. */
 export const recordKeyOf = (record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey'>) =>
@@ -79,9 +124,18 @@ export const recordRanges = {
   }),
 };
 
-/** Records without a withdrawal, as a filter on the creation-order records (hash-chain era records carry an explicit active status key; they are active too). */
+/**
+ * Records the counters count, as a filter on the creation-order records: a child's or guarded
+ * person's decision not in force (`cs`: waiting for, refused by or expired before the guardian) is
+ * counted only once approved (shared/evidence/entries.ts), so a listing that showed it would not
+ * match its total and would skip pages by the wrong counts. Those decisions are listed by the
+ * guardian requests (GET /children/guardian-requests) and found by the principal's email.
+ */
+export const countedRecords = () => ({ expression: 'attribute_not_exists(cs)', values: {} });
+
+/** Counted records without a withdrawal (hash-chain era records carry an explicit active status key; they are active too). */
 export const activeRecords = (tenantId: string) => ({
-  expression: 'attribute_not_exists(GSI2PK) OR GSI2PK = :active',
+  expression: 'attribute_not_exists(cs) AND (attribute_not_exists(GSI2PK) OR GSI2PK = :active)',
   values: { ':active': consentKeys.statusPartition(tenantId, 'active') },
 });
 
@@ -225,3 +279,22 @@ export const reserveVolume = async (tenantId: string, month: string, tokens: num
     return { reservedBefore: reservedOf((error as { Item?: Record<string, unknown> }).Item) };
   }
 };
+
+/** Children's records whose majority date has come (every tenant's), up to `limit` per shard: the sweep runs again for more. */
+export const recordsComingOfAge = async (today: string, limit = 100): Promise<ConsentRecord[]> =>
+  (
+    await Promise.all(
+      Array.from({ length: majorityShards }, async (_, shard) => {
+        const { Items = [] } = await db().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'GSI5',
+            KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK <= :today',
+            ExpressionAttributeValues: { ':pk': consentKeys.majorityPartition(shard), ':today': `${today}~` },
+            Limit: limit,
+          }),
+        );
+        return Items.map(recordOf);
+      }),
+    )
+  ).flat();

@@ -1,6 +1,6 @@
 import { GetCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
-import { writeTransaction, type NamedItem } from '../db/transact';
+import type { NamedItem } from '../db/transact';
 import { AppError, ConflictError } from '../errors';
 import { consentKeys } from './keys';
 
@@ -34,17 +34,13 @@ export const linkError = (reason: LinkProblem, details: Record<string, unknown> 
 
 export const tokenUsedError = () => linkError('USED');
 
-/** The token, with any items that must be written with it (the mail carrying the link). */
-export const insertWithdrawalToken = (tokenHash: string, token: TokenItem, alongside: NamedItem[]): Promise<void> =>
-  writeTransaction([
-    {
-      name: 'withdrawal token',
-      item: { Put: { TableName: tableName(), Item: { ...consentKeys.withdrawalToken(tokenHash), type: 'WithdrawalToken', ...token }, ConditionExpression: 'attribute_not_exists(PK)' } },
-      // 256 random bits do not collide; a collision would be a bug worth a loud failure.
-      onConditionFailure: () => new ConflictError('Withdrawal token collision'),
-    },
-    ...alongside,
-  ]);
+/** The token as an item of the transaction that also writes what carries its link. */
+export const withdrawalTokenPut = (tokenHash: string, token: TokenItem): NamedItem => ({
+  name: 'withdrawal token',
+  item: { Put: { TableName: tableName(), Item: { ...consentKeys.withdrawalToken(tokenHash), type: 'WithdrawalToken', ...token }, ConditionExpression: 'attribute_not_exists(PK)' } },
+  // 256 random bits do not collide; a collision would be a bug worth a loud failure.
+  onConditionFailure: () => new ConflictError('Withdrawal token collision'),
+});
 
 export const getWithdrawalToken = async (tokenHash: string): Promise<TokenItem | undefined> => {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: consentKeys.withdrawalToken(tokenHash), ConsistentRead: true }));

@@ -3,7 +3,7 @@ import { newEvent, outboxPut } from '../events/outbox';
 import { describeError, log } from '../log';
 import { consentKeys } from './keys';
 import type { withdrawalMethods } from './schemas';
-import { derivedStatus, type ConsentRecord } from './record';
+import { consentInForce, derivedStatus, type ConsentRecord } from './record';
 import { counterNames, getRecord } from './store';
 import type { WithdrawalAttribution } from './withdrawal-attribution';
 import { getWithdrawalItem, markWithdrawalComplete, queryPendingWithdrawals, recordWithdrawalUpdate } from './withdrawal-store';
@@ -83,7 +83,7 @@ const applyChunk = async (plan: WithdrawalPlan, recordIds: string[]): Promise<nu
       bump(derivedStatus(record), -1);
       bump(derivedStatus(next), 1);
       for (const purposeId of next.newlyWithdrawn) {
-        if (record.consentGiven[purposeId]) bump(counterNames.purposeWithdrawn(purposeId), 1);
+        if (consentInForce(record)[purposeId]) bump(counterNames.purposeWithdrawn(purposeId), 1);
       }
     }
     const counters: NamedItem[] = Object.values(statusDeltas).some((delta) => delta !== 0) ? [named('counters', addCounters(consentKeys.stats(plan.tenantId), statusDeltas))] : [];

@@ -1,4 +1,5 @@
 import { clock } from '../clock';
+import { writeTransaction, type NamedItem } from '../db/transact';
 import { randomToken, sha256Hex } from '../crypto/hash';
 import { AppError, ConflictError, NotFoundError } from '../errors';
 import type { NoticeSnapshot } from '../notices/notice';
@@ -8,14 +9,14 @@ import { noticeTextShown, shownLanguages } from './notice-text';
 import { getTenant, requireTenant } from '../tenants/store';
 import { portalLinkUrl, tenantPortalPageUrl } from './portal-urls';
 import { principalHash } from './principal';
-import type { ConsentRecord } from './record';
+import { consentInForce, inForce, type ConsentRecord } from './record';
 import { principalRecords } from './store';
-import { getWithdrawalToken, insertWithdrawalToken, linkError, redeemTokenItem, type TokenItem } from './token-store';
+import { getWithdrawalToken, withdrawalTokenPut, linkError, redeemTokenItem, type TokenItem } from './token-store';
 import { checkPurposes, withdraw } from './withdrawal';
 
 const isEmail = (identifier: string) => identifier.includes('@');
 const activeRecords = (records: ConsentRecord[], noticeId?: string) =>
-  records.filter((record) => !record.isWithdrawn && (!noticeId || record.noticeId === noticeId));
+  records.filter((record) => !record.isWithdrawn && inForce(record) && (!noticeId || record.noticeId === noticeId));
 
 /** Dashboard route: a DPO withdraws all of a principal's consent for one notice. */
 export const withdrawForPrincipal = async (
@@ -64,13 +65,22 @@ export const issueWithdrawalToken = async (
   principal: Pick<TokenItem, 'tenantId' | 'dataPrincipalHash' | 'noticeId' | 'principalEmail'>,
   mailOf?: (link: { portalUrl: string; expiresAt: string }) => Mail,
 ) => {
+  const { link, items } = withdrawalLinkItems(principal, mailOf);
+  await writeTransaction(items);
+  return link;
+};
+
+/** A new withdrawal link and the items that store it (the token, and the mail carrying it), for a caller's own transaction. */
+export const withdrawalLinkItems = (
+  principal: Pick<TokenItem, 'tenantId' | 'dataPrincipalHash' | 'noticeId' | 'principalEmail'>,
+  mailOf?: (link: { portalUrl: string; expiresAt: string }) => Mail,
+): { link: { token: string; portalUrl: string; expiresAt: string }; items: NamedItem[] } => {
   const token = randomToken(32);
   const now = clock.now();
   const expiresAt = Math.floor(now.getTime() / 1000) + tokenLifetimeSeconds;
   const item: TokenItem = { ...principal, createdAt: now.toISOString(), expiresAt };
   const link = { token, portalUrl: portalLinkUrl(token), expiresAt: new Date(expiresAt * 1000).toISOString() };
-  await insertWithdrawalToken(sha256Hex(token), item, mailOf ? [{ name: 'link mail', item: mailPut(principal.tenantId, mailOf(link)) }] : []);
-  return link;
+  return { link, items: [withdrawalTokenPut(sha256Hex(token), item), ...(mailOf ? [{ name: 'link mail', item: mailPut(principal.tenantId, mailOf(link)) }] : [])] };
 };
 
 const loadToken = async (token: string): Promise<TokenItem & { tokenHash: string }> => {
@@ -140,7 +150,7 @@ export const portalView = async (token: string) => {
       name: purpose.name,
       description: purpose.description,
       required: purpose.required,
-      granted: latest.consentGiven[purpose.id] === true,
+      granted: consentInForce(latest)[purpose.id] === true,
       withdrawn: latest.withdrawnPurposes.includes(purpose.id),
     })),
     availableLanguages: languages,

@@ -6,7 +6,7 @@ import { getPurposes } from '../purposes/store';
 import { withdrawalConfirmationMail } from './withdrawal-mails';
 import { writeTransaction, type NamedItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
-import type { ConsentRecord } from './record';
+import { consentInForce, inForce, type ConsentRecord } from './record';
 import { batchGetAll } from '../db/batch';
 import { ContentionError } from '../db/errors';
 import { recordOf } from './record-item';
@@ -110,7 +110,8 @@ export const withdraw = async (request: WithdrawalRequest) => {
     const records = unapplied ? settledBy(stored, unapplied) : stored;
     const now = clock.now();
     const affected = records
-      .filter((record) => !record.isWithdrawn)
+      // A decision not in force (a child's awaiting the parent, or refused) has nothing to withdraw.
+      .filter((record) => !record.isWithdrawn && inForce(record))
       .map((record) => ({ record, next: afterWithdrawal(record, request.purposeIds, now.toISOString()) }))
       .filter(({ next }) => next.newlyWithdrawn.length > 0);
     if (affected.length === 0) return undefined;
@@ -189,7 +190,7 @@ const commitAndApply = async (request: WithdrawalRequest, affected: Affected, cl
  * not be listed as withdrawn.
  */
 export const checkPurposes = (records: ConsentRecord[], purposeIds: string[], field: string) => {
-  const granted = new Set(records.flatMap((record) => Object.keys(record.consentGiven).filter((id) => record.consentGiven[id] === true)));
+  const granted = new Set(records.flatMap((record) => Object.entries(consentInForce(record)).filter(([, given]) => given).map(([id]) => id)));
   const refused = purposeIds.filter((id) => !granted.has(id));
   if (refused.length > 0) throw new ValidationError({ [field]: `not granted in this consent, so nothing to withdraw: ${refused.join(', ')}` });
 };

@@ -143,6 +143,64 @@ export const eventCatalogue = {
       timestamp: isoTime('When the test was requested'),
     }),
   },
+  'consent.guardian_requested': {
+    description:
+      "Extension (s.9, rules 10 and 11). A child's (or a guarded person's) decision was recorded and waits for the parent or lawful guardian, who has been mailed a single-use link valid 7 days. Until consent.guardian_verified the decision is no consent: do not process on it",
+    emitted: true,
+    data: z.looseObject({
+      requestId: described(z.uuid(), 'The guardian request (GET /api/v1/children/guardian-requests)'),
+      consentRecordId: described(z.uuid(), 'The record that waits'),
+      dataPrincipalHash: principalHash,
+      principalStatus: described(z.enum(['CHILD', 'GUARDED']), 'CHILD: under 18; GUARDED: a person with a disability who has a lawful guardian'),
+      noticeId: z.uuid(),
+      requestedAt: isoTime('When the decision was recorded'),
+      expiresAt: isoTime('When the request lapses unanswered (consent.guardian_expired)'),
+    }),
+  },
+  'consent.guardian_verified': {
+    description:
+      'Extension. The parent or lawful guardian proved to be an identifiable adult (rule 10(1)) and approved: the record is ACTIVE, and consent.recorded follows with the consents now in force (the guardian may have switched purposes off)',
+    emitted: true,
+    data: z.looseObject({
+      requestId: z.uuid(),
+      consentRecordId: z.uuid(),
+      dataPrincipalHash: principalHash,
+      method: described(z.enum(['TENANT_ATTESTED', 'SELF_DECLARED', 'VIRTUAL_TOKEN']), 'How the adult was verified: rule 10(1)(a), (b)(i) or (b)(ii)'),
+      consents: described(z.record(z.uuid(), z.boolean()), 'The decisions in force by purposeId'),
+      verifiedAt: isoTime('When the guardian approved'),
+    }),
+  },
+  'consent.guardian_refused': {
+    description: 'Extension. The parent or lawful guardian refused: the record is GUARDIAN_REFUSED and never comes into force',
+    emitted: true,
+    data: z.looseObject({
+      requestId: z.uuid(),
+      consentRecordId: z.uuid(),
+      dataPrincipalHash: principalHash,
+      refusedAt: isoTime('When the guardian refused'),
+    }),
+  },
+  'consent.guardian_expired': {
+    description: 'Extension. Nobody answered the guardian request within 7 days: the record is GUARDIAN_EXPIRED and never comes into force',
+    emitted: true,
+    data: z.looseObject({
+      requestId: z.uuid(),
+      consentRecordId: z.uuid(),
+      dataPrincipalHash: principalHash,
+      expiredAt: isoTime('When the request lapsed'),
+    }),
+  },
+  'consent.majority_reached': {
+    description:
+      "Extension. A child whose record carried majorityAt turned 18 today: the parent's consent stands for the child she was; ask the new adult for her own consent (a new record)",
+    emitted: true,
+    data: z.looseObject({
+      consentRecordId: z.uuid(),
+      dataPrincipalHash: principalHash,
+      noticeId: z.uuid(),
+      majorityAt: described(z.iso.date(), 'The date the tenant gave (YYYY-MM-DD)'),
+    }),
+  },
   'log.checkpoint': {
     description:
       "Extension. The tenant's evidence log was signed at a new size (at most every 10 seconds while it grows). Keep the last note you received: each new one must extend it, which consistencyProof (from previousTreeSize) or GET /api/v1/consent/log/consistency proves, so the log cannot be rolled back or rewritten unnoticed by a copy the operator cannot reach (`node scripts/verify-receipt.mjs consistency` checks it offline)",

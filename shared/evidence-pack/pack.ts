@@ -13,6 +13,7 @@ import { logOrigin } from '../evidence/checkpoint';
 import { awaitCheckpoint } from '../evidence/checkpoint-wait';
 import { checkpointView, extensionOf, logProofsAt, type EntryProof } from '../evidence/proofs';
 import { verificationKeys } from '../evidence/signers';
+import { documentsOf } from '../evidence/documents';
 import type { NoticeSnapshot } from '../notices/notice';
 import { getVersion } from '../notices/store';
 import { requireTenant } from '../tenants/store';
@@ -67,6 +68,15 @@ export interface PackWithdrawal {
   log: EntryProof;
 }
 
+/** A parent's or guardian's decision on a child's record, exactly as the log committed to it (children/decisions.ts). */
+export interface PackGuardianDecision {
+  documentId: string;
+  /** The RFC 8785 text whose SHA-256 is `hash`, the leaf data of the tenant's log. */
+  canonical: string;
+  hash: string;
+  log: EntryProof;
+}
+
 export interface UnsignedPack {
   packVersion: typeof packVersion;
   kind: typeof packKind;
@@ -77,6 +87,8 @@ export interface UnsignedPack {
   records: PackRecord[];
   notices: PackNotice[];
   withdrawals: PackWithdrawal[];
+  /** The guardians' decisions (approval, refusal, expiry) on the principal's records, when she was a child or is guarded. */
+  guardianDecisions: PackGuardianDecision[];
   log: {
     origin: string;
     /** The checkpoint every inclusion proof leads to; null while nothing of the tenant's is signed. */
@@ -148,12 +160,13 @@ export const buildEvidencePack = async (tenantId: string, request: PackRequest):
   }
   const records = [...newestFirst].reverse();
   const withdrawalItems = await principalWithdrawalItems(tenantId, principal.hash, records.flatMap((record) => (record.lastWithdrawalId ? [record.lastWithdrawalId] : [])));
+  const guardianDocuments = (await Promise.all(records.filter((record) => record.guardianRequestId).map((record) => documentsOf(tenantId, record.recordId)))).flat().filter((document) => document.documentType.startsWith('consent.guardian-'));
   const [tenant, keys, evidence, notices, logged] = await Promise.all([
     requireTenant(tenantId),
     verificationKeys(),
     Promise.all(records.map(recordEvidence)),
     noticesOf(tenantId, records),
-    coveredProofs(tenantId, [...records.map((record) => record.recordId), ...withdrawalItems.map((item) => String(item.withdrawalId))]),
+    coveredProofs(tenantId, [...records.map((record) => record.recordId), ...withdrawalItems.map((item) => String(item.withdrawalId)), ...guardianDocuments.map((document) => document.documentId)]),
   ]);
   const latest = await extensionOf(tenantId, logged.checkpoint);
   const pack: UnsignedPack = {
@@ -179,6 +192,7 @@ export const buildEvidencePack = async (tenantId: string, request: PackRequest):
       hash: withdrawalHashOf(item),
       log: logged.proofs.get(String(item.withdrawalId))!,
     })),
+    guardianDecisions: guardianDocuments.map((document) => ({ documentId: document.documentId, canonical: document.canonical, hash: document.hash, log: logged.proofs.get(document.documentId)! })),
     log: {
       origin: logOrigin(tenantId),
       checkpoint: logged.checkpoint && checkpointView(logged.checkpoint),

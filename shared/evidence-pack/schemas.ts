@@ -78,6 +78,14 @@ export const evidencePackView = z.object({
           log: entryLog,
         }),
       ),
+      guardianDecisions: described(z.array(
+        z.object({
+          documentId: z.uuid(),
+          canonical: described(z.string(), 'The logged document as hashed (RFC 8785): a parent\'s or guardian\'s approval (guardian hash, method, hash of the proof, the record\'s proof hash, the consents), refusal or expiry'),
+          hash: hex32,
+          log: entryLog,
+        }),
+      ), "The guardians' decisions on the principal's records (s.9: a child's or guarded person's), each a leaf of the log"),
       log: z.object({
         origin: z.string(),
         checkpoint: described(z.nullable(checkpointSchema), 'The signed checkpoint every inclusion proof leads to: the latest when the pack was made'),

@@ -32,6 +32,11 @@ export interface DocumentInput {
   at: string;
   /** The facts, as plain JSON (no undefined, no functions). */
   content: Record<string, unknown>;
+  /**
+   * What the counters add when the log takes the document in (not hashed: the log's own
+   * bookkeeping): a child's decision approved by the guardian is counted then (children/approval.ts).
+   */
+  counts?: { noticeId: string; grantedPurposes: string[]; day: string };
 }
 
 export interface LoggedDocument {
@@ -83,6 +88,7 @@ export const documentPut = (input: DocumentInput, documentId: string = newTimeOr
           GSI2SK: documentId,
           type: documentItemType,
           ...document,
+          ...(input.counts ? { counts: input.counts } : {}),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },

@@ -1,3 +1,4 @@
+import { inForce } from '../consent/record';
 import { recordItemType, recordOf } from '../consent/record-item';
 import { withdrawalHashOf } from '../consent/withdrawal-evidence';
 import { documentItemType } from './documents';
@@ -23,6 +24,13 @@ export interface LogEntry {
 
 export const withdrawalItemType = 'WithdrawalRecord';
 
+/** What a record in force adds to the counters: its notice, its granted purposes, its day. */
+export const countsOf = (noticeId: string, consentGiven: Record<string, boolean>, at: string): NonNullable<LogEntry['counts']> => ({
+  noticeId,
+  grantedPurposes: Object.entries(consentGiven).filter(([, granted]) => granted).map(([purposeId]) => purposeId),
+  day: at.slice(0, 10),
+});
+
 /** The entry a new item of the table stands for, if it is one the log takes. */
 export const entryOf = (item: Record<string, unknown>): LogEntry | undefined => {
   if (item.type === recordItemType) {
@@ -32,18 +40,17 @@ export const entryOf = (item: Record<string, unknown>): LogEntry | undefined => 
       kind: 'record',
       id: record.recordId,
       hash: record.proofHash,
-      counts: {
-        noticeId: record.noticeId,
-        grantedPurposes: Object.entries(record.consentGiven).filter(([, granted]) => granted).map(([purposeId]) => purposeId),
-        day: record.createdAt.slice(0, 10),
-      },
+      // A child's decision awaiting the parent is logged now but counted when it comes into force:
+      // the approval's logged document carries its counts (children/approval.ts).
+      ...(inForce(record) ? { counts: countsOf(record.noticeId, record.consentGiven, record.createdAt) } : {}),
     };
   }
   if (item.type === withdrawalItemType) {
     return { tenantId: String(item.tenantId), kind: 'withdrawal', id: String(item.withdrawalId), hash: withdrawalHashOf(item) };
   }
   if (item.type === documentItemType) {
-    return { tenantId: String(item.tenantId), kind: 'document', id: String(item.documentId), hash: String(item.hash) };
+    const counts = item.counts as LogEntry['counts'] | undefined;
+    return { tenantId: String(item.tenantId), kind: 'document', id: String(item.documentId), hash: String(item.hash), ...(counts ? { counts } : {}) };
   }
   return undefined;
 };

@@ -2,6 +2,7 @@ import type { RouteDefinition } from './route';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { breachRoutes } from './routes/breaches';
+import { childrenRoutes } from './routes/children';
 import { cmpRoutes } from './routes/cmp';
 import { cmpPublicRoutes } from './routes/cmp-public';
 import { consentRoutes } from './routes/consent';
@@ -44,6 +45,7 @@ export const routes = {
   ...dataMapRoutes,
   ...rightsRoutes,
   ...wordsRoutes,
+  ...childrenRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -84,6 +84,8 @@ export interface Purpose {
   description: string;
   dataCategories: string[];
   legalBasis: LegalBasis;
+  /** s.9(3): tracking, behavioural monitoring or targeted advertising; never consented to by a child (absent: false). */
+  childProhibited?: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,10 +1,12 @@
 import { shownLanguages } from '../consent/notice-text';
+import { nativeNamesOf } from '../i18n/languages';
 import { NotFoundError } from '../errors';
 import type { NoticeDiff } from './diff';
 import type { NoticeSnapshot } from './notice';
 import { getPublicDocument } from './store';
 import { noticeBannerLabels } from '../words/read';
 import { readHead } from '../words/store';
+import { readChildrenPolicy } from '../children/policy';
 
 /** Which published version a consent must have been given to, to still cover this one. */
 export interface MaterialBaseline {
@@ -85,7 +87,13 @@ export type PublicNotice = ReturnType<typeof buildPublicNotice>;
 
 /** The precomputed notice with the banner's words in its languages, read beside it (two parallel reads; the service's built-in words of its languages from files read once per instance). */
 export const readPublicNotice = async (tenantId: string) => {
-  const [document, head] = await Promise.all([getPublicDocument(tenantId), readHead(tenantId)]);
+  // The children policy is read beside the document, in parallel: a change applies to the next page view.
+  const [document, head, policy] = await Promise.all([getPublicDocument(tenantId), readHead(tenantId), readChildrenPolicy(tenantId)]);
   if (!document) throw new NotFoundError('Published notice');
-  return { ...document, labels: await noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']) };
+  return {
+    ...document,
+    labels: await noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']),
+    languageNames: nativeNamesOf((document.availableLanguages as string[] | undefined) ?? ['EN']),
+    ...(policy.audience === 'ADULTS' ? {} : { children: { askAge: policy.askAge, prohibited: policy.childProhibitedPurposes } }),
+  };
 };

@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
+import { described } from '../described';
 import { legalBases } from '../notices/notice';
+
+const childProhibited = described(z.boolean(), 'Extension (s.9(3)): the purpose is tracking, behavioural monitoring or targeted advertising. A child\'s or guarded person\'s consent to it is 400 VALIDATION_ERROR naming it, and the widget never offers it to a child');
 
 const dataCategory = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 
@@ -13,6 +16,7 @@ export const purposeFields = {
 export const createPurposeBody = z.strictObject({
   ...purposeFields,
   legalBasis: z._default(purposeFields.legalBasis, 'CONSENT'),
+  childProhibited: z._default(childProhibited, false),
 });
 
 export const updatePurposeBody = z.strictObject({
@@ -20,6 +24,7 @@ export const updatePurposeBody = z.strictObject({
     description: z.optional(purposeFields.description),
     dataCategories: z.optional(purposeFields.dataCategories),
     legalBasis: z.optional(purposeFields.legalBasis),
+    childProhibited: z.optional(childProhibited),
   }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
 
 export const purposeIdParams = z.strictObject({ id: z.uuid() });
@@ -30,6 +35,7 @@ export const purposeView = z.object({
   description: z.string(),
   dataCategories: z.array(z.string()),
   legalBasis: z.enum(legalBases),
+  childProhibited,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

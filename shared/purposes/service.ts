@@ -16,6 +16,7 @@ export const purposeView = (purpose: Purpose) => ({
   description: purpose.description,
   dataCategories: purpose.dataCategories,
   legalBasis: purpose.legalBasis,
+  childProhibited: purpose.childProhibited === true,
   createdAt: purpose.createdAt,
   updatedAt: purpose.updatedAt,
 });

@@ -7,34 +7,14 @@
  * socket's own DNS lookup at send time (sendWebhook), because a name that resolved to a public
  * address at save time can resolve to 127.0.0.1 a minute later (DNS rebinding).
  */
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import { ValidationError } from '../errors';
-import { isForbiddenAddress, localHosts } from '../net/address-policy';
+import { localHosts } from '../net/address-policy';
+import { bareHost, forbiddenCode, guardedLookup, literalRefused, resolveAllowed, type LocalException } from '../net/guarded-lookup';
 
-/** Marks our refusal apart from DNS failures, so checkDestination can say which it was. */
-const forbiddenCode = 'EFORBIDDENADDRESS';
-
-/** URL hostnames keep IPv6 brackets ("[::1]"); sockets and DNS want them without. */
-const bareHost = (hostname: string): string => hostname.replace(/^\[(.*)\]$/, '$1');
-
-/**
- * Resolves a host and fails unless every address is allowed. Every address, not just the first:
- * the socket may try any of them. IP literals are checked as they are, without DNS.
- */
-const resolveAllowed = async (host: string, allowLocal: boolean, family = 0): Promise<dns.LookupAddress[]> => {
-  const literal = isIP(host);
-  const addresses = literal ? [{ address: host, family: literal }] : await dns.promises.lookup(host, { all: true, family });
-  if (addresses.length === 0) throw Object.assign(new Error(`${host} resolves to no address`), { code: 'ENOTFOUND' });
-  if (allowLocal && localHosts.has(host)) return addresses;
-  const forbidden = addresses.find(({ address }) => isForbiddenAddress(address));
-  if (forbidden) {
-    throw Object.assign(new Error(`${host} resolves to forbidden address ${forbidden.address}`), { code: forbiddenCode });
-  }
-  return addresses;
-};
+/** The webhooks' local exception: only the local stack (allowLocal = config.isLocal), only towards this machine. */
+const localStack = (allowLocal: boolean): LocalException => (host) => allowLocal && localHosts.has(host);
 
 /**
  * Save-time check of a webhook URL. Callers pass allowLocal = config.isLocal, so only the local
@@ -55,29 +35,13 @@ export const checkDestination = async (url: string, options: { allowLocal: boole
   const localHttp = options.allowLocal && parsed.protocol === 'http:' && localHosts.has(host);
   if (parsed.protocol !== 'https:' && !localHttp) throw new ValidationError({ url: 'must use https' });
   try {
-    await resolveAllowed(host, options.allowLocal);
+    await resolveAllowed(host, localStack(options.allowLocal));
   } catch (error) {
     const forbidden = (error as NodeJS.ErrnoException).code === forbiddenCode;
     const reason = forbidden ? 'must not point to a private, loopback or reserved address' : 'host does not resolve';
     throw new ValidationError({ url: reason }, undefined, error);
   }
 };
-
-/** Socket lookup that re-resolves at connect time and refuses forbidden addresses. */
-const guardedLookup =
-  (allowLocal: boolean): LookupFunction =>
-  (hostname, options, callback) => {
-    const family = options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : (options.family ?? 0);
-    resolveAllowed(hostname, allowLocal, family).then(
-      (addresses) => {
-        // Node asks for all addresses when it races IPv4 and IPv6 (autoSelectFamily), else for one.
-        if (options.all) return callback(null, addresses);
-        const [first] = addresses;
-        return first ? callback(null, first.address, first.family) : callback(new Error(`${hostname} resolves to no address`), '');
-      },
-      (error: NodeJS.ErrnoException) => callback(error, ''),
-    );
-  };
 
 const maxResponseBytes = 64 * 1024;
 
@@ -113,7 +77,7 @@ export const sendWebhook = (
       if (parsed.username !== '' || parsed.password !== '') throw new Error('URL must not contain credentials');
       // Node connects to IP literals without calling `lookup`, so they are checked here instead.
       const host = bareHost(parsed.hostname);
-      if (isIP(host) && !(options.allowLocal && localHosts.has(host)) && isForbiddenAddress(host)) {
+      if (literalRefused(host, localStack(options.allowLocal))) {
         throw new Error(`${host} is a forbidden address`);
       }
     } catch (error) {
@@ -124,7 +88,7 @@ export const sendWebhook = (
       method: 'POST',
       // Ours last, so a caller's header cannot override the type or length of what we send.
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) },
-      lookup: guardedLookup(options.allowLocal),
+      lookup: guardedLookup(localStack(options.allowLocal)),
       agent: false, // a pooled socket could skip the lookup; a fresh agent always runs it
     });
     // One budget for connect, send and response; destroying the request also ends the response.

@@ -1,3 +1,5 @@
+import { nativeNamesOf } from '../i18n/languages';
+
 /**
  * What the widget reads, in one answer per tenant and language (GET /widget/bootstrap): the
  * published notice, the cookie banner's configuration and the words of that language. A pure
@@ -53,7 +55,10 @@ export const widgetBootstrapOf = (input: { notice?: NoticeDocument | undefined; 
   const translation = notice?.translations?.[language];
   return {
     // The published snapshot in the shape the widget has always read, with the translation of this language only.
-    notice: notice ? { ...Object.fromEntries(Object.entries(notice).filter(([field]) => field !== 'labels')), translations: translation ? { [language]: translation } : {} } : null,
+    // Its languages named in themselves for the switcher, as GET /consent/public-notice names them (the widget carries no table of names).
+    notice: notice
+      ? { ...Object.fromEntries(Object.entries(notice).filter(([field]) => field !== 'labels')), translations: translation ? { [language]: translation } : {}, languageNames: nativeNamesOf(notice.availableLanguages ?? ['EN']) }
+      : null,
     cmp: cmp
       ? {
           categories: cmp.categories,
@@ -62,6 +67,7 @@ export const widgetBootstrapOf = (input: { notice?: NoticeDocument | undefined; 
           bannerTheme: cmp.bannerTheme,
           // The languages the banner offers: those with words (English always has them).
           languages: cmp.languages.filter((code) => cmp.labelSets[code.toLowerCase()]),
+          languageNames: nativeNamesOf(['en', ...cmp.languages]),
           reconsentDays: cmp.reconsentDays,
           trackers: cmp.trackers.map(({ domain, cookieName, category }) => ({ domain, ...(cookieName ? { cookieName } : {}), category })),
           showPoweredBy: cmp.showPoweredBy,

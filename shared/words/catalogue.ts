@@ -1,3 +1,4 @@
+import { guardianMailWords, guardianPageWords } from './children-words';
 import { breachMailWords, rightsMailWords, withdrawalMailWords } from './mail-words';
 import { rightsPageWords, withdrawalPageWords } from './page-words';
 import { cookieBannerWords, noticeBannerWords } from './widget-words';
@@ -17,6 +18,8 @@ export const surfaces = [
   { id: 'withdrawal-mails', name: 'Withdrawal mails', words: withdrawalMailWords },
   { id: 'rights-mails', name: 'Rights request mails', words: rightsMailWords },
   { id: 'breach-mails', name: 'Breach intimation mails', words: breachMailWords },
+  { id: 'guardian-pages', name: "Parent's or guardian's page", words: guardianPageWords },
+  { id: 'guardian-mails', name: "Parent's or guardian's mails", words: guardianMailWords },
 ] as const;
 
 export type SurfaceId = (typeof surfaces)[number]['id'];
@@ -34,6 +37,8 @@ export const englishWords = /* @__PURE__ */ (() => ({
   ...withdrawalMailWords,
   ...rightsMailWords,
   ...breachMailWords,
+  ...guardianPageWords,
+  ...guardianMailWords,
 }) as const)();
 
 export type WordKey = keyof typeof englishWords;

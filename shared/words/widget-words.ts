@@ -52,6 +52,11 @@ export const noticeBannerWords = {
   'notice.saveChoices': 'Save choices',
   'notice.withdrawAll': 'Withdraw all',
   'notice.cookiePreferences': 'Cookie preferences',
+  'age.question': 'Are you 18 or older?',
+  'age.adult': 'Yes, I am 18 or older',
+  'age.child': 'No, I am under 18',
+  'age.guardianEmail': 'Email of your parent or guardian',
+  'age.guardianHint': 'We ask them before we use your choices. Until they agree, nothing is used.',
 } as const;
 
 export type NoticeBannerWordKey = keyof typeof noticeBannerWords;

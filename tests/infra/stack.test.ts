@@ -10,7 +10,7 @@ import { addComplianceChecks } from '../../infra/compliance';
 import { demoContentSecurityPolicy } from '../../web/build';
 import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
-import { ConsentServiceStack, streamItemTypes } from '../../infra/stack';
+import { ConsentServiceStack, streamItemTypes, streamChangedItemTypes } from '../../infra/stack';
 import { streamConsumers } from '../../functions/stream/consumers';
 import { config } from '../../shared/config';
 import { metricNamespace, metricNames } from '../../shared/metrics';
@@ -121,7 +121,7 @@ describe('functions', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: Match.anyValue() });
   });
 
-  it('feeds the stream function the inserts of outbox items, withdrawals, consent records and logged documents, reporting failures per record and never dropping a batch', () => {
+  it('feeds the stream function the inserts of outbox items, withdrawals, consent records and logged documents, and the inserts and changes of guardian requests, reporting failures per record and never dropping a batch', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: stack.getLogicalId(stack.functions.byName.get('stream')!.node.defaultChild as CfnResource) },
       StartingPosition: 'TRIM_HORIZON',
@@ -130,11 +130,18 @@ describe('functions', () => {
       BatchSize: 100,
       MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] } } } }) }] },
+      FilterCriteria: {
+        Filters: [
+          { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] } } } }) },
+          { Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['GuardianRequest'] } } } }) },
+        ],
+      },
     });
-    // Exactly what the consumers take: none is starved by the filter, and no other insert invokes the function.
-    expect(new Set(streamItemTypes)).toEqual(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes)));
-    expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT']));
+    // Exactly what the consumers take: none is starved by the filter, and no other change invokes the function.
+    expect(new Set([...streamItemTypes, ...streamChangedItemTypes])).toEqual(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes)));
+    const takesChanges = streamConsumers.filter((consumer) => consumer.eventNames.includes('MODIFY')).flatMap((consumer) => consumer.itemTypes);
+    expect(new Set(takesChanges)).toEqual(new Set(streamChangedItemTypes));
+    expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT', 'MODIFY']));
   });
 
   it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer, the stream sweeper, the breach worker and the rights sweeper', () => {

@@ -98,6 +98,12 @@ const endpoints = {
   saveLanguageWords: ['PUT', '/api/v1/words/languages/:language'],
   draftWords: ['POST', '/api/v1/words/draft'],
   draftAllWords: ['POST', '/api/v1/words/draft-all'],
+  getChildrenSettings: ['GET', '/api/v1/children/settings'],
+  saveChildrenSettings: ['PUT', '/api/v1/children/settings'],
+  getFourthSchedule: ['GET', '/api/v1/children/fourth-schedule'],
+  listGuardianRequests: ['GET', '/api/v1/children/guardian-requests'],
+  getGuardianRequest: ['GET', '/api/v1/children/guardian-requests/:requestId'],
+  resendGuardianRequest: ['POST', '/api/v1/children/guardian-requests/:requestId/resend'],
 } as const satisfies { readonly [Op in OperationId]?: readonly [Routes[Op]['method'], Routes[Op]['path']] };
 
 export type Operation = keyof typeof endpoints;

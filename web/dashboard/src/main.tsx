@@ -29,6 +29,7 @@ const screens: { pattern: RegExp; names: string[]; load: () => Promise<ScreenMod
   { pattern: /^\/rights\/([^/]+)$/, names: ['requestId'], load: () => import('./screens/rights-request') },
   { pattern: /^\/data-map$/, names: [], load: () => import('./screens/data-map') },
   { pattern: /^\/words$/, names: [], load: () => import('./screens/words') },
+  { pattern: /^\/children$/, names: [], load: () => import('./screens/children') },
 ];
 
 /** Routes rendered without a session (and without the shell). */
@@ -45,6 +46,7 @@ export const navigation = [
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/api-keys', label: 'API keys' },
   { to: '/settings', label: 'Consent settings' },
+  { to: '/children', label: 'Children' },
   { to: '/cookie-consent', label: 'Cookie consent' },
   { to: '/words', label: 'Words people see' },
   { to: '/team', label: 'Team' },

@@ -13,7 +13,8 @@ export interface LinkGone {
   usedAt?: string;
 }
 
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: string; details?: LinkGone };
+/** A refusal: its code and, for VALIDATION_ERROR, the fields it names (their messages are the API's, for integrators; a page shows its own words). */
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; code: string; details?: LinkGone; fields?: Record<string, string> };
 
 export const callApi = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiResult<T>> => {
   try {
@@ -26,9 +27,10 @@ export const callApi = async <T>(method: 'GET' | 'POST', path: string, body?: un
       // The path holds the link's secret: it must not travel on as a referrer.
       referrerPolicy: 'no-referrer',
     });
-    const payload = (await response.json().catch(() => undefined)) as { data?: T; error?: { code?: string; details?: LinkGone } } | undefined;
+    const payload = (await response.json().catch(() => undefined)) as { data?: T; error?: { code?: string; details?: LinkGone; fields?: Record<string, string> } } | undefined;
     if (response.ok) return { ok: true, data: payload?.data as T };
-    return { ok: false, status: response.status, code: payload?.error?.code ?? 'UNKNOWN', ...(payload?.error?.details ? { details: payload.error.details } : {}) };
+    const error = payload?.error;
+    return { ok: false, status: response.status, code: error?.code ?? 'UNKNOWN', ...(error?.details ? { details: error.details } : {}), ...(error?.fields ? { fields: error.fields } : {}) };
   } catch {
     return { ok: false, status: 0, code: 'NETWORK' };
   }

@@ -1,35 +1,13 @@
+import { languages } from '../../../shared/i18n/languages';
+
 /**
  * How the language switcher names each language (in itself, as people look for their own), the
- * BCP 47 tag for `lang`, and the writing direction. Codes are the service's (shared/i18n/languages.ts).
+ * BCP 47 tag for `lang`, and the writing direction: all from the one list (shared/i18n/languages.ts).
  */
-const known: Record<string, { name: string; tag: string }> = {
-  EN: { name: 'English', tag: 'en' },
-  AS: { name: 'অসমীয়া', tag: 'as' },
-  BN: { name: 'বাংলা', tag: 'bn' },
-  BRX: { name: 'बड़ो', tag: 'brx' },
-  DOI: { name: 'डोगरी', tag: 'doi' },
-  GU: { name: 'ગુજરાતી', tag: 'gu' },
-  HI: { name: 'हिन्दी', tag: 'hi' },
-  KN: { name: 'ಕನ್ನಡ', tag: 'kn' },
-  KS: { name: 'کٲشُر', tag: 'ks' },
-  KOK: { name: 'कोंकणी', tag: 'kok' },
-  MAI: { name: 'मैथिली', tag: 'mai' },
-  ML: { name: 'മലയാളം', tag: 'ml' },
-  MNI: { name: 'ꯃꯤꯇꯩꯂꯣꯟ', tag: 'mni' },
-  MR: { name: 'मराठी', tag: 'mr' },
-  NE: { name: 'नेपाली', tag: 'ne' },
-  OR: { name: 'ଓଡ଼ିଆ', tag: 'or' },
-  PA: { name: 'ਪੰਜਾਬੀ', tag: 'pa' },
-  SA: { name: 'संस्कृतम्', tag: 'sa' },
-  SAT: { name: 'ᱥᱟᱱᱛᱟᱲᱤ', tag: 'sat' },
-  SD: { name: 'سنڌي', tag: 'sd' },
-  TA: { name: 'தமிழ்', tag: 'ta' },
-  TE: { name: 'తెలుగు', tag: 'te' },
-  UR: { name: 'اردو', tag: 'ur' },
-};
+const known = new Map<string, (typeof languages)[number]>(languages.map((language) => [language.code, language]));
 
-export const languageName = (code: string): string => known[code]?.name ?? code;
-export const languageTag = (code: string): string => known[code]?.tag ?? 'en';
+export const languageName = (code: string): string => known.get(code)?.native ?? code;
+export const languageTag = (code: string): string => known.get(code)?.iso ?? 'en';
 export { directionOf } from '../../../shared/i18n/languages';
 
 /** The first of the browser's languages the page has (exact tag, then base language), else English. */

@@ -1,7 +1,7 @@
 import type { Embed } from './env';
 import type { Ui } from './dom';
 import { h } from './dom';
-import { directionOf, languageName, saveLanguage } from './i18n';
+import { directionOf, saveLanguage } from './i18n';
 
 /** The visitor as the page identified them (cms.identify): sent with every notice decision. */
 export interface Identity {
@@ -23,6 +23,8 @@ export interface Context {
   t: (key: string) => string | HTMLElement;
   /** Fetches a language's words and notice translation (the bootstrap carries one language; the browser revalidates a repeat). */
   load: (code: string) => Promise<void>;
+  /** A language named in itself, as the notice or the cookie configuration names it (else its code). */
+  name: (code: string) => string;
   onLanguage: (() => void)[];
 }
 
@@ -41,5 +43,5 @@ export const languageSwitcher = (context: Context, available: string[], id: stri
   h(
     'select',
     { id: `${id}-lang`, className: 'lg', 'aria-label': context.labels('language'), onchange: (event: Event) => setLanguage(context, (event.target as HTMLSelectElement).value) },
-    ...available.map((code) => h('option', { value: code, selected: code === context.language, lang: code.toLowerCase() }, languageName(code))),
+    ...available.map((code) => h('option', { value: code, selected: code === context.language, lang: code.toLowerCase() }, context.name(code))),
   );

@@ -1,4 +1,4 @@
-import { button, dialog, h, toggle } from './dom';
+import { button, dialog, h, panelOf, toggle } from './dom';
 import { direction, languageSwitcher, type Context } from './context';
 import { gpcOn, type CmpConfig, type CookieConsent } from './cookies';
 
@@ -7,7 +7,6 @@ export const cookieBanner = (context: Context, config: CmpConfig, consent: Cooki
   const { ui } = context;
   const languages = ['EN', ...config.languages.map((code) => code.toUpperCase()).filter((code) => code !== 'EN')];
   const label = context.t;
-  let panel: HTMLElement | undefined;
   let layer: 'first' | 'preferences' = 'first';
 
   const gpcNote = () => gpcOn() && h('p', { className: 's' }, label('gpcNotice'));
@@ -83,12 +82,7 @@ export const cookieBanner = (context: Context, config: CmpConfig, consent: Cooki
     );
   };
 
-  const render = () => (layer === 'first' ? first() : preferences());
-
-  function close() {
-    if (panel) ui.close(panel);
-    panel = undefined;
-  }
+  const { close, redraw, show: open } = panelOf(ui, () => (layer === 'first' ? first() : preferences()));
 
   /** Escape (and Close) leave the preferences: back to the first layer while nothing is decided, else closed. */
   function escape() {
@@ -98,19 +92,14 @@ export const cookieBanner = (context: Context, config: CmpConfig, consent: Cooki
 
   const switchTo = (next: 'first' | 'preferences') => {
     layer = next;
-    if (!panel) return;
-    const fresh = render();
-    ui.replace(panel, fresh);
-    panel = fresh;
+    redraw();
   };
 
   const show = (preferencesLayer: boolean) => {
     layer = preferencesLayer ? 'preferences' : 'first';
-    if (panel) return switchTo(layer);
-    panel = render();
-    ui.open(panel, () => layer === 'preferences' && escape());
+    if (!open(() => layer === 'preferences' && escape())) redraw();
   };
 
-  context.onLanguage.push(() => panel && switchTo(layer));
+  context.onLanguage.push(redraw);
   return { show };
 };

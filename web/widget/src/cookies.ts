@@ -13,6 +13,8 @@ export interface CmpConfig {
   languages: string[];
   reconsentDays: number;
   trackers: { domain: string; cookieName?: string; category: string }[];
+  /** The languages named in themselves (absent from a configuration last changed before the field). */
+  languageNames?: Record<string, string>;
   showPoweredBy: boolean;
   brandName: string | null;
   logoUrl: string | null;
@@ -81,7 +83,8 @@ export const cookieConsent = (embed: Embed, config: CmpConfig) => {
       event: `COOKIE_CONSENT_${event}`,
       categories,
       widgetVersion: 'cms.js v1',
-      ...(stored?.v ? { consentRecordId: stored.v } : {}),
+      consentRecordId: stored?.v || undefined,
+      ...(embed.minor && { principalStatus: 'CHILD' }),
     });
     // The choice holds on this page even when it could not be posted: a refusal must never wait for the network.
     stored = { v: reply.data?.consentRecordId ?? stored?.v ?? '', c: categories, r: config.revision, t: new Date().toISOString(), k: offeredKey };

@@ -118,6 +118,26 @@ export const mountUi = (theme: Theme, requested: string): Ui => {
   };
 };
 
+/**
+ * One banner's dialog, drawn by `render`: shown (once: false when it already is), drawn again in
+ * place when a language or an answer changes what it shows (returning the new one), closed. Both
+ * banners keep their dialog through it.
+ */
+export const panelOf = (ui: Ui, render: () => HTMLElement) => {
+  let panel: HTMLElement | undefined;
+  return {
+    show: (onEscape?: () => void): boolean => !panel && (ui.open((panel = render()), onEscape), true),
+    redraw: (): HTMLElement | undefined => {
+      if (panel) ui.replace(panel, (panel = render()));
+      return panel;
+    },
+    close: (): void => {
+      if (panel) ui.close(panel);
+      panel = undefined;
+    },
+  };
+};
+
 /** A labelled, non-modal dialog: the host page stays usable while it is shown. */
 export const dialog = (id: string, language: string, direction: string, title: Child, ...content: Child[]): HTMLElement =>
   h('section', { role: 'dialog', 'aria-labelledby': `${id}-t`, className: 'd', lang: language.toLowerCase(), dir: direction }, h('h2', { id: `${id}-t`, tabIndex: -1 }, title), ...content);

@@ -7,6 +7,8 @@ export interface Embed {
   cookies: boolean;
   language: string | undefined;
   position: string | undefined;
+  /** The visitor told the notice banner she is under 18: the cookie banner's choices are a child's (s.9). */
+  minor?: boolean;
 }
 
 export const readEmbed = (): Embed | undefined => {

@@ -1,16 +1,8 @@
 import { widgetStorage } from '../../../shared/cmp/widget-storage';
 import { load, save } from './env';
 
-/** Native names for the switcher: a visitor looks for their language in their own script. */
-const names: Record<string, string> = {
-  EN: 'English', AS: 'অসমীয়া', BN: 'বাংলা', BRX: 'बड़ो', DOI: 'डोगरी', GU: 'ગુજરાતી', HI: 'हिन्दी', KN: 'ಕನ್ನಡ',
-  KS: 'كٲشُر', KOK: 'कोंकणी', MAI: 'मैथिली', ML: 'മലയാളം', MNI: 'মৈতৈলোন্', MR: 'मराठी', NE: 'नेपाली', OR: 'ଓଡ଼ିଆ',
-  PA: 'ਪੰਜਾਬੀ', SA: 'संस्कृतम्', SAT: 'ᱥᱟᱱᱛᱟᱲᱤ', SD: 'سنڌي', TA: 'தமிழ்', TE: 'తెలుగు', UR: 'اردو',
-};
-/** Every language the widget can show, before the tenant's are known. */
-export const knownLanguages = Object.keys(names);
-
-export const languageName = (code: string): string => (Object.prototype.hasOwnProperty.call(names, code) ? names[code]! : code);
+/** Every language the widget can show, before the tenant's are known (their names come with the bootstrap). */
+export const knownLanguages = 'EN AS BN BRX DOI GU HI KN KS KOK MAI ML MNI MR NE OR PA SA SAT SD TA TE UR'.split(' ');
 
 const rtl = ['UR', 'KS', 'SD'];
 export const directionOf = (code: string): 'rtl' | 'ltr' => (rtl.indexOf(code) >= 0 ? 'rtl' : 'ltr');

@@ -80,6 +80,7 @@ const boot = async () => {
       // English standing in for a word the language does not show is marked as English (read with the right voice, left to right).
       t: (key) => own(context.language, key) ?? (context.language === 'EN' ? english(key) : h('span', { lang: 'en', dir: 'ltr' }, english(key))),
       load: async (code) => learn(await fetchBootstrap(embed, code)),
+      name: (code) => notice?.languageNames?.[code] ?? config?.languageNames?.[code] ?? code,
       onLanguage: [],
     };
     // The tenant offers a language the visitor prefers to the one asked for: its words first.

@@ -1,5 +1,5 @@
 import { widgetStorage } from '../../../shared/cmp/widget-storage';
-import { button, dialog, h, link, toggle } from './dom';
+import { button, dialog, h, link, panelOf, toggle } from './dom';
 import { call, emit, load, save } from './env';
 import { direction, languageSwitcher, type Context } from './context';
 
@@ -31,8 +31,12 @@ export interface PublicNotice {
   /** The languages loaded so far (the bootstrap carries one at a time). */
   translations: Record<string, Translation>;
   availableLanguages: string[];
+  /** availableLanguages named in themselves, for the switcher. */
+  languageNames?: Record<string, string>;
   versionNumber?: number;
   materialNoticeId?: string;
+  /** The tenant's children policy (s.9): ask the age; purposes never offered to a child. */
+  children?: { askAge: boolean; prohibited: string[] };
 }
 interface Decision {
   noticeId: string;
@@ -55,8 +59,13 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
   let decision = load<Decision>(storageKey);
   /** No decision on file, or one given before the notice's last material change. */
   const stale = () => !decision || decision.materialNoticeId !== baseline;
-  let panel: HTMLElement | undefined;
   let reviewing = false;
+  /**
+   * The visitor said she is under 18 (embed.minor, which the cookie banner reads too): her decision
+   * waits for the guardian whose email she gave, and a purpose prohibited for children is not offered.
+   */
+  let guardianEmail = '';
+  const offered = (purpose: Purpose) => !embed.minor || !notice.children?.prohibited.includes(purpose.id);
 
   const text = () => {
     const translation = context.language === 'EN' ? undefined : notice.translations[context.language];
@@ -90,6 +99,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       language: context.language,
       positionShown: ui.position,
       userAgent: navigator.userAgent.slice(0, 1000),
+      ...(embed.minor && { principalStatus: 'CHILD', guardianEmail }),
       ...(location.href.length <= 2000 && /^https?:/.test(location.href) ? { url: location.href } : {}),
       ...context.identity,
     });
@@ -125,7 +135,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
           apiKey: embed.apiKey,
           consentRecordId: decision.consentRecordId,
           withdrawalKey: decision.withdrawalKey,
-          ...(purposeIds ? { purposeIds } : {}),
+          purposeIds,
         })
       : { status: 404 };
     onPage = reply.status === 404;
@@ -154,7 +164,8 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     const error = h('p', { role: 'alert', className: 's' });
     const decide = (choose: (purpose: Purpose) => boolean | undefined, custom?: (chosen: Record<string, boolean>) => Promise<boolean>) => async () => {
       const chosen: Record<string, boolean> = {};
-      for (const purpose of notice.purposes) chosen[purpose.id] = purpose.required || !!choose(purpose);
+      for (const purpose of notice.purposes) chosen[purpose.id] = offered(purpose) && (purpose.required || !!choose(purpose));
+      if (embed.minor && !guardianEmail) return error.replaceChildren(label('age.guardianEmail'));
       if (await (custom ?? apply)(chosen)) return close();
       error.replaceChildren(label('saveFailed'));
       if (onPage && notice.withdrawalUrl) {
@@ -163,7 +174,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
         page.focus();
       }
     };
-    const purposes = notice.purposes.map((purpose) => {
+    const purposes = notice.purposes.filter(offered).map((purpose) => {
       const shown = words.purpose(purpose);
       const { row, input } = toggle(
         `cms-p-${purpose.id}`,
@@ -188,6 +199,19 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
       words.title,
       languageSwitcher(context, notice.availableLanguages, 'cms-n'),
       h('p', {}, words.intro),
+      notice.children?.askAge &&
+        !reviewing &&
+        h(
+          'fieldset',
+          {},
+          h('legend', {}, label('age.question')),
+          ...[false, true].map((minor) =>
+            h('label', { className: 'ag' }, h('input', { type: 'radio', name: 'cms-age', checked: !embed.minor === !minor, id: `cms-age${+minor}`, onchange: () => ((embed.minor = minor), redraw()?.querySelector<HTMLElement>(`#cms-age${+minor}`)?.focus()) }), label(minor ? 'age.child' : 'age.adult')),
+          ),
+          ...(embed.minor
+            ? [h('label', { className: 'ag' }, label('age.guardianEmail'), h('input', { type: 'email', value: guardianEmail, autocomplete: 'off', oninput: (event: Event) => (guardianEmail = (event.target as HTMLInputElement).value.trim()) })), h('p', {}, label('age.guardianHint'))]
+            : []),
+        ),
       h('ul', { 'aria-label': context.labels('notice.purposes') }, ...purposes),
       words.rights && h('h3', {}, label('notice.rights')),
       words.rights && h('p', {}, words.rights),
@@ -215,24 +239,12 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     );
   };
 
-  function close() {
-    if (panel) ui.close(panel);
-    panel = undefined;
-  }
-
+  const { close, redraw, show: open } = panelOf(ui, render);
   const show = (review: boolean) => {
     reviewing = review;
-    if (panel) return;
-    panel = render();
-    ui.open(panel, reviewing ? close : undefined);
+    open(reviewing ? close : undefined);
   };
-
-  context.onLanguage.push(() => {
-    if (!panel) return;
-    const next = render();
-    ui.replace(panel, next);
-    panel = next;
-  });
+  context.onLanguage.push(redraw);
 
   return {
     state,

@@ -18,5 +18,6 @@ button.p{background:var(--pc);color:var(--pf)}
 .t{border-top:1px solid #d1d5db;padding:8px 0}.th{display:flex;gap:8px;align-items:center}.th label{font-weight:600;flex:1}
 .td{font-size:.93em}.lk{font-size:.87em}
 input{width:24px;height:24px;margin:0;accent-color:var(--pc)}
+.ag{display:block;margin:6px 0}[type=email]{display:block;width:100%;height:44px;font:inherit;box-sizing:border-box}
 .s{font-size:.87em}.lg{margin-inline-start:auto}
 img{max-height:32px;max-width:120px}`;

@@ -20,8 +20,10 @@ const withdrawalModes: { value: Settings['publicWithdrawal']; label: string; hin
 ];
 
 const settingNames: Record<string, string> = { requireVerifiedIdentity: 'Record only verified identities', publicWithdrawal: 'Withdrawal by email through the public API' };
+/** A children policy field (children.<field>, logged like the settings) is named as such; its lists and issuers shown as JSON. */
+const settingName = (name: string) => settingNames[name] ?? name.replace(/^children\./, 'Children policy: ');
 const valueName = (value: unknown) =>
-  value === true ? 'on' : value === false ? 'off' : (withdrawalModes.find((mode) => mode.value === value)?.label ?? String(value));
+  value === true ? 'on' : value === false ? 'off' : typeof value === 'object' && value !== null ? JSON.stringify(value) : (withdrawalModes.find((mode) => mode.value === value)?.label ?? String(value));
 
 /** The logged changes (DPO and SUPER_ADMIN: an audit read): each is a document in the tenant's evidence log. */
 const Changes = ({ version }: { version: number }) => {
@@ -38,7 +40,7 @@ const Changes = ({ version }: { version: number }) => {
             <li key={change.documentId}>
               {formatDateTime(change.at)}, {change.by}:{' '}
               {Object.entries(change.changes)
-                .map(([name, { from, to }]) => `${settingNames[name] ?? name}: ${valueName(from)} → ${valueName(to)}`)
+                .map(([name, { from, to }]) => `${settingName(name)}: ${valueName(from)} → ${valueName(to)}`)
                 .join('; ')}
             </li>
           ))}

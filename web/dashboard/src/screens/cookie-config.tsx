@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { bannerPositions, defaultBannerConfig } from '../../../../shared/cmp/banner';
 import { cookieCategories } from '../../../../shared/cmp/categories';
 import { themeContrastFailures } from '../../../../shared/cmp/contrast';
-import { languages as allLanguages } from '../../../../shared/i18n/languages';
+import { languages as allLanguages, nativeNamesOf } from '../../../../shared/i18n/languages';
 import { api, canWrite, session } from '../session';
 import type { DataOf } from '../api';
 import { ErrorText, fieldErrors } from '../ui';
@@ -27,6 +27,7 @@ const previewOf = (data: CookieData, draft: Draft): PublicConfig => ({
   ...draft,
   trackers: data.trackers,
   labelSets: Object.fromEntries(data.labelSets.map(({ language, ...set }) => [language, set])),
+  languageNames: nativeNamesOf(['en', ...draft.languages]),
 });
 
 const hex = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;

@@ -3,6 +3,7 @@ import { api, session } from '../session';
 import { ErrorText, Heading, Link, Loading, formatDateTime, useData } from '../ui';
 import { verifyProof, type Verification } from '../verify';
 import { EvidenceExport } from './evidence-export';
+import { consentStateText, verificationMethodLabels } from './guardian-words';
 import { WithdrawalAttributionNote, withdrawalMethodText } from './withdrawal-words';
 
 /** The JWKS (served bare, no envelope, no token needed) that signs checkpoints and receipts. */
@@ -105,6 +106,22 @@ export default function Record({ params }: { params: Record<string, string> }) {
           <section aria-labelledby="attribution-heading">
             <h2 id="attribution-heading">Who the record names</h2>
             <p id="attribution">{attributionText(proof.payload, proof.proofVersion)}</p>
+          </section>
+
+          <section aria-labelledby="state-heading">
+            <h2 id="state-heading">Consent in force</h2>
+            <p id="consent-state">{consentStateText[proof.consentState]}</p>
+            {proof.guardianVerification ? (
+              <p id="guardian-verification">
+                Approved by the parent or lawful guardian {formatDateTime(proof.guardianVerification.verifiedAt)}, verified as an identifiable adult by:{' '}
+                {verificationMethodLabels[proof.guardianVerification.method]}.
+              </p>
+            ) : null}
+            {proof.guardianRequestId ? (
+              <p>
+                Guardian request <code>{proof.guardianRequestId}</code> (its logged decisions are on the <Link to="/children">Children</Link> screen).
+              </p>
+            ) : null}
           </section>
 
           {proof.lastWithdrawal ? (

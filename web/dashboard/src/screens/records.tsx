@@ -117,6 +117,7 @@ export default function Records() {
                     </td>
                     <td>
                       <span class={`badge ${item.isWithdrawn ? 'withdrawn' : item.isPartiallyWithdrawn ? 'partial' : 'active'}`}>{statusOf(item)}</span>
+                      {item.guardianVerification ? <span class="badge"> Approved by the parent or guardian</span> : null}
                     </td>
                     <td>{formatDateTime(item.createdAt)}</td>
                     <td>

@@ -19,6 +19,11 @@ const eventTypes = {
   'breach.created': { label: 'Breach recorded', emitted: true },
   'breach.principals': { label: 'Breach: principals for you to intimate', emitted: true },
   'webhook.test': { label: 'Test event', emitted: true },
+  'consent.guardian_requested': { label: 'Child’s consent: guardian asked', emitted: true },
+  'consent.guardian_verified': { label: 'Child’s consent: guardian approved', emitted: true },
+  'consent.guardian_refused': { label: 'Child’s consent: guardian refused', emitted: true },
+  'consent.guardian_expired': { label: 'Child’s consent: guardian request expired', emitted: true },
+  'consent.majority_reached': { label: 'Child came of age', emitted: true },
   'log.checkpoint': { label: 'Evidence log signed (checkpoint)', emitted: true },
 } as const satisfies Record<SubscribableEvent, { label: string; emitted: boolean }>;
 

@@ -295,7 +295,7 @@ describe('a child\'s consent waits for the parent', () => {
       principalStatus: 'CHILD',
       guardianHash: sha256(parent),
       majorityAt,
-      exemptions: [{ purposeId: notice.required, exemption: 'B3:EMAIL_ACCOUNT', condition: expect.stringContaining('communication by email'), source: expect.stringContaining('fourth-schedule') }],
+      exemptions: [{ purposeId: notice.required, exemption: 'B3:EMAIL_ACCOUNT', condition: expect.stringContaining('communication by email'), source: expect.stringContaining('schedule4-B') }],
     });
     expect(await status()).toMatchObject({ consentState: 'ACTIVE', consentGiven: { [notice.required]: true } });
     setClock(offsetClock(2 * 86_400_000));

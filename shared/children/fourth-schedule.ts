@@ -33,7 +33,10 @@ export const sources = {
   },
   fourthSchedulePartB: {
     title: 'DPDP Rules, 2025, Fourth Schedule [see rule 12], Part B',
-    url: 'https://dpdpa.co.in/fourth-schedule-part-a/fourth-schedule-part-b',
+    // Six purposes as notified (G.S.R. 846(E)): the January 2025 draft had five, without the
+    // real-time location of a child and with "information" alone where "information, service or
+    // advertisement" now stands. Some transcriptions (dpdpa.co.in) still show the draft's five.
+    url: 'https://www.dpdpa.in/dpdpa_rules_2025/schedule4-B.htm',
   },
 } as const;
 
@@ -93,13 +96,18 @@ export const partBPurposes = {
     purpose: 'For the creation of a user account for communicating by email',
     condition: 'Processing is restricted to the extent necessary for creating such user account, the use of which is limited to communication by email.',
   },
-  SHIELD_FROM_HARMFUL_INFORMATION: {
+  REAL_TIME_LOCATION: {
     serial: 4,
-    purpose: 'For ensuring that information likely to cause any detrimental effect on the wellbeing of a child is not accessible to her',
-    condition: 'Processing is restricted to the extent necessary to ensure that such information is not accessible to the child.',
+    purpose: 'For the determination of real-time location of a child',
+    condition: 'Processing is restricted to the tracking of real-time location of such child, in the interest of her safety and protection or security.',
+  },
+  SHIELD_FROM_HARMFUL_INFORMATION: {
+    serial: 5,
+    purpose: 'For ensuring that any information, service or advertisement likely to cause any detrimental effect on the well-being of a child is not accessible to her',
+    condition: 'Processing is restricted to the extent necessary to ensure that such information, service or advertisement is not accessible to the child.',
   },
   AGE_CONFIRMATION: {
-    serial: 5,
+    serial: 6,
     purpose: 'For confirmation by the Data Fiduciary that the Data Principal is not a child and observance of due diligence under rule 10',
     condition: 'Processing is restricted to the extent necessary for such confirmation or observance.',
   },

@@ -65,6 +65,9 @@ const view = (item: Record<string, unknown> | undefined) => {
 
 export const readChildrenSettings = async (tenantId: string) => view(await getSettingsItem(tenantId));
 
+/** What the widget learns of the policy with the public notice (s.9): whether to ask the age, and the purposes never offered to a child; nothing for an adults-only audience. */
+export const noticeChildrenFields = (policy: ChildrenPolicy) => (policy.audience === 'ADULTS' ? {} : { children: { askAge: policy.askAge, prohibited: policy.childProhibitedPurposes } });
+
 export const readChildrenPolicy = async (tenantId: string): Promise<ChildrenPolicy> => policyOf(await getSettingsItem(tenantId));
 
 /** The policy's own fields, as stored and logged (the prohibited purposes are the purposes' own marks). */

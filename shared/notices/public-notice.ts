@@ -6,7 +6,7 @@ import type { NoticeSnapshot } from './notice';
 import { getPublicDocument } from './store';
 import { noticeBannerLabels } from '../words/read';
 import { readHead } from '../words/store';
-import { readChildrenPolicy } from '../children/policy';
+import { noticeChildrenFields, readChildrenPolicy } from '../children/policy';
 
 /** Which published version a consent must have been given to, to still cover this one. */
 export interface MaterialBaseline {
@@ -94,6 +94,6 @@ export const readPublicNotice = async (tenantId: string) => {
     ...document,
     labels: await noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']),
     languageNames: nativeNamesOf((document.availableLanguages as string[] | undefined) ?? ['EN']),
-    ...(policy.audience === 'ADULTS' ? {} : { children: { askAge: policy.askAge, prohibited: policy.childProhibitedPurposes } }),
+    ...noticeChildrenFields(policy),
   };
 };

@@ -134,7 +134,7 @@ const seedDemo = async (): Promise<DemoCredentials> => {
   const password = 'demo-password-1';
   const tenant = await createTenant({
     name: 'Demo Company',
-    slug: inMemory ? undefined : 'demo',
+    slug: 'demo-company',
     website: 'https://demo.example',
     dpoEmail: email,
     adminEmail: email,

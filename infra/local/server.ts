@@ -112,7 +112,8 @@ const corsHeaders = (origin: string | undefined): Record<string, string> => ({
 const send = (response: ServerResponse, result: APIGatewayProxyStructuredResultV2, origin: string | undefined) => {
   const headers = { ...corsHeaders(origin), ...(result.headers as Record<string, string> | undefined) };
   response.writeHead(result.statusCode ?? 200, headers);
-  response.end(result.body ?? '');
+  // A binary body (a PDF) comes base64-encoded, as API Gateway takes it and sends it on decoded.
+  response.end(result.isBase64Encoded && result.body ? Buffer.from(result.body, 'base64') : (result.body ?? ''));
 };
 
 const decodedOrUndefined = (segment: string): string | undefined => {

@@ -130,7 +130,7 @@ describe('dispatchChanges', () => {
   });
 
   it('registers the evidence log, consent.recorded, outbox and withdrawal consumers', () => {
-    expect(streamConsumers.map((consumer) => consumer.name)).toEqual(['evidence log', 'consent.recorded events', 'outbox', 'withdrawal completion']);
-    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'LogDocument', 'OutboxMail', 'OutboxEvent']));
+    expect(streamConsumers.map((consumer) => consumer.name)).toEqual(['evidence log', 'consent.recorded events', 'outbox', 'withdrawal completion', 'breach acknowledgements']);
+    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'LogDocument', 'OutboxMail', 'OutboxEvent', 'WebhookDelivery']));
   });
 });

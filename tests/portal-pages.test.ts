@@ -295,6 +295,26 @@ describe('public withdrawal page /portal/t/<slug>', () => {
     }
   });
 
+  it("speaks the language a link asks for (?lang=) over the browser's, and the browser's own without one, on a fresh tenant", async () => {
+    const tenant = await newTenant(call);
+    const linked = await open(`${state.baseUrl}/portal/t/${tenant.slug}?lang=ta`, ['en-US', 'en']);
+    try {
+      await waitForHeading(linked, 'இந்த நிறுவனத்துக்கு அளித்த ஒப்புதலைத் திரும்பப் பெறுங்கள்');
+      expect(await linked.$eval('html', (element) => element.getAttribute('lang'))).toBe('ta');
+      expect(await axeViolations(linked)).toEqual([]);
+    } finally {
+      await linked.close();
+    }
+    const urdu = await open(`${state.baseUrl}/portal/t/${tenant.slug}`, ['ur-IN', 'en']);
+    try {
+      await waitForHeading(urdu, 'اس ادارے کو دی گئی رضامندی واپس لیں');
+      expect(await urdu.$eval('html', (element) => [element.getAttribute('lang'), element.getAttribute('dir')])).toEqual(['ur', 'rtl']);
+      expect(await axeViolations(urdu)).toEqual([]);
+    } finally {
+      await urdu.close();
+    }
+  });
+
   it('answers 202 alike over the API, 404 for an unknown tenant, and limits per address and per IP', async () => {
     // At the start of an hour, so the hourly windows do not roll over mid-test.
     setClock(offsetClock(hour - (Date.now() % hour) + 1_000));

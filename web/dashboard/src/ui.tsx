@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
+import { readableFailure, readableProblem } from './problems';
 import { formatDate as formatDay, formatTime } from '../../../shared/time/format';
 import { focusPending, hrefOf, navigate, route } from './router';
 import { timeZone } from './session';
@@ -40,7 +41,7 @@ export const Link = ({ to, children, current }: { to: string; children: Componen
 
 export const isCurrent = (to: string) => (to === '/' ? route.value === '/' : route.value === to || route.value.startsWith(`${to}/`));
 
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : 'Something went wrong.');
+export const messageOf = (error: unknown): string => (error instanceof ApiError ? readableFailure(error.code, error.message) : error instanceof Error ? error.message : 'Something went wrong.');
 
 /** An error said where it happened, announced at once. */
 export const ErrorText = ({ error, id }: { error: unknown; id?: string }) =>
@@ -186,5 +187,6 @@ export const formatEvidenceTime = (iso: string | null | undefined) => formatTime
 export const formatDate = (iso: string | null | undefined) => formatDay(iso, { timeZone: timeZone.value });
 export const formatNumber = (value: number) => value.toLocaleString('en-IN');
 
-/** The form-field messages of a VALIDATION_ERROR, by field name. */
-export const fieldErrors = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fields : {});
+/** The form-field messages of a refusal, by field name, in words for the DPO (problems.ts). */
+export const fieldErrors = (error: unknown): Record<string, string> =>
+  error instanceof ApiError ? Object.fromEntries(Object.entries(error.fields).map(([field, message]) => [field, readableProblem(message)])) : {};

@@ -70,6 +70,8 @@ describe('missing items', () => {
     expect(Object.keys(missing).sort()).toEqual(['boardIntimation', 'causeFindings', 'factsAndReasons', 'mitigationMeasures', 'occurredAt', 'principalIntimation', 'remedialMeasures']);
     expect(missing.factsAndReasons).toMatch(/^\(ii\)/);
     expect(missing.principalIntimation).toMatch(/^\(vi\)/);
+    // Written for the DPO who reads the list: no API route in any item (issue 37, defect 6).
+    for (const item of Object.values(missing)) expect(item).not.toMatch(/\/|POST|PUT|:breachId/);
     const complete = breach({
       occurredAt: at(-5),
       factsAndReasons: 'f',

@@ -98,6 +98,9 @@ describe('portal page /portal/<token>', () => {
       expect(status).toMatchObject({ isWithdrawn: false, isPartiallyWithdrawn: true, withdrawnPurposes: [principal.optional] });
       const tasks = (await call('GET', '/api/v1/compliance-tasks', { token: principal.tenant.token })).body.data;
       expect(tasks.map((task: { withdrawalId: string }) => task.withdrawalId)).toEqual([withdrawalId]);
+      // The DPO's task names the purpose as the DPO knows it, not by its id (issue 37, defect 6).
+      expect(tasks[0].description).toContain('Marketing');
+      expect(tasks[0].description).not.toContain(principal.optional);
 
       // The same link again: its own page, not the form.
       await page.reload({ waitUntil: 'load' });

@@ -164,7 +164,7 @@ export const missingItems = (breach: Breach, stage: FilingStage): Record<string,
     missing.principalIntimation =
       breach.intimation.status === 'RUNNING'
         ? '(vi) the intimation of the affected principals is still running'
-        : '(vi) the affected principals have not been intimated yet (POST /breaches/:breachId/principal-intimation)';
+        : '(vi) the affected principals have not been intimated yet: notify them first';
   }
   return missing;
 };

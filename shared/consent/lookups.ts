@@ -1,3 +1,5 @@
+import { currentActors } from '../users/actor';
+import { userIdOf } from '../users/actor-words';
 import { NotFoundError } from '../errors';
 import { lastVersionNumbers } from '../notices/store';
 import { logProofOf } from '../evidence/proofs';
@@ -78,6 +80,8 @@ export const recordEvidence = async (record: ConsentRecord) => {
 export const proofOf = async (tenantId: string, recordId: string) => {
   const record = await getRecord(tenantId, recordId);
   if (!record) throw new NotFoundError('Consent record');
-  const [evidence, log] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId)]);
-  return { ...evidence, log };
+  // The evidence names a team member by id only; the view names them as the team list reads now, and says so.
+  const userId = userIdOf(record.attributedBy);
+  const [evidence, log, actors] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId), userId ? currentActors(tenantId, [userId]) : undefined]);
+  return { ...evidence, attributedByActor: (userId && actors?.get(userId)) || null, log };
 };

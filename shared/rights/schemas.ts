@@ -4,6 +4,7 @@ import { logView } from '../evidence/schemas';
 import { legalBases } from '../notices/notice';
 import { languageCode } from '../notices/schemas';
 import { slugSchema } from '../tenants/tenant';
+import { actorView } from '../users/schemas';
 import { assetStates, loggedChannels, outcomes, requestChannels, requestStatuses, requestTypes } from './request';
 
 const hash = z.string().check(z.regex(/^[0-9a-f]{64}$/));
@@ -78,12 +79,6 @@ export const settingsView = z.object({
   identifiersRequired: described(z.array(z.string()), 'What a principal must give to be identified (Rule 14(1)), e.g. ["email"]'),
   updatedAt: z.nullable(time),
 });
-
-/** A team member as the views name them: email and role as they were then, or as they read now. */
-const actorView = described(
-  z.object({ userId: z.string(), email: z.nullable(z.string()), role: z.string(), asRecordedThen: described(z.boolean(), 'false: read from the user record now (the entry was written before snapshots were kept); REMOVED when the user is gone') }),
-  'Extension: who on the team acted, named',
-);
 
 const requestAsset = z.object({
   assetId: z.uuid(),

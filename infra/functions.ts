@@ -99,6 +99,8 @@ export interface GroupFunctionsProps {
   mailFrom: string;
   /** The evidence log's signing key, checkpoint archive and receipt key secret. */
   evidence: EvidenceKeys;
+  /** Prints documents as PDF (infra/document-printer.ts). */
+  documentPrinter: lambda.IFunction;
 }
 
 /** One esbuild-bundled Lambda per function group, with its log group and least-privilege grants. */
@@ -217,6 +219,11 @@ export class GroupFunctions extends Construct {
       tokenVerify: (fn) => {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:GetPublicKey'], resources: verifyKeyArns }));
         fn.addEnvironment('TOKEN_VERIFY_KEYS', verifyKeyArns.join(','));
+      },
+      // `?format=pdf`: the page goes to the printer function and its PDF comes back (shared/documents/pdf.ts).
+      documentPrint: (fn) => {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.documentPrinter.functionArn] }));
+        fn.addEnvironment('DOCUMENT_PRINTER_FUNCTION', props.documentPrinter.functionName);
       },
       translate: (fn) => {
         // TranslateText has no resource-level permissions.

@@ -19,7 +19,7 @@ export interface TrackerScannerProps {
 }
 
 /** What the image build needs from the repository: sources, the lock file, the cookie database. */
-const imageExcludes = ['node_modules', 'cdk.out', '.data', '.git', 'bench/results', 'tests', 'web'];
+export const scannerImageExcludes = ['node_modules', 'cdk.out', '.data', '.git', 'bench/results', 'tests', 'web'];
 
 /**
  * The tracker scanner: headless Chromium needs more than a zip Lambda allows, so it is a container
@@ -39,7 +39,7 @@ export class TrackerScanner extends Construct {
       description: 'consent-service tracker scanner (headless Chromium)',
       code: lambda.DockerImageCode.fromImageAsset(repoRoot, {
         file: 'functions/scanner/Dockerfile',
-        exclude: imageExcludes,
+        exclude: scannerImageExcludes,
         platform: Platform.LINUX_AMD64,
       }),
       architecture: lambda.Architecture.X86_64,

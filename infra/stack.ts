@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import { ConsentApi } from './api';
 import { breachQueues, ConsentTable, scanQueues, webhookQueues, type WorkQueue } from './data';
 import { EvidenceKeys } from './evidence';
+import { DocumentPrinter } from './document-printer';
 import { TrackerScanner } from './scanner';
 import { GroupFunctions, repoRoot } from './functions';
 import { WebAssets } from './web';
@@ -16,10 +17,12 @@ import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-
 
 export const stackName = 'ConsentServiceStack';
 
-/** The item types whose inserts the stream function receives: every type a stream consumer takes. */
+/** The item types whose inserts the stream function receives: every type a stream consumer takes but deliveries. */
 export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] as const;
 /** Item types whose changes, not only inserts, a consumer takes: a guardian request's resend mails its new link (shared/children/requested.ts). */
 export const streamChangedItemTypes = ['GuardianRequest'] as const;
+/** Webhook deliveries reach it only as they succeed (inserted so, or changed to it by a retry): a breach.principals page is acknowledged. */
+export const streamSucceededTypes = ['WebhookDelivery'] as const;
 
 const defaultMailFrom = 'no-reply@consent-service.example';
 /** An email address given as CDK context (`-c name=address`), checked at synth; undefined when not given. */
@@ -38,6 +41,7 @@ export class ConsentServiceStack extends Stack {
   readonly scanQueues: WorkQueue;
   readonly breachQueues: WorkQueue;
   readonly scanner: TrackerScanner;
+  readonly documentPrinter: DocumentPrinter;
   readonly functions: GroupFunctions;
   readonly api: ConsentApi;
   readonly web: WebAssets;
@@ -51,7 +55,9 @@ export class ConsentServiceStack extends Stack {
     this.scanQueues = scanQueues(this);
     this.breachQueues = breachQueues(this);
     this.evidence = new EvidenceKeys(this, 'Evidence');
+    this.documentPrinter = new DocumentPrinter(this, 'DocumentPrinter');
     this.functions = new GroupFunctions(this, 'Functions', {
+      documentPrinter: this.documentPrinter.printer,
       table: this.data.table,
       webhookQueue: this.queues.queue,
       scanQueue: this.scanQueues.queue,
@@ -64,7 +70,8 @@ export class ConsentServiceStack extends Stack {
 
     // The table's stream, handed to its consumers (functions/stream/consumers.ts): outbox mail and
     // events, withdrawals to finish, new records and withdrawals for the evidence log and
-    // consent.recorded. Only the inserts of those item types reach the function.
+    // consent.recorded, and breach.principals pages acknowledged by a webhook. Only the inserts of
+    // those item types, and deliveries as they succeed, reach the function.
     const stream = this.functions.build('stream', join(repoRoot, 'functions', 'stream', 'handler.ts'), 'consent-service table stream consumers', accessOf('stream'));
     // Reading the stream needs dynamodb:ListStreams, which has no resource-level permissions.
     Validations.of(stream.role!).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: 'dynamodb:ListStreams, granted with the stream event source, has no resource-level permissions.' });
@@ -91,6 +98,10 @@ export class ConsentServiceStack extends Stack {
           lambda.FilterCriteria.filter({
             eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
             dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamChangedItemTypes) } } },
+          }),
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamSucceededTypes) }, status: { S: lambda.FilterRule.isEqual('SUCCESS') } } },
           }),
         ],
       }),
@@ -151,7 +162,7 @@ export class ConsentServiceStack extends Stack {
 
     // Operators are told: the stream's lag, dead letters, function errors and throttles, checkpoint lag, parked tenants.
     this.alarms = new OperationsAlarms(this, 'Alarms', {
-      functions: new Map([...this.functions.byName, ['scanner', this.scanner.scanner]]),
+      functions: new Map([...this.functions.byName, ['scanner', this.scanner.scanner], ['document-printer', this.documentPrinter.printer]]),
       streamFunction: stream,
       deadLetterQueues: new Map([
         ['WebhookDeliveries', this.queues.deadLetterQueue],

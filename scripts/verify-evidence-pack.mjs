@@ -264,7 +264,10 @@ const check = (pack, keysFile, keysName) => {
   const verdict = onSignature.length === 0 ? 'VALID' : 'COMPLETE BUT NOT YET CHECKPOINTED';
   const proven = entries.length - onSignature.length;
   const lines = [
-    `${verdict}: evidence pack of principal ${pack.principalHash.slice(0, 12)}… at ${pack.tenant.name} (${pack.tenant.tenantId}): ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${guardianDecisions.length > 0 ? `${guardianDecisions.length} guardian decision(s), ` : ''}${notices.size} notice text(s).`,
+    // Without the service's keys nothing shows who made the pack: the verdict says on what it rests, and the tenant's name is the pack's own claim.
+    keysFile
+      ? `${verdict}: evidence pack of principal ${pack.principalHash.slice(0, 12)}… at ${pack.tenant.name} (${pack.tenant.tenantId}): ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${guardianDecisions.length > 0 ? `${guardianDecisions.length} guardian decision(s), ` : ''}${notices.size} notice text(s).`
+      : `${verdict} (on the pack's own keys only): evidence pack of principal ${pack.principalHash.slice(0, 12)}… that names its tenant ${JSON.stringify(pack.tenant.name)} (${pack.tenant.tenantId}), which only the service's keys can confirm: ${records.length} record(s), ${withdrawals.length} withdrawal(s), ${guardianDecisions.length > 0 ? `${guardianDecisions.length} guardian decision(s), ` : ''}${notices.size} notice text(s).`,
     `Signed as a whole by the evidence log's key ${signer.kid} (${signer.alg}) when it was made, ${pack.generatedAt}: nothing in it was changed since.`,
     keysSaid(keysFile, keysName),
     `Every hash, notice text and receipt checks; no withdrawal${guardianDecisions.length > 0 ? ' or guardian decision' : ''} predates its record and no entry postdates the pack; ${plural(proven, 'entry is', 'entries are')} in the tenant's log${signed ? ` of size ${signed.treeSize}, signed ${signed.signedAt}, consistent with the latest checkpoint of size ${signed.latest.treeSize}` : ''}.`,

@@ -159,6 +159,17 @@ export const config = {
   get receiptKeySecretArn(): string | undefined {
     return env('RECEIPT_KEY_SECRET_ARN');
   },
+  /**
+   * Who prints documents as PDF (shared/documents/pdf.ts): in AWS the document printer function
+   * (the scanner's container image, which has Chromium), by name; locally the stack's printer on a
+   * loopback port (infra/local/printer.ts). Neither: `?format=pdf` answers 503.
+   */
+  get documentPrinterFunction(): string | undefined {
+    return env('DOCUMENT_PRINTER_FUNCTION');
+  },
+  get documentPrinterUrl(): string | undefined {
+    return env('DOCUMENT_PRINTER_URL');
+  },
   /** The local stack's signing key files, created on first use (0600). */
   get localKeyDir(): string {
     return env('CMS_KEY_DIR') ?? `${process.cwd()}/.data/keys`;

@@ -57,6 +57,7 @@ describe('two kinds of API key', () => {
     const proof = await proofOf(fromServer.body.data.consentRecordId);
     expect(proof).toMatchObject({ proofVersion: 3, matches: true, payload: { dataPrincipalHash: sha256('meera@example.in'), attribution: 'VERIFIED', attributionMethod: 'SECRET_KEY' } });
     expect(proof.payload.attributedBy).toMatch(/^key:/);
+    expect(proof.attributedByActor).toBeNull();
 
     // Relabelled as a publishable key (prefix stripped), it is no key at all: the stored kind decides.
     expect((await sdkRecord(secret.replace('cms_sk_', 'cms_'), { identifier: 'meera@example.in' }, { origin: 'http://localhost' })).status).toBe(401);
@@ -173,7 +174,10 @@ describe('verified identity', () => {
     const recorded = await recordConsent(call, tenant.token, { noticeId: notice.noticeId, dataPrincipalIdentifier: 'staff@example.in', consentGiven: { [notice.required]: true } });
     expect(recorded.body.data).toMatchObject({ attribution: 'VERIFIED' });
     expect(recorded.body.data).not.toHaveProperty('withdrawalKey');
-    expect((await proofOf(recorded.body.data.consentRecordId)).payload).toMatchObject({ attributionMethod: 'DASHBOARD', attributedBy: expect.stringMatching(/^user:/) });
+    const proof = await proofOf(recorded.body.data.consentRecordId);
+    expect(proof.payload).toMatchObject({ attributionMethod: 'DASHBOARD', attributedBy: expect.stringMatching(/^user:/) });
+    // The evidence keeps the id; the view names the team member (issue 36, item 3), as the team list reads now.
+    expect(proof.attributedByActor).toEqual({ userId: proof.payload.attributedBy.slice('user:'.length), email: tenant.adminEmail, role: 'SUPER_ADMIN', asRecordedThen: false });
   });
 });
 

@@ -104,7 +104,7 @@ describe('breach intimation in batches', () => {
       const { tenant, emails, hashes, consent } = await populated(12, 4, 6);
       const breach = await createBreach(call, tenant.token, breachBody());
       const done = await intimate(call, tenant.token, breach.breachId);
-      expect(done.intimation.progress).toEqual({ total: 18, mailed: 12, viaTenant: 6, failed: 0 });
+      expect(done.intimation.progress).toEqual({ total: 18, mailed: 12, viaTenant: 0, awaitingTenant: 6, failed: 0 });
       expect(done.affectedCount).toBe(18);
       const mails = await queuedMails(tenant.tenantId);
       expect([...mails.keys()].sort()).toEqual([...emails].sort());
@@ -129,7 +129,7 @@ describe('breach intimation in batches', () => {
       const late = [emailOf('late-a'), emailOf('late-b')];
       for (const email of late) expect((await consent(email)).status).toBe(201);
       const again = await intimate(call, tenant.token, breach.breachId);
-      expect(again.intimation).toMatchObject({ runs: 2, progress: { total: 20, mailed: 14, viaTenant: 6, failed: 0 } });
+      expect(again.intimation).toMatchObject({ runs: 2, progress: { total: 20, mailed: 14, viaTenant: 0, awaitingTenant: 6, failed: 0 } });
       const after = await queuedMails(tenant.tenantId);
       expect([...after.values()].every((count) => count === 1)).toBe(true);
       expect([...after.keys()].sort()).toEqual([...emails, ...late].sort());
@@ -174,7 +174,7 @@ describe('breach intimation in batches', () => {
 
     const done = await getBreach(call, tenant.token, breach.breachId);
     expect(done.intimation.status).toBe('DONE');
-    expect(done.intimation.progress).toEqual({ total: 14, mailed: 9, viaTenant: 4, failed: 1 });
+    expect(done.intimation.progress).toEqual({ total: 14, mailed: 9, viaTenant: 0, awaitingTenant: 4, failed: 1 });
     const mails = await queuedMails(tenant.tenantId);
     expect([...mails.values()].every((count) => count === 1)).toBe(true);
     expect(mails.get(asha!)).toBe(1);
@@ -205,7 +205,7 @@ describe('breach intimation in batches', () => {
         const current = await getBreach(call, tenant.token, breach.breachId);
         return current.intimation.status === 'DONE' ? current : undefined;
       }, 30_000);
-      expect(done.intimation).toMatchObject({ runs: 1, progress: { total: 8, mailed: 5, viaTenant: 3, failed: 0 } });
+      expect(done.intimation).toMatchObject({ runs: 1, progress: { total: 8, mailed: 5, viaTenant: 0, awaitingTenant: 3, failed: 0 } });
       const mails = await queuedMails(tenant.tenantId);
       expect([...mails.values()]).toEqual([1, 1, 1, 1, 1]);
     } finally {

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { clockOf, dueTimes, filingTimes, missingItems, type Breach } from '../shared/breaches/breach';
 import { intimationMail, mailLanguage } from '../shared/breaches/mail';
 import { defaultIntimationLabel } from '../shared/breaches/mail-labels';
-import { reportHtml, reportHtmlHeaders } from '../shared/breaches/report-html';
+import { boardDocumentModel } from '../shared/breaches/board-document';
+import { documentHeaders, renderDocument } from '../shared/documents/render';
 import { updateParts } from '../shared/breaches/store';
 import { emailOf, openContact, sealContact } from '../shared/consent/contact';
 import { principalHash } from '../shared/consent/principal';
@@ -34,7 +35,7 @@ const breach = (overrides: Partial<Breach> = {}): Breach => ({
   extension: null,
   filings: {},
   intimation: { status: 'NOT_STARTED', runId: null, runs: 0, startedAt: null, finishedAt: null, textDocumentId: null, resolved: false, batchesPlanned: 0, batchesDone: 0, lastProgressAt: null },
-  progress: { total: 0, mailed: 0, viaTenant: 0, failed: 0 },
+  progress: { total: 0, mailed: 0, viaTenant: 0, awaitingTenant: 0, failed: 0 },
   createdAt: awareAt,
   updatedAt: awareAt,
   closedAt: null,
@@ -69,6 +70,8 @@ describe('missing items', () => {
     expect(Object.keys(missing).sort()).toEqual(['boardIntimation', 'causeFindings', 'factsAndReasons', 'mitigationMeasures', 'occurredAt', 'principalIntimation', 'remedialMeasures']);
     expect(missing.factsAndReasons).toMatch(/^\(ii\)/);
     expect(missing.principalIntimation).toMatch(/^\(vi\)/);
+    // Written for the DPO who reads the list: no API route in any item (issue 37, defect 6).
+    for (const item of Object.values(missing)) expect(item).not.toMatch(/\/|POST|PUT|:breachId/);
     const complete = breach({
       occurredAt: at(-5),
       factsAndReasons: 'f',
@@ -89,15 +92,17 @@ describe('the intimation mail', () => {
   const hindiLabels = {
     subject: '{tenant}: आपके डेटा को प्रभावित करने वाला व्यक्तिगत डेटा उल्लंघन',
     whatHappenedHeading: 'क्या हुआ',
-    extentLine: 'सीमा: {extent}',
-    locationLine: 'कहाँ: {location}',
   };
   const text = {
+    whatHappened: 'w-en',
     consequences: 'c-en',
     mitigation: 'm-en',
     safetySteps: 's-en',
     contact: 'dpo@shop.example',
-    translations: { HI: { consequences: 'c-hi', mitigation: 'm-hi', safetySteps: 's-hi', labels: hindiLabels }, TA: { consequences: 'c-ta', mitigation: 'm-ta', safetySteps: 's-ta', labels: { subject: 'தரவு மீறல்: {tenant}' } } },
+    translations: {
+      HI: { whatHappened: 'w-hi', consequences: 'c-hi', mitigation: 'm-hi', safetySteps: 's-hi', labels: hindiLabels },
+      TA: { whatHappened: 'w-ta', consequences: 'c-ta', mitigation: 'm-ta', safetySteps: 's-ta', labels: { subject: 'தரவு மீறல்: {tenant}' } },
+    },
   };
 
   it('writes in the language of the latest consent only when the intimation has texts in it', () => {
@@ -108,29 +113,42 @@ describe('the intimation mail', () => {
   });
 
   it("carries the five items of Rule 7(1), the run's labels around the tenant's words in the language, English marked where a label is missing", () => {
-    const mail = intimationMail('a@x.in', 'Shop', breach(), text, 'HI');
+    const mail = intimationMail('a@x.in', { name: 'Shop' }, breach(), text, 'HI');
     expect(mail.subject).toBe('Shop: आपके डेटा को प्रभावित करने वाला व्यक्तिगत डेटा उल्लंघन');
-    for (const part of ['क्या हुआ', 'nature', 'सीमा: extent', 'कहाँ: location', '2026-11-20 10:00 UTC', 'c-hi', 'm-hi', 's-hi', 'dpo@shop.example']) expect(mail.text).toContain(part);
+    // Times in the tenant's zone (India's by default), in her language, with UTC beside.
+    for (const part of ['क्या हुआ', 'w-hi', '20 नव॰ 2026, 15:30 IST (10:00 UTC)', 'c-hi', 'm-hi', 's-hi', 'dpo@shop.example']) expect(mail.text).toContain(part);
     expect(mail.text).not.toContain('c-en');
     expect(mail.html).toMatch(/^<!doctype html>\n<html lang="hi" dir="ltr">/);
     // A heading the run has no Hindi for is English, marked so inside the Hindi mail.
     expect(mail.html).toContain(`<span lang="en" dir="ltr">${defaultIntimationLabel('consequencesHeading')}</span><br>c-hi`);
-    const tamil = intimationMail('a@x.in', 'Shop', breach({ occurredAt: at(-2) }), text, 'TA');
+    const tamil = intimationMail('a@x.in', { name: 'Shop', timeZone: 'UTC' }, breach({ occurredAt: at(-2) }), text, 'TA');
     expect(tamil.subject).toBe('தரவு மீறல்: Shop');
     expect(tamil.text).toContain(defaultIntimationLabel('consequencesHeading'));
-    expect(tamil.text).toContain('it happened on 2026-11-20 08:00 UTC');
+    expect(tamil.text).toContain('it happened on 20 நவ., 2026, 08:00 UTC');
+  });
+
+  it("sends principals only the texts written for them: never the register's nature, extent or location", () => {
+    const internal = breach({ nature: 'Bucket s3://orders-prod-backups was public', extent: '12,000 rows of table customers', location: 'AWS ap-south-1, account 1234' });
+    const mail = intimationMail('a@x.in', { name: 'Shop' }, internal, text, 'EN');
+    expect(mail.text).toContain('w-en');
+    for (const secret of ['s3://', 'customers', 'ap-south-1', 'account 1234']) expect(mail.text).not.toContain(secret);
   });
 });
 
-describe('the printable filing', () => {
+describe('the filing as a document', () => {
   it('escapes every value and allows nothing but its one hashed style', () => {
-    const html = reportHtml({ stage: 'INTIMATION', filed: false, filedAt: null, late: null, documentId: null, missing: { nature: '<b>x</b>' }, document: { title: '"><img src=x onerror=alert(1)>', description: { nature: '<script>alert(1)</script>' } } });
-    expect(html).not.toMatch(/<img|<script/);
-    expect(html).toContain('&#34;&#62;&#60;img src=x');
-    expect(html).toContain('&#60;script&#62;');
-    expect(html).toContain('Draft, not filed.');
-    const style = /<style>(.*)<\/style>/.exec(html)![1]!;
-    const hash = (reportHtmlHeaders['Content-Security-Policy'].match(/'sha256-([^']+)'/) ?? [])[1];
+    const html = renderDocument(
+      boardDocumentModel(
+        { stage: 'INTIMATION', filed: false, filedAt: null, late: null, documentId: null, filedBy: null, missing: { nature: '<b>x</b>' }, document: { title: '"><img src=x onerror=alert(1)>', breachId: 'b', description: { nature: '<script>alert(1)</script>' } } },
+        { tenant: { name: 'Shop <i>' }, dpoContact: null, noticeTitles: new Map(), purposeNames: new Map(), webhookSubscribed: false },
+      ),
+    );
+    expect(html).not.toMatch(/<img|<script|<b>|<i>/);
+    expect(html).toContain('&quot;&gt;&lt;img src=x');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).toContain('Draft, not filed');
+    const style = /<style>([\s\S]*)<\/style>/.exec(html)![1]!;
+    const hash = (documentHeaders()['Content-Security-Policy']!.match(/'sha256-([^']+)'/) ?? [])[1];
     expect(hash).toBe(createHash('sha256').update(style).digest('base64'));
   });
 });
@@ -148,10 +166,10 @@ describe('the sealed contact', () => {
 });
 
 describe('breach updates', () => {
-  it('declares exactly the names and values its expressions use', () => {
+  it('declares exactly the names and values its expressions use; a counter a breach of an older layout lacks counts from 0', () => {
     const parts = updateParts({ set: { 'intimation.status': 'DONE' }, add: { 'progress.total': 3 }, condition: '#intimation.#runId = :run', values: { ':run': 'r' } });
-    expect(parts.UpdateExpression).toBe('SET #intimation.#status = :s0, #progress.#total = #progress.#total + :a0');
+    expect(parts.UpdateExpression).toBe('SET #intimation.#status = :s0, #progress.#total = if_not_exists(#progress.#total, :zero) + :a0');
     expect(Object.keys(parts.ExpressionAttributeNames).sort()).toEqual(['#intimation', '#progress', '#runId', '#status', '#total']);
-    expect(parts.ExpressionAttributeValues).toEqual({ ':s0': 'DONE', ':a0': 3, ':run': 'r' });
+    expect(parts.ExpressionAttributeValues).toEqual({ ':s0': 'DONE', ':a0': 3, ':zero': 0, ':run': 'r' });
   });
 });

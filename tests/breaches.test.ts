@@ -6,6 +6,7 @@ import { publishedNotice, recordConsent, sha256 } from './support/consent';
 import { deliveredMails } from './support/mail';
 import { failWrites } from './support/storage';
 import { publish } from './support/notices';
+import { startReceiver, waitFor } from './support/receiver';
 import { useTestWorkers } from './support/workers';
 import { hindiWords, reviewWords } from './support/words';
 
@@ -51,6 +52,7 @@ const tenantWithPrincipals = async () => {
 };
 
 const hindi = {
+  whatHappened: 'आपके कुछ ऑर्डर विवरण कुछ घंटों तक दूसरों को दिख सकते थे।',
   consequences: 'कोई आपको हमारे नाम से नकली मेल भेज सकता है।',
   mitigation: 'हमने एक घंटे के भीतर बकेट बंद कर दिया और कुंजियाँ बदल दीं।',
   safetySteps: 'पासवर्ड माँगने वाले मेल के लिंक न खोलें।',
@@ -69,7 +71,7 @@ describe('breach register: create and clocks', () => {
       boardIntimationDueAt: awareAt,
       detailedReportDueAt: new Date(Date.parse(awareAt) + 72 * hourMs).toISOString(),
       affectedCount: null,
-      intimation: { status: 'NOT_STARTED', progress: { total: 0, mailed: 0, viaTenant: 0, failed: 0 } },
+      intimation: { status: 'NOT_STARTED', progress: { total: 0, mailed: 0, viaTenant: 0, awaitingTenant: 0, failed: 0 }, reached: 0, handoff: { webhookSubscribed: false } },
     });
     expect(breach.clocks.boardIntimation).toMatchObject({ dueAt: awareAt, filedAt: null, late: null, overdue: false });
     expect(breach.clocks.detailedReport).toMatchObject({ filedAt: null, late: null, overdue: false });
@@ -166,14 +168,18 @@ describe('breach register: intimating the affected principals', () => {
     const breach = await createBreach(call, tenant.token, breachBody({ affected: { scope: 'NOTICES', noticeIds: [noticeA] } }));
     const done = await intimate(call, tenant.token, breach.breachId, intimationBody({ translations: { HI: hindi } }));
     // Notice A: Asha and the hash-only principal; Ravi and Meera consented to B only.
-    expect(done.intimation.progress).toEqual({ total: 2, mailed: 1, viaTenant: 1, failed: 0 });
+    // The hash-only principal is handed to the tenant, but no webhook of its takes breach.principals: not reached.
+    expect(done.intimation.progress).toEqual({ total: 2, mailed: 1, viaTenant: 0, awaitingTenant: 1, failed: 0 });
+    expect(done.intimation).toMatchObject({ reached: 1, handoff: { webhookSubscribed: false } });
     expect(done.affectedCount).toBe(2);
     const ashaMails = await mailsFor(asha);
     expect(ashaMails).toHaveLength(1);
     expect(ashaMails[0]!.subject).toContain('a personal data breach that affects your data');
-    for (const part of ['What happened', 'A misconfigured storage bucket', 'What this may mean for you', 'What we have done', 'What you can do', 'Whom to contact', 'dpo@shop.example', breach.breachId]) {
+    for (const part of ['What happened', 'Some of your order details', 'What this may mean for you', 'What we have done', 'What you can do', 'Whom to contact', 'dpo@shop.example', breach.breachId]) {
       expect(ashaMails[0]!.body.text).toContain(part);
     }
+    // The register's own description (a storage bucket, a region) is the team's, never the principal's.
+    for (const internal of ['misconfigured storage bucket', 'ap-south-1']) expect(ashaMails[0]!.body.text).not.toContain(internal);
     expect(await mailsFor(ravi)).toEqual([]);
     expect(await mailsFor(meera)).toEqual([]);
     const [handed] = await outboxEvents(tenant.tenantId, 'breach.principals');
@@ -182,7 +188,7 @@ describe('breach register: intimating the affected principals', () => {
 
     // A second call reaches nobody again.
     const again = await intimate(call, tenant.token, breach.breachId);
-    expect(again.intimation).toMatchObject({ runs: 2, progress: { total: 2, mailed: 1, viaTenant: 1, failed: 0 } });
+    expect(again.intimation).toMatchObject({ runs: 2, progress: { total: 2, mailed: 1, viaTenant: 0, awaitingTenant: 1, failed: 0 } });
     expect(await mailsFor(asha)).toHaveLength(1);
     expect(await outboxEvents(tenant.tenantId, 'breach.principals')).toHaveLength(1);
 
@@ -194,7 +200,7 @@ describe('breach register: intimating the affected principals', () => {
     // The tenant has reviewed its Hindi words by now: the run takes them.
     await reviewWords(call, tenant.token, 'HI', hindiWords);
     const listedDone = await intimate(call, tenant.token, listed.breachId, intimationBody({ translations: { HI: hindi } }));
-    expect(listedDone.intimation.progress).toEqual({ total: 3, mailed: 2, viaTenant: 1, failed: 0 });
+    expect(listedDone.intimation.progress).toEqual({ total: 3, mailed: 2, viaTenant: 0, awaitingTenant: 1, failed: 0 });
     const raviMails = await mailsFor(ravi);
     expect(raviMails).toHaveLength(1);
     expect(raviMails[0]!.subject).toContain('आपके डेटा को प्रभावित करने वाला व्यक्तिगत डेटा उल्लंघन');
@@ -205,6 +211,33 @@ describe('breach register: intimating the affected principals', () => {
     expect(await mailsFor(asha)).toHaveLength(2);
   });
 
+  it("counts a principal handed to the tenant's systems as reached only once a subscribed webhook acknowledges her page, once however many webhooks get it", async () => {
+    const { tenant, noticeA, hashOnly } = await tenantWithPrincipals();
+    const failing = await startReceiver(() => ({ status: 500 }));
+    const healthy = await startReceiver(() => ({ status: 200 }));
+    try {
+      for (const [label, url] of [['Down', failing.url], ['Up', healthy.url], ['Up again', healthy.url]]) {
+        const hook = await call('POST', '/api/v1/webhooks', { token: tenant.token, body: { label, url, secret: 'whsec_test_secret_0123456789', events: ['breach.principals'] } });
+        expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+      }
+      const breach = await createBreach(call, tenant.token, breachBody({ affected: { scope: 'NOTICES', noticeIds: [noticeA] } }));
+      expect(breach.intimation.handoff).toEqual({ webhookSubscribed: true });
+      await intimate(call, tenant.token, breach.breachId);
+      const acknowledged = await waitFor(async () => {
+        const read = await getBreach(call, tenant.token, breach.breachId);
+        return read.intimation.progress.viaTenant === 1 ? read : undefined;
+      });
+      expect(acknowledged.intimation.progress).toEqual({ total: 2, mailed: 1, viaTenant: 1, awaitingTenant: 0, failed: 0 });
+      expect(acknowledged.intimation.reached).toBe(2);
+      expect(healthy.received.map((request) => JSON.parse(request.rawBody.toString()).data.principalHashes)).toEqual([[hashOnly], [hashOnly]]);
+      // The second delivery of the same page counts nobody again.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await getBreach(call, tenant.token, breach.breachId)).intimation.progress.viaTenant).toBe(1);
+    } finally {
+      await Promise.all([failing.close(), healthy.close()]);
+    }
+  });
+
   it('refuses listing hashes outside scope PRINCIPALS, and an intimation without its texts', async () => {
     const tenant = await newTenant(call);
     const breach = await createBreach(call, tenant.token, breachBody());
@@ -212,7 +245,7 @@ describe('breach register: intimating the affected principals', () => {
     expect(added.status).toBe(409);
     const missingText = await call('POST', `/api/v1/breaches/${breach.breachId}/principal-intimation`, { token: tenant.token, body: { consequences: 'x' } });
     expect(missingText.status).toBe(400);
-    expect(Object.keys(missingText.body.error.fields).sort()).toEqual(['contact', 'mitigation', 'safetySteps']);
+    expect(Object.keys(missingText.body.error.fields).sort()).toEqual(['contact', 'mitigation', 'safetySteps', 'whatHappened']);
   });
 });
 
@@ -250,7 +283,8 @@ describe('breach register: filings with the Board', () => {
     const filed = await call('POST', `/api/v1/breaches/${breach.breachId}/board-report`, { token: tenant.token, body: {} });
     expect(filed.status).toBe(201);
     expect(filed.body.data).toMatchObject({ stage: 'DETAILED_REPORT', filed: true, late: true });
-    expect(filed.body.data.document.items).toMatchObject({ ii: report.factsAndReasons, vi: { total: 2, mailed: 1, viaTenant: 1, failed: 0, runs: 1 } });
+    // The hash-only principal was handed to the tenant, whose systems nothing acknowledged: not reached.
+    expect(filed.body.data.document.items).toMatchObject({ ii: report.factsAndReasons, vi: { total: 2, mailed: 1, viaTenant: 0, awaitingTenant: 1, failed: 0, runs: 1 } });
     expect((await call('POST', `/api/v1/breaches/${breach.breachId}/board-report`, { token: tenant.token, body: {} })).status).toBe(409);
     const [reported] = (await outboxEvents(tenant.tenantId, 'breach.reported')).filter((event) => event.data.stage === 'DETAILED_REPORT');
     expect(reported?.data).toEqual({ breachId: breach.breachId, stage: 'DETAILED_REPORT', filedAt: filed.body.data.filedAt, late: true });
@@ -265,9 +299,9 @@ describe('breach register: filings with the Board', () => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'/);
     const text = await page.text();
-    expect(text).toContain('Leak &#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(text).toContain('Leak &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(text).not.toMatch(/<script|src=|href=|@import|url\(/i);
-    expect(text).toContain('Filed ');
+    expect(text).toContain('Filed late');
 
     // Closed: nothing changes any more; the timeline names who did what.
     expect((await call('POST', `/api/v1/breaches/${breach.breachId}/close`, { token: tenant.token, body: {} })).status).toBe(200);

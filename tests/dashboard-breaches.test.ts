@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wallClockOf } from '../shared/time/format';
 import { newTenant, useApi } from './support/api';
 import { useBrowser } from './support/browser';
 import { publishedNotice, recordConsent, sha256 } from './support/consent';
@@ -23,10 +24,8 @@ let page: Page;
 let breachId = '';
 const principal = `asha-${Math.random().toString(36).slice(2, 8)}@example.in`;
 const hourMs = 3_600_000;
-const local = (offsetHours: number) => {
-  const at = new Date(Date.now() + offsetHours * hourMs);
-  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
+/** A time typed in the forms: the tenant's wall clock (India's), whatever zone the browser is in. */
+const local = (offsetHours: number) => wallClockOf(new Date(Date.now() + offsetHours * hourMs).toISOString(), 'Asia/Kolkata');
 
 beforeAll(async () => {
   process.env.RATE_LIMIT_BEARER_PER_MINUTE = '100000';
@@ -84,36 +83,66 @@ describe('Breaches screen as the DPO', () => {
     await expectNoAxeViolations(page);
   });
 
-  it('notifies the affected principals and follows the run live', async () => {
+  it('previews the mail a principal gets (only the texts written for them), warns that nobody takes breach.principals, then notifies and follows the run live', async () => {
     // The workers wait, so the run is seen in progress; the page then follows it without a reload.
     await workers?.stop();
+    await waitForText(page, 'No webhook of yours takes breach.principals');
+    await fill(page, aria('What happened, in plain words for them (a)', 'textbox'), 'Your name and email were visible to others for a day.');
     await fill(page, aria('What this may mean for them (b)', 'textbox'), 'Someone may send you mails in our name.');
     await fill(page, aria('What you have done and are doing (c)', 'textbox'), 'We closed the bucket.');
     await fill(page, aria('What they can do to protect themselves (d)', 'textbox'), 'Do not open links asking for passwords.');
     await fill(page, aria('Whom to contact (e)', 'textbox'), 'dpo@shop.example');
     await page.select('#notify-language', 'HI');
+    await page.type('#notify-HI-whatHappened', 'आपका नाम और ईमेल एक दिन तक दूसरों को दिख रहा था।');
     await page.type('#notify-HI-consequences', 'कोई आपको हमारे नाम से मेल भेज सकता है।');
     await page.type('#notify-HI-mitigation', 'हमने बकेट बंद कर दिया।');
     await page.type('#notify-HI-safetySteps', 'पासवर्ड माँगने वाले लिंक न खोलें।');
+    await click(page, aria('Preview the mail', 'button'));
+    await waitForText(page, 'Your name and email were visible to others for a day.', '.mail-preview');
+    const preview = await textOf(page, '.mail-preview');
+    // The register's own description (its location: an internal system) never reaches a principal.
+    expect(preview).not.toContain('Order service');
+    expect(preview).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    expect(preview).toContain('IST');
+    await expectNoAxeViolations(page);
+    await click(page, aria('Preview in Hindi', 'button'));
+    await waitForText(page, 'आपका नाम और ईमेल', '.mail-preview');
     await expectNoAxeViolations(page);
     await click(page, aria('Notify affected principals', 'button'));
     await waitForText(page, 'Intimating…');
     expect(await page.$(aria('Intimation running', 'progressbar'))).not.toBeNull();
     await expectNoAxeViolations(page);
     workers = startTestWorkers();
-    await waitForText(page, 'Intimated. 2 reached: 1 mailed, 1 handed to your systems, 0 failed', 'main', 30_000);
+    // The hash-only principal was handed to the tenant's systems, which nothing receives: not reached.
+    await waitForText(page, 'Intimated. 1 of 2 reached: 1 by email, 0 by your systems. Not reached: 1', 'main', 30_000);
+    await waitForText(page, '1 principal(s) without an email have not been told');
     expect(await mailsTo(principal)).toHaveLength(1);
-    expect((await breach()).intimation.progress).toEqual({ total: 2, mailed: 1, viaTenant: 1, failed: 0 });
+    expect((await breach()).intimation.progress).toEqual({ total: 2, mailed: 1, viaTenant: 0, awaitingTenant: 1, failed: 0 });
   });
 
   it('files the Board intimation, lists what the report lacks, records the extension, files the report and closes', async () => {
+    // Filing asks first, and says the service records it but does not send it to the Board.
     await click(page, aria('File Board intimation', 'button'));
-    await waitForText(page, 'The Board intimation is filed.');
+    await page.waitForSelector('dialog[open]');
+    await waitForText(page, 'The service does not send it to the Data Protection Board.', 'dialog[open]');
+    await expectNoAxeViolations(page);
+    await click(page, aria('Cancel', 'button'));
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('dialog[open]'));
+    expect((await breach()).clocks.boardIntimation.filedAt).toBeNull();
+    await click(page, aria('File Board intimation', 'button'));
+    await click(page, `dialog[open] ${aria('Record as filed', 'button')}`);
+    await waitForText(page, 'The Board intimation is recorded as filed.');
     await waitForText(page, 'Filed ', '[aria-labelledby="filing-INTIMATION"]');
+    expect((await breach()).clocks.boardIntimation.filedAt).toEqual(expect.any(String));
     await waitForText(page, '(ii) the facts, circumstances and reasons of the breach is missing');
     await click(page, aria('File detailed report', 'button'));
-    await page.waitForFunction(() => (globalThis as any).document.querySelector('[aria-labelledby="filing-DETAILED_REPORT"] [role="alert"]')?.textContent.includes('(iii)'));
+    await waitForText(page, 'It cannot be filed yet.', 'dialog[open]');
+    await waitForText(page, '(iii)', 'dialog[open]');
+    await click(page, `dialog[open] ${aria('Record as filed', 'button')}`);
+    await page.waitForSelector('dialog[open] [role="alert"]');
     await expectNoAxeViolations(page);
+    await click(page, aria('Cancel', 'button'));
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('dialog[open]'));
 
     await setValue(page, '#extension-until', local(120));
     await fill(page, aria("Board's reference", 'textbox'), 'DPB/2026/17');
@@ -133,7 +162,9 @@ describe('Breaches screen as the DPO', () => {
     await waitForText(page, 'The breach is saved.');
     await waitForText(page, 'Nothing is missing: it can be filed.', '[aria-labelledby="filing-DETAILED_REPORT"]');
     await click(page, aria('File detailed report', 'button'));
-    await waitForText(page, 'The detailed report is filed.');
+    await waitForText(page, 'have not been told; the report says so', 'dialog[open]');
+    await click(page, `dialog[open] ${aria('Record as filed', 'button')}`);
+    await waitForText(page, 'The detailed report is recorded as filed.');
     expect((await breach()).clocks.detailedReport).toMatchObject({ late: false, filedAt: expect.any(String) });
 
     await click(page, aria('Close breach', 'button'));
@@ -143,10 +174,14 @@ describe('Breaches screen as the DPO', () => {
     await waitForText(page, 'Closed ');
     const text = await textOf(page);
     expect(text).not.toContain('Edit breach');
-    for (const step of ['Recorded the breach', 'Started the intimation of the principals', 'Filed the Board intimation', "Recorded the Board's extension", 'occurredAt, remedialMeasures by', 'Filed the detailed report', 'Closed the breach']) {
+    for (const step of ['Recorded the breach', 'Started the intimation of the principals', 'Filed the Board intimation', "Recorded the Board's extension", 'Changed: ', 'Filed the detailed report', 'Closed the breach']) {
       expect(text).toContain(step);
     }
-    expect(text).toContain(`by ${tenant.adminEmail} (super admin)`);
+    expect(text).toContain(`by ${tenant.adminEmail} (administrator)`);
+    // Changed fields as the form names them, never field names.
+    const timeline = await textOf(page, 'section[aria-labelledby="timeline-heading"]');
+    for (const label of ['When it occurred', '(ii) Facts, circumstances and reasons', '(v) Remedial measures against recurrence']) expect(timeline).toContain(label);
+    expect(timeline).not.toMatch(/occurredAt|remedialMeasures|[a-z][A-Z][a-z]+/);
     await expectNoAxeViolations(page);
   });
 

@@ -125,7 +125,12 @@ describe('Export evidence', () => {
     expect(JSON.parse(json)).toMatchObject({ kind: 'consent-service/evidence-pack', records: [{ recordId }, {}], withdrawals: [{}] });
     await page.waitForFunction(() => (globalThis as any).document.querySelector('#record-pack-said')?.textContent.startsWith('Saved'));
     expect(await statusOf(page, 'record-pack-said')).toBe(`Saved ${name}.json: 2 record(s) and 1 withdrawal(s).`);
-    expect(await verifyPack(json, 'pack.json')).toMatch(/^VALID: .*2 record\(s\), 1 withdrawal\(s\)/);
+    expect(await verifyPack(json, 'pack.json')).toMatch(/^VALID \(on the pack's own keys only\): .*2 record\(s\), 1 withdrawal\(s\)/);
+
+    // The pack as a document a DPO attaches: the PDF the service prints from the same page.
+    await (await page.$(aria('Document (PDF)', 'button')))!.click();
+    expect((await downloaded(`${name}.pdf`)).startsWith('%PDF-')).toBe(true);
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('#record-pack-said')?.textContent.includes('.pdf'));
 
     await (await page.$(aria('Printable page (HTML)', 'button')))!.click();
     const html = await downloaded(`${name}.html`);

@@ -19,6 +19,8 @@ let tenant: Tenant;
 let principal: string;
 let admin: Page;
 const { signedInTab } = useDashboardTabs(browser, () => state.baseUrl);
+/** The text of the document preview: the service's page, inside the preview's shadow root. */
+const previewText = (target: Page) => target.$eval('.document-preview', (host) => ((host as unknown as { shadowRoot: { querySelector(selector: string): { innerText: string } | null } }).shadowRoot?.querySelector('article')?.innerText ?? ''));
 const dialogClosed = (target: Page) => target.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document.querySelector('dialog[open]'));
 
 beforeAll(async () => {
@@ -81,10 +83,14 @@ describe('Rights requests screen', () => {
     await fill(admin, '#log-identifier', principal);
     await admin.select('#log-channel', 'LETTER');
     await fill(admin, '#log-details', 'Please erase everything about me.');
+    await fill(admin, '#log-note', 'Asha phoned and asked; checked her order number.');
+    // The dialog says what the principal will see, and that the team note is not part of it.
+    expect(await textOf(admin, 'dialog[open]')).toMatch(/That page shows them the type of request, what they asked as you write it here.*Your team note is never shown to them/s);
     await expectNoAxeViolations(admin);
     await click(admin, aria('Log request', 'button'));
     await waitForH1(admin, 'Erasure request');
     await waitForText(admin, 'Letter');
+    expect(await textOf(admin)).toMatch(/What the principal asked\s*Please erase everything about me\.\s*Team note \(not shown to the principal\)\s*Asha phoned and asked/);
     await expectNoAxeViolations(admin);
 
     await click(admin, aria('Start', 'button'));
@@ -102,15 +108,34 @@ describe('Rights requests screen', () => {
     await dialogClosed(admin);
     await waitForText(admin, 'Orders: retained.');
     await click(admin, aria('Preview the access summary', 'button'));
-    await waitForText(admin, 'Shared with');
-    expect(await textOf(admin)).toMatch(/Courier Co \(processor, IN\): address, email/);
-    expect(await textOf(admin)).not.toContain('Cyber cell');
+    await admin.waitForFunction(() => (globalThis as any).document.querySelector('.document-preview')?.shadowRoot?.querySelector('article')?.innerText.includes('Shared with'));
+    const summary = await previewText(admin);
+    expect(summary).toMatch(/Courier Co[\s\S]*Data Processor[\s\S]*IN[\s\S]*address and email/);
+    expect(summary).not.toContain('Cyber cell');
+    expect(summary).not.toMatch(/\d{4}-\d{2}-\d{2}T|\b(true|false|null)\b/);
     await expectNoAxeViolations(admin);
+    // On a phone: the page does not scroll sideways, and each table's rows stack under their column names.
+    await admin.setViewport({ width: 375, height: 800 });
+    const narrow = await admin.$eval('.document-preview', (host) => {
+      const root = (host as any).shadowRoot;
+      const cells = [...root.querySelectorAll('td')];
+      return {
+        fits: host.getBoundingClientRect().right <= 375 && (host as any).scrollWidth <= (host as any).clientWidth + 1,
+        overflowing: [...root.querySelectorAll('table, dl, pre')].filter((element: any) => element.scrollWidth > element.clientWidth + 1).length,
+        stacked: cells.length > 0 && cells.every((cell: any) => (globalThis as any).getComputedStyle(cell).display === 'block'),
+        labelled: cells.every((cell: any) => Boolean(cell.dataset.label)),
+      };
+    });
+    expect(narrow).toEqual({ fits: true, overflowing: 0, stacked: true, labelled: true });
+    await expectNoAxeViolations(admin);
+    await admin.setViewport({ width: 1280, height: 900 });
     await click(admin, aria('Resolve request', 'button'));
     await waitForText(admin, 'Request resolved; the principal is told.');
     const shown = await textOf(admin);
     expect(shown).toMatch(/Consent withdrawn\s*withdrawal/);
-    expect(shown).toMatch(/resolved by user:/);
+    // Who acted, by email and role as they were then: no user id.
+    expect(shown).toContain(`resolved by ${tenant.adminEmail} (administrator)`);
+    expect(shown).not.toMatch(/by user:/);
     await expectNoAxeViolations(admin);
 
     await go(admin, 'Rights requests');

@@ -192,7 +192,7 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
     expect(await mainText(page)).toContain('Evidence');
     expect(await mainText(page)).toMatch(/Receipt[\s\S]*eyJ/);
     // The attribution, in words: this record was made by the tenant's staff in the dashboard.
-    expect(await page.$eval('#attribution', (element) => element.textContent)).toMatch(/^Verified: a member of your team recorded it in the dashboard/);
+    expect(await page.$eval('#attribution', (element) => element.textContent)).toBe(`Verified: a member of your team recorded it in the dashboard: ${tenant.adminEmail} (administrator), as the team list reads now.`);
     await expectNoAxeViolations(page);
 
     // By keyboard: Tab to the button, Enter.

@@ -5,7 +5,8 @@ import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvLine } from '../shared/consent/export';
-import { packPagePolicy, renderPackPage } from '../shared/evidence-pack/html';
+import { documentPolicy, renderDocument } from '../shared/documents/render';
+import { packDocumentModel } from '../shared/evidence-pack/document';
 import type { EvidencePack } from '../shared/evidence-pack/pack';
 
 /** The offline verifiers' shared checks (plain .mjs, no types: the scripts need nothing but Node.js). */
@@ -196,7 +197,7 @@ describe('the printable pack page', () => {
     keys: { keys: [] },
     signature: 'eyJ9..c2ln',
   };
-  const html = renderPackPage(pack);
+  const html = renderDocument(packDocumentModel(pack, { dpoContact: 'dpo@shop.example', timeZone: undefined, actors: new Map() }));
 
   it('escapes every value and lets nothing close the embedded JSON', () => {
     expect(html).not.toContain(hostile);
@@ -208,7 +209,7 @@ describe('the printable pack page', () => {
 
   it('allows its one stylesheet by hash, and marks right-to-left text', () => {
     const style = html.slice(html.indexOf('<style>') + '<style>'.length, html.indexOf('</style>'));
-    expect(packPagePolicy).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(documentPolicy).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
     expect(html).toContain('<span lang="ur" dir="rtl">رازداری</span>');
     expect(html).toContain('Not yet covered by a signed checkpoint');
   });

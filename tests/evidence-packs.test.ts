@@ -139,8 +139,8 @@ describe('POST /api/v1/consent/evidence-packs', () => {
     expect((await packOf({})).body.error.fields).toEqual({ dataPrincipalIdentifier: expect.stringContaining('principalHash') });
     expect((await packOf({ principalHash: 'ABC' })).body.error.fields).toHaveProperty('principalHash');
     expect((await packOf({ dataPrincipalIdentifier: email, extra: 1 })).body.error.fields).toHaveProperty('extra');
-    const html = await call('POST', '/api/v1/consent/evidence-packs?format=pdf', { token: tenant.token, body: { dataPrincipalIdentifier: email } });
-    expect(html.body.error.fields).toHaveProperty('format');
+    const unknown = await call('POST', '/api/v1/consent/evidence-packs?format=docx', { token: tenant.token, body: { dataPrincipalIdentifier: email } });
+    expect(unknown.body.error.fields).toHaveProperty('format');
     expect(await packOf({ dataPrincipalIdentifier: uniqueEmail('nobody') })).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
   });
 
@@ -153,7 +153,7 @@ describe('POST /api/v1/consent/evidence-packs', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="evidence-pack-${principalHash(email).slice(0, 12)}.html"`);
-    expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
+    expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/);
     const html = await response.text();
     // One script element, a data block; no external reference of any kind.
     expect(html.match(/<script/g)).toHaveLength(1);
@@ -163,13 +163,13 @@ describe('POST /api/v1/consent/evidence-packs', () => {
     expect(html).not.toContain(hostileAgent);
     expect(html).toContain('&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; =cmd');
     // The decisions in plain words, and the Hindi text marked as Hindi.
-    expect(html).toContain('<span class="agreed">Agreed</span> to');
-    expect(html).toContain('<span class="declined">Did not agree</span> to');
-    expect(html).toContain('withdrew consent for every purpose by the tenant&#39;s staff, in the dashboard');
+    expect(html).toContain('Agreed to ');
+    expect(html).toContain('Did not agree to ');
+    expect(html).toContain('withdrew consent for every purpose by the Data Fiduciary’s team, in the dashboard');
     expect(html).toContain('<span lang="hi">गोपनीयता सूचना</span>');
     const embedded = JSON.parse(html.slice(html.indexOf('>', html.indexOf('id="evidence-pack"')) + 1, html.lastIndexOf('</script>')));
     expect(embedded.records.map((record: { recordId: string }) => record.recordId)).toEqual(recordIds);
-    expect(await verify(html, 'pack.html')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^VALID: evidence pack of principal/) });
+    expect(await verify(html, 'pack.html')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^VALID \(on the pack's own keys only\): evidence pack of principal/) });
   });
 });
 
@@ -194,7 +194,8 @@ describe('scripts/verify-evidence-pack.mjs', () => {
     const keys = (await call('GET', '/api/v1/consent/log/keys')).body;
     const result = await verify({ data: { pack } });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^VALID: evidence pack of principal [0-9a-f]{12}… at .+: 2 record\(s\), 1 withdrawal\(s\), 2 notice text\(s\)\.\n/);
+    // On its own keys the verdict says so, and the tenant's name is the pack's claim, not a finding.
+    expect(result.stdout).toMatch(/^VALID \(on the pack's own keys only\): evidence pack of principal [0-9a-f]{12}… that names its tenant ".+" \(.+\), which only the service's keys can confirm: 2 record\(s\), 1 withdrawal\(s\), 2 notice text\(s\)\.\n/);
     expect(result.stdout).toContain(`Signed as a whole by the evidence log's key ${pack.log.checkpoint.keyId}`);
     expect(result.stdout).toContain("Keys: only the pack's own keys. They show the pack agrees with itself, not that the service made it");
     expect(result.stdout).toContain('/api/v1/consent/log/keys > keys.json) and run again');
@@ -202,7 +203,7 @@ describe('scripts/verify-evidence-pack.mjs', () => {
     expect(result.stdout).toMatch(new RegExp(`record #1 \\(${recordIds[0]}\\), .+?: in the signed checkpoint of size \\d+, leaf \\d+\\.`));
     expect(result.stdout).toMatch(/withdrawal #1 \(.+\), .+: in the signed checkpoint of size/);
     const withKeys = await verify(pack, 'pack.json', keys);
-    expect(withKeys).toMatchObject({ code: 0, stdout: expect.stringMatching(/^VALID/) });
+    expect(withKeys).toMatchObject({ code: 0, stdout: expect.stringMatching(/^VALID: evidence pack of principal [0-9a-f]{12}… at .+: 2 record\(s\)/) });
     expect(withKeys.stdout).toMatch(/Keys: from .*keys\.json, given on the command line\. The verdict is only as good as that file: fetch it from the service itself/);
     const usage = await run(process.execPath, ['scripts/verify-evidence-pack.mjs']).catch((error: { code: number; stderr: string }) => error);
     expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('exit 0 VALID, 3 COMPLETE BUT NOT YET CHECKPOINTED, 1 INVALID, 2 usage') });
@@ -351,7 +352,7 @@ describe('scripts/verify-evidence-pack.mjs', () => {
       expect(withPending.records[2]).toMatchObject({ recordId, log: { status: 'PENDING', leafIndex: null, inclusionProof: [] } });
       const result = await verify(withPending);
       expect(result.code, result.stdout).toBe(3);
-      expect(result.stdout).toMatch(/^COMPLETE BUT NOT YET CHECKPOINTED: .*3 record\(s\)/);
+      expect(result.stdout).toMatch(/^COMPLETE BUT NOT YET CHECKPOINTED \(on the pack's own keys only\): .*3 record\(s\)/);
       expect(result.stdout).toMatch(/record #1 \(.+\), .+: in the signed checkpoint of size \d+, leaf \d+\./);
       expect(result.stdout).toContain(`record #3 (${recordId}), ${withPending.records[2].payload.createdAt}: on the pack's signature alone, as of ${withPending.generatedAt}: no signed checkpoint covered it yet`);
       expect(result.stdout).toContain("1 entry rests on the pack's signature alone");
@@ -370,7 +371,7 @@ describe('scripts/verify-evidence-pack.mjs', () => {
     const later = (await packOf({ dataPrincipalIdentifier: email })).body.data.pack;
     expect(later.records[2]).toMatchObject({ recordId, log: { status: 'INTEGRATED' } });
     const result = await verify(later);
-    expect(result, result.stdout).toMatchObject({ code: 0, stdout: expect.stringMatching(/^VALID: .*3 record\(s\)/) });
+    expect(result, result.stdout).toMatchObject({ code: 0, stdout: expect.stringMatching(/^VALID \(on the pack's own keys only\): .*3 record\(s\)/) });
     expect(result.stdout).toMatch(new RegExp(`record #3 \\(${recordId}\\), .+?: in the signed checkpoint of size \\d+, leaf \\d+\\.`));
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { languageCodes } from '../shared/i18n/languages';
 import { pageWords } from '../shared/words/page-words';
 import { label, type PageWords } from '../web/portal/src/labels';
-import { directionOf, initialLanguage, languageName, languageTag } from '../web/portal/src/languages';
+import { askedLanguages, directionOf, initialLanguage, languageName, languageTag } from '../web/portal/src/languages';
 
 describe('withdrawal pages: languages', () => {
   it('has a name in itself and a tag for English and each of the 22 scheduled languages', () => {
@@ -36,5 +36,14 @@ describe('withdrawal pages: languages', () => {
     expect(initialLanguage(['EN', 'HI', 'UR'], ['ur-PK', 'hi'])).toBe('UR');
     expect(initialLanguage(['EN', 'HI'], ['fr-FR', 'hi-IN'])).toBe('HI');
     expect(initialLanguage(['EN', 'HI'], ['fr-FR'])).toBe('EN');
+  });
+
+  it("honours a link's ?lang= (tag or code) before the browser's languages, and the browser's without one", () => {
+    expect(initialLanguage(['EN', 'HI', 'TA'], askedLanguages('?lang=ta', ['hi-IN']))).toBe('TA');
+    expect(initialLanguage(['EN', 'HI', 'TA'], askedLanguages('?lang=TA', ['hi-IN']))).toBe('TA');
+    expect(initialLanguage(['EN', 'HI', 'UR'], askedLanguages('?x=1&lang=ur', []))).toBe('UR');
+    // A language the page does not have: the browser's next.
+    expect(initialLanguage(['EN', 'HI'], askedLanguages('?lang=fr', ['hi-IN']))).toBe('HI');
+    expect(initialLanguage(['EN', 'HI'], askedLanguages('', ['hi-IN']))).toBe('HI');
   });
 });

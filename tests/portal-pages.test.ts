@@ -98,6 +98,9 @@ describe('portal page /portal/<token>', () => {
       expect(status).toMatchObject({ isWithdrawn: false, isPartiallyWithdrawn: true, withdrawnPurposes: [principal.optional] });
       const tasks = (await call('GET', '/api/v1/compliance-tasks', { token: principal.tenant.token })).body.data;
       expect(tasks.map((task: { withdrawalId: string }) => task.withdrawalId)).toEqual([withdrawalId]);
+      // The DPO's task names the purpose as the DPO knows it, not by its id (issue 37, defect 6).
+      expect(tasks[0].description).toContain('Marketing');
+      expect(tasks[0].description).not.toContain(principal.optional);
 
       // The same link again: its own page, not the form.
       await page.reload({ waitUntil: 'load' });
@@ -292,6 +295,26 @@ describe('public withdrawal page /portal/t/<slug>', () => {
       expect(await axeViolations(page)).toEqual([]);
     } finally {
       await page.close();
+    }
+  });
+
+  it("speaks the language a link asks for (?lang=) over the browser's, and the browser's own without one, on a fresh tenant", async () => {
+    const tenant = await newTenant(call);
+    const linked = await open(`${state.baseUrl}/portal/t/${tenant.slug}?lang=ta`, ['en-US', 'en']);
+    try {
+      await waitForHeading(linked, 'இந்த நிறுவனத்துக்கு அளித்த ஒப்புதலைத் திரும்பப் பெறுங்கள்');
+      expect(await linked.$eval('html', (element) => element.getAttribute('lang'))).toBe('ta');
+      expect(await axeViolations(linked)).toEqual([]);
+    } finally {
+      await linked.close();
+    }
+    const urdu = await open(`${state.baseUrl}/portal/t/${tenant.slug}`, ['ur-IN', 'en']);
+    try {
+      await waitForHeading(urdu, 'اس ادارے کو دی گئی رضامندی واپس لیں');
+      expect(await urdu.$eval('html', (element) => [element.getAttribute('lang'), element.getAttribute('dir')])).toEqual(['ur', 'rtl']);
+      expect(await axeViolations(urdu)).toEqual([]);
+    } finally {
+      await urdu.close();
     }
   });
 

@@ -12,7 +12,8 @@ import { principalHash } from '../shared/consent/principal';
 import { db, tableName } from '../shared/db/client';
 import { documentKeys } from '../shared/evidence/documents';
 import { sweepRightsDue } from '../shared/rights/sweeper';
-import { loginAs, newTenant, uniqueEmail, useApi } from './support/api';
+import { loginAs, newTenant, password, uniqueEmail, useApi } from './support/api';
+import { addUser } from '../shared/tenants/service';
 import { waitForLog } from './support/evidence';
 import { failWrites } from './support/storage';
 import { mailsTo } from './support/mail';
@@ -66,10 +67,14 @@ describe('rights requests', () => {
       const requestId = submitted.requestId as string;
       const seen = await detail(tenant.token, requestId);
       expect(seen).toMatchObject({ principalHash: principalHash(email), channel: 'WEB', loggedBy: null, closure: null });
-      expect(seen.timeline.map((entry: { status: string; by: string }) => `${entry.status} ${entry.by}`)).toEqual(['UNVERIFIED principal', 'SUBMITTED principal']);
+      expect(seen.timeline.map((entry: { status: string; by: string; actor: unknown }) => `${entry.status} ${entry.by} ${String(entry.actor)}`)).toEqual(['UNVERIFIED principal null', 'SUBMITTED principal null']);
       expect(seen.assets.map((asset: { name: string; state: unknown }) => [asset.name, asset.state])).toEqual([['CRM', null], ['Orders', null]]);
       expect(JSON.stringify(seen)).not.toContain(email);
-      expect(await dpoMails(tenant.adminEmail, requestId)).toEqual([expect.objectContaining({ subject: expect.stringContaining('Rights request received (ACCESS)') })]);
+      // Written for a DPO: the request named in words, the channel and times as people read them (issue 37).
+      const [received] = await dpoMails(tenant.adminEmail, requestId);
+      expect(received?.subject).toMatch(/^New rights request: an access request, to answer by \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+      expect(received?.body.text).toMatch(/^An access request was received on your request form on .+ IST\. It must be answered by .+ IST\./);
+      expect(received?.body.text).not.toMatch(/ACCESS|WEB|\d{4}-\d{2}-\d{2}T/);
 
       // The DPO's preview of the s.11 summary: the right processors, never the lawful disclosure.
       const summary = (await call('GET', `/api/v1/rights/requests/${requestId}/summary`, { token: await tenant.userToken('VIEWER') })).body.data;
@@ -260,6 +265,29 @@ describe('rights requests', () => {
     expect(tasks).toEqual([expect.objectContaining({ withdrawalId: resolved.body.data.withdrawalId })]);
   });
 
+  it("keeps the team's note apart from what the principal asked: her page shows only her words; the timeline names who acted by email and role, as they were then", async () => {
+    const tenant = await newTenant(call);
+    const email = uniqueEmail('caller');
+    await mappedPrincipal(call, tenant, email);
+    const teamNote = 'Asha phoned at 10:40 and asked for a copy; identity checked against order 1234.';
+    const logged = await call('POST', '/api/v1/rights/requests', { token: tenant.token, body: { type: 'ACCESS', dataPrincipalIdentifier: email, details: 'Please send me a copy of my data.', teamNote, channel: 'PHONE' } });
+    expect(logged.status, JSON.stringify(logged.body)).toBe(201);
+    const requestId = logged.body.data.requestId as string;
+    expect(logged.body.data).toMatchObject({ details: 'Please send me a copy of my data.', teamNote });
+    const mine = await publicView(await mailedLink(email, /your request is received/));
+    expect(mine.details).toBe('Please send me a copy of my data.');
+    expect(JSON.stringify(mine)).not.toContain('identity checked');
+
+    const dpoEmail = uniqueEmail('dpo');
+    await addUser({ tenantId: tenant.tenantId, email: dpoEmail, password, role: 'DPO' });
+    expect((await call('POST', `/api/v1/rights/requests/${requestId}/start`, { token: await loginAs(call, dpoEmail), body: {} })).status).toBe(200);
+    const seen = await detail(tenant.token, requestId);
+    expect(seen.timeline.map((entry: { status: string; actor: unknown }) => [entry.status, entry.actor])).toEqual([
+      ['SUBMITTED', { userId: expect.any(String), email: tenant.adminEmail, role: 'SUPER_ADMIN', asRecordedThen: true }],
+      ['IN_PROGRESS', { userId: expect.any(String), email: dpoEmail, role: 'DPO', asRecordedThen: true }],
+    ]);
+  });
+
   it('records a fulfilled NOMINATION, which the principal\'s next access summary lists', async () => {
     const tenant = await newTenant(call);
     const email = uniqueEmail('nominator');
@@ -357,20 +385,20 @@ describe('rights requests', () => {
     const logged = await call('POST', '/api/v1/rights/requests', { token: tenant.token, body: { type: 'UPDATING', dataPrincipalIdentifier: 'customer-7', details: 'New phone number', channel: 'IN_PERSON' } });
     const requestId = logged.body.data.requestId as string;
     expect(logged.body.data.daysLeft).toBe(10);
-    const subjects = async () => (await dpoMails(tenant.adminEmail, requestId)).map((mail) => mail.subject.replace(/:.*/, ''));
-    expect(await subjects()).toEqual(['Rights request received (UPDATING)']);
+    const subjects = async () => (await dpoMails(tenant.adminEmail, requestId)).map((mail) => mail.subject.replace(/, .*/, ''));
+    expect(await subjects()).toEqual(['New rights request: an updating request']);
 
     setClock(offsetClock(2 * day));
     await Promise.all([ownSweep(), ownSweep()]);
-    expect(await subjects()).toEqual(['Rights request received (UPDATING)']);
+    expect(await subjects()).toEqual(['New rights request: an updating request']);
     setClock(offsetClock(4 * day));
     await Promise.all([ownSweep(), ownSweep()]);
     await ownSweep();
-    expect(await subjects()).toEqual(['Rights request received (UPDATING)', 'Rights request due in 7 days (UPDATING)']);
+    expect(await subjects()).toEqual(['New rights request: an updating request', 'Rights request due in 7 days: an updating request']);
     setClock(offsetClock(11 * day));
     await Promise.all([ownSweep(), ownSweep()]);
     await ownSweep();
-    expect(await subjects()).toEqual(['Rights request received (UPDATING)', 'Rights request due in 7 days (UPDATING)', 'Rights request overdue (UPDATING)']);
+    expect(await subjects()).toEqual(['New rights request: an updating request', 'Rights request due in 7 days: an updating request', 'Rights request overdue: an updating request']);
     const later = await loginAs(call, tenant.adminEmail);
     const overdue = (await call('GET', '/api/v1/rights/requests?overdue=true', { token: later })).body.data.items;
     expect(overdue).toEqual([expect.objectContaining({ requestId, overdue: true, daysLeft: -1 })]);

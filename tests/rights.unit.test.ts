@@ -8,7 +8,7 @@ import { closureReceiptType, verifyClosureReceipt } from '../shared/rights/evide
 import { dueShards, phaseOf, rightsKeys } from '../shared/rights/keys';
 import { daysLeft, dueWorkAt, effectiveStatus, firstDueStage, type RightsRequest } from '../shared/rights/request';
 import { requestReplace } from '../shared/rights/store';
-import { assembleSummary } from '../shared/rights/summary';
+import { assembleSummary, currentPurposes } from '../shared/rights/summary';
 
 const day = 86_400_000;
 const at = (offsetDays: number) => new Date(Date.UTC(2026, 0, 1) + offsetDays * day).toISOString();
@@ -98,9 +98,23 @@ describe('the access summary', () => {
       generatedAt: at(3),
     });
     expect(summary.sharedWith.map((entry) => [entry.name, entry.dataCategories])).toEqual([['Courier', ['address', 'email', 'phone']], ['Mailer', ['email']]]);
-    expect(summary.purposes.map((entry) => [entry.name, entry.assets.map((item) => item.name)])).toEqual([['Delivery', ['Orders']], ['Marketing', ['CRM']]]);
+    // Marketing was withdrawn: what the data was shared for stays listed, but it is no current use (issue 37).
+    expect(summary.purposes.map((entry) => [entry.name, entry.lawfulBasis, entry.assets.map((item) => item.name)])).toEqual([['Delivery', 'CONSENT', ['Orders']]]);
     expect(summary.records[0]).toMatchObject({ language: 'HI', noticeVersion: 2, purposesGranted: [{ name: 'Delivery' }, { name: 'Marketing' }], purposesWithdrawn: [{ name: 'Marketing' }], fullyWithdrawn: false });
     expect(summary.nominees).toEqual([{ name: 'Meera', relationship: 'Sister', nominatedAt: at(2) }]);
+  });
+});
+
+describe('the purposes in use now', () => {
+  const base = { recordId: 'r', noticeId: 'n', withdrawnPurposes: [], isWithdrawn: false } as unknown as ConsentRecord;
+  const at2 = (hours: number) => new Date(Date.parse('2026-11-20T10:00:00.000Z') + hours * 3_600_000).toISOString();
+  it('are those the newest record naming them grants and has not withdrawn, or those of a legitimate use, stated so', () => {
+    const older = { ...base, createdAt: at2(0), consentGiven: { a: true, b: true, c: true, d: false } };
+    const newer = { ...base, recordId: 'r2', createdAt: at2(1), consentGiven: { a: true, b: false }, withdrawnPurposes: ['a'] };
+    const fully = { ...base, recordId: 'r3', createdAt: at2(2), consentGiven: { c: true }, isWithdrawn: true };
+    const bases = new Map([['d', { legalBasis: 'LEGITIMATE_USE' as const }]]);
+    expect([...currentPurposes([newer, older, fully], bases)]).toEqual([['d', 'LEGITIMATE_USE']]);
+    expect([...currentPurposes([older], new Map())].sort()).toEqual([['a', 'CONSENT'], ['b', 'CONSENT'], ['c', 'CONSENT']]);
   });
 });
 

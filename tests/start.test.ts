@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,4 +128,57 @@ describe('npm start', () => {
     expect(link.status).toBe(201);
     expect(link.body.data.portalUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/portal/`));
   });
+});
+
+/**
+ * Issue 36, item 4: the README's tour is what a fresh `npm start` prints and accepts. The banner
+ * it shows is matched line by line against the one printed (ports, ids and keys standing in; this
+ * stack keeps its data in memory, where a newcomer's is in .data), and
+ * the tour's shell blocks run as a newcomer pastes them, against this stack (its ports put in for
+ * the README's 3000 and 3005), from a folder holding the repository's scripts.
+ */
+describe("the README's tour", () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const tour = readme.slice(readme.indexOf('## A ten-minute tour'));
+  const shellBlocks = [...tour.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  const mailOrigin = () => output.match(/Mail inbox\s+(http:\/\/127\.0\.0\.1:\d+)\//)?.[1];
+
+  it('shows the banner npm start prints, line by line', () => {
+    const banner = readme.match(/```\n(Consent service running[\s\S]*?)```/)?.[1];
+    expect(banner).toBeDefined();
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const line of banner!.split('\n').filter((entry) => entry.trim())) {
+      const pattern = escape(line.trim())
+        .replaceAll('127\\.0\\.0\\.1:3000', `127\\.0\\.0\\.1:${port}`)
+        .replaceAll('127\\.0\\.0\\.1:3005', escape(mailOrigin()!.replace('http://', '')))
+        .replaceAll('NNNNN', '\\d+')
+        .replaceAll('data in /path/\\.data', '(?:data in \\S+|in memory)')
+        .replaceAll('5f0c…', '[0-9a-f-]+')
+        .replaceAll('cms_…', 'cms_\\S+')
+        .replaceAll('…', '.*?')
+        .replace(/ +/g, '\\s+');
+      expect(output, line).toMatch(new RegExp(pattern));
+    }
+  });
+
+  it('runs its commands as pasted: the notice published, consent recorded and withdrawn, the mails sent, the pack verified with the keys fetched from the service', async () => {
+    expect(shellBlocks.length).toBeGreaterThanOrEqual(2);
+    const mail = mailOrigin()!;
+    const script = shellBlocks.join('\n').replaceAll('http://127.0.0.1:3000', `http://127.0.0.1:${port}`).replaceAll('http://127.0.0.1:3005', mail);
+    const folder = mkdtempSync(join(tmpdir(), 'cms-tour-'));
+    symlinkSync(join(repoRoot, 'scripts'), join(folder, 'scripts'));
+    try {
+      const { stdout, stderr, status } = spawnSync('bash', ['-o', 'pipefail', '-c', script], { cwd: folder, env: { PATH: process.env.PATH, HOME: process.env.HOME }, encoding: 'utf8', timeout: 120_000 });
+      expect(stderr).toBe('');
+      expect(stdout).not.toMatch(/undefined|VALIDATION_ERROR|UNAUTHORIZED|NOT_FOUND/);
+      expect(stdout).toContain('PUBLISHED');
+      expect(stdout).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/portal/\\S+$`, 'm'));
+      expect(stdout).toMatch(/-> asha@example\.in/);
+      // The verifier's verdict: VALID, or complete but not yet under a checkpoint (exit 3), never INVALID.
+      expect(stdout).toMatch(/^(VALID|COMPLETE BUT NOT YET CHECKPOINTED)\b/m);
+      expect([0, 3]).toContain(status);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

@@ -61,7 +61,7 @@ describe("the service's built-in words", () => {
   it("word a breach intimation's languages around the tenant's own texts, by its setting", async () => {
     const tenant = await newTenant(call);
     const hindi = (await readBuiltIn('HI'))!.words;
-    const texts = { consequences: 'c', mitigation: 'm', safetySteps: 's', contact: 'dpo@shop.example', translations: { HI: { consequences: 'ग', mitigation: 'म', safetySteps: 'स', labels: { reference: 'क्रमांक: {breachId}' } } } };
+    const texts = { whatHappened: 'w', consequences: 'c', mitigation: 'm', safetySteps: 's', contact: 'dpo@shop.example', translations: { HI: { whatHappened: 'व', consequences: 'ग', mitigation: 'म', safetySteps: 'स', labels: { reference: 'क्रमांक: {breachId}' } } } };
     const labelled = await withTenantLabels(tenant.tenantId, texts);
     expect(labelled.labels?.subject).toBe(breachMailWords['mail.breach.subject']);
     // The service's Hindi, under the intimation's own label.

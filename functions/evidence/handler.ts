@@ -1,6 +1,7 @@
 import { clock } from '../../shared/clock';
 import { exportRecords } from '../../shared/consent/export';
-import { packPageHeaders, renderPackPage } from '../../shared/evidence-pack/html';
+import { documentAnswer } from '../../shared/documents/answer';
+import { packDocument } from '../../shared/evidence-pack/page';
 import { buildEvidencePack } from '../../shared/evidence-pack/pack';
 import { consistencyBetween, latestCheckpoint } from '../../shared/evidence/proofs';
 import { verificationKeys } from '../../shared/evidence/signers';
@@ -25,7 +26,7 @@ export const handler = createGroupHandler('evidence', { ...evidenceLogRoutes, ..
   logKeys: async () => ({ headers: { 'Cache-Control': 'public, max-age=300' }, bareJson: await verificationKeys() }),
   createEvidencePack: async ({ caller, body, query }) => {
     const pack = await buildEvidencePack(caller.tenantId, body);
-    return query.format === 'html' ? { serialized: renderPackPage(pack), headers: packPageHeaders(pack) } : ok({ pack });
+    return query.format === 'json' ? ok({ pack }) : documentAnswer(await packDocument(pack), query.format, `evidence-pack-${pack.principalHash.slice(0, 12)}`, true);
   },
   exportConsentRecords: async ({ caller, query }) => {
     const page = await exportRecords(caller.tenantId, query, clock.now());

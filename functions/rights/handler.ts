@@ -1,10 +1,11 @@
 import { createAsset, createProcessor, deleteAsset, deleteProcessor, listDataAssets, listDataProcessors, readAsset, readProcessor, updateAsset, updateProcessor } from '../../shared/data-map/service';
+import { documentAnswer } from '../../shared/documents/answer';
 import { createGroupHandler } from '../../shared/http/handler';
 import { created, ok, type OperationResult } from '../../shared/http/operation';
 import { dataMapRoutes } from '../../shared/http/routes/data-map';
 import { rightsRoutes } from '../../shared/http/routes/rights';
 import { confirmPublicRequest, publicRequest, submitPublicRequest } from '../../shared/rights/intake';
-import { listRequests, logRequest, markRequestAsset, readRequest, readSettings, requestSummary, rightsMeans, startRequest, updateSettings } from '../../shared/rights/requests';
+import { listRequests, logRequest, markRequestAsset, readRequest, readSettings, requestSummary, requestSummaryDocument, rightsMeans, startRequest, updateSettings } from '../../shared/rights/requests';
 import { resolveRequest } from '../../shared/rights/resolve';
 
 /** What the principal's link returns is theirs alone: never kept by a cache. */
@@ -28,7 +29,8 @@ export const handler = createGroupHandler('rights', { ...dataMapRoutes, ...right
   logRightsRequest: async ({ caller, body }) => created(await logRequest(caller.tenantId, caller.userId, body)),
   listRightsRequests: async ({ caller, query }) => ok(await listRequests(caller.tenantId, query)),
   getRightsRequest: async ({ caller, params }) => ok(await readRequest(caller.tenantId, params.requestId)),
-  getRightsRequestSummary: async ({ caller, params }) => ok(await requestSummary(caller.tenantId, params.requestId)),
+  getRightsRequestSummary: async ({ caller, params, query }) =>
+    query.format === 'json' ? ok(await requestSummary(caller.tenantId, params.requestId)) : documentAnswer(await requestSummaryDocument(caller.tenantId, params.requestId), query.format, `access-summary-${params.requestId}`),
   startRightsRequest: async ({ caller, params }) => ok(await startRequest(caller.tenantId, caller.userId, params.requestId)),
   markRightsRequestAsset: async ({ caller, params, body }) => ok(await markRequestAsset(caller.tenantId, caller.userId, params.requestId, params.assetId, body)),
   resolveRightsRequest: async ({ caller, params, body }) => ok(await resolveRequest(caller.tenantId, caller.userId, params.requestId, body)),

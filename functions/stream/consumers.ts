@@ -1,3 +1,4 @@
+import { breachAcknowledgementConsumer } from '../../shared/breaches/acknowledgement';
 import { guardianRequestsConsumer } from '../../shared/children/requested';
 import { recordedEventsConsumer } from '../../shared/consent/recorded-events';
 import { withdrawalConsumer } from '../../shared/consent/withdrawal-consumer';
@@ -10,4 +11,4 @@ import type { StreamConsumer } from '../../shared/stream/consumer';
  * local workers' stream reader. It lives here, above the domains it names, so that no module of
  * shared/ imports a module that imports it back (the consumers import only the StreamConsumer type).
  */
-export const streamConsumers: readonly StreamConsumer[] = [evidenceLogConsumer, recordedEventsConsumer, outboxConsumer, withdrawalConsumer, guardianRequestsConsumer];
+export const streamConsumers: readonly StreamConsumer[] = [evidenceLogConsumer, recordedEventsConsumer, outboxConsumer, withdrawalConsumer, guardianRequestsConsumer, breachAcknowledgementConsumer];

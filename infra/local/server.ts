@@ -118,7 +118,8 @@ const corsHeaders = (origin: string | undefined): Record<string, string> => ({
 const send = (response: ServerResponse, result: APIGatewayProxyStructuredResultV2 | { statusCode: number; headers: Record<string, string>; body: Buffer }, origin: string | undefined) => {
   const headers = { ...corsHeaders(origin), ...(result.headers as Record<string, string> | undefined) };
   response.writeHead(result.statusCode ?? 200, headers);
-  response.end(result.body ?? '');
+  // A binary body (a PDF) comes base64-encoded, as API Gateway takes it and sends it on decoded.
+  response.end('isBase64Encoded' in result && result.isBase64Encoded && typeof result.body === 'string' ? Buffer.from(result.body, 'base64') : (result.body ?? ''));
 };
 
 type Route = (typeof routeList)[number];

@@ -56,6 +56,9 @@ const main = async () => {
   process.env.WEBHOOK_QUEUE_URL = queues[queueDefinitions.webhookDeliveries.name];
   process.env.SCAN_QUEUE_URL = queues[queueDefinitions.trackerScans.name];
   process.env.BREACH_QUEUE_URL = queues[queueDefinitions.breachIntimations.name];
+  // Documents as PDF: printed by the printer's own server, as in AWS by the printer function (shared/documents/pdf.ts).
+  const printer = await (await import('./printer')).startPrinter();
+  process.env.DOCUMENT_PRINTER_URL = printer.url;
   const { startApiServer } = await import('./server');
   // CMS_FUNCTIONS=bundles: every function from the bundle a deploy would ship (infra/local/bundles.ts).
   const bundles = config.localFunctions === 'bundles' ? await (await import('./bundles')).buildBundles() : undefined;
@@ -114,6 +117,7 @@ Ctrl-C stops everything.`);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     rmSync(stackFile, { force: true });
     bundles?.remove();
+    await printer.stop();
     await engines.stop();
     process.exit(0);
   };
@@ -134,7 +138,7 @@ const seedDemo = async (): Promise<DemoCredentials> => {
   const password = 'demo-password-1';
   const tenant = await createTenant({
     name: 'Demo Company',
-    slug: inMemory ? undefined : 'demo',
+    slug: 'demo-company',
     website: 'https://demo.example',
     dpoEmail: email,
     adminEmail: email,

@@ -14,6 +14,10 @@ export const loginResponse = z.object({
   token: described(z.string(), 'Access token (JWT), valid 15 minutes'),
   refreshToken: described(z.string(), 'Opaque refresh token, single use: each refresh returns a new one'),
   expiresIn: described(z.number().check(z.int()), 'Seconds until the access token expires'),
+  tenant: described(
+    z.object({ name: z.string(), timeZone: described(z.string(), 'The IANA zone the tenant reads times in (Asia/Kolkata unless it chose another)') }),
+    'Extension: the tenant signed in to, as the dashboard names it and writes its times',
+  ),
 });
 
 export const refreshResponse = loginResponse;

@@ -4,17 +4,18 @@ import { sha256Hex } from '../crypto/hash';
 import { UnauthorizedError } from '../errors';
 import { consumeRateLimit } from '../rate-limit/limiter';
 import { normaliseEmail } from '../users/keys';
+import { getTenant } from '../tenants/store';
+import { defaultTimeZone } from '../time/format';
 import { findLogin, getUser } from '../users/store';
 import { signAccessToken, type AccessClaims } from './jwt';
 import { endSession, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 
 const invalidCredentials = () => new UnauthorizedError('Invalid email or password');
 
-const tokensFor = async (user: AccessClaims, refreshToken: string) => ({
-  token: await signAccessToken({ tenantId: user.tenantId, userId: user.userId, role: user.role }),
-  refreshToken,
-  expiresIn: config.accessTokenTtlSeconds,
-});
+const tokensFor = async (user: AccessClaims, refreshToken: string) => {
+  const [token, tenant] = await Promise.all([signAccessToken({ tenantId: user.tenantId, userId: user.userId, role: user.role }), getTenant(user.tenantId)]);
+  return { token, refreshToken, expiresIn: config.accessTokenTtlSeconds, tenant: { name: tenant?.name ?? '', timeZone: tenant?.timeZone ?? defaultTimeZone } };
+};
 
 /**
  * Unknown email and wrong password answer alike and cost the same scrypt verification,

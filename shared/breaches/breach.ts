@@ -25,10 +25,17 @@ export interface Filing {
   documentId: string;
 }
 
+/**
+ * How far the intimation got. A principal is reached when mailed, or when the tenant's systems
+ * acknowledged the page of principals handed to them (a `breach.principals` webhook answered 2xx):
+ * `viaTenant`. Until then those without a known email are `awaitingTenant`, not reached, and they
+ * stay so when no webhook of the tenant is subscribed to `breach.principals`.
+ */
 export interface Progress {
   total: number;
   mailed: number;
   viaTenant: number;
+  awaitingTenant: number;
   failed: number;
 }
 
@@ -157,7 +164,7 @@ export const missingItems = (breach: Breach, stage: FilingStage): Record<string,
     missing.principalIntimation =
       breach.intimation.status === 'RUNNING'
         ? '(vi) the intimation of the affected principals is still running'
-        : '(vi) the affected principals have not been intimated yet (POST /breaches/:breachId/principal-intimation)';
+        : '(vi) the affected principals have not been intimated yet: notify them first';
   }
   return missing;
 };
@@ -218,8 +225,14 @@ export const boardDocument = (breach: Breach, stage: FilingStage, fiduciary: { t
   };
 };
 
-/** The counters in their documented order (a stored map keeps no order). */
-export const progressOf = ({ total, mailed, viaTenant, failed }: Progress): Progress => ({ total, mailed, viaTenant, failed });
+/**
+ * The counters in their documented order (a stored map keeps no order). Breaches intimated before
+ * acknowledgements were counted have no `awaitingTenant`: their `viaTenant` was counted as handed.
+ */
+export const progressOf = ({ total, mailed, viaTenant, awaitingTenant, failed }: Progress): Progress => ({ total, mailed, viaTenant, awaitingTenant: awaitingTenant ?? 0, failed });
+
+/** Principals reached: mailed, or acknowledged by the tenant's systems. */
+export const reachedOf = (progress: Progress): number => progress.mailed + progress.viaTenant;
 
 /** How many principals the breach affects, as far as is known (docs/breaches.md). */
 export const affectedCountOf = (breach: Breach): number | null => {
@@ -227,7 +240,12 @@ export const affectedCountOf = (breach: Breach): number | null => {
   return breach.affected.scope === 'PRINCIPALS' ? breach.listedPrincipals : null;
 };
 
-export const summaryView = (breach: Breach, now: Date) => ({
+/** Whether the tenant's systems can be told of principals without an email: an active webhook subscribed to breach.principals. */
+export interface Handoff {
+  webhookSubscribed: boolean;
+}
+
+export const summaryView = (breach: Breach, now: Date, handoff: Handoff) => ({
   breachId: breach.breachId,
   title: breach.title,
   status: breach.status,
@@ -241,13 +259,15 @@ export const summaryView = (breach: Breach, now: Date) => ({
     startedAt: breach.intimation.startedAt,
     finishedAt: breach.intimation.finishedAt,
     progress: progressOf(breach.progress),
+    reached: reachedOf(progressOf(breach.progress)),
+    handoff,
   },
   createdAt: breach.createdAt,
   updatedAt: breach.updatedAt,
 });
 
-export const detailView = (breach: Breach, timeline: unknown[], now: Date, assets: readonly AssetRef[]) => ({
-  ...summaryView(breach, now),
+export const detailView = (breach: Breach, timeline: unknown[], now: Date, assets: readonly AssetRef[], handoff: Handoff) => ({
+  ...summaryView(breach, now, handoff),
   occurredAt: breach.occurredAt,
   nature: breach.nature,
   extent: breach.extent,

@@ -4,6 +4,9 @@ import { writeTransaction } from '../db/transact';
 import { ConflictError, ValidationError } from '../errors';
 import { newTimeOrderedId } from '../ids';
 import { progressOf, type Breach } from './breach';
+import type { LanguageCode } from '../i18n/languages';
+import { requireTenant } from '../tenants/store';
+import { intimationMail, mailLanguage } from './mail';
 import { withTenantLabels } from './run-labels';
 import type { IntimationText } from './schemas';
 import { actorOf, breachDocument, requireOpen, type Caller } from './service';
@@ -31,6 +34,19 @@ const runView = (breach: Breach, resumed: boolean) => ({
   resumed,
   progress: progressOf(breach.progress),
 });
+
+/**
+ * The mail one principal would get from these texts, now, in one language: what the dashboard's
+ * Notify form previews before anyone is told. The same composer and the same labels as the run.
+ */
+export const previewIntimation = async (tenantId: string, breachId: string, input: IntimationText & { previewLanguage: LanguageCode }) => {
+  const [breach, tenant] = await Promise.all([requireBreach(tenantId, breachId), requireTenant(tenantId)]);
+  const { previewLanguage, ...texts } = input;
+  const text = await withTenantLabels(tenantId, texts);
+  const language = mailLanguage(previewLanguage, text);
+  const mail = intimationMail('principal@example.invalid', tenant, breach, text, language);
+  return { language, subject: mail.subject, text: mail.text };
+};
 
 export const startIntimation = async (caller: Caller, breachId: string, text: IntimationText) => {
   const breach = await requireBreach(caller.tenantId, breachId, true);

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../crypto/hash';
 import { isLanguageCode, type LanguageCode } from '../i18n/languages';
-import { composeMail, type MailText } from '../mail/compose';
+import { composeMail, readableTime, type MailText } from '../mail/compose';
 import type { Mail } from '../mail/outbox';
 import { fillWords } from '../words/fill';
 import type { Breach } from './breach';
@@ -19,33 +19,31 @@ import type { IntimationText } from './schemas';
 export const mailLanguage = (recorded: string | undefined, text: IntimationText): LanguageCode =>
   recorded !== undefined && isLanguageCode(recorded) && recorded !== 'EN' && text.translations?.[recorded] ? recorded : 'EN';
 
-/** Times in a mail: unambiguous in every language (no month names), UTC. */
-export const mailTime = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+type MailBreach = Pick<Breach, 'breachId' | 'awareAt' | 'occurredAt'>;
 
-type MailBreach = Pick<Breach, 'breachId' | 'awareAt' | 'occurredAt' | 'nature' | 'extent' | 'location'>;
-
-export const intimationMail = (to: string, tenantName: string, breach: MailBreach, text: IntimationText, language: LanguageCode): Mail => {
+/**
+ * Only texts written for principals reach them: what happened in the intimation's own words
+ * (`whatHappened`), never the register's description, whose nature, extent and location are the
+ * team's (a bucket, a region, a system's name). Times are the tenant's, in her language, with UTC.
+ */
+export const intimationMail = (to: string, tenant: { name: string; timeZone?: string | undefined }, breach: MailBreach, text: IntimationText, language: LanguageCode): Mail => {
   const words = language === 'EN' ? text : { ...text, ...text.translations?.[language] };
+  const when = (iso: string) => readableTime(iso, language, tenant.timeZone);
   const values = {
-    tenant: tenantName,
+    tenant: tenant.name,
     breachId: breach.breachId,
-    extent: breach.extent,
-    location: breach.location,
-    awareAt: mailTime(breach.awareAt),
-    occurredAt: breach.occurredAt ? mailTime(breach.occurredAt) : '',
+    awareAt: when(breach.awareAt),
+    occurredAt: breach.occurredAt ? when(breach.occurredAt) : '',
   };
   const say = (key: IntimationLabelKey): MailText => {
     const own = language === 'EN' ? undefined : text.translations?.[language]?.labels?.[key];
     return own === undefined ? { text: fillWords(text.labels?.[key] ?? defaultIntimationLabel(key), values), language: 'EN' } : { text: fillWords(own, values), language };
   };
   const theirs = (value: string): MailText => ({ text: value, language });
-  const english = (value: string): MailText => ({ text: value, language: 'EN' });
   const timing = say(breach.occurredAt ? 'timingLine' : 'timingUnknown');
-  // The breach's own nature is the register's English; a whatHappened of the language replaces it.
-  const whatHappened = words.whatHappened ? [theirs(words.whatHappened), timing] : [english(breach.nature), say('extentLine'), timing, say('locationLine')];
   return composeMail(to, language, say('subject').text, [
     say('opening'),
-    [say('whatHappenedHeading'), ...whatHappened],
+    [say('whatHappenedHeading'), theirs(words.whatHappened), timing],
     [say('consequencesHeading'), theirs(words.consequences)],
     [say('mitigationHeading'), theirs(words.mitigation)],
     [say('safetyStepsHeading'), theirs(words.safetySteps)],

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
+import { documentFormat } from '../documents/schemas';
 import { principalHashSchema } from '../consent/schemas';
 import { scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
 import { intimationLabelKeys } from './mail-labels';
@@ -105,7 +106,7 @@ const languageTexts = {
   consequences: described(intimationText(1000), '(b) the likely consequences for the principal'),
   mitigation: described(intimationText(1000), '(c) what has been and is being done to reduce the risk'),
   safetySteps: described(intimationText(1000), '(d) what she can do to protect herself'),
-  whatHappened: described(z.optional(intimationText(1000)), 'Extension: (a) in plain words; without it the mail gives the breach\'s nature, extent, timing and location'),
+  whatHappened: described(intimationText(1000), '(a) what happened, written for the principals: nature, extent and where, in plain words. The register\'s own description (its nature, extent and location: internal systems, buckets, regions) is never sent to principals; the mail adds only when it occurred and when the tenant became aware'),
   labels: z.optional(labelOverrides),
 };
 
@@ -115,6 +116,17 @@ export const intimationBody = z.strictObject({
   translations: described(z.optional(z.partialRecord(z.enum(scheduledLanguageCodes as [LanguageCode, ...LanguageCode[]]), z.strictObject(languageTexts))), 'The same texts per scheduled language (upper-case code): a principal whose latest consent was given in one of them is written to in it, everyone else in English'),
 });
 export type IntimationText = z.output<typeof intimationBody>;
+
+/** The intimation's texts as they would be sent, and which language's mail to show. */
+export const intimationPreviewBody = z.extend(intimationBody, {
+  previewLanguage: described(z._default(z.enum(['EN', ...scheduledLanguageCodes] as [LanguageCode, ...LanguageCode[]]), 'EN'), 'The mail of a principal whose latest consent was in this language (English where the texts have none in it)'),
+});
+
+export const intimationPreview = z.object({
+  language: described(z.string(), 'The language the mail is in: previewLanguage when the texts have it, else EN'),
+  subject: z.string(),
+  text: described(z.string(), 'The plain-text part, exactly as a principal receives it (with the tenant\'s labels of the moment)'),
+});
 
 export const extensionBody = z.strictObject({
   grantedUntil: described(instant, "The new due time of the detailed report, as the Board allowed; later than the current one"),
@@ -132,7 +144,7 @@ export const listBreachesQuery = z.strictObject({
 
 export const reportQuery = z.strictObject({
   stage: z._default(z.enum(filingStages), 'DETAILED_REPORT'),
-  format: described(z._default(z.enum(['json', 'html']), 'json'), 'html: a printable, self-contained page (text/html)'),
+  format: documentFormat,
 });
 
 const clock = z.object({
@@ -147,7 +159,8 @@ const clock = z.object({
 export const progressView = z.object({
   total: z.number().check(z.int()),
   mailed: z.number().check(z.int()),
-  viaTenant: described(z.number().check(z.int()), 'Principals with no known email, handed to the tenant in breach.principals events'),
+  viaTenant: described(z.number().check(z.int()), 'Principals with no known email, handed to the tenant in breach.principals events, whose page a webhook of the tenant acknowledged (answered 2xx): reached'),
+  awaitingTenant: described(z.number().check(z.int()), 'Principals with no known email, handed to the tenant in breach.principals events that no webhook has acknowledged yet: not reached (none ever will be while no webhook is subscribed to breach.principals)'),
   failed: described(z.number().check(z.int()), 'Principals whose stored contact could not be read; listed in the batch documents'),
 });
 
@@ -157,6 +170,11 @@ export const intimationView = z.object({
   startedAt: z.nullable(instant),
   finishedAt: z.nullable(instant),
   progress: progressView,
+  reached: described(z.number().check(z.int()), 'mailed + viaTenant: the principals who were told'),
+  handoff: described(
+    z.object({ webhookSubscribed: z.boolean() }),
+    'Whether an active webhook of the tenant is subscribed to breach.principals: without one, principals with no known email are never reached through the service',
+  ),
 });
 
 const affectedView = z.object({

@@ -9,7 +9,8 @@ import { getAssets } from '../data-map/store';
 import { getNotice } from '../notices/store';
 import { getPurposes } from '../purposes/store';
 import { getUser } from '../users/store';
-import { detailView, dueTimes, isOverdue, summaryView, type Actor, type AssetRef, type Breach } from './breach';
+import { listWebhooks } from '../webhooks/store';
+import { detailView, dueTimes, isOverdue, summaryView, type Actor, type AssetRef, type Breach, type Handoff } from './breach';
 import { breachPut, chunkPut, listBreaches, requireBreach, versionedChange } from './store';
 import type { BreachChanges, CreateBreachInput } from './schemas';
 
@@ -24,6 +25,11 @@ export interface Caller {
   userId: string;
   role: string;
 }
+
+/** Whether an active webhook of the tenant takes breach.principals (a tenant has a handful of webhooks: one range read). */
+export const handoffOf = async (tenantId: string): Promise<Handoff> => ({
+  webhookSubscribed: (await listWebhooks(tenantId)).some((webhook) => webhook.isActive && webhook.events.includes('breach.principals')),
+});
 
 /** Listed hashes are stored in chunks of this many (≤ 10 per call, so a call stays one transaction). */
 export const chunkSize = 1000;
@@ -133,7 +139,7 @@ export const createBreach = async (caller: Caller, input: CreateBreachInput) => 
     extension: null,
     filings: {},
     intimation: emptyIntimation,
-    progress: { total: 0, mailed: 0, viaTenant: 0, failed: 0 },
+    progress: { total: 0, mailed: 0, viaTenant: 0, awaitingTenant: 0, failed: 0 },
     createdAt: at,
     updatedAt: at,
     closedAt: null,
@@ -154,15 +160,16 @@ export const createBreach = async (caller: Caller, input: CreateBreachInput) => 
     dataCategories: breach.dataCategories,
   });
   await writeTransaction([breachPut(breach), ...listed.items, document.item, { name: 'breach.created event', item: outboxPut(event) }]);
-  return summaryView(breach, now);
+  return summaryView(breach, now, await handoffOf(caller.tenantId));
 };
 
 export const listTenantBreaches = async (tenantId: string, filter: { status?: Breach['status'] | undefined; overdue?: boolean | undefined }) => {
   const now = clock.now();
-  return (await listBreaches(tenantId))
+  const [breaches, handoff] = await Promise.all([listBreaches(tenantId), handoffOf(tenantId)]);
+  return breaches
     .filter((breach) => !filter.status || breach.status === filter.status)
     .filter((breach) => filter.overdue === undefined || isOverdue(breach, now) === filter.overdue)
-    .map((breach) => summaryView(breach, now));
+    .map((breach) => summaryView(breach, now, handoff));
 };
 
 /** The timeline: the breach's logged documents, oldest first, as who did what when. */
@@ -174,8 +181,8 @@ const timelineOf = async (breach: Breach) =>
 
 export const breachDetail = async (tenantId: string, breachId: string, consistent = false) => {
   const breach = await requireBreach(tenantId, breachId, consistent);
-  const [timeline, assets] = await Promise.all([timelineOf(breach), assetsOf(breach)]);
-  return detailView(breach, timeline, clock.now(), assets);
+  const [timeline, assets, handoff] = await Promise.all([timelineOf(breach), assetsOf(breach), handoffOf(tenantId)]);
+  return detailView(breach, timeline, clock.now(), assets, handoff);
 };
 
 /** Refuses a change to a closed breach. */

@@ -42,7 +42,7 @@ export const listBreaches = async (tenantId: string): Promise<Breach[]> =>
 export interface Change {
   /** Attribute paths (`title`, `intimation.status`) to values. */
   set?: Record<string, unknown>;
-  /** Attribute paths to numbers added to them (the paths exist from creation). */
+  /** Attribute paths to numbers added to them (a path a breach of an older layout lacks counts from 0). */
   add?: Record<string, number>;
   /** A further condition, its `:values` in `values`; path names as `#a_b` for `a.b`. */
   condition?: string;
@@ -57,7 +57,7 @@ export const updateParts = (change: Change): Required<Pick<UpdateCommandInput, '
   const add = Object.entries(change.add ?? {});
   const clauses = [
     ...set.map(([path], index) => `${nameOf(path)} = :s${index}`),
-    ...add.map(([path], index) => `${nameOf(path)} = ${nameOf(path)} + :a${index}`),
+    ...add.map(([path], index) => `${nameOf(path)} = if_not_exists(${nameOf(path)}, :zero) + :a${index}`),
   ];
   const UpdateExpression = `SET ${clauses.join(', ')}`;
   const names = new Set([...`${UpdateExpression} ${change.condition ?? ''}`.matchAll(/#(\w+)/g)].map((match) => match[1]!));
@@ -67,6 +67,7 @@ export const updateParts = (change: Change): Required<Pick<UpdateCommandInput, '
     ExpressionAttributeValues: {
       ...Object.fromEntries(set.map(([, value], index) => [`:s${index}`, value])),
       ...Object.fromEntries(add.map(([, value], index) => [`:a${index}`, value])),
+      ...(add.length > 0 ? { ':zero': 0 } : {}),
       ...change.values,
     },
     ...(change.condition ? { ConditionExpression: change.condition } : {}),
@@ -102,7 +103,7 @@ export const runChange = (breach: Pick<Breach, 'tenantId' | 'breachId'>, runId: 
 export const batchProgress = (breach: Pick<Breach, 'tenantId' | 'breachId'>, runId: string, counts: Progress, at: string): NamedItem =>
   runChange(breach, runId, {
     set: { 'intimation.lastProgressAt': at },
-    add: { 'progress.total': counts.total, 'progress.mailed': counts.mailed, 'progress.viaTenant': counts.viaTenant, 'progress.failed': counts.failed, 'intimation.batchesDone': 1 },
+    add: { 'progress.total': counts.total, 'progress.mailed': counts.mailed, 'progress.viaTenant': counts.viaTenant, 'progress.awaitingTenant': counts.awaitingTenant, 'progress.failed': counts.failed, 'intimation.batchesDone': 1 },
   });
 
 // Listed hashes (scope PRINCIPALS), one chunk per batch.

@@ -31,7 +31,8 @@ import { applyChange, batchProgress, claimPrincipal, getBreach, getChunk, getPag
  *   the same batch re-claims its own; any other batch, of this run or an earlier one, is refused),
  *   looks up her latest consent's language and her sealed email, queues her mail in the outbox
  *   under an id derived from breach and principal (a retry cannot queue it twice), hands those with
- *   no email to the tenant as one `breach.principals` event (its id derived from the page), and
+ *   no email to the tenant as one `breach.principals` event (its id derived from the page; they count
+ *   as reached only once a subscribed webhook acknowledges it, acknowledgement.ts), and
  *   completes in one transaction: the page, the breach's counters and the batch's logged document.
  * The run is DONE once resolution reached the end and every planned batch completed.
  */
@@ -196,13 +197,14 @@ export const intimateBatch = async (message: Extract<IntimationMessage, { kind: 
   const viaTenant = outcomes.filter((outcome) => outcome.via === 'tenant').map((outcome) => outcome.hash);
   const failed = outcomes.filter((outcome) => outcome.via === 'failed').map((outcome) => outcome.hash);
   await mapLimit(mailed, width, (outcome) =>
-    putOnce(mailPut(breach.tenantId, intimationMail(outcome.email, tenant.name, breach, text, outcome.language), intimationMailId(breach.breachId, outcome.hash))),
+    putOnce(mailPut(breach.tenantId, intimationMail(outcome.email, tenant, breach, text, outcome.language), intimationMailId(breach.breachId, outcome.hash))),
   );
   const eventId = eventIdFor('breach.principals', `${page.runId}:${page.page}`);
   if (viaTenant.length > 0) {
     await putOnce(outboxPut(newEvent(breach.tenantId, 'breach.principals', { breachId: breach.breachId, runId: page.runId, page: page.page, principalHashes: viaTenant }, { id: eventId })));
   }
-  const counts: Progress = { total: claimed.length, mailed: mailed.length, viaTenant: viaTenant.length, failed: failed.length };
+  // Handed to the tenant is not reached: counted so until its systems acknowledge the page (acknowledgement.ts).
+  const counts: Progress = { total: claimed.length, mailed: mailed.length, viaTenant: 0, awaitingTenant: viaTenant.length, failed: failed.length };
   const document = documentPut({
     tenantId: breach.tenantId,
     documentType: 'breach.intimation-batch',

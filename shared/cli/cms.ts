@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 class UsageError extends Error {}
 
 const usage = `Usage:
-  cms tenant create --name N [--slug S] [--plan standard|collect-only] [--website URL] [--dpo-email E]
+  cms tenant create --name N [--slug S] [--plan standard|collect-only] [--website URL] [--dpo-email E] [--time-zone Z]
                     [--monthly-consent-limit N] --admin-email E --admin-password P [--json]
   cms user add --tenant ID --email E --password P --role DPO|SUPER_ADMIN|ANALYST|VIEWER [--json]
   cms tenant list [--json]
@@ -26,6 +26,7 @@ const options = {
   plan: { type: 'string' },
   website: { type: 'string' },
   'dpo-email': { type: 'string' },
+  'time-zone': { type: 'string' },
   'monthly-consent-limit': { type: 'string' },
   'admin-email': { type: 'string' },
   'admin-password': { type: 'string' },
@@ -93,6 +94,7 @@ const run = async (argv: string[]): Promise<{ result: unknown; line: string }> =
         plan: (values.plan ?? 'standard') as 'standard' | 'collect-only',
         website: values.website,
         dpoEmail: values['dpo-email'],
+        timeZone: values['time-zone'],
         monthlyConsentLimit: integer(values['monthly-consent-limit'], 'monthly-consent-limit'),
         adminEmail: required(values, 'admin-email'),
         adminPassword: required(values, 'admin-password'),

@@ -1,3 +1,5 @@
+import { currentActors } from '../users/actor';
+import { userIdOf } from '../users/actor-words';
 import { NotFoundError } from '../errors';
 import { lastVersionNumbers } from '../notices/store';
 import { logProofOf } from '../evidence/proofs';
@@ -99,7 +101,9 @@ const lastWithdrawalOf = async (record: ConsentRecord) => {
 export const proofOf = async (tenantId: string, recordId: string) => {
   const record = await getRecord(tenantId, recordId);
   if (!record) throw new NotFoundError('Consent record');
-  const [evidence, log, lastWithdrawal] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId), lastWithdrawalOf(record)]);
+  // The evidence names a team member by id only; the view names them as the team list reads now, and says so.
+  const userId = userIdOf(record.attributedBy);
+  const [evidence, log, lastWithdrawal, actors] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId), lastWithdrawalOf(record), userId ? currentActors(tenantId, [userId]) : undefined]);
   const { consentState, guardianVerification } = statusFields(record);
-  return { ...evidence, log, lastWithdrawal, consentState, guardianVerification, guardianRequestId: record.guardianRequestId ?? null };
+  return { ...evidence, attributedByActor: (userId && actors?.get(userId)) || null, log, lastWithdrawal, consentState, guardianVerification, guardianRequestId: record.guardianRequestId ?? null };
 };

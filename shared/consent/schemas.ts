@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
+import { actorView } from '../users/schemas';
 import { languageCode } from '../notices/schemas';
 import { logView } from '../evidence/schemas';
 import { slugSchema } from '../tenants/tenant';
@@ -166,6 +167,7 @@ export const proofView = /* @__PURE__ */ (() => z.object({
   algorithm: z.string(),
   canonicalPayload: described(z.string(), 'The RFC 8785 canonical JSON that was hashed'),
   payload: z.record(z.string(), z.unknown()),
+  attributedByActor: described(z.nullable(actorView), 'Extension: the team member a DASHBOARD record names by id in attributedBy, as the team list reads now (the evidence keeps only the id); null for any other attribution'),
   proofHash: z.string(),
   recomputedHash: z.string(),
   matches: z.boolean(),

@@ -30,7 +30,7 @@ const purposeNames = async (tenantId: string, latest: ConsentRecord | undefined,
 };
 
 export interface ConfirmedWithdrawal {
-  tenant: { tenantId: string; name: string };
+  tenant: { tenantId: string; name: string; timeZone?: string | undefined };
   records: readonly ConsentRecord[];
   principalEmail: string | null;
   withdrawalId: string;
@@ -48,16 +48,16 @@ export const withdrawalConfirmationMail = async (withdrawal: ConfirmedWithdrawal
   const scope = withdrawal.full
     ? say('mail.withdrawal.scopeAll')
     : say('mail.withdrawal.scopeSome', { purposes: (await purposeNames(withdrawal.tenant.tenantId, latest, withdrawal.purposeIds, language)).join(', ') });
-  const text = say('mail.withdrawal.confirmedText', { tenant, scope: scope.text, at: (shownIn) => readableTime(withdrawal.at, shownIn), reference: withdrawal.withdrawalId });
+  const text = say('mail.withdrawal.confirmedText', { tenant, scope: scope.text, at: (shownIn) => readableTime(withdrawal.at, shownIn, withdrawal.tenant.timeZone), reference: withdrawal.withdrawalId });
   const mail = composeMail(withdrawal.principalEmail, language, say('mail.withdrawal.confirmedSubject', { tenant }).text, [text]);
   return [{ name: 'principal mail', item: mailPut(withdrawal.tenant.tenantId, mail) }];
 };
 
 /** The mail that carries a withdrawal link, given the link once it is made (the token and its mail are written together). */
-export const withdrawalLinkMail = async (tenant: { tenantId: string; name: string }, email: string, latest: ConsentRecord | undefined) => {
+export const withdrawalLinkMail = async (tenant: { tenantId: string; name: string; timeZone?: string | undefined }, email: string, latest: ConsentRecord | undefined) => {
   const { language, say } = await wordsFor(tenant.tenantId, recordedLanguage(latest?.languageShown), withdrawalMailWords);
   return ({ portalUrl, expiresAt }: { portalUrl: string; expiresAt: string }) =>
     composeMail(email, language, say('mail.withdrawal.linkSubject', { tenant: tenant.name }).text, [
-      say('mail.withdrawal.linkText', { tenant: tenant.name, url: portalUrl, expiresAt: (shownIn) => readableTime(expiresAt, shownIn) }),
+      say('mail.withdrawal.linkText', { tenant: tenant.name, url: portalUrl, expiresAt: (shownIn) => readableTime(expiresAt, shownIn, tenant.timeZone) }),
     ]);
 };

@@ -3,6 +3,7 @@ import { ValidationError } from '../errors';
 import { newId, newTimeOrderedId } from '../ids';
 import { mailPut } from '../mail/outbox';
 import { getPurposes } from '../purposes/store';
+import { formatDate, formatTime } from '../time/format';
 import { withdrawalConfirmationMail } from './withdrawal-mails';
 import { writeTransaction, type NamedItem } from '../db/transact';
 import type { Tenant } from '../tenants/tenant';
@@ -44,20 +45,39 @@ const purposeNames = async (tenantId: string, purposeIds: string[]): Promise<str
   return purposeIds.map((id) => byId.get(id) ?? id);
 };
 
-/** The team's mail (in English, like the dashboard): what to stop, by when. */
-const dpoMail = (request: WithdrawalRequest, withdrawalId: string, at: string, dueAt: string, full: boolean, purposeIds: string[]): NamedItem[] =>
-  request.tenant.dpoEmail
-    ? [
-        {
-          name: 'DPO mail',
-          item: mailPut(request.tenant.tenantId, {
-            to: request.tenant.dpoEmail,
-            subject: `Consent withdrawn (${request.method}): act by ${dueAt.slice(0, 10)}`,
-            text: `Withdrawal ${withdrawalId} at ${at} covers ${request.records.length} consent record(s), ${full ? 'all purposes' : `these purposes: ${purposeIds.join(', ')}`}.\nReason: ${request.reason ?? 'none given'}.\n${request.attribution ? `How it was made: ${withdrawalAttributionLabel(request.attribution)}. ${withdrawalAttributionText(request.attribution)}\n` : ''}A compliance task is due ${dueAt}: stop the processing and mark the task done.`,
-          }),
-        },
-      ]
-    : [];
+/** How the team's words name where a withdrawal was made. */
+const methodWords: Record<WithdrawalMethod, string> = {
+  DASHBOARD: 'by your team, in the dashboard',
+  WEB_PORTAL: 'by the principal, on the withdrawal page',
+  PUBLIC_API: 'through your systems',
+  WIDGET: 'by the principal, in the consent banner',
+  RIGHTS_REQUEST: 'by fulfilling an erasure request',
+};
+
+/**
+ * The team's mail (in English, like the dashboard): what to stop, by when, with the purposes by
+ * name and times in the tenant's zone (issue 37, defect 6).
+ */
+const dpoMail = (request: WithdrawalRequest, withdrawalId: string, at: string, dueAt: string, full: boolean, names: string[]): NamedItem[] => {
+  if (!request.tenant.dpoEmail) return [];
+  const zone = { timeZone: request.tenant.timeZone };
+  return [
+    {
+      name: 'DPO mail',
+      item: mailPut(request.tenant.tenantId, {
+        to: request.tenant.dpoEmail,
+        subject: `Consent withdrawn: stop the processing by ${formatDate(dueAt, zone)}`,
+        text: [
+          `Consent was withdrawn ${methodWords[request.method]} on ${formatTime(at, zone)}, for ${full ? 'every purpose' : names.join(', ')} (${request.records.length} consent record(s)).`,
+          request.reason ? `The principal's reason: ${request.reason}` : 'No reason was given.',
+          ...(request.attribution ? [`How it was made: ${withdrawalAttributionLabel(request.attribution)}. ${withdrawalAttributionText(request.attribution)}`] : []),
+          `A compliance task is due by ${formatTime(dueAt, zone)}: stop the processing and mark the task done under Withdrawals.`,
+          `Reference: withdrawal ${withdrawalId}.`,
+        ].join('\n'),
+      }),
+    },
+  ];
+};
 
 /** A principal's records as stored now (the callers read them from an eventually consistent index). */
 const rereadRecords = async (records: ConsentRecord[]): Promise<ConsentRecord[]> => {
@@ -141,6 +161,7 @@ const commitAndApply = async (request: WithdrawalRequest, affected: Affected, cl
   const dataPrincipalHash = affected[0]!.record.dataPrincipalHash;
   const isFullWithdrawal = affected.every(({ next }) => next.isWithdrawn);
   const purposesWithdrawn = [...new Set(affected.flatMap(({ next }) => next.newlyWithdrawn))];
+  const names = await purposeNames(tenantId, isFullWithdrawal ? [] : purposesWithdrawn);
   const plan: WithdrawalPlan = {
     withdrawalId,
     tenantId,
@@ -163,12 +184,13 @@ const commitAndApply = async (request: WithdrawalRequest, affected: Affected, cl
       withdrawalId,
       dueAt,
       createdAt: at,
-      description: `Stop processing for withdrawal ${withdrawalId} (${isFullWithdrawal ? 'all purposes' : purposesWithdrawn.join(', ')})`,
+      // Named as the DPO knows the purposes (their ids stay on the withdrawal).
+      description: `Stop processing for ${isFullWithdrawal ? 'every purpose' : names.join(', ')} (withdrawal ${withdrawalId})`,
       withdrawalMethod: request.method,
       ...(attribution ? { attribution } : {}),
     }),
     ...(await withdrawalConfirmationMail({ tenant: request.tenant, records: request.records, principalEmail: request.principalEmail, withdrawalId, at, full: isFullWithdrawal, purposeIds: purposesWithdrawn })),
-    ...dpoMail(request, withdrawalId, at, dueAt, isFullWithdrawal, await purposeNames(tenantId, isFullWithdrawal ? [] : purposesWithdrawn)),
+    ...dpoMail(request, withdrawalId, at, dueAt, isFullWithdrawal, names),
     ...(request.extraItems ?? []),
   ];
   await writeTransaction(items);

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
+import { documentFormat } from '../documents/schemas';
 import { identifierSchema, principalHashSchema } from '../consent/schemas';
 import { checkpointSchema, jwksView } from '../evidence/schemas';
 
@@ -33,7 +34,7 @@ export const evidencePackBody = z.pipe(z.strictObject({
     body.principalHash !== undefined ? { principalHash: body.principalHash } : { dataPrincipalIdentifier: body.dataPrincipalIdentifier! }));
 
 export const evidencePackQuery = z.strictObject({
-  format: described(z._default(z.enum(['json', 'html']), 'json'), 'json: { data: { pack } }; html: the same pack as a printable, self-contained page (text/html) with the JSON embedded'),
+  format: described(documentFormat, 'json: { data: { pack } }; html: the pack as a document with the JSON embedded (the verifier reads it); pdf: that page printed'),
 });
 
 const entryLog = described(z.object({

@@ -5,6 +5,8 @@ export interface HttpResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is base64 of bytes (a PDF), as API Gateway takes a binary body. */
+  isBase64Encoded?: boolean;
 }
 
 export const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };

@@ -152,6 +152,9 @@ export const createGroupHandler = <G extends FunctionGroup>(group: G, routes: Gr
       if ('serialized' in result) {
         return { statusCode: status, headers: { ...(result.serialized ? jsonHeaders : {}), ...result.headers }, body: result.serialized };
       }
+      if ('binary' in result) {
+        return { statusCode: status, headers: result.headers ?? {}, body: Buffer.from(result.binary).toString('base64'), isBase64Encoded: true };
+      }
       if ('bareJson' in result) {
         return { statusCode: status, headers: { ...jsonHeaders, ...result.headers }, body: JSON.stringify(result.bareJson) };
       }

@@ -37,7 +37,9 @@ export type OperationResult =
   /** A body sent as is, without the `{ data }` envelope (the OpenAPI document). */
   | { status?: number; headers?: Record<string, string>; bareJson: unknown }
   /** A body serialised ahead of time (a precomputed document), or '' for a 304. */
-  | { status?: number; headers?: Record<string, string>; serialized: string };
+  | { status?: number; headers?: Record<string, string>; serialized: string }
+  /** Bytes (a PDF), sent base64-encoded as API Gateway expects of a binary body. */
+  | { status?: number; headers?: Record<string, string>; binary: Uint8Array };
 
 export type Operation<K extends OperationId> = (request: OperationRequest<Routes[K]>) => Promise<OperationResult>;
 

@@ -1,5 +1,6 @@
 import { directionOf, isLanguageCode, isoOf } from '../i18n/languages';
 import { headerText } from './headers';
+import { formatTime } from '../time/format';
 import type { Mail } from './outbox';
 
 /** Text and the language it is in (English where the principal's language had no word for it). */
@@ -43,12 +44,9 @@ export const composeMail = (to: string, language: string, words: string, paragra
   };
 };
 
-/** A time as a principal reads it in `language` (UTC, and said so); the ISO form where the language cannot be formatted. */
-export const readableTime = (iso: string, language: string): string => {
-  try {
-    const locale = isLanguageCode(language) ? `${isoOf(language)}-IN` : 'en-IN';
-    return `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
-  } catch {
-    return iso;
-  }
-};
+/**
+ * A time as a principal reads it in `language`: the one formatter (shared/time/format.ts), in the
+ * tenant's time zone (India's by default), with UTC beside, as every mail and page writes it.
+ */
+export const readableTime = (iso: string, language: string, timeZone?: string | null): string =>
+  formatTime(iso, { timeZone, locale: isLanguageCode(language) ? `${isoOf(language)}-IN` : 'en-IN', utc: true });

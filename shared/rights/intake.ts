@@ -11,7 +11,8 @@ import { consumeRateLimit } from '../rate-limit/limiter';
 import { assertRightsFeature } from '../tenants/features';
 import { getTenantBySlug, requireTenant } from '../tenants/store';
 import { closureOf, requestDocuments } from './evidence';
-import { confirmationMail, dpoContactOf } from './mails';
+import { dpoContactOf } from '../notices/dpo-contact';
+import { confirmationMail } from './mails';
 import { answerKeptMs, confirmWindowMs, effectiveStatus, type RightsRequest } from './request';
 import type { publicRequestBody } from './schemas';
 import { getAnswer, getRequest, getToken, requestInsert, requestReplace, tokenExpiry, tokenInsert } from './store';
@@ -122,7 +123,7 @@ export const confirmPublicRequest = async (token: string) => {
   if (status === 'EXPIRED') throw expiredError(request);
   if (status !== 'UNVERIFIED') throw new ConflictError(`The request is already ${status}`);
   const tenant = assertRightsFeature(await requireTenant(request.tenantId));
-  const { request: submitted, items } = submissionItems(await asSubmitted(request, now, 'principal'), await dpoContactOf(tenant));
+  const { request: submitted, items } = submissionItems(await asSubmitted(request, now, 'principal'), { contact: await dpoContactOf(tenant), timeZone: tenant.timeZone });
   try {
     // The link now lives as long as the request is open.
     await writeTransaction([requestReplace(submitted, request.version), ...request.tokenHashes.map((hash) => tokenExpiry(hash, null)), ...items]);

@@ -3,22 +3,12 @@ import type { NamedItem } from '../db/transact';
 import type { LanguageCode } from '../i18n/languages';
 import { composeMail, readableTime, type MailParagraph, type MailText } from '../mail/compose';
 import { mailPut } from '../mail/outbox';
+import { formatDate, formatTime } from '../time/format';
 import { rightsMailWords } from '../words/mail-words';
 import { rightsPageWords } from '../words/page-words';
 import { recordedLanguage, wordsFor } from '../words/read';
-import { getPublicDocument } from '../notices/store';
 import type { Tenant } from '../tenants/tenant';
 import { answerKeptMs, type RightsRequest } from './request';
-
-/**
- * Whom a principal contacts about a request (Rule 9) and who is told of it: the tenant's DPO
- * email, else the contact of its published notice.
- */
-export const dpoContactOf = async (tenant: Tenant): Promise<string | null> => {
-  if (tenant.dpoEmail) return tenant.dpoEmail;
-  const published = await getPublicDocument(tenant.tenantId);
-  return typeof published?.contactEmail === 'string' ? published.contactEmail : null;
-};
 
 const principalMail = (request: RightsRequest, name: string, language: string, subject: MailText, paragraphs: MailParagraph[]): NamedItem[] =>
   request.principalEmail ? [{ name, item: mailPut(request.tenantId, composeMail(request.principalEmail, language, subject.text, paragraphs)) }] : [];
@@ -32,7 +22,7 @@ const wordsOf = async (request: RightsRequest, tenant: Tenant) => {
     type: (shownIn: LanguageCode) => words.sayIn(shownIn)(`rights.typeName_${request.requestType}` as const).text,
     reference: request.requestId,
   };
-  const time = (iso: string) => (shownIn: LanguageCode) => readableTime(iso, shownIn);
+  const time = (iso: string) => (shownIn: LanguageCode) => readableTime(iso, shownIn, tenant.timeZone);
   const contactOf = (contact: string | null) => (shownIn: LanguageCode) => contact ?? words.sayIn(shownIn)('mail.rights.noContact', { tenant: tenant.name }).text;
   return { ...words, values, time, contactOf };
 };
@@ -74,18 +64,35 @@ export const answerMail = async (request: RightsRequest, tenant: Tenant, token: 
   return principalMail(request, 'answer mail', language, say('mail.rights.answerSubject', values), paragraphs);
 };
 
+/** How the team's mails name a request's type ("an access request") and channel, as the dashboard does. */
+const requestNames: Record<RightsRequest['requestType'], string> = {
+  ACCESS: 'an access request',
+  CORRECTION: 'a correction request',
+  COMPLETION: 'a completion request',
+  UPDATING: 'an updating request',
+  ERASURE: 'an erasure request',
+  GRIEVANCE: 'a grievance',
+  NOMINATION: 'a nomination',
+};
+const channelWords: Record<RightsRequest['channel'], string> = { WEB: 'on your request form', EMAIL: 'by email', PHONE: 'by phone', LETTER: 'by letter', IN_PERSON: 'in person', OTHER: 'by another channel' };
+const statusWords: Record<RightsRequest['status'], string> = { UNVERIFIED: 'unconfirmed', SUBMITTED: 'not started', IN_PROGRESS: 'in progress', RESOLVED: 'resolved', EXPIRED: 'expired' };
+
 /**
  * The team's mails (in English, like the dashboard): a request submitted, its due date a week
- * away, and overdue. They name the request and its due date, never the principal.
+ * away, and overdue. They name the request and its due date in the tenant's time zone, never the
+ * principal.
  */
-export const dpoMail = (request: RightsRequest, contact: string | null, stage: 'SUBMITTED' | 'REMINDER' | 'OVERDUE'): NamedItem[] => {
-  if (!contact) return [];
-  const what = `${request.requestType.toLowerCase()} request ${request.requestId}`;
-  const due = request.dueAt!.slice(0, 10);
+export const dpoMail = (request: RightsRequest, dpo: { contact: string | null; timeZone?: string | undefined }, stage: 'SUBMITTED' | 'REMINDER' | 'OVERDUE'): NamedItem[] => {
+  if (!dpo.contact) return [];
+  const when = (iso: string | null) => formatTime(iso, { timeZone: dpo.timeZone });
+  const what = requestNames[request.requestType];
+  const What = what[0]!.toUpperCase() + what.slice(1);
+  const due = formatDate(request.dueAt, { timeZone: dpo.timeZone });
+  const reference = `Reference: ${request.requestId}. Open it in the dashboard, under Rights requests.`;
   const mail = {
-    SUBMITTED: { subject: `Rights request received (${request.requestType}): answer by ${due}`, text: `A ${what} was submitted at ${request.submittedAt} (${request.channel}). It must be answered by ${request.dueAt}.\nOpen it in the dashboard's Rights requests.` },
-    REMINDER: { subject: `Rights request due in 7 days (${request.requestType}): answer by ${due}`, text: `The ${what} must be answered by ${request.dueAt}, a week from now, and is still ${request.status}.` },
-    OVERDUE: { subject: `Rights request overdue (${request.requestType}): was due ${due}`, text: `The ${what} was due ${request.dueAt} and is still ${request.status}. Answer it without delay.` },
+    SUBMITTED: { subject: `New rights request: ${what}, to answer by ${due}`, text: `${What} was received ${channelWords[request.channel]} on ${when(request.submittedAt)}. It must be answered by ${when(request.dueAt)}.\n${reference}` },
+    REMINDER: { subject: `Rights request due in 7 days: ${what}, to answer by ${due}`, text: `${What} must be answered by ${when(request.dueAt)}, a week from now, and is still ${statusWords[request.status]}.\n${reference}` },
+    OVERDUE: { subject: `Rights request overdue: ${what}, due ${due}`, text: `${What} was due on ${when(request.dueAt)} and is still ${statusWords[request.status]}. Answer it without delay.\n${reference}` },
   }[stage];
-  return [{ name: `DPO ${stage.toLowerCase()} mail`, item: mailPut(request.tenantId, { to: contact, ...mail }) }];
+  return [{ name: `DPO ${stage.toLowerCase()} mail`, item: mailPut(request.tenantId, { to: dpo.contact, ...mail }) }];
 };

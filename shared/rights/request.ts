@@ -1,4 +1,5 @@
 import { dayMs } from '../clock';
+import type { ActorSnapshot } from '../users/actor-words';
 
 /** The rights of a data principal under the DPDP Act: s.11 access, s.12 correction, completion, updating and erasure, s.13 grievance, s.14 nomination. */
 export const requestTypes = ['ACCESS', 'CORRECTION', 'COMPLETION', 'UPDATING', 'ERASURE', 'GRIEVANCE', 'NOMINATION'] as const;
@@ -38,6 +39,8 @@ export interface RequestAsset {
   note: string | null;
   updatedAt: string | null;
   updatedBy: string | null;
+  /** Who changed it, as they were then (absent before snapshots were kept). */
+  updatedByActor?: ActorSnapshot;
 }
 
 export interface TimelineEntry {
@@ -45,6 +48,8 @@ export interface TimelineEntry {
   status: RequestStatus;
   /** `principal`, `user:<userId>` or `system` (expiry). */
   by: string;
+  /** A team member's email and role as they were when they acted (absent before snapshots were kept: shared/users/actor.ts). */
+  actor?: ActorSnapshot;
 }
 
 /** The next thing the due sweep does for a request: expire it unconfirmed, remind the DPO, or say it is overdue. */
@@ -63,7 +68,10 @@ export interface RightsRequest {
   principalEmail: string | null;
   /** The language of the principal's mails and link page (the request form's). */
   language: string;
+  /** What the principal asked, in their words: shown to them on their request's page. */
   details: string;
+  /** Logged requests: the team's own note (who took it, how), never shown to the principal; absent on requests from the form. */
+  teamNote?: string | null;
   nominee: Nominee | null;
   createdAt: string;
   /** UNVERIFIED only: when an unconfirmed request expires. */

@@ -10,14 +10,17 @@ import { newTimeOrderedId } from '../ids';
 import { assertRightsFeature, requireRightsFeature } from '../tenants/features';
 import { getTenantBySlug } from '../tenants/store';
 import { closureOf, requestDocuments } from './evidence';
-import { dpoContactOf, receivedMail } from './mails';
+import { dpoContactOf } from '../notices/dpo-contact';
+import { receivedMail } from './mails';
 import { hasChecklist, isOpen, requestTypes, type RequestStatus, type RightsRequest } from './request';
 import type { assetStateBody, listRequestsQuery, loggedRequestBody, settingsBody } from './schemas';
 import { getRequest, getSettings, putSettings, queryRequests, requestInsert, requestRange, requestReplace, tokenInsert } from './store';
 import { asSubmitted, submissionItems } from './submit';
 import { accessSummaryOf } from './summary';
+import { summaryDocumentModel } from './summary-document';
 import { phaseOf } from './keys';
-import { detailView, listItemView } from './views';
+import { actorSnapshot } from '../users/actor';
+import { actorsOf, detailView, listItemView } from './views';
 
 export const requireRequest = async (tenantId: string, requestId: string): Promise<RightsRequest> => {
   const request = await getRequest(tenantId, requestId);
@@ -26,8 +29,8 @@ export const requireRequest = async (tenantId: string, requestId: string): Promi
 };
 
 const detailOf = async (request: RightsRequest) => {
-  const documents = await requestDocuments(request);
-  return detailView(request, clock.now(), documents, await closureOf(request, documents));
+  const [documents, actors] = await Promise.all([requestDocuments(request), actorsOf(request)]);
+  return detailView(request, clock.now(), documents, await closureOf(request, documents), actors);
 };
 
 /**
@@ -50,6 +53,7 @@ export const logRequest = async (tenantId: string, userId: string, input: z.outp
     principalEmail: email,
     language: 'EN',
     details: input.details,
+    teamNote: input.teamNote ?? null,
     nominee: input.nominee ?? null,
     createdAt: now.toISOString(),
     confirmBy: null,
@@ -70,7 +74,7 @@ export const logRequest = async (tenantId: string, userId: string, input: z.outp
     version: 0,
   };
   const contact = await dpoContactOf(tenant);
-  const { request, items } = submissionItems(await asSubmitted(draft, now, `user:${userId}`), contact);
+  const { request, items } = submissionItems(await asSubmitted(draft, now, `user:${userId}`, await actorSnapshot(tenantId, userId)), { contact, timeZone: tenant.timeZone });
   await writeTransaction([
     requestInsert(request),
     ...(token ? [tokenInsert(sha256Hex(token), { tenantId, requestId: request.requestId, createdAt: request.createdAt }), ...(await receivedMail(request, tenant, token, contact))] : []),
@@ -127,10 +131,18 @@ export const readRequest = async (tenantId: string, requestId: string) => {
 };
 
 /** The s.11 summary of the request's principal as it stands now (the DPO's preview before answering). */
-export const requestSummary = async (tenantId: string, requestId: string) => {
+export const requestSummary = async (tenantId: string, requestId: string) => (await summaryOfRequest(tenantId, requestId)).summary;
+
+const summaryOfRequest = async (tenantId: string, requestId: string) => {
   const tenant = await requireRightsFeature(tenantId);
   const request = await requireRequest(tenantId, requestId);
-  return accessSummaryOf(tenant, request.principalHash);
+  return { tenant, request, summary: await accessSummaryOf(tenant, request.principalHash) };
+};
+
+/** The same summary as a document (summary-document.ts). */
+export const requestSummaryDocument = async (tenantId: string, requestId: string) => {
+  const { tenant, request, summary } = await summaryOfRequest(tenantId, requestId);
+  return summaryDocumentModel(summary, request, tenant.timeZone);
 };
 
 /** SUBMITTED to IN_PROGRESS; from any other status 409. */
@@ -139,7 +151,7 @@ export const startRequest = async (tenantId: string, userId: string, requestId: 
   const request = await requireRequest(tenantId, requestId);
   if (request.status !== 'SUBMITTED') throw new ConflictError(`The request is ${request.status}; only a SUBMITTED request can be started`);
   const at = clock.now().toISOString();
-  const next: RightsRequest = { ...request, status: 'IN_PROGRESS', timeline: [...request.timeline, { at, status: 'IN_PROGRESS', by: `user:${userId}` }], version: request.version + 1 };
+  const next: RightsRequest = { ...request, status: 'IN_PROGRESS', timeline: [...request.timeline, { at, status: 'IN_PROGRESS', by: `user:${userId}`, actor: await actorSnapshot(tenantId, userId) }], version: request.version + 1 };
   await writeTransaction([requestReplace(next, request.version)]);
   return detailOf(next);
 };
@@ -153,6 +165,7 @@ const assetAttempts = 5;
  */
 export const markRequestAsset = async (tenantId: string, userId: string, requestId: string, assetId: string, input: z.output<typeof assetStateBody>) => {
   await requireRightsFeature(tenantId);
+  const actor = await actorSnapshot(tenantId, userId);
   for (let attempt = 1; ; attempt += 1) {
     const request = await requireRequest(tenantId, requestId);
     if (!hasChecklist(request.requestType)) throw new ConflictError(`A ${request.requestType} request has no asset checklist`);
@@ -161,7 +174,7 @@ export const markRequestAsset = async (tenantId: string, userId: string, request
     const at = clock.now().toISOString();
     const next: RightsRequest = {
       ...request,
-      assets: request.assets.map((asset) => (asset.assetId === assetId ? { ...asset, state: input.state, note: input.note ?? null, updatedAt: at, updatedBy: `user:${userId}` } : asset)),
+      assets: request.assets.map((asset) => (asset.assetId === assetId ? { ...asset, state: input.state, note: input.note ?? null, updatedAt: at, updatedBy: `user:${userId}`, updatedByActor: actor } : asset)),
       version: request.version + 1,
     };
     if ((await tryTransaction([requestReplace(next, request.version)])) === 'ok') return detailOf(next);

@@ -12,13 +12,16 @@ import { newEvent, outboxPut } from '../events/outbox';
 import { requireRightsFeature } from '../tenants/features';
 import type { Tenant } from '../tenants/tenant';
 import { closureOf, requestDocuments, resolutionDocument, signClosureReceipt } from './evidence';
-import { answerMail, dpoContactOf } from './mails';
+import { dpoContactOf } from '../notices/dpo-contact';
+import { answerMail } from './mails';
 import { answerKeptMs, isOpen, type RightsRequest } from './request';
 import { requireRequest } from './requests';
 import type { resolveBody } from './schemas';
 import { answerInsert, linkWithdrawal, nomineeInsert, requestReplace, tokenExpiry, tokenInsert } from './store';
 import { accessSummaryOf, type AccessSummary } from './summary';
-import { detailView } from './views';
+import { actorSnapshot } from '../users/actor';
+import type { ActorSnapshot } from '../users/actor-words';
+import { actorsOf, detailView } from './views';
 
 type Resolution = z.output<typeof resolveBody>;
 
@@ -40,7 +43,7 @@ const checkErasable = (request: RightsRequest, input: Resolution) => {
  * records: the frozen access summary (ACCESS), the nominee (NOMINATION). A grievance's answer
  * carries the closure receipt, signed over the logged resolution's hash.
  */
-const resolutionOf = async (tenant: Tenant, request: RightsRequest, input: Resolution, by: string, now: Date) => {
+const resolutionOf = async (tenant: Tenant, request: RightsRequest, input: Resolution, by: string, now: Date, actor: ActorSnapshot) => {
   const fulfilled = input.outcome === 'FULFILLED';
   const resolvedAt = now.toISOString();
   const summary: AccessSummary | null = request.requestType === 'ACCESS' && fulfilled ? await accessSummaryOf(tenant, request.principalHash) : null;
@@ -51,7 +54,7 @@ const resolutionOf = async (tenant: Tenant, request: RightsRequest, input: Resol
     response: input.response,
     resolvedAt,
     dueStage: null,
-    timeline: [...request.timeline, { at: resolvedAt, status: 'RESOLVED', by }],
+    timeline: [...request.timeline, { at: resolvedAt, status: 'RESOLVED', by, actor }],
     version: request.version + 1,
   };
   const document = resolutionDocument(resolved, by, summary ? sha256Hex(canonicalJson(summary)) : null);
@@ -104,7 +107,7 @@ const resolveOnce = async (tenant: Tenant, userId: string, requestId: string, in
   checkErasable(request, input);
   const by = `user:${userId}`;
   const now = clock.now();
-  const { next, items } = await resolutionOf(tenant, request, input, by, now);
+  const { next, items } = await resolutionOf(tenant, request, input, by, now, await actorSnapshot(tenant.tenantId, userId));
   let withdrawalId: string | null = null;
   if (request.requestType === 'ERASURE' && input.outcome === 'FULFILLED') {
     // First, and idempotent: a crash after it leaves the request open to resolve again, never an
@@ -115,8 +118,8 @@ const resolveOnce = async (tenant: Tenant, userId: string, requestId: string, in
   if (withdrawalId) await linkWithdrawal(tenant.tenantId, requestId, withdrawalId);
   else await writeTransaction(items);
   const resolved = { ...next, withdrawalId };
-  const documents = await requestDocuments(resolved);
-  return detailView(resolved, clock.now(), documents, await closureOf(resolved, documents));
+  const [documents, actors] = await Promise.all([requestDocuments(resolved), actorsOf(resolved)]);
+  return detailView(resolved, clock.now(), documents, await closureOf(resolved, documents), actors);
 };
 
 /** To RESOLVED with an outcome and the response (required, a rejection's reasons too); decided again from a fresh read when a concurrent write cancelled it. */

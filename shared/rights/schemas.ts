@@ -1,8 +1,10 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
 import { logView } from '../evidence/schemas';
+import { legalBases } from '../notices/notice';
 import { languageCode } from '../notices/schemas';
 import { slugSchema } from '../tenants/tenant';
+import { actorView } from '../users/schemas';
 import { assetStates, loggedChannels, outcomes, requestChannels, requestStatuses, requestTypes } from './request';
 
 const hash = z.string().check(z.regex(/^[0-9a-f]{64}$/));
@@ -34,7 +36,8 @@ export const publicRequestResult = z.object({ accepted: z.literal(true) });
 export const loggedRequestBody = z.strictObject({
     type: z.enum(requestTypes),
     dataPrincipalIdentifier: described(z.string().check(z.trim(), z.minLength(1), z.maxLength(512)), 'Email or the tenant\'s identifier of the principal; only its hash is shown. An email also gets the acknowledgement and the answer by mail'),
-    details,
+    details: described(details, 'What the principal asks, in their words: the principal reads it back on their request page'),
+    teamNote: described(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(5000))), 'Extension: the team\'s own note (who took the call, what was checked); kept with the request and never shown to the principal'),
     channel: z.enum(loggedChannels),
     nominee: z.optional(nominee),
   }).check(z.superRefine(nomineeRule));
@@ -85,6 +88,7 @@ const requestAsset = z.object({
   note: z.nullable(z.string()),
   updatedAt: z.nullable(time),
   updatedBy: z.nullable(z.string()),
+  updatedByActor: z.nullable(actorView),
 });
 
 const requestFields = {
@@ -113,10 +117,11 @@ const closureView = described(z.object({
 
 export const requestView = z.object({
   ...requestFields,
-  details: z.string(),
+  details: described(z.string(), 'What the principal asked, in their words: shown to them on their request page'),
+  teamNote: described(z.nullable(z.string()), 'Extension: the team\'s own note on a logged request; never shown to the principal'),
   nominee: z.nullable(nominee),
   response: z.nullable(z.string()),
-  timeline: z.array(z.object({ at: time, status: z.enum(requestStatuses), by: described(z.string(), 'principal, user:<userId> or system') })),
+  timeline: z.array(z.object({ at: time, status: z.enum(requestStatuses), by: described(z.string(), 'principal, user:<userId> or system'), actor: z.nullable(actorView) })),
   assets: described(z.array(requestAsset), 'The assets of the purposes the principal consented to, when the request was submitted'),
   loggedBy: z.nullable(z.string()),
   withdrawalId: described(z.nullable(z.uuid()), 'ERASURE fulfilled: the withdrawal of all the principal\'s consent (method RIGHTS_REQUEST)'),
@@ -149,6 +154,7 @@ export const accessSummary = described(z.object({
       z.object({
         purposeId: z.uuid(),
         name: z.string(),
+        lawfulBasis: described(z.enum(legalBases), 'CONSENT: the principal consented and has not withdrawn; LEGITIMATE_USE: used under a legitimate use (s.7), not consent'),
         dataCategories: z.array(z.string()),
         assets: z.array(z.object({ assetId: z.uuid(), name: z.string(), system: z.string(), location: z.string(), dataCategories: z.array(z.string()), retentionDays: z.nullable(z.number().check(z.int())) })),
       }),
@@ -164,7 +170,7 @@ export const accessSummary = described(z.object({
       }),
     ),
     nominees: z.array(z.object({ name: z.string(), relationship: z.string(), nominatedAt: time })),
-  }), 'The s.11 summary: the consent records, per purpose consented to the data categories and the assets that process them, every processor and fiduciary the data is shared with (except disclosures to authorities under s.11(2)), and the nominees');
+  }), 'The s.11 summary: the consent records, per purpose the data is used for now (consent given and not withdrawn, or another lawful basis, stated) the data categories and the assets that process them, every processor and fiduciary the data is shared with (except disclosures to authorities under s.11(2)), and the nominees');
 
 export const publicRequestView = z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),

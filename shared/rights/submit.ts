@@ -2,6 +2,7 @@ import { principalRecords } from '../consent/store';
 import { listAssets } from '../data-map/store';
 import { named, type NamedItem } from '../db/transact';
 import { newEvent, outboxPut } from '../events/outbox';
+import type { ActorSnapshot } from '../users/actor-words';
 import { submissionDocument } from './evidence';
 import { dpoMail } from './mails';
 import { dueAtFor, firstDueStage, hasChecklist, type RightsRequest } from './request';
@@ -14,7 +15,7 @@ import { assetsOfPurposes, consentedPurposeIds } from './summary';
  * (those of the purposes they consented to; for the s.12 types each starts PENDING), and the due
  * sweep's first work on it.
  */
-export const asSubmitted = async (request: RightsRequest, at: Date, by: string): Promise<RightsRequest> => {
+export const asSubmitted = async (request: RightsRequest, at: Date, by: string, actor?: ActorSnapshot): Promise<RightsRequest> => {
   const [settings, records, assets] = await Promise.all([
     getSettings(request.tenantId),
     principalRecords(request.tenantId, request.principalHash),
@@ -39,7 +40,7 @@ export const asSubmitted = async (request: RightsRequest, at: Date, by: string):
       updatedAt: null,
       updatedBy: null,
     })),
-    timeline: [...request.timeline, { at: submittedAt, status: 'SUBMITTED', by }],
+    timeline: [...request.timeline, { at: submittedAt, status: 'SUBMITTED', by, ...(actor ? { actor } : {}) }],
     version: request.version + 1,
   };
 };
@@ -48,7 +49,7 @@ export const asSubmitted = async (request: RightsRequest, at: Date, by: string):
  * What is written with the submission, in its transaction: the logged submission document, the
  * rights.submitted event and the DPO's mail. Returns the request naming its document.
  */
-export const submissionItems = (submitted: RightsRequest, dpoContact: string | null): { request: RightsRequest; items: NamedItem[] } => {
+export const submissionItems = (submitted: RightsRequest, dpo: { contact: string | null; timeZone?: string | undefined }): { request: RightsRequest; items: NamedItem[] } => {
   const document = submissionDocument(submitted);
   const request = { ...submitted, submissionDocumentId: document.document.documentId };
   const event = newEvent(request.tenantId, 'rights.submitted', {
@@ -60,5 +61,5 @@ export const submissionItems = (submitted: RightsRequest, dpoContact: string | n
     dueAt: request.dueAt!,
     assets: request.assets.map(({ assetId, name, system }) => ({ assetId, name, system })),
   });
-  return { request, items: [document.item, named('event', outboxPut(event)), ...dpoMail(request, dpoContact, 'SUBMITTED')] };
+  return { request, items: [document.item, named('event', outboxPut(event)), ...dpoMail(request, dpo, 'SUBMITTED')] };
 };

@@ -7,7 +7,7 @@ import { listAssets, listProcessors } from '../data-map/store';
 import type { Purpose } from '../notices/notice';
 import { getPurposes } from '../purposes/store';
 import type { Tenant } from '../tenants/tenant';
-import { dpoContactOf } from './mails';
+import { dpoContactOf } from '../notices/dpo-contact';
 import type { accessSummary } from './schemas';
 import { nomineesOf, type NomineeRecord } from './store';
 
@@ -24,11 +24,29 @@ export const assetsOfPurposes = (assets: readonly DataAsset[], purposeIds: Reado
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
 /**
+ * The purposes the principal's data is used for now, each with its lawful basis: those whose
+ * latest record (the newest that names the purpose) grants it and has not withdrawn it, under
+ * consent; and those the tenant processes under a legitimate use (s.7), whatever the consent says,
+ * stated as such. A withdrawn purpose of consent is not a current use.
+ */
+export const currentPurposes = (records: readonly ConsentRecord[], purposes: ReadonlyMap<string, Pick<Purpose, 'legalBasis'>>): Map<string, Purpose['legalBasis']> => {
+  const latest = new Map<string, ConsentRecord>();
+  for (const record of [...records].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) for (const purposeId of Object.keys(record.consentGiven)) latest.set(purposeId, record);
+  const current = new Map<string, Purpose['legalBasis']>();
+  for (const [purposeId, record] of latest) {
+    if (purposes.get(purposeId)?.legalBasis === 'LEGITIMATE_USE') current.set(purposeId, 'LEGITIMATE_USE');
+    else if (record.consentGiven[purposeId] && !record.isWithdrawn && !record.withdrawnPurposes.includes(purposeId)) current.set(purposeId, 'CONSENT');
+  }
+  return current;
+};
+
+/**
  * The s.11 summary, from what was read: each consent record (notice and version, language,
- * purposes granted and withdrawn, when), per purpose consented to its data categories and the
- * assets that process them, every processor and fiduciary the data goes to through those assets
- * with the categories it gets, except disclosures to authorities (lawfulDisclosure, s.11(2)), and
- * the nominees. Pure: the same inputs give the same summary.
+ * purposes granted and withdrawn, when), per purpose the data is used for now (currentPurposes,
+ * with its lawful basis) its data categories and the assets that process them, every processor and
+ * fiduciary the data has gone to through the assets of any purpose consented to, with the
+ * categories it gets, except disclosures to authorities (lawfulDisclosure, s.11(2)), and the
+ * nominees. Pure: the same inputs give the same summary.
  */
 export const assembleSummary = (input: {
   principalHash: string;
@@ -45,6 +63,7 @@ export const assembleSummary = (input: {
   const named = (purposeId: string) => ({ purposeId, name: purposeById.get(purposeId)?.name ?? purposeId });
   const consented = consentedPurposeIds(input.records);
   const assets = assetsOfPurposes(input.assets, consented);
+  const current = currentPurposes(input.records, purposeById);
   const processorById = new Map(input.processors.map((processor) => [processor.processorId, processor]));
   const sharedCategories = new Map<string, string[]>();
   for (const asset of assets) {
@@ -73,9 +92,10 @@ export const assembleSummary = (input: {
           withdrawnAt: record.withdrawnAt,
         };
       }),
-    purposes: [...consented]
-      .map((purposeId) => ({
+    purposes: [...current]
+      .map(([purposeId, lawfulBasis]) => ({
         ...named(purposeId),
+        lawfulBasis,
         dataCategories: purposeById.get(purposeId)?.dataCategories ?? [],
         assets: assets
           .filter((asset) => asset.purposeIds.includes(purposeId))

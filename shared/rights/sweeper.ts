@@ -2,7 +2,8 @@ import { clock } from '../clock';
 import { tryTransaction, type NamedItem } from '../db/transact';
 import { describeError, log } from '../log';
 import { getTenant } from '../tenants/store';
-import { dpoContactOf, dpoMail } from './mails';
+import { dpoContactOf } from '../notices/dpo-contact';
+import { dpoMail } from './mails';
 import { isOpen, type RightsRequest } from './request';
 import { dueRequests, requestReplace } from './store';
 
@@ -27,8 +28,8 @@ const stepOf = async (request: RightsRequest, now: Date): Promise<{ next: Rights
   const tenant = await getTenant(request.tenantId);
   const contact = tenant ? await dpoContactOf(tenant) : null;
   const overdue = Date.parse(request.dueAt) <= now.getTime();
-  if (request.dueStage === 'REMINDER' && !overdue) return { next: { ...request, dueStage: 'OVERDUE', version }, mails: dpoMail(request, contact, 'REMINDER') };
-  if (overdue) return { next: { ...request, dueStage: null, version }, mails: dpoMail(request, contact, 'OVERDUE') };
+  if (request.dueStage === 'REMINDER' && !overdue) return { next: { ...request, dueStage: 'OVERDUE', version }, mails: dpoMail(request, { contact, timeZone: tenant?.timeZone }, 'REMINDER') };
+  if (overdue) return { next: { ...request, dueStage: null, version }, mails: dpoMail(request, { contact, timeZone: tenant?.timeZone }, 'OVERDUE') };
   return undefined;
 };
 

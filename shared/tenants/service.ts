@@ -8,6 +8,7 @@ import { newUser } from '../users/service';
 import { insertUser } from '../users/store';
 import { normaliseEmail } from '../users/keys';
 import { publicUser } from '../users/user';
+import { isTimeZone } from '../time/format';
 import { parseInput } from '../validation';
 import { insertTenantWithAdmin, requireTenant } from './store';
 import { plans, slugify, slugSchema, type Tenant } from './tenant';
@@ -18,6 +19,7 @@ export const createTenantInput = z.strictObject({
   plan: z._default(z.enum(plans), 'standard'),
   website: z.optional(z.url({ protocol: /^https?$/ })),
   dpoEmail: z.optional(emailSchema),
+  timeZone: z.optional(z.string().check(z.refine(isTimeZone, 'an IANA time zone, such as Asia/Kolkata'))),
   monthlyConsentLimit: z.optional(z.number().check(z.int(), z.positive())),
   adminEmail: emailSchema,
   adminPassword: passwordSchema,
@@ -36,6 +38,7 @@ export const createTenant = async (raw: CreateTenantInput) => {
     plan: input.plan,
     website: input.website ?? null,
     dpoEmail: input.dpoEmail ? normaliseEmail(input.dpoEmail) : normaliseEmail(input.adminEmail),
+    ...(input.timeZone ? { timeZone: input.timeZone } : {}),
     limits: { ...defaults, monthlyConsentLimit: input.monthlyConsentLimit ?? defaults.monthlyConsentLimit },
     userCount: 1,
     createdAt,

@@ -17,6 +17,8 @@ export interface Tenant {
   plan: Plan;
   website: string | null;
   dpoEmail: string | null;
+  /** The IANA zone people of the tenant read times in (dashboard, pages, mails, documents); absent: India's (shared/time/format.ts). */
+  timeZone?: string;
   limits: PlanLimits;
   /** Users in the tenant, kept on write so the team-member limit is one conditional update. */
   userCount: number;

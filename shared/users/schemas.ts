@@ -27,3 +27,9 @@ export const teamMemberSchema = z.object({
   role: z.enum(roles),
   createdAt: z.iso.datetime(),
 });
+
+/** A team member as the views name them (shared/users/actor.ts): email and role as they were then, or as they read now, said so. */
+export const actorView = described(
+  z.object({ userId: z.string(), email: z.nullable(z.string()), role: z.string(), asRecordedThen: described(z.boolean(), 'false: read from the user record now (the entry was written before snapshots were kept); REMOVED when the user is gone') }),
+  'Extension: who on the team acted, named',
+);

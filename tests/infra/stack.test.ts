@@ -10,7 +10,7 @@ import { addComplianceChecks } from '../../infra/compliance';
 import { demoContentSecurityPolicy } from '../../web/build';
 import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
-import { ConsentServiceStack, streamItemTypes, streamChangedItemTypes } from '../../infra/stack';
+import { ConsentServiceStack, streamItemTypes, streamChangedItemTypes, streamSucceededTypes } from '../../infra/stack';
 import { streamConsumers } from '../../functions/stream/consumers';
 import { config } from '../../shared/config';
 import { metricNamespace, metricNames } from '../../shared/metrics';
@@ -134,20 +134,22 @@ describe('functions', () => {
         Filters: [
           { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] } } } }) },
           { Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['GuardianRequest'] } } } }) },
+          // A webhook delivery only as it succeeds (a breach.principals page acknowledged), inserted so or retried into it.
+          { Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['WebhookDelivery'] }, status: { S: ['SUCCESS'] } } } }) },
         ],
       },
     });
     // Exactly what the consumers take: none is starved by the filter, and no other change invokes the function.
-    expect(new Set([...streamItemTypes, ...streamChangedItemTypes])).toEqual(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes)));
+    expect(new Set([...streamItemTypes, ...streamChangedItemTypes, ...streamSucceededTypes])).toEqual(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes)));
     const takesChanges = streamConsumers.filter((consumer) => consumer.eventNames.includes('MODIFY')).flatMap((consumer) => consumer.itemTypes);
-    expect(new Set(takesChanges)).toEqual(new Set(streamChangedItemTypes));
+    expect(new Set(takesChanges)).toEqual(new Set([...streamChangedItemTypes, ...streamSucceededTypes]));
     expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT', 'MODIFY']));
   });
 
   it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer, the stream sweeper, the breach worker and the rights sweeper', () => {
-    // And the tracker scanner (a container image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
+    // And the tracker scanner and the document printer (container images of one image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
     expect(stack.functions.byName.size).toBe(functionGroups.length + 8);
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 8 + 2);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 8 + 3);
     // The sweeper runs on a schedule, every 5 minutes; the checkpointer and the stream sweeper every minute; the rights sweeper every 15 minutes.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
     template.hasResourceProperties('AWS::Events::Rule', {
@@ -190,8 +192,8 @@ describe('functions', () => {
   });
 
   it('keeps a month of logs per function', () => {
-    // One per function: the groups, the eight functions beside them and the scanner; the API's access log and the bucket-deployment handler's.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 9 + 2);
+    // One per function: the groups, the eight functions beside them, the scanner and the document printer; the API's access log and the bucket-deployment handler's.
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 10 + 2);
     for (const fn of stack.functions.byName.values()) {
       const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
       expect(logGroup?.Properties.RetentionInDays).toBe(30);
@@ -209,6 +211,8 @@ describe('functions', () => {
     // Notes are put with an Object Lock retention date; ListBucket turns a missing note into 404.
     s3: ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject', 's3:ListBucket'],
     secretsmanager: ['secretsmanager:GetSecretValue'],
+    // Only the document printer, to print a document as a PDF.
+    lambda: ['lambda:InvokeFunction'],
   };
   // Rights the platform needs whatever the code imports: logging, and the stream the outbox is fed from.
   const platformActions = new Set(['logs:CreateLogStream', 'logs:PutLogEvents', 'dynamodb:ListStreams', 'dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']);
@@ -382,8 +386,8 @@ describe('alarms', () => {
     }
   });
 
-  it("watch each function's errors and throttles, the tracker scanner's too", () => {
-    const functions = [...stack.functions.byName.values(), stack.scanner.scanner];
+  it("watch each function's errors and throttles, the tracker scanner's and the document printer's too", () => {
+    const functions = [...stack.functions.byName.values(), stack.scanner.scanner, stack.documentPrinter.printer];
     for (const fn of functions) {
       const dimensions = [{ Name: 'FunctionName', Value: { Ref: idOf(fn) } }];
       expect(alarmOn('AWS/Lambda', 'Errors', dimensions)).toMatchObject({ Statistic: 'Sum', Threshold: 1 });
@@ -433,6 +437,19 @@ describe('tracker scanner', () => {
     expect(granted).toEqual(
       [...tableActions.map((action) => `dynamodb:${action}`), 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].sort(),
     );
+  });
+});
+
+describe('document printer', () => {
+  it("runs the scanner's image with the printer's handler, may only log, and only the functions answering ?format=pdf may invoke it", () => {
+    const printerId = stack.getLogicalId(stack.documentPrinter.printer.node.defaultChild as CfnResource);
+    const fn = resourcesOf('AWS::Lambda::Function')[printerId]!;
+    expect(fn.Properties).toMatchObject({ PackageType: 'Image', Architectures: ['x86_64'], ImageConfig: { Command: ['printer.handler'] } });
+    expect([...new Set(actionsOf(stack.documentPrinter.printer))].sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    for (const [name, built] of stack.functions.byName) {
+      const invokes = actionsOn(built, printerId).includes('lambda:InvokeFunction');
+      expect(invokes, name).toBe(['breaches', 'evidence', 'rights'].includes(name));
+    }
   });
 });
 

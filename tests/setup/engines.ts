@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEngines, type Engines } from '../../infra/local/engines';
+import { startPrinter } from '../../infra/local/printer';
 import { ensureQueues, ensureTable } from '../../infra/local/provision';
 import { queueDefinitions } from '../../shared/queues';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; s3Endpoint: string; tableName: string; keyDir: string; streamBoardDir: string };
+    engines: { webhookQueueUrl: string; scanQueueUrl: string; dynamodbEndpoint: string; sqsEndpoint: string; sesEndpoint: string; s3Endpoint: string; tableName: string; keyDir: string; streamBoardDir: string; printerUrl: string };
   }
 }
 
@@ -51,6 +52,8 @@ export default async function setup(project: TestProject) {
   const keyDir = mkdtempSync(join(tmpdir(), 'cms-test-keys-'));
   // Where each test process's stream readers say how far they have read (tests/support/stream-board.ts).
   const streamBoardDir = mkdtempSync(join(tmpdir(), 'cms-test-stream-board-'));
+  // The document printer (?format=pdf), as npm start runs it: Chromium starts with the first document.
+  const printer = await startPrinter();
   project.provide('engines', {
     webhookQueueUrl: queues[queueDefinitions.webhookDeliveries.name]!,
     scanQueueUrl: queues[queueDefinitions.trackerScans.name]!,
@@ -61,8 +64,10 @@ export default async function setup(project: TestProject) {
     tableName,
     keyDir,
     streamBoardDir,
+    printerUrl: printer.url,
   });
   return async () => {
+    await printer.stop();
     await engines?.stop();
     rmSync(keyDir, { recursive: true, force: true });
     rmSync(streamBoardDir, { recursive: true, force: true });

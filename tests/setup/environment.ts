@@ -5,7 +5,7 @@ import { inject } from 'vitest';
  * not on this machine: they must never touch a real AWS account.
  */
 const engines = inject('engines');
-for (const endpoint of [engines.dynamodbEndpoint, engines.sqsEndpoint, engines.sesEndpoint, engines.s3Endpoint]) {
+for (const endpoint of [engines.dynamodbEndpoint, engines.sqsEndpoint, engines.sesEndpoint, engines.s3Endpoint, new URL(engines.printerUrl).origin]) {
   if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(endpoint)) throw new Error(`Refusing to test against ${endpoint}`);
 }
 Object.assign(process.env, {
@@ -23,6 +23,7 @@ Object.assign(process.env, {
   TABLE_NAME: engines.tableName,
   WEBHOOK_QUEUE_URL: engines.webhookQueueUrl,
   SCAN_QUEUE_URL: engines.scanQueueUrl,
+  DOCUMENT_PRINTER_URL: engines.printerUrl,
   AWS_REGION: 'ap-south-1',
   AWS_ACCESS_KEY_ID: 'local',
   AWS_SECRET_ACCESS_KEY: 'local',

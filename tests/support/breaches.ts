@@ -19,6 +19,7 @@ export const breachBody = (overrides: Record<string, unknown> = {}, hoursAgo = 1
 });
 
 export const intimationBody = (overrides: Record<string, unknown> = {}) => ({
+  whatHappened: 'Some of your order details (name, email and delivery address) could be read by others for a few hours.',
   consequences: 'Someone may send you mails that pretend to be from us.',
   mitigation: 'We closed the bucket and rotated the keys within an hour.',
   safetySteps: 'Do not open links in mails that ask for your password.',

@@ -42,6 +42,7 @@ const servicePackages: Record<string, string> = {
   '@aws-sdk/client-kms': 'kms',
   '@aws-sdk/client-s3': 's3',
   '@aws-sdk/client-secrets-manager': 'secretsmanager',
+  '@aws-sdk/client-lambda': 'lambda',
 };
 
 /**

@@ -21,7 +21,17 @@ const isOwnPartition = (pk: unknown): boolean => ownTenants.has(consentKeys.tena
 /** A tenant's item: in its own partition, or (logged documents and the like) naming the tenant in the item. */
 export const isOwnChange = (change: StreamChange): boolean => {
   const image = change.newImage ?? change.oldImage ?? change.keys;
-  return isOwnPartition(image.PK) || (typeof image.tenantId === 'string' && ownTenants.has(image.tenantId));
+  return isOwnPartition(image.PK) || (typeof image.tenantId === 'string' && ownTenants.has(image.tenantId)) || isOwnDelivery(image);
+};
+
+/** A webhook delivery names its tenant only inside the signed payload it keeps (shared/webhooks/delivery-item.ts). */
+const isOwnDelivery = (image: Record<string, unknown>): boolean => {
+  if (image.type !== 'WebhookDelivery' || typeof image.payload !== 'string') return false;
+  try {
+    return ownTenants.has(String((JSON.parse(image.payload) as { tenantId?: unknown }).tenantId));
+  } catch {
+    return false;
+  }
 };
 
 /**

@@ -70,6 +70,7 @@ const endpoints = {
   getBreach: ['GET', '/api/v1/breaches/:breachId'],
   updateBreach: ['PUT', '/api/v1/breaches/:breachId'],
   intimateBreachPrincipals: ['POST', '/api/v1/breaches/:breachId/principal-intimation'],
+  previewBreachIntimation: ['POST', '/api/v1/breaches/:breachId/principal-intimation/preview'],
   fileBoardIntimation: ['POST', '/api/v1/breaches/:breachId/board-intimation'],
   fileBoardReport: ['POST', '/api/v1/breaches/:breachId/board-report'],
   getBoardReport: ['GET', '/api/v1/breaches/:breachId/board-report'],
@@ -132,6 +133,8 @@ export class ApiError extends Error {
 export interface Tokens {
   token: string;
   refreshToken: string;
+  /** The tenant signed in to, as login and refresh name it: its name and the time zone its times are read in. */
+  tenant?: { name: string; timeZone: string };
 }
 
 /** What the client needs from the session: the current tokens, and what to do when they change or end. */
@@ -209,7 +212,7 @@ export const createClient = (tokens: TokenStore) => {
       if (!current) return false;
       try {
         const next = (await send('refresh', { body: { refreshToken: current.refreshToken } }, undefined)) as DataOf<'refresh'>;
-        tokens.replace({ token: next.token, refreshToken: next.refreshToken });
+        tokens.replace({ token: next.token, refreshToken: next.refreshToken, tenant: next.tenant });
         return true;
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) tokens.expire();
@@ -240,7 +243,7 @@ export const createClient = (tokens: TokenStore) => {
     withToken((token) => send(op, (args[0] ?? {}) as Record<string, unknown>, token) as Promise<DataOf<Op>>);
 
   /** Calls an operation that answers with a file; resolves to the response (its body unread). */
-  const file = <Op extends 'createEvidencePack' | 'exportConsentRecords'>(op: Op, input: Input<Op>): Promise<Response> =>
+  const file = <Op extends 'createEvidencePack' | 'exportConsentRecords' | 'getBoardReport' | 'getRightsRequestSummary'>(op: Op, input: Input<Op>): Promise<Response> =>
     withToken((token) => sendForFile(op, input as Record<string, unknown>, token));
 
   /** Signing in sends no token. */

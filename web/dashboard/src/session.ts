@@ -3,6 +3,7 @@ import { createClient, type Tokens } from './api';
 
 // shared/roles.ts is a pure module (no imports): the dashboard offers what its policy allows.
 import { accessPolicy, type Role } from '../../../shared/roles';
+import { defaultTimeZone } from '../../../shared/time/format';
 
 export interface Session extends Tokens {
   tenantId: string;
@@ -31,7 +32,8 @@ const claimsOf = (token: string): Pick<Session, 'tenantId' | 'userId' | 'role'> 
 };
 
 const store = (tokens: Tokens) => {
-  session.value = { ...tokens, ...claimsOf(tokens.token) };
+  // A refresh answered by an older service names no tenant: the one already known stays.
+  session.value = { ...tokens, tenant: tokens.tenant ?? session.value?.tenant, ...claimsOf(tokens.token) };
   try {
     sessionStorage.setItem(refreshKey, tokens.refreshToken);
   } catch {
@@ -96,6 +98,9 @@ const roleMay = (access: keyof typeof accessPolicy) =>
     const role = session.value?.role;
     return role !== undefined && (accessPolicy[access] as readonly Role[]).includes(role);
   });
+
+/** The zone the tenant reads times in (every date on every screen: shared/time/format.ts); India's until the session names it. */
+export const timeZone = computed(() => session.value?.tenant?.timeZone ?? defaultTimeZone);
 
 /** Whether the role may change state (accessPolicy.write: DPO and SUPER_ADMIN); the API enforces it too. */
 export const canWrite = roleMay('write');

@@ -1,7 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
+import { readableFailure, readableProblem } from './problems';
+import { formatDate as formatDay, formatTime } from '../../../shared/time/format';
 import { focusPending, hrefOf, navigate, route } from './router';
+import { timeZone } from './session';
 
 /** The screen's h1: names the document and takes the focus after a navigation. */
 export const Heading = ({ children, title }: { children: ComponentChildren; title: string }) => {
@@ -38,7 +41,7 @@ export const Link = ({ to, children, current }: { to: string; children: Componen
 
 export const isCurrent = (to: string) => (to === '/' ? route.value === '/' : route.value === to || route.value.startsWith(`${to}/`));
 
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : 'Something went wrong.');
+export const messageOf = (error: unknown): string => (error instanceof ApiError ? readableFailure(error.code, error.message) : error instanceof Error ? error.message : 'Something went wrong.');
 
 /** An error said where it happened, announced at once. */
 export const ErrorText = ({ error, id }: { error: unknown; id?: string }) =>
@@ -174,11 +177,16 @@ export const DialogActions = ({ submit, busy, onCancel }: { submit: string; busy
   </div>
 );
 
-const dateTime = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-const dateOnly = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'UTC' });
-export const formatDateTime = (iso: string | null | undefined) => (iso ? `${dateTime.format(new Date(iso))} UTC` : '—');
-export const formatDate = (iso: string | null | undefined) => (iso ? dateOnly.format(new Date(iso)) : '—');
+/**
+ * Every time on every screen, through the service's one formatter (shared/time/format.ts): the
+ * tenant's zone (India's by default), to the minute, the zone named; with UTC beside where the time
+ * is evidence a DPO may read against logs (a filing, a proof).
+ */
+export const formatDateTime = (iso: string | null | undefined) => formatTime(iso, { timeZone: timeZone.value });
+export const formatEvidenceTime = (iso: string | null | undefined) => formatTime(iso, { timeZone: timeZone.value, utc: true });
+export const formatDate = (iso: string | null | undefined) => formatDay(iso, { timeZone: timeZone.value });
 export const formatNumber = (value: number) => value.toLocaleString('en-IN');
 
-/** The form-field messages of a VALIDATION_ERROR, by field name. */
-export const fieldErrors = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fields : {});
+/** The form-field messages of a refusal, by field name, in words for the DPO (problems.ts). */
+export const fieldErrors = (error: unknown): Record<string, string> =>
+  error instanceof ApiError ? Object.fromEntries(Object.entries(error.fields).map(([field, message]) => [field, readableProblem(message)])) : {};

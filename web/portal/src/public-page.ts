@@ -2,7 +2,7 @@ import { callApi } from './api';
 import { h } from './dom';
 import type { LabelKey } from './labels';
 import { wordsOf } from './tenant-words';
-import { initialLanguage } from './languages';
+import { askedLanguages, initialLanguage } from './languages';
 import type { RightsMeans } from './rights-api';
 import { emptyRequestDraft, rightsSection } from './rights-form';
 import { loadWords, mount, redraw, t, type PageState } from './shell';
@@ -99,7 +99,7 @@ export const publicPage = (slug: string): void => {
   // The languages the tenant shows words in, the browser's choice among them, and their words.
   void (async () => {
     state.languages = (await wordsIn())?.languages ?? ['EN'];
-    state.language = initialLanguage(state.languages, navigator.languages);
+    state.language = initialLanguage(state.languages, askedLanguages(location.search, navigator.languages));
     await loadWords(state, wordsIn);
     state.loading = false;
     render('keep');

@@ -2,7 +2,7 @@ import { callApi } from './api';
 import { h } from './dom';
 import type { PageWords } from './labels';
 import { wordsOf } from './tenant-words';
-import { initialLanguage } from './languages';
+import { askedLanguages, initialLanguage, languageTag } from './languages';
 import type { PublicRequest } from './rights-api';
 import { summarySection } from './request-summary';
 import { loadWords, mount, redraw, t, timeOf, type PageState } from './shell';
@@ -29,7 +29,9 @@ export const requestPage = async (token: string): Promise<void> => {
   const useTenant = async (request: PublicRequest) => {
     wordsIn = wordsOf(request.tenant.slug);
     state.languages = (await wordsIn())?.languages ?? ['EN'];
-    state.language = state.languages.includes(request.language) ? request.language : initialLanguage(state.languages, navigator.languages);
+    // A link's ?lang= first, then the language the request was made in, then the browser's.
+    const made = state.languages.includes(request.language) ? [languageTag(request.language)] : [];
+    state.language = initialLanguage(state.languages, [...askedLanguages(location.search, []), ...made, ...navigator.languages]);
     await loadWords(state, wordsIn);
   };
   const show = (view: View, focus: 'heading' | 'keep' = 'heading') => {

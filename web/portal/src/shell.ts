@@ -1,5 +1,6 @@
 import { h } from './dom';
 import { label, type LabelKey, type PageWords } from './labels';
+import { formatTime } from '../../../shared/time/format';
 import { directionOf, languageName, languageTag } from './languages';
 
 export interface PageState {
@@ -69,13 +70,12 @@ export const mount = (
   if (options.focus === 'language') document.getElementById('language')?.focus();
 };
 
-/** A time as people read it in that language, with the exact instant kept in the markup. */
+/**
+ * A time as people read it in that language, through the service's one formatter
+ * (shared/time/format.ts): India's zone (the public pages' answers do not name a tenant's own
+ * zone yet), to the minute, with UTC beside, as the mails write it; the exact instant kept in the markup.
+ */
 export const timeOf = (state: PageState, iso: string): HTMLTimeElement => {
-  let shown = iso;
-  try {
-    shown = new Intl.DateTimeFormat(languageTag(state.language), { dateStyle: 'long', timeStyle: 'long' }).format(new Date(iso));
-  } catch {
-    // A language the browser cannot format keeps the ISO form.
-  }
+  const shown = formatTime(iso, { locale: `${languageTag(state.language)}-IN`, utc: true });
   return h('time', { datetime: iso }, shown);
 };

@@ -2,7 +2,7 @@ import { callApi, type LinkGone, type PortalView, type WithdrawalDone } from './
 import { h } from './dom';
 import type { LabelKey, PageWords } from './labels';
 import { wordsOf } from './tenant-words';
-import { initialLanguage } from './languages';
+import { askedLanguages, initialLanguage } from './languages';
 import { loadWords, mount, redraw, t, timeOf, type PageState } from './shell';
 
 type View =
@@ -65,7 +65,7 @@ export const tokenPage = async (token: string): Promise<void> => {
     const words = wordsOf(slug);
     wordsIn = words;
     state.languages = languages ?? (await words())?.languages ?? ['EN'];
-    state.language = initialLanguage(state.languages, navigator.languages);
+    state.language = initialLanguage(state.languages, askedLanguages(location.search, navigator.languages));
     await loadWords(state, words);
   };
   const show = (view: View) => {

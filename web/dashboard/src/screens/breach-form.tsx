@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../session';
 import { Dialog, DialogActions, ErrorText, fieldErrors, useAction, useData } from '../ui';
-import { isoOfLocal, localOfIso, type Breach, type BreachSummary } from './breach-parts';
+import { describedFields, isoOfLocal, localOfIso, reportFields, zoneLabel, type Breach, type BreachSummary } from './breach-parts';
 import { Field } from './parts';
 
 type Scope = 'ALL' | 'NOTICES' | 'PURPOSES' | 'PRINCIPALS';
@@ -9,21 +9,7 @@ type Scope = 'ALL' | 'NOTICES' | 'PURPOSES' | 'PRINCIPALS';
 /** A field's message, or the first of its items' (`dataCategories.0`, `affected.noticeIds`). */
 const problemOf = (problems: Record<string, string>, name: string) => problems[name] ?? Object.entries(problems).find(([key]) => key.startsWith(`${name}.`))?.[1];
 
-const texts = [
-  ['nature', 'Nature: what happened', 4000],
-  ['extent', 'Extent: how much and whose data', 4000],
-  ['location', 'Location: systems, sites, processors', 1000],
-  ['likelyImpact', 'Likely impact on the principals', 4000],
-] as const;
-
-const reportTexts = [
-  ['factsAndReasons', '(ii) Facts, circumstances and reasons'],
-  ['mitigationMeasures', '(iii) Measures to mitigate the risk'],
-  ['causeFindings', '(iv) Findings on who caused it'],
-  ['remedialMeasures', '(v) Remedial measures against recurrence'],
-] as const;
-
-type TextName = (typeof texts)[number][0] | (typeof reportTexts)[number][0] | 'title';
+type TextName = (typeof describedFields)[number][0] | (typeof reportFields)[number][0] | 'title';
 
 /** A checkbox list of the tenant's notices or purposes, for the affected scope. */
 const Choices = ({ legend, options, chosen, onChange, problem }: { legend: string; options: { id: string; label: string }[]; chosen: string[]; onChange: (ids: string[]) => void; problem?: string | undefined }) => (
@@ -91,7 +77,7 @@ export const BreachForm = ({ breach, onSaved, onClose }: { breach?: Breach; onSa
         onSaved(await api.call('createBreach', { body: { ...description, ...(occurred ? { occurredAt: occurred } : {}), affected: { ...affected, ...(scope === 'PRINCIPALS' && listed.length > 0 ? { principalHashes: listed } : {}) } } }));
         return;
       }
-      const report = Object.fromEntries(reportTexts.map(([name]) => [name, values[name].trim() || null]));
+      const report = Object.fromEntries(reportFields.map(([name]) => [name, values[name].trim() || null]));
       const proposed: Record<string, unknown> = { ...description, occurredAt: isoOfLocal(occurredAt) ?? null, affected, ...report };
       const current: Record<string, unknown> = { ...breach, assetIds: breach.assets.map((asset) => asset.assetId), affected: { scope: breach.affected.scope, ...(breach.affected.scope === 'NOTICES' ? { noticeIds: breach.affected.noticeIds } : {}), ...(breach.affected.scope === 'PURPOSES' ? { purposeIds: breach.affected.purposeIds } : {}) } };
       const changed = Object.fromEntries(Object.entries(proposed).filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(current[name] ?? null)));
@@ -115,13 +101,13 @@ export const BreachForm = ({ breach, onSaved, onClose }: { breach?: Breach; onSa
     <Dialog title={breach ? 'Edit breach' : 'Record a breach'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         {text('title', 'Title', 200, false)}
-        <Field id="breach-aware" label="Became aware at (your local time)" hint="Both clocks start here: the Board intimation is due without delay, the detailed report 72 hours later." problem={problems.awareAt}>
+        <Field id="breach-aware" label={`Became aware at (${zoneLabel()})`} hint="Both clocks start here: the Board intimation is due without delay, the detailed report 72 hours later." problem={problems.awareAt}>
           {(control) => <input {...control} type="datetime-local" required value={awareAt} onInput={(event) => setAwareAt(event.currentTarget.value)} />}
         </Field>
-        <Field id="breach-occurred" label="Occurred at (if known)" problem={problems.occurredAt}>
+        <Field id="breach-occurred" label={`Occurred at, if known (${zoneLabel()})`} problem={problems.occurredAt}>
           {(control) => <input {...control} type="datetime-local" value={occurredAt} onInput={(event) => setOccurredAt(event.currentTarget.value)} />}
         </Field>
-        {texts.map(([name, label, max]) => text(name, label, max))}
+        {describedFields.map(([name, label, max]) => text(name, label, max))}
         <Field id="breach-categories" label="Data categories" hint="Separated by commas, e.g. email, address." problem={problemOf(problems, 'dataCategories')}>
           {(control) => <input {...control} class="wide-text" value={categories} onInput={(event) => setCategories(event.currentTarget.value)} />}
         </Field>
@@ -152,7 +138,7 @@ export const BreachForm = ({ breach, onSaved, onClose }: { breach?: Breach; onSa
         {breach ? (
           <fieldset>
             <legend>Detailed report items</legend>
-            {reportTexts.map(([name, label]) => text(name, label, 8000))}
+            {reportFields.map(([name, label]) => text(name, label, 8000))}
           </fieldset>
         ) : null}
         <ErrorText error={error ?? notices.error ?? purposes.error} />

@@ -1,4 +1,6 @@
 import type { DataOf } from '../api';
+import { isoOfWallClock, wallClockOf, zoneName } from '../../../../shared/time/format';
+import { timeZone } from '../session';
 import { formatDateTime, formatNumber } from '../ui';
 
 /** What the breach screens share: how a clock, the intimation's progress and a filed document read. */
@@ -30,40 +32,50 @@ export const clockText = (clock: Clock, stage: 'INTIMATION' | 'DETAILED_REPORT',
 export const ClockBadge = ({ clock }: { clock: Clock }) =>
   clock.filedAt ? <span class={`badge ${clock.late ? 'overdue' : 'active'}`}>{clock.late ? 'Filed late' : 'Filed'}</span> : clock.overdue ? <span class="badge overdue">Overdue</span> : null;
 
+/** Who was told and who was not: handed to your systems counts only once they acknowledged it. */
 export const progressText = (progress: Breach['intimation']['progress']) =>
-  `${formatNumber(progress.total)} reached: ${formatNumber(progress.mailed)} mailed, ${formatNumber(progress.viaTenant)} handed to your systems, ${formatNumber(progress.failed)} failed`;
+  `${formatNumber(progress.mailed + progress.viaTenant)} of ${formatNumber(progress.total)} reached: ${formatNumber(progress.mailed)} by email, ${formatNumber(progress.viaTenant)} by your systems. ` +
+  `Not reached: ${formatNumber(progress.awaitingTenant + progress.failed)} (${formatNumber(progress.awaitingTenant)} without an email, not acknowledged by your systems; ${formatNumber(progress.failed)} whose contact could not be read).`;
 
-/** A document field's name as words: `likelyImpact` → Likely impact, the report's items `ii` → (ii). */
-const fieldName = (name: string) =>
-  /^(i|ii|iii|iv|v|vi)$/.test(name) ? `(${name})` : name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/^./, (first) => first.toUpperCase());
+/** The breach's fields as the form and the timeline name them (never a field name split into words). */
+export const describedFields = [
+  ['nature', 'Nature: what happened', 4000],
+  ['extent', 'Extent: how much and whose data', 4000],
+  ['location', 'Location: systems, sites, processors', 1000],
+  ['likelyImpact', 'Likely impact on the principals', 4000],
+] as const;
 
-/** Any JSON value of a filed or previewed document, as nested description lists. */
-export const DocumentValue = ({ value }: { value: unknown }) => {
-  if (value === null || value === undefined || value === '') return <em>not given</em>;
-  if (Array.isArray(value)) return value.length === 0 ? <em>none</em> : <span>{value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(', ')}</span>;
-  if (typeof value === 'object') {
-    return (
-      <dl class="pairs">
-        {Object.entries(value as Record<string, unknown>).map(([name, inner]) => [
-          <dt key={`${name}-t`}>{fieldName(name)}</dt>,
-          <dd key={`${name}-d`}>
-            <DocumentValue value={inner} />
-          </dd>,
-        ])}
-      </dl>
-    );
-  }
-  return <span class="wrap-text">{String(value)}</span>;
+export const reportFields = [
+  ['factsAndReasons', '(ii) Facts, circumstances and reasons'],
+  ['mitigationMeasures', '(iii) Measures to mitigate the risk'],
+  ['causeFindings', '(iv) Findings on who caused it'],
+  ['remedialMeasures', '(v) Remedial measures against recurrence'],
+] as const;
+
+const otherFields: Record<string, string> = {
+  title: 'Title',
+  awareAt: 'When you became aware',
+  occurredAt: 'When it occurred',
+  dataCategories: 'Data categories',
+  affected: 'Who is affected',
+  assetIds: 'Data map assets',
 };
 
-/** A `datetime-local` value (the browser's zone) as ISO UTC, or undefined when empty. */
-export const isoOfLocal = (value: string): string | undefined => (value ? new Date(value).toISOString() : undefined);
+/** A changed field as the timeline names it. */
+export const fieldLabel = (name: string): string =>
+  ([...describedFields, ...reportFields].find(([field]) => field === name)?.[1] ?? otherFields[name] ?? 'Another detail').replace(/:.*$/, '');
 
-/** An ISO time as a `datetime-local` value in the browser's zone. */
-export const localOfIso = (iso: string | null | undefined): string => {
-  if (!iso) return '';
-  const at = new Date(iso);
-  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
+/**
+ * A `datetime-local` value as meant in the tenant's zone (not the browser's: the form says which),
+ * as ISO UTC, or undefined when empty. 00:30 IST on the 5th is 19:00 UTC on the 4th, and reads
+ * back as 00:30 IST on the 5th.
+ */
+export const isoOfLocal = (value: string): string | undefined => isoOfWallClock(value, timeZone.value);
+
+/** An ISO time as a `datetime-local` value in the tenant's zone. */
+export const localOfIso = (iso: string | null | undefined): string => wallClockOf(iso, timeZone.value);
+
+/** How a form names the zone its times are typed in. */
+export const zoneLabel = () => `${zoneName(timeZone.value)}, ${timeZone.value}`;
 
 export const hoursFrom = (iso: string, hours: number) => new Date(Date.parse(iso) + hours * hourMs).toISOString();

@@ -4,7 +4,8 @@ import { ErrorText, Heading, Link, Loading, formatDateTime, formatNumber, useDat
 import { Filings } from './breach-filings';
 import { BreachForm } from './breach-form';
 import { Notify } from './breach-notify';
-import { ClockBadge, DocumentValue, clockText, type Breach } from './breach-parts';
+import { Actor } from './actor';
+import { ClockBadge, clockText, fieldLabel, reportFields, type Breach } from './breach-parts';
 import { useSaid } from './parts';
 
 /** How often the screen reads the breach again while its principals are being intimated. */
@@ -38,7 +39,7 @@ const Timeline = ({ breach }: { breach: Breach }) => (
       {breach.timeline.map((entry) => (
         <li key={entry.documentId}>
           <strong>{formatDateTime(entry.at)}</strong> {actions[entry.action] ?? entry.action}
-          {entry.action === 'updated' ? `: ${Object.keys(entry.details).join(', ')}` : ''} by {entry.by ? `${entry.by.email ?? entry.by.userId} (${entry.by.role.replace('_', ' ').toLowerCase()})` : 'the service'}
+          {entry.action === 'updated' ? `: ${Object.keys(entry.details).map(fieldLabel).join(', ')}` : ''} by <Actor actor={entry.by} />
         </li>
       ))}
     </ol>
@@ -67,10 +68,12 @@ const Details = ({ breach }: { breach: Breach }) => (
     <dd>
       {scopeText(breach)}; {breach.affectedCount === null ? 'count known once intimated' : `${formatNumber(breach.affectedCount)} principal(s)`}
     </dd>
-    <dt>Report items (ii) to (v)</dt>
-    <dd>
-      <DocumentValue value={{ factsAndReasons: breach.factsAndReasons, mitigationMeasures: breach.mitigationMeasures, causeFindings: breach.causeFindings, remedialMeasures: breach.remedialMeasures }} />
-    </dd>
+    {reportFields.map(([name, label]) => [
+      <dt key={`${name}-t`}>{label}</dt>,
+      <dd key={`${name}-d`} class="wrap-text">
+        {breach[name] ?? 'Not written yet'}
+      </dd>,
+    ])}
   </dl>
 );
 

@@ -8,7 +8,8 @@ export type PackPrincipal = { dataPrincipalIdentifier: string } | { principalHas
 
 /**
  * "Export evidence": one principal's evidence pack, for a regulator, as the JSON file
- * scripts/verify-evidence-pack.mjs checks offline, or as the same pack on a printable page. Shown
+ * scripts/verify-evidence-pack.mjs checks offline, or as the same pack as a document (a PDF, or the
+ * page it is printed from, which embeds the JSON). Shown
  * only to the roles that may export it (DPO, SUPER_ADMIN); the API refuses the others anyway.
  */
 export const EvidenceExport = ({ principal, id }: { principal: PackPrincipal; id: string }) => {
@@ -25,13 +26,13 @@ export const EvidenceExport = ({ principal, id }: { principal: PackPrincipal; id
       setSaid(`Saved ${file}: ${pack.records.length} record(s) and ${pack.withdrawals.length} withdrawal(s).`);
     });
 
-  const exportPage = () =>
+  const exportDocument = (format: 'html' | 'pdf') =>
     run(async () => {
       setSaid('');
-      const response = await api.file('createEvidencePack', { body: principal, query: { format: 'html' } });
-      const file = /filename="([\w.-]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'evidence-pack.html';
+      const response = await api.file('createEvidencePack', { body: principal, query: { format } });
+      const file = /filename="([\w.-]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? `evidence-pack.${format}`;
       saveFile(file, await response.blob());
-      setSaid(`Saved ${file}: open it in a browser to read or print it.`);
+      setSaid(format === 'pdf' ? `Saved ${file}: the pack as a document, to attach or print.` : `Saved ${file}: open it in a browser to read or print it.`);
     });
 
   return (
@@ -46,7 +47,10 @@ export const EvidenceExport = ({ principal, id }: { principal: PackPrincipal; id
         <button type="button" onClick={exportJson} disabled={busy} aria-describedby={`${id}-said`}>
           Export evidence
         </button>
-        <button type="button" class="secondary" onClick={exportPage} disabled={busy} aria-describedby={`${id}-said`}>
+        <button type="button" class="secondary" onClick={() => exportDocument('pdf')} disabled={busy} aria-describedby={`${id}-said`}>
+          Document (PDF)
+        </button>
+        <button type="button" class="secondary" onClick={() => exportDocument('html')} disabled={busy} aria-describedby={`${id}-said`}>
           Printable page (HTML)
         </button>
       </div>

@@ -2,9 +2,12 @@ import { useState } from 'preact/hooks';
 import { api, session } from '../session';
 import { ErrorText, Heading, Link, Loading, formatDateTime, useData } from '../ui';
 import { verifyProof, type Verification } from '../verify';
+import { actorWords, type ActorSnapshot } from '../../../../shared/users/actor-words';
 import { EvidenceExport } from './evidence-export';
 import { consentStateText, verificationMethodLabels } from './guardian-words';
 import { WithdrawalAttributionNote, withdrawalMethodText } from './withdrawal-words';
+
+type ActorView = ActorSnapshot & { asRecordedThen: boolean };
 
 /** The JWKS (served bare, no envelope, no token needed) that signs checkpoints and receipts. */
 const loadKeys = async () => {
@@ -14,7 +17,7 @@ const loadKeys = async () => {
 };
 
 /** What the record's attribution (proof format 3, part of its evidence) means, in words. */
-const attributionText = (payload: Record<string, unknown>, proofVersion: number): string => {
+const attributionText = (payload: Record<string, unknown>, proofVersion: number, actor: ActorView | null): string => {
   const by = typeof payload.attributedBy === 'string' ? payload.attributedBy.replace(/^\w+:/, '') : '';
   switch (payload.attributionMethod) {
     case 'SECRET_KEY':
@@ -24,7 +27,8 @@ const attributionText = (payload: Record<string, unknown>, proofVersion: number)
         ? `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by} at ${formatDateTime(new Date(payload.identifierSignedAt * 1000).toISOString())}.`
         : `Verified: the widget sent the person's identifier hash, signed by your server with secret key ${by}.`;
     case 'DASHBOARD':
-      return `Verified: a member of your team recorded it in the dashboard (user ${by}).`;
+      // The evidence keeps the user's id; the team member is named as the team list reads now.
+      return `Verified: a member of your team recorded it in the dashboard: ${actor ? actorWords(actor) : `user ${by}`}.`;
     case 'UNSIGNED_HASH':
       return `Claimed: the page sent an identifier hash nobody signed; anyone holding the publishable key ${by} could have sent it.`;
     case 'IP_ADDRESS':
@@ -105,7 +109,7 @@ export default function Record({ params }: { params: Record<string, string> }) {
 
           <section aria-labelledby="attribution-heading">
             <h2 id="attribution-heading">Who the record names</h2>
-            <p id="attribution">{attributionText(proof.payload, proof.proofVersion)}</p>
+            <p id="attribution">{attributionText(proof.payload, proof.proofVersion, proof.attributedByActor)}</p>
           </section>
 
           <section aria-labelledby="state-heading">

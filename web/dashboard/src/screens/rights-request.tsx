@@ -1,10 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, canWrite } from '../session';
-import type { DataOf } from '../api';
-import { Dialog, DialogActions, ErrorText, Heading, Link, Loading, fieldErrors, formatDateTime, useAction, useData } from '../ui';
+import { Dialog, DialogActions, ErrorText, Heading, Link, Loading, fieldErrors, formatDateTime, formatEvidenceTime, useAction, useData } from '../ui';
 import { Field, useSaid } from './parts';
-import { Due, StatusBadge, channelNames, outcomeNames, typeNames, type RightsRequest } from './rights-parts';
-import { SummaryView } from './rights-summary';
+import { Actor } from './actor';
+import { DocumentDownloads, DocumentPreview } from './document';
+import { Due, StatusBadge, channelNames, outcomeNames, statusNames, typeNames, type RightsRequest } from './rights-parts';
+
+/** The request's logged documents, as the evidence list names them. */
+const documentNames: Record<string, string> = { 'rights.submitted': 'Submitted', 'rights.resolved': 'Resolved' };
 
 type Asset = RightsRequest['assets'][number];
 type Outcome = keyof typeof outcomeNames;
@@ -105,7 +108,7 @@ const Resolve = ({ request, onResolved }: { request: RightsRequest; onResolved: 
   return (
     <section class="panel" aria-labelledby="resolve-heading">
       <h2 id="resolve-heading">Resolve</h2>
-      <p>The principal is mailed the answer, with your response and the DPO contact; the resolution is logged and rights.resolved is sent.</p>
+      <p>The principal is mailed the answer, with your response and the DPO contact. The resolution is kept in your evidence log, and your systems are told through your webhooks.</p>
       <form
         noValidate
         onSubmit={(event) => {
@@ -170,8 +173,14 @@ const Facts = ({ request }: { request: RightsRequest }) => (
         </dd>
       </>
     ) : null}
-    <dt>Details</dt>
+    <dt>What the principal asked</dt>
     <dd class="wrap-text">{request.details}</dd>
+    {request.teamNote ? (
+      <>
+        <dt>Team note (not shown to the principal)</dt>
+        <dd class="wrap-text">{request.teamNote}</dd>
+      </>
+    ) : null}
     {request.nominee ? (
       <>
         <dt>Nominee</dt>
@@ -187,11 +196,11 @@ export default function RightsRequestScreen({ params }: { params: Record<string,
   const requestId = params.requestId ?? '';
   const loaded = useData(() => api.call('getRightsRequest', { params: { requestId } }), [requestId]);
   const [changed, setChanged] = useState<RightsRequest>();
-  const [summary, setSummary] = useState<DataOf<'getRightsRequestSummary'>>();
+  const [previews, setPreviews] = useState(0);
   const start = useAction();
-  const preview = useAction();
   const { say, line } = useSaid();
   const request = changed ?? loaded.data;
+  const summaryAs = (format: 'html' | 'pdf') => api.file('getRightsRequestSummary', { params: { requestId }, query: { format } });
   const title = request ? `${typeNames[request.type]} request` : 'Rights request';
   const update = (next: RightsRequest, said: string) => {
     setChanged(next);
@@ -220,12 +229,16 @@ export default function RightsRequestScreen({ params }: { params: Record<string,
           <Checklist request={request} onChanged={update} />
           <section aria-labelledby="summary-heading">
             <h2 id="summary-heading">Access summary</h2>
-            <p>What the principal gets when an access request is fulfilled: assembled from their consent records and the data map.</p>
-            <button type="button" class="secondary" disabled={preview.busy} onClick={() => preview.run(async () => setSummary(await api.call('getRightsRequestSummary', { params: { requestId } })))}>
-              {summary ? 'Refresh the preview' : 'Preview the access summary'}
+            <p>What the principal gets when an access request is fulfilled: assembled from their consent records and the data map, as it stands now.</p>
+            <button type="button" class="secondary" onClick={() => setPreviews(previews + 1)}>
+              {previews > 0 ? 'Refresh the preview' : 'Preview the access summary'}
             </button>
-            <ErrorText error={preview.error} />
-            {summary ? <SummaryView summary={summary} /> : null}
+            {previews > 0 ? (
+              <>
+                <DocumentPreview key={previews} load={() => summaryAs('html')} label="The access summary, as the document reads" />
+                <DocumentDownloads fetchAs={summaryAs} name={`access-summary-${requestId}`} id="summary-downloads" />
+              </>
+            ) : null}
           </section>
           {canWrite.value && isOpen(request) ? <Resolve request={request} onResolved={(next) => update(next, 'Request resolved; the principal is told.')} /> : null}
           {request.response ? (
@@ -245,7 +258,7 @@ export default function RightsRequestScreen({ params }: { params: Record<string,
             <ol>
               {request.timeline.map((entry) => (
                 <li key={`${entry.at}${entry.status}`}>
-                  {formatDateTime(entry.at)}: {entry.status.replace('_', ' ').toLowerCase()} by {entry.by}
+                  {formatDateTime(entry.at)}: {statusNames[entry.status].toLowerCase()} by <Actor actor={entry.actor} by={entry.by} />
                 </li>
               ))}
             </ol>
@@ -253,7 +266,7 @@ export default function RightsRequestScreen({ params }: { params: Record<string,
             <ul>
               {request.documents.map((document) => (
                 <li key={document.documentId}>
-                  {document.documentType}, {formatDateTime(document.at)}: <code>{document.hash.slice(0, 16)}…</code>
+                  {documentNames[document.documentType] ?? 'Entry'}, {formatEvidenceTime(document.at)}: <code title={document.documentId}>{document.hash.slice(0, 16)}…</code>
                 </li>
               ))}
             </ul>

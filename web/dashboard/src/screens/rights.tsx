@@ -14,6 +14,7 @@ const LogRequest = ({ onClose }: { onClose: () => void }) => {
   const [identifier, setIdentifier] = useState('');
   const [channel, setChannel] = useState<(typeof loggedChannels)[number]>('EMAIL');
   const [details, setDetails] = useState('');
+  const [teamNote, setTeamNote] = useState('');
   const [nominee, setNominee] = useState({ name: '', email: '', relationship: '' });
   const { busy, error, run } = useAction({ staysBusy: true });
   const problems = fieldErrors(error);
@@ -21,14 +22,18 @@ const LogRequest = ({ onClose }: { onClose: () => void }) => {
     event.preventDefault();
     void run(async () => {
       const logged = await api.call('logRightsRequest', {
-        body: { type, dataPrincipalIdentifier: identifier.trim(), channel, details: details.trim(), ...(type === 'NOMINATION' ? { nominee: { name: nominee.name.trim(), email: nominee.email.trim(), relationship: nominee.relationship.trim() } } : {}) },
+        body: { type, dataPrincipalIdentifier: identifier.trim(), channel, details: details.trim(), ...(teamNote.trim() ? { teamNote: teamNote.trim() } : {}), ...(type === 'NOMINATION' ? { nominee: { name: nominee.name.trim(), email: nominee.email.trim(), relationship: nominee.relationship.trim() } } : {}) },
       });
       navigate(`/rights/${logged.requestId}`);
     });
   };
   return (
     <Dialog title="Log a request" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate aria-describedby="log-sees">
+        <p id="log-sees">
+          A principal known by email gets a mail with a link to the request’s page. That page shows them the type of request, <strong>what they asked</strong> as you write it here,
+          its status and due date, and later your answer. Your team note is never shown to them.
+        </p>
         <Field id="log-type" label="Type" problem={problems.type}>
           {(control) => (
             <select {...control} value={type} onChange={(event) => setType(event.currentTarget.value as RequestType)}>
@@ -54,8 +59,11 @@ const LogRequest = ({ onClose }: { onClose: () => void }) => {
             </select>
           )}
         </Field>
-        <Field id="log-details" label="What the principal asks" problem={problems.details}>
+        <Field id="log-details" label="What the principal asks, in their words" hint="The principal reads this on their request’s page." problem={problems.details}>
           {(control) => <textarea {...control} class="prose" rows={4} value={details} onInput={(event) => setDetails(event.currentTarget.value)} />}
+        </Field>
+        <Field id="log-note" label="Team note (optional)" hint="Only your team sees it: who took the request, how you checked who they are." problem={problems.teamNote}>
+          {(control) => <textarea {...control} class="prose" rows={3} value={teamNote} onInput={(event) => setTeamNote(event.currentTarget.value)} />}
         </Field>
         {type === 'NOMINATION' ? (
           <fieldset>

@@ -38,7 +38,7 @@ type ExportRow = ReturnType<typeof exportRow>;
 /** CSV columns, in order: every field of a row. */
 export const csvColumns: (keyof ExportRow)[] = [
   'id', 'createdAt', 'dataPrincipalHash', 'externalId', 'noticeId', 'noticeTitle', 'noticeVersionNumber', 'currentNoticeVersion', 'languageShown', 'positionShown',
-  'consentGiven', 'consentByPurpose', 'isWithdrawn', 'isPartiallyWithdrawn', 'withdrawnAt', 'withdrawnPurposes', 'proofHash', 'noticeTextHash', 'proofVersion', 'attribution',
+  'consentGiven', 'consentByPurpose', 'isWithdrawn', 'isPartiallyWithdrawn', 'withdrawnAt', 'withdrawnPurposes', 'proofHash', 'noticeTextHash', 'proofVersion', 'attribution', 'consentState', 'guardianVerification',
 ];
 
 /**

@@ -3,6 +3,7 @@ import { recordedEventsConsumer } from '../../shared/consent/recorded-events';
 import { withdrawalConsumer } from '../../shared/consent/withdrawal-consumer';
 import { outboxConsumer } from '../../shared/events/outbox-consumer';
 import { evidenceLogConsumer } from '../../shared/evidence/log-consumer';
+import { activityConsumer } from '../../shared/retention/activity-consumer';
 import type { StreamConsumer } from '../../shared/stream/consumer';
 
 /**
@@ -10,4 +11,4 @@ import type { StreamConsumer } from '../../shared/stream/consumer';
  * local workers' stream reader. It lives here, above the domains it names, so that no module of
  * shared/ imports a module that imports it back (the consumers import only the StreamConsumer type).
  */
-export const streamConsumers: readonly StreamConsumer[] = [evidenceLogConsumer, recordedEventsConsumer, outboxConsumer, withdrawalConsumer, guardianRequestsConsumer];
+export const streamConsumers: readonly StreamConsumer[] = [evidenceLogConsumer, recordedEventsConsumer, outboxConsumer, withdrawalConsumer, guardianRequestsConsumer, activityConsumer];

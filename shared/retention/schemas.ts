@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { principalHashSchema } from '../consent/schemas';
 import { described } from '../described';
 import { durationSchema } from './duration';
 import { thirdScheduleClassIds, thirdScheduleExceptionIds } from './third-schedule';
@@ -52,4 +53,29 @@ export const thirdScheduleView = /* @__PURE__ */ (() =>
     rulesCommencement: z.iso.datetime(),
     logRetentionDays: z.number(),
     sources: z.record(z.string(), z.object({ title: z.string(), url: z.string() })),
+  }))();
+
+export const maxActivities = 1000;
+
+export const activityBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    apiKey: z.string().check(z.maxLength(200)),
+    activities: described(
+      z
+        .array(
+          z.strictObject({
+            identifierHash: principalHashSchema,
+            at: described(z.iso.datetime({ offset: true }), 'When the principal logged in, contacted the tenant or used the purpose; not in the future'),
+          }),
+        )
+        .check(z.minLength(1), z.maxLength(maxActivities)),
+      `Up to ${maxActivities} activities`,
+    ),
+  }))();
+
+export const activityResult = /* @__PURE__ */ (() =>
+  z.object({
+    accepted: described(z.number(), 'Activities accepted (all of them: a batch with one invalid item is 400 and records none)'),
+    principals: described(z.number(), 'Distinct principals among them'),
+    recorded: described(z.number(), "Principals whose last activity moved on (at most one write per principal per UTC day: a later time of a day already recorded is coalesced)"),
   }))();

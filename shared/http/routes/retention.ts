@@ -1,4 +1,5 @@
-import { retentionSettingsBody, retentionSettingsView, thirdScheduleView } from '../../retention/schemas';
+import { activityBody, activityResult, maxActivities, retentionSettingsBody, retentionSettingsView, thirdScheduleView } from '../../retention/schemas';
+import { sdkLimits } from './limits';
 import type { RouteDefinition } from '../route';
 
 const tags = ['Retention'];
@@ -39,5 +40,17 @@ export const retentionRoutes = {
     summary: 'The Third Schedule of the DPDP Rules, 2025: classes, thresholds, the period, the exceptions, with their sources',
     tags,
     response: { status: 200, description: 'The schedule', data: thirdScheduleView },
+  },
+  recordActivity: {
+    method: 'POST',
+    path: '/api/v1/principals/activity',
+    group: 'retention',
+    auth: { kind: 'apiKey', in: 'body', checkOrigin: false, secretKey: 'accepted' },
+    limits: sdkLimits,
+    summary: "Tell the service principals were active (a log-in, a contact): each LAST_ACTIVITY retention period starts again",
+    description: `Extension (rule 8(1): the period runs from when the principal last approached the fiduciary or exercised her rights). Server to server: a secret key only (a publishable key is 403 FORBIDDEN: anyone can read it off a page, and could keep anyone's data from erasure). Up to ${maxActivities} activities; at may not be in the future (400 naming the item, and nothing is recorded). A consent, a withdrawal and a rights request count as activity without this call. Coalesced: at most one write per principal per UTC day, whatever the traffic. An activity before a due erasure cancels it (GET /retention/upcoming shows CANCELLED).`,
+    tags,
+    request: { body: activityBody },
+    response: { status: 200, description: 'What was accepted and recorded', data: activityResult },
   },
 } as const satisfies Record<string, RouteDefinition>;

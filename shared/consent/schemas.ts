@@ -36,7 +36,7 @@ export const withdrawalMethods = ['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDG
 
 export const attributionSchema = /* @__PURE__ */ (() => described(z.enum(attributionLevels), 'Extension: VERIFIED (a secret key, a valid identifierSignature, or the dashboard), CLAIMED (an unsigned identifierHash from a publishable key) or IP (no identifier: the client address)'))();
 
-export const consentStateSchema = /* @__PURE__ */ (() => described(z.enum(consentStates), 'Extension: ACTIVE is consent in force; AWAITING_GUARDIAN (a child\'s or guarded person\'s decision waiting for the parent or lawful guardian), GUARDIAN_REFUSED and GUARDIAN_EXPIRED are no consent, whatever consentGiven says'))();
+export const consentStateSchema = /* @__PURE__ */ (() => described(z.enum(consentStates), 'Extension: ACTIVE is consent in force; AWAITING_GUARDIAN (a child\'s or guarded person\'s decision waiting for the parent or lawful guardian), GUARDIAN_REFUSED and GUARDIAN_EXPIRED are no consent, whatever consentGiven says; EXPIRED: the retention period of every purpose ended (expiredAt, expiryReason; docs/retention.md)'))();
 
 export const guardianAttestationSchema = /* @__PURE__ */ (() => described(z.strictObject({
   guardianIdentifierHash: described(principalHashSchema, 'SHA-256 hex of the guardian email, trimmed and lower-cased: must equal the hash of guardianEmail'),

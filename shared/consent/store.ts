@@ -72,6 +72,28 @@ export const majorityDoneUpdate = (record: Pick<ConsentRecord, 'tenantId' | 'rec
   },
 });
 
+/**
+ * Retention's expiry of a record (retention/sweeper.ts): the purposes whose period ended are
+ * added to `xp`, with when and why; once every purpose the record decided is in it, the record is
+ * EXPIRED. Only a record in force (no `cs`) expires; the evidence is untouched.
+ */
+export const expiryUpdate = (record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey' | 'consentGiven' | 'expiredPurposes'>, purposeIds: readonly string[], at: string, reason: string): NamedItem => {
+  const expired = [...new Set([...(record.expiredPurposes ?? []), ...purposeIds])].sort();
+  const all = Object.keys(record.consentGiven).every((purposeId) => expired.includes(purposeId));
+  return {
+    name: 'consent record',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: recordKeyOf(record),
+        UpdateExpression: `SET xp = :expired, xat = :at, xrs = :reason${all ? ', cs = :state' : ''}`,
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(cs)',
+        ExpressionAttributeValues: { ':expired': expired, ':at': at, ':reason': reason, ...(all ? { ':state': 'EXPIRED' } : {}) },
+      },
+    },
+  };
+};
+
 /** A record's key as it is stored: in its shard, or (a record from before the shards) under the tenant. */
 export const recordKeyOf = (record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey'>) =>
   record.legacyKey ? consentKeys.legacyRecord(record.tenantId, record.recordId) : consentKeys.record(record.tenantId, record.recordId);

@@ -1,4 +1,4 @@
-import type { RetentionStart } from '../retention/schemas';
+import type { RetentionStart } from '../retention/starts';
 import type { ThirdScheduleException } from '../retention/third-schedule';
 import type { LanguageCode } from '../i18n/languages';
 

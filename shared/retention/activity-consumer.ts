@@ -27,7 +27,7 @@ export const activityConsumer: StreamConsumer = {
   handle: async (changes) => {
     for (const change of changes) {
       const [activity, tenantId] = [activityOf(change), tenantOfChange(change)];
-      if (activity && tenantId) await touchActivity(tenantId, activity);
+      if (activity && tenantId) await touchActivity(tenantId, activity, { reindex: true });
     }
   },
 };

@@ -29,29 +29,74 @@ const cacheKey = (tenantId: string, identifierHash: string) => `${tenantId}#${id
  * later time of the same day is not written and an earlier day never replaces a later one.
  * Answers whether it wrote.
  */
-export const touchActivity = async (tenantId: string, activity: Activity): Promise<boolean> => {
+export const touchActivity = async (tenantId: string, activity: Activity, options: { reindex?: boolean } = {}): Promise<boolean> => {
   const key = cacheKey(tenantId, activity.identifierHash);
   const day = dayOf(activity.at);
   const seen = written.get(key);
-  if (seen !== undefined && seen >= day) return false;
+  if (seen !== undefined && seen >= day) {
+    if (options.reindex) await ensureIndexed(tenantId, activity.identifierHash);
+    return false;
+  }
+  // A principal not in the due index enters it now, so the sweep looks at her (a principal already in it keeps her time).
+  const index = retentionKeys.due(tenantId, activity.identifierHash, clock.now().toISOString());
   try {
-    await db().send(
+    const { Attributes } = await db().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: retentionKeys.activity(tenantId, activity.identifierHash),
-        UpdateExpression: 'SET #type = :type, tenantId = :tenant, identifierHash = :hash, lastActivityAt = :at',
+        UpdateExpression: 'SET #type = :type, tenantId = :tenant, identifierHash = :hash, lastActivityAt = :at, GSI2PK = if_not_exists(GSI2PK, :duePk), GSI2SK = if_not_exists(GSI2SK, :dueSk)',
         ConditionExpression: 'attribute_not_exists(lastActivityAt) OR lastActivityAt < :dayStart',
         ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':type': activityItemType, ':tenant': tenantId, ':hash': activity.identifierHash, ':at': activity.at, ':dayStart': dayStart(activity.at) },
+        ExpressionAttributeValues: { ':type': activityItemType, ':tenant': tenantId, ':hash': activity.identifierHash, ':at': activity.at, ':dayStart': dayStart(activity.at), ':duePk': index.GSI2PK, ':dueSk': index.GSI2SK },
+        ReturnValues: 'ALL_NEW',
       }),
     );
+    // She was told her data would be erased: the sweep looks at her now, and logs the cancellation.
+    if (Attributes?.state === 'NOTICE_SENT') await checkNow(tenantId, activity.identifierHash);
     written.reload(key, async () => day);
     return true;
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
     written.reload(key, async () => day);
+    if (options.reindex) await ensureIndexed(tenantId, activity.identifierHash);
     return false;
   }
+};
+
+/**
+ * Puts a principal who left the due index back in it, at now: a decision (a new consent, a
+ * withdrawal) can start a CONSENT or WITHDRAWAL clock on a day whose activity was already written.
+ * One write per decision (refused, and so still 1 WCU, when she is in the index).
+ */
+const ensureIndexed = async (tenantId: string, identifierHash: string) => {
+  const index = retentionKeys.due(tenantId, identifierHash, clock.now().toISOString());
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: retentionKeys.activity(tenantId, identifierHash),
+        UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(GSI2PK)',
+        ExpressionAttributeValues: { ':pk': index.GSI2PK, ':sk': index.GSI2SK },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+};
+
+/** Moves a principal's place in the due index to now. */
+const checkNow = async (tenantId: string, identifierHash: string) => {
+  const now = clock.now().toISOString();
+  const index = retentionKeys.due(tenantId, identifierHash, now);
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: retentionKeys.activity(tenantId, identifierHash),
+      UpdateExpression: 'SET nextAt = :now, GSI2PK = :pk, GSI2SK = :sk',
+      ExpressionAttributeValues: { ':now': now, ':pk': index.GSI2PK, ':sk': index.GSI2SK },
+    }),
+  );
 };
 
 /** At most this many writes in flight per request: a batch of 1,000 is not 1,000 requests at once. */

@@ -2,11 +2,9 @@ import * as z from 'zod/mini';
 import { principalHashSchema } from '../consent/schemas';
 import { described } from '../described';
 import { durationSchema } from './duration';
+import { retentionStarts } from './starts';
 import { thirdScheduleClassIds, thirdScheduleExceptionIds } from './third-schedule';
 
-/** Where a purpose's retention period starts (issue 34; docs/retention.md). */
-export const retentionStarts = ['LAST_ACTIVITY', 'CONSENT', 'WITHDRAWAL'] as const;
-export type RetentionStart = (typeof retentionStarts)[number];
 
 export const retentionSchema = /* @__PURE__ */ (() =>
   described(

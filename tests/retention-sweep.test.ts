@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { principalRecordsWithContact } from '../shared/consent/store';
 import { documentsOf } from '../shared/evidence/documents';
 import { lastActivityOf } from '../shared/retention/activity';
 import { sweepRetentionDue } from '../shared/retention/sweeper';
@@ -83,6 +84,8 @@ describe('the retention sweep', () => {
     expect((await call('PUT', `/api/v1/purposes/${kept}`, { token: tenant.token, body: { retention: { period: 'P1Y', from: 'LAST_ACTIVITY' } } })).status).toBe(200);
     const email = `whole-${tenant.tenantId}@example.in`;
     await consent(email);
+    expect((await principalRecordsWithContact(tenant.tenantId, sha256(email))).map((row) => typeof row.sealedContact)).toEqual(['string']);
+    const before = (await call('GET', `/api/v1/consent/records?search=${encodeURIComponent(email)}`, { token: tenant.token })).body.data.items[0];
     setClock(offsetClock(367 * day));
     try {
       await sweep();
@@ -94,6 +97,11 @@ describe('the retention sweep', () => {
       expect(after).toMatchObject({ consentState: 'EXPIRED', consentGiven: { [kept]: false, [lapsing]: false } });
       const listed = (await call('GET', `/api/v1/consent/records?search=${encodeURIComponent(email)}`, { token: tenant.token })).body.data.items[0];
       expect(listed.consentState).toBe('EXPIRED');
+      // Her sealed email is gone, and the erasure logged; the record's proof is untouched.
+      expect((await principalRecordsWithContact(tenant.tenantId, sha256(email))).map((row) => row.sealedContact)).toEqual([undefined]);
+      const erased = (await documentsOf(tenant.tenantId, `retention:${sha256(email)}`)).filter((document) => document.documentType === 'retention.erased');
+      expect(erased).toHaveLength(1);
+      expect(listed.proofHash).toBe(before.proofHash);
     }
   });
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { clock } from '../clock';
 import { canonicalJson } from '../consent/proof';
-import { principalRecords, expiryUpdate } from '../consent/store';
-import { inForce, type ConsentRecord } from '../consent/record';
+import { expiryUpdate, principalRecords, principalRecordsWithContact, removeSealedContact } from '../consent/store';
+import { inForce, stateOf, type ConsentRecord } from '../consent/record';
 import { GetCommand, PutCommand, QueryCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { named, tryTransaction, writeTransaction, type NamedItem } from '../db/transact';
@@ -43,7 +43,7 @@ const claimMs = 5 * 60_000;
 /** Principals per erasure_due event. */
 export const erasurePageSize = 500;
 /** The logged documents of retention. */
-export const retentionDocumentTypes = { notice: 'retention.notice', cancelled: 'retention.cancelled', run: 'retention.erasure-run' } as const;
+export const retentionDocumentTypes = { notice: 'retention.notice', cancelled: 'retention.cancelled', run: 'retention.erasure-run', erased: 'retention.erased' } as const;
 
 /** Entries due by `now` in every shard, up to a page each (the sweep runs again for more). */
 const dueEntries = async (now: string) => {
@@ -124,6 +124,22 @@ const decide = (schedule: Schedule, records: ConsentRecord[], purposes: readonly
 };
 
 /**
+ * Once every record of a principal has expired, what the service holds of her that is not
+ * evidence goes: the sealed email her records carry (never part of a proof hash). The hashes and
+ * proofs stay, so her evidence still verifies; the erasure is logged (when, why, what).
+ */
+const eraseWhenAllExpired = async (tenantId: string, identifierHash: string, runId: string, at: string) => {
+  const rows = await principalRecordsWithContact(tenantId, identifierHash);
+  if (rows.length === 0 || !rows.every(({ record }) => stateOf(record) === 'EXPIRED')) return;
+  const sealed = rows.filter((row) => row.sealedContact !== undefined);
+  if (sealed.length === 0) return;
+  for (const row of sealed) await removeSealedContact(tenantId, row.record.recordId);
+  await writeTransaction([
+    documentPut({ tenantId, documentType: retentionDocumentTypes.erased, subjectId: `retention:${identifierHash}`, at, content: { identifierHash, runId, erased: ['sealedContact'], records: sealed.map((row) => row.record.recordId), reason: 'RETENTION_PERIOD_ENDED' } }).item,
+  ]);
+};
+
+/**
  * One tenant's due principals: each decided on her schedule, her records and the tenant's purposes
  * and settings as they are now (an activity since the index entry was written moves her on or
  * cancels a notice). The principals whose data lapses are one run: its log entry and its
@@ -183,7 +199,9 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
       scheduleUpdate(expiry.schedule, { state: 'EXPIRED', expiredAt: at, purposeIds: expiry.purposeIds, runId }, ['noticeSentAt', 'noticedDueAt'], at),
     ];
     try {
-      if ((await tryTransaction(items)) === 'ok') moved += 1;
+      if ((await tryTransaction(items)) !== 'ok') continue;
+      moved += 1;
+      await eraseWhenAllExpired(tenantId, expiry.schedule.identifierHash, runId, at);
     } catch (error) {
       log.error('retention expiry failed for a principal', { tenantId, runId, ...describeError(error) });
     }

@@ -58,10 +58,12 @@ describe('the retention sweep', () => {
     } finally {
       resetClock();
     }
-    // (Read with the clock back: the dashboard's token would have expired a month on.)
+    // (Read with the clock back: the dashboard's token would have expired a month on. The local
+    // workers sweep too, with the same clock: the expiry may be theirs, finishing a moment later.)
     try {
-      const after = await status(email);
+      const after = await waitFor(async () => ((await status(email))?.expiredAt ? status(email) : undefined));
       expect(after.consentGiven).toEqual({ [kept]: true, [lapsing]: false });
+      expect(after).toMatchObject({ consentState: 'ACTIVE', expiredPurposes: [lapsing], expiredAt: expect.any(String), expiryReason: expect.stringContaining('RETENTION_PERIOD_ENDED') });
       const runs = await documentsOf(tenant.tenantId, 'retention-runs');
       expect(runs).toHaveLength(1);
       const run = JSON.parse(runs[0]!.canonical) as { content: { runId: string; principals: number; reason: string } };
@@ -93,14 +95,17 @@ describe('the retention sweep', () => {
       resetClock();
     }
     {
-      const after = await status(email);
+      const after = await waitFor(async () => ((await status(email))?.consentState === 'EXPIRED' ? status(email) : undefined));
       expect(after).toMatchObject({ consentState: 'EXPIRED', consentGiven: { [kept]: false, [lapsing]: false } });
       const listed = (await call('GET', `/api/v1/consent/records?search=${encodeURIComponent(email)}`, { token: tenant.token })).body.data.items[0];
       expect(listed.consentState).toBe('EXPIRED');
       // Her sealed email is gone, and the erasure logged; the record's proof is untouched.
-      expect((await principalRecordsWithContact(tenant.tenantId, sha256(email))).map((row) => row.sealedContact)).toEqual([undefined]);
-      const erased = (await documentsOf(tenant.tenantId, `retention:${sha256(email)}`)).filter((document) => document.documentType === 'retention.erased');
+      const erased = await waitFor(async () => {
+        const documents = (await documentsOf(tenant.tenantId, `retention:${sha256(email)}`)).filter((document) => document.documentType === 'retention.erased');
+        return documents.length > 0 ? documents : undefined;
+      });
       expect(erased).toHaveLength(1);
+      expect((await principalRecordsWithContact(tenant.tenantId, sha256(email))).map((row) => row.sealedContact)).toEqual([undefined]);
       expect(listed.proofHash).toBe(before.proofHash);
     }
   });

@@ -96,6 +96,8 @@ const samples: { [T in EmittedEventType]: EventData<T> } = {
     page: 0,
     principalHashes: ['c'.repeat(64), 'd'.repeat(64)],
   },
+  'retention.notice_due': { dataPrincipalHash: 'e'.repeat(64), purposeIds: ['01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f3c'], dueAt: '2029-06-03T00:00:00.000Z', noticeSentAt: '2029-06-01T00:00:00.000Z' },
+  'retention.erasure_due': { runId: '01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f4d', page: 1, pages: 1, purposeIds: ['01934f6a-2b3c-7d4e-8f5a-6b7c8d9e0f3c'], principalHashes: ['e'.repeat(64)] },
   'log.checkpoint': {
     treeSize: 42,
     rootHash: 'c'.repeat(64),
@@ -226,14 +228,14 @@ describe('event schemas', () => {
 
   it('lists the subscribable events as a z.enum-ready tuple covering every emitted type', () => {
     const subscribable = z.enum(subscribableEvents);
-    expect(subscribableEvents).toHaveLength(15);
+    expect(subscribableEvents).toHaveLength(17);
     for (const type of emittedEvents) expect(subscribable.parse(type)).toBe(type);
     expect(subscribable.safeParse('consent.deleted').success).toBe(false);
   });
 
   it('derives the subscribable and emitted lists from the catalogue, and marks the ones not emitted yet', () => {
     expect(subscribableEvents).toEqual(Object.keys(eventCatalogue));
-    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test', 'consent.guardian_requested', 'consent.guardian_verified', 'consent.guardian_refused', 'consent.guardian_expired', 'consent.majority_reached', 'log.checkpoint']);
+    expect(emittedEvents).toEqual(['consent.recorded', 'consent.withdrawn', 'rights.submitted', 'rights.resolved', 'breach.reported', 'notice.published', 'breach.created', 'breach.principals', 'webhook.test', 'consent.guardian_requested', 'consent.guardian_verified', 'consent.guardian_refused', 'consent.guardian_expired', 'consent.majority_reached', 'retention.notice_due', 'retention.erasure_due', 'log.checkpoint']);
     expect(notYetEmittedEvents).toEqual([]);
     for (const type of notYetEmittedEvents) {
       expect(eventCatalogue[type]).not.toHaveProperty('data');

@@ -80,6 +80,15 @@ describe('function-level authorisation', () => {
     }
   });
 
+  it('lets every role read the retention settings and the Third Schedule, and only DPO and SUPER_ADMIN change the settings', () => {
+    for (const operationId of ['getRetentionSettings', 'getThirdSchedule']) {
+      const route = bearerRoutes.find((candidate) => candidate.operationId === operationId);
+      expect(route && allowedRoles(route), operationId).toEqual(roles);
+    }
+    const save = bearerRoutes.find((candidate) => candidate.operationId === 'saveRetentionSettings');
+    expect(save && allowedRoles(save)).toEqual(['DPO', 'SUPER_ADMIN']);
+  });
+
   it('lets ANALYST and VIEWER read analytics and webhook delivery history', () => {
     for (const operationId of ['consentAnalytics', 'getCmpAnalytics', 'listWebhookDeliveries']) {
       const route = bearerRoutes.find((candidate) => candidate.operationId === operationId);

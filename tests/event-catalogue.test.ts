@@ -11,6 +11,8 @@ import { startTestWorkers } from './support/workers';
 import { mailsTo } from './support/mail';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { sweepChildren } from '../shared/children/sweeper';
+import { lastActivityOf } from '../shared/retention/activity';
+import { sweepRetentionDue } from '../shared/retention/sweeper';
 
 /**
  * The catalogue checked against what the service really sends: every emitted type is produced
@@ -136,6 +138,20 @@ describe('emitted events against the catalogue', () => {
         resetClock();
       }
 
+      // Retention: the required purpose is kept a day from consent, with an hour's notice: a notice, then the lapse.
+      expect((await call('PUT', `/api/v1/purposes/${required}`, { token: tenant.token, body: { retention: { period: 'P1D', from: 'CONSENT' } } })).status).toBe(200);
+      expect((await call('PUT', '/api/v1/retention/settings', { token: tenant.token, body: { noticeHours: 1 } })).status).toBe(200);
+      await waitFor(() => lastActivityOf(tenant.tenantId, principalHash(email)).then((at) => at ?? undefined));
+      const day = 86_400_000;
+      for (const offset of [day - 30 * 60_000, day + 2 * 3_600_000]) {
+        setClock(offsetClock(offset));
+        try {
+          await sweepRetentionDue({ accept: (id) => id === tenant.tenantId });
+        } finally {
+          resetClock();
+        }
+      }
+
       const expected: Record<EmittedEventType, number> = {
         'notice.published': 1,
         'consent.guardian_requested': 3,
@@ -153,6 +169,8 @@ describe('emitted events against the catalogue', () => {
         'breach.principals': 1,
         // log.checkpoint: the checkpointer's outbox item, once the record is logged and signed.
         'log.checkpoint': 1,
+        'retention.notice_due': 1,
+        'retention.erasure_due': 1,
       };
       // Deliveries are at least once: count distinct event ids.
       const byType = await waitFor(() => {

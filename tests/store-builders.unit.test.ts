@@ -91,10 +91,11 @@ describe('compliance task builders', () => {
 describe('consent record ranges and volume', () => {
   it('reads active records as the creation range without a withdrawal status, others from the status index', () => {
     const active = activeRecords('t1');
-    // Only counted records: a child's decision not in force (cs) is not in the counters, so not in the list.
-    expect(active.expression).toBe('attribute_not_exists(cs) AND (attribute_not_exists(GSI2PK) OR GSI2PK = :active)');
-    expect(countedRecords()).toEqual({ expression: 'attribute_not_exists(cs)', values: {} });
-    expect(active.values).toEqual({ ':active': consentKeys.statusPartition('t1', 'active') });
+    // Only counted records: a child's decision not in force (cs) is not in the counters, so not in the list;
+    // a record whose retention lapsed (cs EXPIRED) was counted and never withdrawn, so it is.
+    expect(active.expression).toBe('(attribute_not_exists(cs) OR cs = :expired) AND (attribute_not_exists(GSI2PK) OR GSI2PK = :active)');
+    expect(countedRecords()).toEqual({ expression: '(attribute_not_exists(cs) OR cs = :expired)', values: { ':expired': 'EXPIRED' } });
+    expect(active.values).toEqual({ ':expired': 'EXPIRED', ':active': consentKeys.statusPartition('t1', 'active') });
     expect(recordRanges.byStatus('t1', 'partial', false)).toEqual({
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :pk',

@@ -14,6 +14,7 @@ import { sqs } from './sqs';
 import { scanBudget } from '../../shared/scanner/budget';
 import { sweepRightsDue } from '../../shared/rights/sweeper';
 import { sweepChildren } from '../../shared/children/sweeper';
+import { sweepRetentionDue } from '../../shared/retention/sweeper';
 import { startDueScans } from '../../shared/scanner/schedule';
 import { sweepOverdueDeliveries } from '../../shared/webhooks/sweeper';
 import type { StreamChange } from '../../shared/stream/change';
@@ -186,6 +187,10 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     // for 7 days expire, children coming of age are announced; from source every few seconds here, so a
     // test does not wait out the rights sweeper's pace.
     loop('children sweeper', () => sweepChildren(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 3_000)),
+    // The same function's retention sweep (shared/retention/sweeper.ts): notices, cancellations and
+    // expiries of principals whose retention periods end; every few seconds here, so an end-to-end
+    // test with periods of a minute sees it.
+    loop('retention sweeper', () => sweepRetentionDue(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 3_000)),
     // The stack's alarms, as warnings: stream lag, dead letters, checkpoint lag, parked tenants.
     loop('health check', async () => void (await checkHealth(stream.lagSeconds(), options.deadLetterQueueUrls ?? {})), config.alarmThresholds.localCheckSeconds * 1000),
   ];

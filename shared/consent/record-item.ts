@@ -102,6 +102,10 @@ const childState = (item: Item): Partial<ConsentRecord> => ({
   ...(typeof item.cs === 'string' ? { consentState: item.cs as ConsentState } : {}),
   ...(typeof item.grq === 'string' ? { guardianRequestId: item.grq } : {}),
   ...(item.gdc && typeof item.gdc === 'object' ? { guardianDecision: item.gdc as GuardianDecision } : {}),
+  // Retention's expiry (consent/store.ts expiryUpdate): which purposes, when, why.
+  ...(Array.isArray(item.xp) ? { expiredPurposes: item.xp as string[] } : {}),
+  ...(typeof item.xat === 'string' ? { expiredAt: item.xat } : {}),
+  ...(typeof item.xrs === 'string' ? { expiryReason: item.xrs } : {}),
 });
 
 /** Withdrawal fields, present only after a withdrawal (named as the domain names them). */

@@ -99,6 +99,13 @@ export interface ConsentRecord extends ConsentEvidence {
   /** The guardian request a child's decision waits on (children/). */
   guardianRequestId?: string;
   guardianDecision?: GuardianDecision;
+  /**
+   * Retention (state, not evidence): the purposes whose retention period ended for this record, and
+   * when and why (retention/sweeper.ts). All of them: consentState EXPIRED.
+   */
+  expiredPurposes?: string[];
+  expiredAt?: string;
+  expiryReason?: string;
   /** Bumped by each withdrawal; withdrawals are conditional on the version read. */
   withdrawalVersion: number;
   /** The withdrawal that changed the record last (absent until one does). */
@@ -131,9 +138,12 @@ export const inForce = (record: Pick<ConsentRecord, 'consentState'>): boolean =>
  * what the guardian switched off), the principal's otherwise, and none at all (every purpose
  * false) while the record is not in force.
  */
-export const consentInForce = (record: Pick<ConsentRecord, 'consentState' | 'consentGiven' | 'guardianDecision'>): Record<string, boolean> => {
+export const consentInForce = (record: Pick<ConsentRecord, 'consentState' | 'consentGiven' | 'guardianDecision' | 'expiredPurposes'>): Record<string, boolean> => {
   if (!inForce(record)) return Object.fromEntries(Object.keys(record.consentGiven).map((purposeId) => [purposeId, false]));
-  return record.guardianDecision?.consentGiven ?? record.consentGiven;
+  const decided = record.guardianDecision?.consentGiven ?? record.consentGiven;
+  // A purpose whose retention period ended is no consent, as a withdrawn one is not.
+  const expired = record.expiredPurposes ?? [];
+  return expired.length === 0 ? decided : Object.fromEntries(Object.entries(decided).map(([purposeId, given]) => [purposeId, given && !expired.includes(purposeId)]));
 };
 
 /** The previous link of a tenant's first record in proof format 1. */

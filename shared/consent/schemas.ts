@@ -37,7 +37,7 @@ export const withdrawalMethods = ['DASHBOARD', 'WEB_PORTAL', 'PUBLIC_API', 'WIDG
 
 export const attributionSchema = /* @__PURE__ */ (() => described(z.enum(attributionLevels), 'Extension: VERIFIED (a secret key, a valid identifierSignature, or the dashboard), CLAIMED (an unsigned identifierHash from a publishable key) or IP (no identifier: the client address)'))();
 
-export const consentStateSchema = /* @__PURE__ */ (() => described(z.enum(consentStates), 'Extension: ACTIVE is consent in force; AWAITING_GUARDIAN (a child\'s or guarded person\'s decision waiting for the parent or lawful guardian), GUARDIAN_REFUSED and GUARDIAN_EXPIRED are no consent, whatever consentGiven says'))();
+export const consentStateSchema = /* @__PURE__ */ (() => described(z.enum(consentStates), 'Extension: ACTIVE is consent in force; AWAITING_GUARDIAN (a child\'s or guarded person\'s decision waiting for the parent or lawful guardian), GUARDIAN_REFUSED and GUARDIAN_EXPIRED are no consent, whatever consentGiven says; EXPIRED: the retention period of every purpose ended (expiredAt, expiryReason; docs/retention.md)'))();
 
 export const guardianAttestationSchema = /* @__PURE__ */ (() => described(z.strictObject({
   guardianIdentifierHash: described(principalHashSchema, 'SHA-256 hex of the guardian email, trimmed and lower-cased: must equal the hash of guardianEmail'),
@@ -121,6 +121,9 @@ const statusFields = /* @__PURE__ */ (() => ({
   withdrawnAt: z.nullable(z.iso.datetime()),
   withdrawnPurposes: z.array(z.uuid()),
   isPartiallyWithdrawn: z.boolean(),
+  expiredPurposes: described(z.array(z.uuid()), "Extension (s.8(7), rule 8): purposes whose retention period ended for this record: no consent, as a withdrawn purpose is not; all of them: consentState EXPIRED (docs/retention.md)"),
+  expiredAt: described(z.nullable(z.iso.datetime()), 'Extension: when purposes of the record last expired; null if none did'),
+  expiryReason: described(z.nullable(z.string()), 'Extension: why (RETENTION_PERIOD_ENDED and the sweep run); null if none expired'),
   createdAt: z.iso.datetime(),
   noticeId: z.uuid(),
   noticeTitle: z.string(),

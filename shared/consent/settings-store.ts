@@ -60,14 +60,17 @@ export class SettingsChangedError extends ConflictError {
  */
 export const settingsRevisionOf = (item: Record<string, unknown> | undefined): number => Number(item?.settingsRevision ?? 0);
 
-export const settingsChangeItem = (tenantId: string, readRevision: number, fields: Record<string, unknown>): NamedItem => {
+export const settingsChangeItem = (tenantId: string, readRevision: number, fields: Record<string, unknown>, absent: readonly string[] = []): NamedItem => {
   const update = settingsUpdate(tenantId, { ...fields, settingsRevision: readRevision + 1 });
+  // `absent`: attributes that other writers set without the revision (retention/settings.ts's marks) and this save requires missing.
+  const conditions = [readRevision === 0 ? 'attribute_not_exists(settingsRevision)' : 'settingsRevision = :readRevision', ...absent.map((_, index) => `attribute_not_exists(#absent${index})`)];
   return {
     name: 'consent settings',
     item: {
       Update: {
         ...update,
-        ConditionExpression: readRevision === 0 ? 'attribute_not_exists(settingsRevision)' : 'settingsRevision = :readRevision',
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...Object.fromEntries(absent.map((name, index) => [`#absent${index}`, name])) },
         ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...(readRevision === 0 ? {} : { ':readRevision': readRevision }) },
       },
     },

@@ -49,6 +49,8 @@ const maxSaveAttempts = 3;
 export interface SettingsSave {
   fields: Record<string, unknown>;
   changes: Record<string, { from: unknown; to: unknown }>;
+  /** Attributes the item must not have when written (set by other writers without the revision); a race with one is retried and decided again. */
+  absent?: readonly string[];
 }
 
 /**
@@ -65,12 +67,12 @@ export const saveLoggedSettings = async (tenantId: string, userId: string, plan:
     const item = await getSettingsItem(tenantId);
     const at = nowIso();
     const by = `user:${userId}`;
-    const { fields, changes } = plan(item, at, by);
+    const { fields, changes, absent } = plan(item, at, by);
     const revision = settingsRevisionOf(item) + 1;
     const content = { by, revision, changes };
     const logged = Object.keys(changes).length > 0 ? [documentPut({ tenantId, documentType: settingsDocumentType, subjectId: settingsSubject, at, content }).item] : [];
     try {
-      await writeTransaction([settingsChangeItem(tenantId, revision - 1, fields), ...logged]);
+      await writeTransaction([settingsChangeItem(tenantId, revision - 1, fields, absent), ...logged]);
     } catch (error) {
       if ((error instanceof SettingsChangedError || error instanceof ContentionError) && attempt < maxSaveAttempts) continue;
       throw error;

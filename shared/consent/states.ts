@@ -9,10 +9,11 @@ export type PrincipalStatus = (typeof principalStatuses)[number];
 
 /**
  * A record's state. Only ACTIVE is consent in force: a child's decision waits for the parent
- * (AWAITING_GUARDIAN) and may end GUARDIAN_REFUSED or GUARDIAN_EXPIRED. Retention (issue 34) adds
- * EXPIRED here; readers ask `inForce` (record.ts), never compare with a list of their own.
+ * (AWAITING_GUARDIAN) and may end GUARDIAN_REFUSED or GUARDIAN_EXPIRED; a record whose every
+ * purpose's retention period ended is EXPIRED (retention/, s.8(7)). Readers ask `inForce`
+ * (record.ts), never compare with a list of their own.
  */
-export const consentStates = ['ACTIVE', 'AWAITING_GUARDIAN', 'GUARDIAN_REFUSED', 'GUARDIAN_EXPIRED'] as const;
+export const consentStates = ['ACTIVE', 'AWAITING_GUARDIAN', 'GUARDIAN_REFUSED', 'GUARDIAN_EXPIRED', 'EXPIRED'] as const;
 export type ConsentState = (typeof consentStates)[number];
 
 /** Rule 10(1): (a) details the fiduciary holds; (b)(i) details the person gives; (b)(ii) a virtual token of an authorised entity. */

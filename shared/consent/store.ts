@@ -72,6 +72,28 @@ export const majorityDoneUpdate = (record: Pick<ConsentRecord, 'tenantId' | 'rec
   },
 });
 
+/**
+ * Retention's expiry of a record (retention/sweeper.ts): the purposes whose period ended are
+ * added to `xp`, with when and why; once every purpose the record decided is in it, the record is
+ * EXPIRED. Only a record in force (no `cs`) expires; the evidence is untouched.
+ */
+export const expiryUpdate = (record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey' | 'consentGiven' | 'expiredPurposes'>, purposeIds: readonly string[], at: string, reason: string): NamedItem => {
+  const expired = [...new Set([...(record.expiredPurposes ?? []), ...purposeIds])].sort();
+  const all = Object.keys(record.consentGiven).every((purposeId) => expired.includes(purposeId));
+  return {
+    name: 'consent record',
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: recordKeyOf(record),
+        UpdateExpression: `SET xp = :expired, xat = :at, xrs = :reason${all ? ', cs = :state' : ''}`,
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(cs)',
+        ExpressionAttributeValues: { ':expired': expired, ':at': at, ':reason': reason, ...(all ? { ':state': 'EXPIRED' } : {}) },
+      },
+    },
+  };
+};
+
 /** A record's key as it is stored: in its shard, or (a record from before the shards) under the tenant. */
 export const recordKeyOf = (record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey'>) =>
   record.legacyKey ? consentKeys.legacyRecord(record.tenantId, record.recordId) : consentKeys.record(record.tenantId, record.recordId);
@@ -131,12 +153,16 @@ export const recordRanges = {
  * match its total and would skip pages by the wrong counts. Those decisions are listed by the
  * guardian requests (GET /children/guardian-requests) and found by the principal's email.
  */
-export const countedRecords = () => ({ expression: 'attribute_not_exists(cs)', values: {} });
+export const countedRecords = () => ({ expression: '(attribute_not_exists(cs) OR cs = :expired)', values: { ':expired': 'EXPIRED' } });
 
-/** Counted records without a withdrawal (hash-chain era records carry an explicit active status key; they are active too). */
+/**
+ * Counted records without a withdrawal (hash-chain era records carry an explicit active status key; they are active too).
+ * A record whose purposes all lapsed under retention (`cs` EXPIRED, shared/retention) was counted and
+ * never withdrawn: it stays listed, under its state, as the counters still count it.
+ */
 export const activeRecords = (tenantId: string) => ({
-  expression: 'attribute_not_exists(cs) AND (attribute_not_exists(GSI2PK) OR GSI2PK = :active)',
-  values: { ':active': consentKeys.statusPartition(tenantId, 'active') },
+  expression: `${countedRecords().expression} AND (attribute_not_exists(GSI2PK) OR GSI2PK = :active)`,
+  values: { ...countedRecords().values, ':active': consentKeys.statusPartition(tenantId, 'active') },
 });
 
 /** One page of a range of records: at most `limit`, from where the previous page stopped. */

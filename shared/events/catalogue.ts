@@ -201,6 +201,29 @@ export const eventCatalogue = {
       majorityAt: described(z.iso.date(), 'The date the tenant gave (YYYY-MM-DD)'),
     }),
   },
+  'retention.notice_due': {
+    description:
+      "Extension (rule 8(2)). A principal's data falls due for erasure at dueAt, at least the tenant's noticeHours from now: she must be told that it will be erased unless she logs in, contacts you or exercises a right (POST /api/v1/principals/activity then cancels it). One event per principal and notice; docs/retention.md",
+    emitted: true,
+    data: z.looseObject({
+      dataPrincipalHash: principalHash,
+      purposeIds: described(z.array(z.uuid()), 'The purposes whose data falls due'),
+      dueAt: isoTime('When the data falls due for erasure'),
+      noticeSentAt: isoTime('When the notice was issued'),
+    }),
+  },
+  'retention.erasure_due': {
+    description:
+      "Extension (s.8(7), rule 8). The retention period ended for these principals and purposes: their consent for them has lapsed (consentState EXPIRED, or the purposes expired on the record); erase their personal data for those purposes unless a law requires it to be kept (the purpose's legalHold). One sweep run is one entry in the evidence log; its principals come in pages of at most 500, one event per page; docs/retention.md",
+    emitted: true,
+    data: z.looseObject({
+      runId: described(z.uuid(), 'The sweep run; shared by its pages'),
+      page: described(z.number().check(z.int(), z.gte(1)), 'This page, from 1'),
+      pages: described(z.number().check(z.int(), z.gte(1)), "The run's pages"),
+      purposeIds: described(z.array(z.uuid()), 'The purposes that lapsed for every principal of this page'),
+      principalHashes: described(z.array(principalHashSchema).check(z.maxLength(500)), 'At most 500 principals'),
+    }),
+  },
   'log.checkpoint': {
     description:
       "Extension. The tenant's evidence log was signed at a new size (at most every 10 seconds while it grows). Keep the last note you received: each new one must extend it, which consistencyProof (from previousTreeSize) or GET /api/v1/consent/log/consistency proves, so the log cannot be rolled back or rewritten unnoticed by a copy the operator cannot reach (`node scripts/verify-receipt.mjs consistency` checks it offline)",

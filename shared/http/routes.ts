@@ -12,6 +12,7 @@ import { dataMapRoutes } from './routes/data-map';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
+import { retentionRoutes } from './routes/retention';
 import { rightsRoutes } from './routes/rights';
 import { sdkRoutes } from './routes/sdk';
 import { userRoutes } from './routes/users';
@@ -46,6 +47,7 @@ export const routes = {
   ...rightsRoutes,
   ...wordsRoutes,
   ...childrenRoutes,
+  ...retentionRoutes,
   ...metaRoutes,
 } as const satisfies Record<string, RouteDefinition>;
 

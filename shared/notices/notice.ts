@@ -1,3 +1,5 @@
+import type { RetentionStart } from '../retention/starts';
+import type { ThirdScheduleException } from '../retention/third-schedule';
 import type { LanguageCode } from '../i18n/languages';
 
 export const noticeStatuses = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
@@ -86,8 +88,18 @@ export interface Purpose {
   legalBasis: LegalBasis;
   /** s.9(3): tracking, behavioural monitoring or targeted advertising; never consented to by a child (absent: false). */
   childProhibited?: boolean;
+  /** s.8(7), rule 8: how long the purpose's data is kept, and from when (retention/; absent: no erasure scheduled). */
+  retention?: PurposeRetention | null;
+  /** Third Schedule, column (3): an excepted purpose (absent: none). */
+  thirdScheduleException?: ThirdScheduleException | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface PurposeRetention {
+  period: string;
+  from: RetentionStart;
+  legalHold?: string;
 }
 
 /** A purpose as it stood when a version was published. */

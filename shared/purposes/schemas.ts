@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
 import { legalBases } from '../notices/notice';
+import { retentionSchema, thirdScheduleExceptionSchema } from '../retention/schemas';
 
 const childProhibited = described(z.boolean(), 'Extension (s.9(3)): the purpose is tracking, behavioural monitoring or targeted advertising. A child\'s or guarded person\'s consent to it is 400 VALIDATION_ERROR naming it, and the widget never offers it to a child');
 
@@ -17,6 +18,8 @@ export const createPurposeBody = z.strictObject({
   ...purposeFields,
   legalBasis: z._default(purposeFields.legalBasis, 'CONSENT'),
   childProhibited: z._default(childProhibited, false),
+  retention: z.optional(z.nullable(retentionSchema)),
+  thirdScheduleException: z.optional(thirdScheduleExceptionSchema),
 });
 
 export const updatePurposeBody = z.strictObject({
@@ -25,6 +28,8 @@ export const updatePurposeBody = z.strictObject({
     dataCategories: z.optional(purposeFields.dataCategories),
     legalBasis: z.optional(purposeFields.legalBasis),
     childProhibited: z.optional(childProhibited),
+    retention: z.optional(described(z.nullable(retentionSchema), 'null removes the retention')),
+    thirdScheduleException: z.optional(thirdScheduleExceptionSchema),
   }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
 
 export const purposeIdParams = z.strictObject({ id: z.uuid() });
@@ -36,6 +41,8 @@ export const purposeView = z.object({
   dataCategories: z.array(z.string()),
   legalBasis: z.enum(legalBases),
   childProhibited,
+  retention: z.nullable(retentionSchema),
+  thirdScheduleException: thirdScheduleExceptionSchema,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -17,6 +17,8 @@ export const purposeView = (purpose: Purpose) => ({
   dataCategories: purpose.dataCategories,
   legalBasis: purpose.legalBasis,
   childProhibited: purpose.childProhibited === true,
+  retention: purpose.retention ?? null,
+  thirdScheduleException: purpose.thirdScheduleException ?? null,
   createdAt: purpose.createdAt,
   updatedAt: purpose.updatedAt,
 });

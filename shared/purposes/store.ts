@@ -8,21 +8,30 @@ import type { Purpose } from '../notices/notice';
 import { tenantPartition } from '../tenants/keys';
 import { purposeKeys } from './keys';
 import { writeTransaction } from '../db/transact';
-import { NotFoundError } from '../errors';
+import { ConflictError, NotFoundError } from '../errors';
+import { keepsPastSchedule, longRetentionMark } from '../retention/settings';
 import { prohibitedMark } from '../children/policy';
 
 /** What a purpose cannot be shown or published without. */
 const purposeShape: RequiredShape = { purposeId: 'string', name: 'string', description: 'string', dataCategories: 'array', legalBasis: 'string' };
 const strip = (item: Record<string, unknown>) => checkedEntityOf<Purpose>(item, purposeShape, 'Purpose', 'purposeId');
 
-/** A new purpose; one marked childProhibited is marked in the children policy in the same transaction (children/policy.ts). */
+/**
+ * A new purpose. One marked childProhibited is marked in the children policy, and one with a
+ * retention is marked (or refused) by the retention settings, in the same transaction
+ * (children/policy.ts, retention/settings.ts).
+ */
 export const insertPurpose = async (purpose: Purpose): Promise<void> => {
   const put = { TableName: tableName(), Item: { ...purposeKeys.purpose(purpose.tenantId, purpose.purposeId), type: 'Purpose', ...purpose }, ConditionExpression: 'attribute_not_exists(PK)' };
-  if (!purpose.childProhibited) {
+  const marks = [
+    ...(purpose.childProhibited ? [prohibitedMark(purpose.tenantId, purpose.purposeId, true)] : []),
+    ...(keepsPastSchedule(purpose) ? [longRetentionMark(purpose.tenantId, purpose.purposeId, true)] : []),
+  ];
+  if (marks.length === 0) {
     await db().send(new PutCommand(put));
     return;
   }
-  await writeTransaction([{ name: 'purpose', item: { Put: put } }, prohibitedMark(purpose.tenantId, purpose.purposeId, true)]);
+  await writeTransaction([{ name: 'purpose', item: { Put: put } }, ...marks]);
 };
 
 export const getPurpose = async (tenantId: string, purposeId: string): Promise<Purpose | undefined> => {
@@ -39,15 +48,17 @@ export const getPurposes = async (tenantId: string, purposeIds: readonly string[
 export const listPurposes = async (tenantId: string): Promise<Purpose[]> =>
   soundEntitiesOf<Purpose>(await queryPrefix(tenantPartition(tenantId), purposeKeys.prefix), purposeShape, 'Purpose');
 
+type PurposeFields = Partial<Pick<Purpose, 'name' | 'description' | 'dataCategories' | 'legalBasis' | 'childProhibited' | 'retention' | 'thirdScheduleException'>>;
+
 /** Sets the given fields of an existing purpose; returns the updated purpose. */
-export const updatePurposeFields = async (
-  tenantId: string,
-  purposeId: string,
-  fields: Partial<Pick<Purpose, 'name' | 'description' | 'dataCategories' | 'legalBasis' | 'childProhibited'>>,
-  updatedAt: string,
-): Promise<Purpose> => {
-  if (fields.childProhibited === undefined) return strip(await setExistingFields(purposeKeys.purpose(tenantId, purposeId), { ...fields, updatedAt }, 'Purpose'));
-  // The mark in the children policy changes with the purpose, in one transaction; the purpose must exist.
+export const updatePurposeFields = async (tenantId: string, purposeId: string, fields: PurposeFields, updatedAt: string): Promise<Purpose> => {
+  const retentionChanges = fields.retention !== undefined || fields.thirdScheduleException !== undefined;
+  if (fields.childProhibited === undefined && !retentionChanges) return strip(await setExistingFields(purposeKeys.purpose(tenantId, purposeId), { ...fields, updatedAt }, 'Purpose'));
+  // Whether the purpose keeps data past the Third Schedule's bound depends on fields this update may
+  // not send: it is decided on the purpose as read, and the update is conditional on it being unchanged.
+  const current = retentionChanges ? await getPurpose(tenantId, purposeId) : undefined;
+  if (retentionChanges && !current) throw new NotFoundError('Purpose');
+  // The marks change with the purpose, in one transaction; the purpose must exist.
   const entries = Object.entries({ ...fields, updatedAt }).filter(([, value]) => value !== undefined);
   await writeTransaction([
     {
@@ -57,14 +68,15 @@ export const updatePurposeFields = async (
           TableName: tableName(),
           Key: purposeKeys.purpose(tenantId, purposeId),
           UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(PK)',
+          ConditionExpression: current ? 'attribute_exists(PK) AND updatedAt = :read' : 'attribute_exists(PK)',
           ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
-          ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
+          ExpressionAttributeValues: { ...Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])), ...(current ? { ':read': current.updatedAt } : {}) },
         },
       },
-      onConditionFailure: () => new NotFoundError('Purpose'),
+      onConditionFailure: () => (current ? new ConflictError('The purpose was changed at the same moment; read it and retry') : new NotFoundError('Purpose')),
     },
-    prohibitedMark(tenantId, purposeId, fields.childProhibited),
+    ...(fields.childProhibited === undefined ? [] : [prohibitedMark(tenantId, purposeId, fields.childProhibited)]),
+    ...(current ? [longRetentionMark(tenantId, purposeId, keepsPastSchedule({ ...current, ...Object.fromEntries(entries) }))] : []),
   ]);
   const purpose = await getPurpose(tenantId, purposeId);
   if (!purpose) throw new NotFoundError('Purpose');

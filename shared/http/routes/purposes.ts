@@ -12,7 +12,8 @@ export const purposeRoutes = {
     group: 'notices',
     auth: { kind: 'bearer', access: 'write' },
     summary: 'Create a purpose',
-    description: 'A purpose of processing that notices can list. legalBasis defaults to CONSENT.',
+    description:
+      'A purpose of processing that notices can list. legalBasis defaults to CONSENT. Extension: retention (s.8(7), rule 8) says how long its data is kept and from when; for a Third Schedule tenant (GET /retention/settings), a retention longer than P3Y from LAST_ACTIVITY on a purpose without a thirdScheduleException is 400 VALIDATION_ERROR naming retention.',
     tags,
     request: { body: createPurposeBody },
     response: { status: 201, description: 'The purpose', data: purposeView },
@@ -44,10 +45,10 @@ export const purposeRoutes = {
     auth: { kind: 'bearer', access: 'write' },
     summary: 'Update a purpose',
     description:
-      'Published notices are unaffected: each published version keeps the purposes as they stood. The next publish of a notice listing this purpose reports the change, and whether it is material.',
+      'Published notices are unaffected: each published version keeps the purposes as they stood. The next publish of a notice listing this purpose reports the change, and whether it is material. Extension: retention and thirdScheduleException as on create (retention null removes it); a change of either made at the same moment as another is 409 CONFLICT.',
     tags,
     request: { params: purposeIdParams, body: updatePurposeBody },
     response: { status: 200, description: 'The updated purpose', data: purposeView },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
   },
 } as const satisfies Record<string, RouteDefinition>;

@@ -1,3 +1,5 @@
+import type { ConsentState } from '../../../../shared/consent/states';
+
 /** How the parent or lawful guardian proved to be an identifiable adult (rule 10(1)), for the Children screen and the record view. */
 export const verificationMethodLabels = {
   TENANT_ATTESTED: 'Attested by our server (rule 10(1)(a): details we hold)',
@@ -11,4 +13,5 @@ export const consentStateText = {
   AWAITING_GUARDIAN: "Not in force: a child's or guarded person's decision, waiting for the parent or lawful guardian to approve it.",
   GUARDIAN_REFUSED: 'Not in force: the parent or lawful guardian refused it.',
   GUARDIAN_EXPIRED: 'Not in force: the parent or lawful guardian did not decide within 7 days.',
-} as const;
+  EXPIRED: "Not in force: every purpose's retention period ended, and the principal's data is due for erasure (s.8(7)).",
+} satisfies Record<ConsentState, string>;

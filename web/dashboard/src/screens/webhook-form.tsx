@@ -24,6 +24,8 @@ const eventTypes = {
   'consent.guardian_refused': { label: 'Child’s consent: guardian refused', emitted: true },
   'consent.guardian_expired': { label: 'Child’s consent: guardian request expired', emitted: true },
   'consent.majority_reached': { label: 'Child came of age', emitted: true },
+  'retention.notice_due': { label: 'Erasure notice due', emitted: true },
+  'retention.erasure_due': { label: 'Erasure due', emitted: true },
   'log.checkpoint': { label: 'Evidence log signed (checkpoint)', emitted: true },
 } as const satisfies Record<SubscribableEvent, { label: string; emitted: boolean }>;
 

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { fixedClock, setClock } from '../shared/clock';
+import { lastActivityOf } from '../shared/retention/activity';
+import { newTenant, useApi } from './support/api';
+import { useClockReset } from './support/clock';
+import { publishedNotice, recordConsent, sha256 } from './support/consent';
+import { waitFor } from './support/receiver';
+import { failWrites } from './support/storage';
+import { useTestWorkers } from './support/workers';
+
+/**
+ * A principal's last activity (rule 8(1)): what the tenant's server reports, and what the service
+ * sees itself (a consent, a withdrawal), coalesced to one write per principal per day.
+ */
+const { call } = useApi();
+useTestWorkers();
+useClockReset();
+
+const report = (apiKey: string, activities: { identifierHash: string; at: string }[]) => call('POST', '/api/v1/principals/activity', { body: { apiKey, activities } });
+
+describe('principal activity', () => {
+  it('takes a secret key only, up to 1,000 items, none in the future, all or nothing', async () => {
+    const tenant = await newTenant(call);
+    const hash = sha256(`a-${tenant.tenantId}`);
+    expect((await report(await tenant.apiKey('publishable'), [{ identifierHash: hash, at: new Date().toISOString() }])).status).toBe(403);
+    const secret = await tenant.apiKey('secret');
+    const future = await report(secret, [
+      { identifierHash: hash, at: new Date(Date.now() - 60_000).toISOString() },
+      { identifierHash: sha256('b'), at: new Date(Date.now() + 3_600_000).toISOString() },
+    ]);
+    expect(future.status).toBe(400);
+    expect(future.body.error.fields).toHaveProperty(['activities[1].at']);
+    expect(await lastActivityOf(tenant.tenantId, hash)).toBeNull();
+    const many = Array.from({ length: 1001 }, (_, index) => ({ identifierHash: sha256(String(index)), at: new Date().toISOString() }));
+    expect((await report(secret, many)).status).toBe(400);
+    expect((await report(secret, [{ identifierHash: 'ABC', at: new Date().toISOString() }])).status).toBe(400);
+    expect((await report(secret, [])).status).toBe(400);
+  });
+
+  it('coalesces a principal\'s activity to one write a day, never going back', async () => {
+    const tenant = await newTenant(call);
+    const secret = await tenant.apiKey('secret');
+    const [asha, ravi] = [sha256(`asha-${tenant.tenantId}`), sha256(`ravi-${tenant.tenantId}`)];
+    setClock(fixedClock('2026-03-10T12:00:00.000Z'));
+    const first = await report(secret, [
+      { identifierHash: asha, at: '2026-03-10T08:00:00.000Z' },
+      { identifierHash: asha, at: '2026-03-10T09:00:00.000Z' },
+      { identifierHash: ravi, at: '2026-03-09T23:00:00+05:30' },
+    ]);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toEqual({ accepted: 3, principals: 2, recorded: 2 });
+    expect(await lastActivityOf(tenant.tenantId, asha)).toBe('2026-03-10T09:00:00.000Z');
+    expect(await lastActivityOf(tenant.tenantId, ravi)).toBe('2026-03-09T17:30:00.000Z');
+    // Later the same day: coalesced. An earlier day: never replaces a later one. The next day: written.
+    expect((await report(secret, [{ identifierHash: asha, at: '2026-03-10T11:00:00.000Z' }])).body.data.recorded).toBe(0);
+    expect((await report(secret, [{ identifierHash: asha, at: '2026-03-01T11:00:00.000Z' }])).body.data.recorded).toBe(0);
+    expect(await lastActivityOf(tenant.tenantId, asha)).toBe('2026-03-10T09:00:00.000Z');
+    setClock(fixedClock('2026-03-11T12:00:00.000Z'));
+    expect((await report(secret, [{ identifierHash: asha, at: '2026-03-11T07:00:00.000Z' }])).body.data.recorded).toBe(1);
+    expect(await lastActivityOf(tenant.tenantId, asha)).toBe('2026-03-11T07:00:00.000Z');
+  });
+
+  it('counts a consent as activity, from the stream', async () => {
+    const tenant = await newTenant(call);
+    const notice = await publishedNotice(call, tenant.token);
+    const email = `meera-${tenant.tenantId}@example.in`;
+    const recorded = await recordConsent(call, tenant.token, { noticeId: notice.noticeId, dataPrincipalIdentifier: email, consentGiven: { [notice.required]: true } });
+    expect(recorded.status).toBe(201);
+    const record = (await call('GET', `/api/v1/consent/records?search=${encodeURIComponent(email)}`, { token: tenant.token })).body.data.items[0];
+    expect(record.dataPrincipalHash).toBe(sha256(email));
+    expect(await waitFor(() => lastActivityOf(tenant.tenantId, sha256(email)).then((at) => at ?? undefined))).toBe(record.createdAt);
+  });
+
+  it('answers a failed write with no 2xx', async () => {
+    const tenant = await newTenant(call);
+    const secret = await tenant.apiKey('secret');
+    const hash = sha256(`fail-${tenant.tenantId}`);
+    const failing = failWrites();
+    try {
+      expect((await report(secret, [{ identifierHash: hash, at: new Date().toISOString() }])).status).toBeGreaterThanOrEqual(500);
+    } finally {
+      failing.restore();
+    }
+    expect(await lastActivityOf(tenant.tenantId, hash)).toBeNull();
+  });
+});

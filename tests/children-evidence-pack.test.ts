@@ -46,10 +46,13 @@ const nextLink = async (): Promise<string> => {
 
 const packNow = async () => (await call('POST', '/api/v1/consent/evidence-packs', { token: tenant.token, body: { principalHash: sha256(child) } })).body.data.pack;
 
+/** The verifier as a DPO runs it: with the keys fetched from the service, not the pack's own. */
 const verify = async (pack: unknown) => {
   const file = join(dir, `${Math.random().toString(36).slice(2)}.json`);
   await writeFile(file, JSON.stringify(pack));
-  return run(process.execPath, ['scripts/verify-evidence-pack.mjs', file]).then(
+  const keysFile = join(dir, 'keys.json');
+  await writeFile(keysFile, JSON.stringify((await call('GET', '/api/v1/consent/log/keys')).body));
+  return run(process.execPath, ['scripts/verify-evidence-pack.mjs', file, keysFile]).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
   );

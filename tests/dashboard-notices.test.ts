@@ -4,6 +4,7 @@ import { addUser } from '../shared/tenants/service';
 import { newTenant, password, uniqueEmail, useApi } from './support/api';
 import { axeViolations, useBrowser } from './support/browser';
 import { englishNotice } from './support/notices';
+import { readableProblem } from '../web/dashboard/src/problems';
 
 /**
  * The Notices screens in real headless Chromium against the local server, as the issue's flow
@@ -96,11 +97,12 @@ describe('notices as the DPO', () => {
     await fill(page, 'How to complain', englishNotice.complaintText);
     await fill(page, 'Withdrawal page (optional)', englishNotice.withdrawalUrl);
     await click(page, 'Save');
-    // The API's own message for that field, beside it and tied to it.
+    // The API's message for that field, in words a DPO reads (issue 37), beside it and tied to it.
     const refused = await call('POST', '/api/v1/notices', { token: tenant.token, body: { ...englishNotice, introText: 'Too short', purposeIds: [] } });
     expect(refused.body.error.code).toBe('VALIDATION_ERROR');
     await page.waitForSelector('#notice-introText-error');
-    expect(await page.$eval('#notice-introText-error', (element) => element.textContent)).toBe(refused.body.error.fields.introText);
+    expect(await page.$eval('#notice-introText-error', (element) => element.textContent)).toBe(readableProblem(refused.body.error.fields.introText));
+    expect(readableProblem(refused.body.error.fields.introText)).toBe('Write at least 20 characters.');
     expect(await page.$eval('#notice-introText', (element) => element.getAttribute('aria-describedby'))).toContain('notice-introText-error');
     expect(await valueOf(page, '#notice-title')).toBe(englishNotice.title);
     expect(await valueOf(page, '#notice-introText')).toBe('Too short');

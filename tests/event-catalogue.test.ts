@@ -132,8 +132,10 @@ describe('emitted events against the catalogue', () => {
       expect((await call('POST', `/api/v1/children/guardian/${refuseLink}/refuse`, { body: {} })).status).toBe(200);
       setClock(offsetClock(8 * 86_400_000));
       try {
-        // One expiry, and the three records leaving the majority index (only the approved one is announced).
-        expect(await sweepChildren({ accept: (id) => id === tenant.tenantId })).toBe(4);
+        // One expiry, and the three records leaving the majority index (only the approved one is
+        // announced). This file's rights sweeper runs the same sweep on the moved clock and may take
+        // part of it, so what is checked is the events below (each exactly once), not this call's count.
+        await sweepChildren({ accept: (id) => id === tenant.tenantId });
       } finally {
         resetClock();
       }

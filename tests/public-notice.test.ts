@@ -11,8 +11,8 @@ useClockReset();
 const english = englishNotice;
 
 const specFields = ['id', 'title', 'description', 'privacyPolicyUrl', 'contactEmail', 'complaintText', 'withdrawalUrl', 'purposes', 'translations', 'availableLanguages'];
-/** Extensions the widget needs: the rights text it must show, what decides asking again, and the notice banner's words. */
-const extensionFields = ['rightsText', 'versionNumber', 'materialVersion', 'materialNoticeId', 'labels'];
+/** Extensions the widget needs: the rights text it must show, what decides asking again, the notice banner's words and its languages' names. */
+const extensionFields = ['rightsText', 'versionNumber', 'materialVersion', 'materialNoticeId', 'labels', 'languageNames'];
 const publicFields = [...specFields, ...extensionFields].sort();
 /** Scheduled languages the local translator drafts (the other 12 stay NEEDS_TRANSLATION). */
 const machineDrafted = ['BN', 'GU', 'HI', 'KN', 'ML', 'MR', 'PA', 'TA', 'TE', 'UR'];
@@ -122,6 +122,7 @@ describe('GET /api/v1/consent/public-notice', () => {
         },
       },
       availableLanguages: ['EN', 'HI'],
+      languageNames: { EN: 'English', HI: 'हिन्दी' },
       versionNumber: 1,
       materialVersion: 1,
       materialNoticeId: noticeId,

@@ -210,5 +210,7 @@ describe('emitted events against the catalogue', () => {
     } finally {
       await receiver.close();
     }
-  });
+    // Every emitter in one flow (children, breaches, retention, the log): about 20 s on a quiet
+    // machine, and several times that on a loaded one, within the minute its deliveries may take.
+  }, 180_000);
 });

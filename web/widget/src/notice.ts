@@ -268,7 +268,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookies?: {
     confirming = false;
     hide();
   };
-  /** Back to the notice, nothing withdrawn, focus on "Withdraw all" again (its place among the buttons). */
+  /** Back to the notice, nothing withdrawn, focus on "Withdraw all" again (a keyboard user is where she left). */
   function cancel() {
     confirming = false;
     redraw();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useTestWorkers } from './support/workers';
 import { newTenant, useApi } from './support/api';
-import { useBrowser } from './support/browser';
+import { axeViolations, useBrowser } from './support/browser';
 import { passEdgeBound, useClockReset } from './support/clock';
 import { publishedNotice } from './support/consent';
 import { createNotice, createPurpose } from './support/notices';
 import { startReceiver, waitFor } from './support/receiver';
-import { chooseLanguage, clickButton, dialogLanguage, dialogTitles, embedPage, focusedInWidget, nextEvent, openPage, setSwitch, useFixtureSite } from './support/widget';
+import { chooseLanguage, clickButton, configureCookies, dialogLanguage, dialogText, dialogTitles, embedPage, focusedInWidget, nextEvent, openPage, setSwitch, useFixtureSite } from './support/widget';
 
 const { call, state } = useApi();
 const { browser } = useBrowser();
@@ -84,6 +84,7 @@ describe('notice banner over time', () => {
       await clickButton(page, 'Privacy choices');
       const full = await nextEvent(page, 'withdraw');
       await clickButton(page, 'Withdraw all');
+      await clickButton(page, 'Yes, withdraw all');
       expect((await full()).notice.purposes).toEqual({ [notice!.required]: false, [notice!.optional]: false });
 
       const tasks = (await call('GET', '/api/v1/compliance-tasks?status=OPEN', { token: tenant.token })).body.data;
@@ -96,6 +97,66 @@ describe('notice banner over time', () => {
     } finally {
       await close();
       await receiver.close();
+    }
+  });
+
+  it('asks before "Withdraw all", saying what it withdraws; Cancel withdraws nothing, and the confirmation withdraws the notice consent and the optional cookies', async () => {
+    const { tenant, url, notice } = await site('/withdraw-all', { 'data-cookies': 'on' });
+    await configureCookies(call, tenant.token);
+    const { page, close } = await freshPage(browser());
+    try {
+      await openPage(page, url);
+      const consented = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      await consented();
+      const cookiesGiven = await nextEvent(page, 'consent');
+      await clickButton(page, 'Accept all');
+      expect((await cookiesGiven()).cookies.categories).toEqual({ NECESSARY: true, FUNCTIONAL: true, ANALYTICS: true, MARKETING: true, UNCLASSIFIED: true });
+      const everything = { notice: { [notice!.required]: true, [notice!.optional]: true }, cookies: { NECESSARY: true, FUNCTIONAL: true, ANALYTICS: true, MARKETING: true, UNCLASSIFIED: true } };
+      const choices = async () => {
+        const consent = (await page.evaluate('window.cms.getConsent()')) as { notice: { purposes: Record<string, boolean> }; cookies: { categories: Record<string, boolean> } };
+        return { notice: consent.notice.purposes, cookies: consent.cookies.categories };
+      };
+
+      await clickButton(page, 'Privacy choices');
+      await clickButton(page, 'Withdraw all');
+      // The same dialog asks, in words, what goes: every purpose of the notice, and the optional cookie categories by name.
+      expect(await dialogTitles(page)).toEqual(['Privacy notice']);
+      expect(await focusedInWidget(page)).toBe('Privacy notice');
+      const text = await dialogText(page);
+      expect(text).toContain('This withdraws your consent to every purpose of this notice.');
+      expect(text).toContain('It also turns off the optional cookies: Functional, Analytics, Marketing, Unclassified');
+      expect(await axeViolations(page, '[data-cms]')).toEqual([]);
+
+      await clickButton(page, 'Cancel');
+      expect(await dialogTitles(page)).toEqual(['Privacy notice']);
+      expect(await focusedInWidget(page)).toBe('Withdraw all');
+      expect(await choices()).toEqual(everything);
+      expect((await call('GET', '/api/v1/compliance-tasks', { token: tenant.token })).body.data).toEqual([]);
+      // Escape on the confirmation is Cancel too: back to the notice, nothing withdrawn.
+      await clickButton(page, 'Withdraw all');
+      await page.keyboard.press('Escape');
+      expect(await focusedInWidget(page)).toBe('Withdraw all');
+      expect(await choices()).toEqual(everything);
+
+      await clickButton(page, 'Withdraw all');
+      const withdrawn = await nextEvent(page, 'withdraw');
+      await clickButton(page, 'Yes, withdraw all');
+      // The cookie banner's own refusal comes first (it never waits on the network), then the notice's withdrawal.
+      expect((await withdrawn()).cookies.categories).toEqual({ NECESSARY: true, FUNCTIONAL: false, ANALYTICS: false, MARKETING: false, UNCLASSIFIED: false });
+      await page.waitForFunction(`Object.values(window.cms.getConsent().notice.purposes).every((given) => !given)`);
+      expect(await choices()).toEqual({ notice: { [notice!.required]: false, [notice!.optional]: false }, cookies: { NECESSARY: true, FUNCTIONAL: false, ANALYTICS: false, MARKETING: false, UNCLASSIFIED: false } });
+      expect(await dialogTitles(page)).toEqual([]);
+      const stored = await waitFor(async () => {
+        const cookie = (await page.cookies()).find((entry) => entry.name === 'cms_consent');
+        const value = cookie && JSON.parse(decodeURIComponent(cookie.value));
+        return value && !value.c.ANALYTICS ? value : undefined;
+      });
+      expect(stored.c).toEqual({ NECESSARY: true, FUNCTIONAL: false, ANALYTICS: false, MARKETING: false, UNCLASSIFIED: false });
+      expect(await page.evaluate(`window.dataLayer.filter((entry) => entry[1] === 'update').pop()[2].analytics_storage`)).toBe('denied');
+      expect((await call('GET', '/api/v1/compliance-tasks?status=OPEN', { token: tenant.token })).body.data).toHaveLength(1);
+    } finally {
+      await close();
     }
   });
 
@@ -129,6 +190,7 @@ describe('notice banner over time', () => {
       await openPage(page, url);
       await clickButton(page, 'Privacy choices');
       await clickButton(page, 'Withdraw all');
+      await clickButton(page, 'Yes, withdraw all');
       await page.waitForFunction(`document.querySelector('[data-cms]').shadowRoot.querySelector('[role=alert] a')`);
       const link = (await page.evaluate(`(() => { const a = document.querySelector('[data-cms]').shadowRoot.querySelector('[role=alert] a'); return { href: a.href, focused: a.getRootNode().activeElement === a }; })()`)) as { href: string; focused: boolean };
       expect(link).toEqual({ href: 'https://shop.example/withdraw', focused: true });

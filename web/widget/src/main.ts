@@ -86,13 +86,16 @@ const boot = async () => {
     // The tenant offers a language the visitor prefers to the one asked for: its words first.
     if (context.language !== asked) await context.load(context.language);
     loaded.context = context;
+    let cookies: Parameters<typeof noticeBanner>[2];
     if (cookiesOn) {
       const consent = cookieConsent(embed, config);
       loaded.cookies = { consent, banner: cookieBanner(context, config, consent) };
       // A returning visitor's grants apply on every page, before any banner.
       if (!consent.needsPrompt()) consent.applyGrants();
+      // "Withdraw all" refuses every optional category as "Reject all" does; with no cookie decision yet nothing is granted, and the cookie banner still asks.
+      cookies = { preferences: api.showCookiePreferences, optional: consent.offered.filter((category) => !consent.locked(category)), reject: () => consent.state() && consent.decide({}) };
     }
-    if (notice) loaded.notice = noticeBanner(context, notice, cookiesOn ? api.showCookiePreferences : undefined);
+    if (notice) loaded.notice = noticeBanner(context, notice, cookies);
     if (loaded.notice?.needsPrompt()) loaded.notice.show(false);
     if (loaded.cookies?.consent.needsPrompt()) loaded.cookies.banner.show(false);
     // Withdrawing must be as easy as consenting: this control stays on every page, in the language shown.

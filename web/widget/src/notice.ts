@@ -50,8 +50,12 @@ interface Decision {
 }
 
 /** The notice banner: shows the notice, records the decision with proof, withdraws through the widget route. */
-/** `cookiePreferences`: opens the cookie banner's preferences from the reopened notice, when the page has both. */
-export const noticeBanner = (context: Context, notice: PublicNotice, cookiePreferences?: () => void) => {
+/**
+ * `cookies`, when the page has both banners: `preferences` opens the cookie banner's preferences from
+ * the reopened notice, `optional` names the categories a visitor may refuse, and `reject` refuses them
+ * through the cookie banner's own decision (Consent Mode, blocked tags, events), for "Withdraw all".
+ */
+export const noticeBanner = (context: Context, notice: PublicNotice, cookies?: { preferences: () => void; optional: string[]; reject: () => unknown }) => {
   const { embed, ui } = context;
   const baseline = notice.materialNoticeId ?? notice.id;
   // Per tenant: one browser may visit several tenants' sites on one origin (a shared host, a test).
@@ -60,6 +64,9 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
   /** No decision on file, or one given before the notice's last material change. */
   const stale = () => !decision || decision.materialNoticeId !== baseline;
   let reviewing = false;
+  /** "Withdraw all" was pressed: the dialog asks to confirm, saying what is withdrawn. */
+  let confirming = false;
+  let withdrawAll: HTMLElement | undefined;
   /**
    * The visitor said she is under 18 (embed.minor, which the cookie banner reads too): her decision
    * waits for the guardian whose email she gave, and a purpose prohibited for children is not offered.
@@ -190,6 +197,23 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
     });
     const contact = h('p', {}, label('notice.contact'), ': ', h('a', { href: `mailto:${notice.contactEmail}` }, notice.contactEmail));
     if (notice.privacyPolicyUrl) contact.append(' · ', link(notice.privacyPolicyUrl, label('notice.privacyPolicy')));
+    if (confirming)
+      return dialog(
+        'cms-n',
+        context.language,
+        direction(context),
+        words.title,
+        h('p', {}, label('notice.withdrawAllPurposes')),
+        !!cookies?.optional.length && h('p', {}, label('notice.withdrawAllCookies'), ` ${cookies.optional.map((category) => context.labels(`category.${category}.name`)).join(', ')}`),
+        error,
+        h(
+          'div',
+          { className: 'r' },
+          // The cookie refusal never waits on the notice's withdrawal: it holds on this page even offline.
+          button(label('notice.withdrawAllConfirm'), decide(() => false, async () => (await cookies?.reject(), withdraw())), true),
+          button(label('notice.withdrawCancel'), cancel),
+        ),
+      );
     const withdrawal = h('p', {}, label('notice.withdrawalHint'));
     if (notice.withdrawalUrl) withdrawal.append(' ', link(notice.withdrawalUrl, label('notice.withdrawalPage')));
     return dialog(
@@ -227,22 +251,32 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookiePrefe
         button(label('acceptAll'), decide(() => true), true),
         button(label('rejectAll'), decide(() => false)),
         button(label('notice.saveChoices'), decide((purpose) => switches[purpose.id]?.checked)),
-        reviewing && decision && button(label('notice.withdrawAll'), decide(() => false, () => withdraw())),
+        reviewing && decision && (withdrawAll = button(label('notice.withdrawAll'), () => ((confirming = true), redraw()))),
         reviewing &&
-          cookiePreferences &&
+          cookies &&
           button(label('notice.cookiePreferences'), () => {
             close();
-            cookiePreferences();
+            cookies.preferences();
           }),
         reviewing && button(label('close'), close),
       ),
     );
   };
 
-  const { close, redraw, show: open } = panelOf(ui, render);
+  const { close: hide, redraw, show: open } = panelOf(ui, render);
+  const close = () => {
+    confirming = false;
+    hide();
+  };
+  /** Back to the notice, nothing withdrawn, focus on "Withdraw all" again (a keyboard user is where she left). */
+  function cancel() {
+    confirming = false;
+    redraw();
+    withdrawAll?.focus();
+  }
   const show = (review: boolean) => {
     reviewing = review;
-    open(reviewing ? close : undefined);
+    open(reviewing ? () => (confirming ? cancel() : close()) : undefined);
   };
   context.onLanguage.push(redraw);
 

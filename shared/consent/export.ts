@@ -39,6 +39,7 @@ type ExportRow = ReturnType<typeof exportRow>;
 export const csvColumns: (keyof ExportRow)[] = [
   'id', 'createdAt', 'dataPrincipalHash', 'externalId', 'noticeId', 'noticeTitle', 'noticeVersionNumber', 'currentNoticeVersion', 'languageShown', 'positionShown',
   'consentGiven', 'consentByPurpose', 'isWithdrawn', 'isPartiallyWithdrawn', 'withdrawnAt', 'withdrawnPurposes', 'proofHash', 'noticeTextHash', 'proofVersion', 'attribution', 'consentState', 'guardianVerification',
+  'expiredPurposes', 'expiredAt', 'expiryReason',
 ];
 
 /**

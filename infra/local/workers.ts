@@ -110,6 +110,12 @@ export interface WorkerOptions {
   /** Which pending outbox items the safety-net drains hand on (all by default). */
   outboxAccept?: (item: OutboxItem) => boolean;
   /**
+   * Which tenants the sweepers (rights, children, retention) take: `tenantAccept`'s by default. A
+   * test that runs a sweep itself, on a moved clock, leaves its tenant out, so that its sweep is the
+   * only one and what it counts is exact.
+   */
+  sweepAccept?: (tenantId: string) => boolean;
+  /**
    * Whether to run the hourly scan scheduler, which starts every due tenant's scan whoever's it is
    * (on by default). Test files share one table, so theirs leave it to the tests that call it.
    */
@@ -142,6 +148,7 @@ type QueueResult = { batchItemFailures: { itemIdentifier: string }[] } | void;
 
 export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
   const since = options.streamSince ?? new Date(Date.now() - 10_000);
+  const sweepAccept = options.sweepAccept ?? options.tenantAccept;
   const { bundles } = options;
   /** A function's handler from its bundle (imported on first call), or undefined when running from source. */
   const bundled = <Event = undefined, Result = unknown>(name: Parameters<Bundles['handlerOf']>[0]): Handler<Event, Result> | undefined =>
@@ -182,15 +189,15 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
     // The rights sweeper Lambda's job (every 15 minutes in AWS): expiries, the DPO's reminders and overdue notices.
     // (A test's own tenants only: the bundled function sweeps every tenant, so a test that limits the sweep runs it from source.)
-    loop('rights sweeper', options.tenantAccept ? () => sweepRightsDue({ accept: options.tenantAccept }) : scheduled('rights-sweeper', () => sweepRightsDue()), Math.max(idleMs, 30_000)),
+    loop('rights sweeper', sweepAccept ? () => sweepRightsDue({ accept: sweepAccept }) : scheduled('rights-sweeper', () => sweepRightsDue()), Math.max(idleMs, 30_000)),
     // The same function's children sweeps (its bundle above runs them too): guardian requests unanswered
     // for 7 days expire, children coming of age are announced; from source every few seconds here, so a
     // test does not wait out the rights sweeper's pace.
-    loop('children sweeper', () => sweepChildren(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 3_000)),
+    loop('children sweeper', () => sweepChildren(sweepAccept ? { accept: sweepAccept } : {}), Math.max(idleMs, 3_000)),
     // The same function's retention sweep (shared/retention/sweeper.ts): notices, cancellations and
     // expiries of principals whose retention periods end; every few seconds here, so an end-to-end
     // test with periods of a minute sees it.
-    loop('retention sweeper', () => sweepRetentionDue(options.tenantAccept ? { accept: options.tenantAccept } : {}), Math.max(idleMs, 3_000)),
+    loop('retention sweeper', () => sweepRetentionDue(sweepAccept ? { accept: sweepAccept } : {}), Math.max(idleMs, 3_000)),
     // The stack's alarms, as warnings: stream lag, dead letters, checkpoint lag, parked tenants.
     loop('health check', async () => void (await checkHealth(stream.lagSeconds(), options.deadLetterQueueUrls ?? {})), config.alarmThresholds.localCheckSeconds * 1000),
   ];

@@ -39,6 +39,9 @@ const isOwnDelivery = (image: Record<string, unknown>): boolean => {
  * webhook and scan queues are its own too (tests/setup/environment.ts), so another file's workers,
  * with their own retry and timeout settings, never take its deliveries.
  */
+/** This file's tenants whose sweeps its tests run themselves (on a moved clock): its workers' sweepers leave them alone. */
+export const manualSweeps = new Set<string>();
+
 export const startTestWorkers = (idleMs = 50) => {
   const since = new Date(Date.now() - 10_000);
   publishProgress(streamProgress);
@@ -48,6 +51,7 @@ export const startTestWorkers = (idleMs = 50) => {
     streamAccept: isOwnChange,
     outboxAccept: (item) => isOwnPartition(item.PK),
     tenantAccept: (tenantId) => ownTenants.has(tenantId),
+    sweepAccept: (tenantId) => ownTenants.has(tenantId) && !manualSweeps.has(tenantId),
     scheduleScans: false,
   });
 };

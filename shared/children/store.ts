@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
+import { dueInShards } from '../db/query';
 import type { NamedItem } from '../db/transact';
 import type { OnConditionFailure } from '../db/errors';
 import { ConflictError } from '../errors';
@@ -70,19 +71,4 @@ export const queryRequests = async (tenantId: string, status: RequestStatus, lim
 
 /** PENDING requests whose link expired by `now`, every tenant's, up to `limit` per shard (the sweep runs again). */
 export const dueRequests = async (now: string, limit = 100): Promise<GuardianRequest[]> =>
-  (
-    await Promise.all(
-      Array.from({ length: dueShards }, async (_, shard) => {
-        const { Items = [] } = await db().send(
-          new QueryCommand({
-            TableName: tableName(),
-            IndexName: 'GSI2',
-            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now',
-            ExpressionAttributeValues: { ':pk': guardianKeys.duePartition(shard), ':now': `${now}~` },
-            Limit: limit,
-          }),
-        );
-        return Items.map(requestOf);
-      }),
-    )
-  ).flat();
+  (await dueInShards(dueShards, guardianKeys.duePartition, now, limit)).map(requestOf);

@@ -30,3 +30,25 @@ export const queryPrefix = (partitionKey: string, prefix: string, options: { new
     ExpressionAttributeValues: { ':pk': partitionKey, ':prefix': prefix },
     ScanIndexForward: !options.newestFirst,
   });
+
+/**
+ * The items due by `now` in every shard of a due index (GSI2, sort key a time): one page of at
+ * most `limit` per shard, queried at once; a sweep that needs more runs again.
+ */
+export const dueInShards = async (shards: number, partitionOf: (shard: number) => string, now: string, limit: number): Promise<Record<string, unknown>[]> =>
+  (
+    await Promise.all(
+      Array.from({ length: shards }, async (_, shard) => {
+        const { Items = [] } = await db().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'GSI2',
+            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now',
+            ExpressionAttributeValues: { ':pk': partitionOf(shard), ':now': `${now}~` },
+            Limit: limit,
+          }),
+        );
+        return Items;
+      }),
+    )
+  ).flat();

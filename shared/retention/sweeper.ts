@@ -3,8 +3,9 @@ import { clock } from '../clock';
 import { canonicalJson } from '../consent/proof';
 import { expiryUpdate, principalRecords, principalRecordsWithContact, removeSealedContact } from '../consent/store';
 import { inForce, stateOf, type ConsentRecord } from '../consent/record';
-import { GetCommand, PutCommand, QueryCommand } from '../db/commands';
+import { GetCommand, PutCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
+import { dueInShards } from '../db/query';
 import { named, tryTransaction, writeTransaction, type NamedItem } from '../db/transact';
 import { documentPut } from '../evidence/documents';
 import { eventIdFor, newEvent, outboxPut } from '../events/outbox';
@@ -46,23 +47,7 @@ export const erasurePageSize = 500;
 export const retentionDocumentTypes = { notice: 'retention.notice', cancelled: 'retention.cancelled', run: 'retention.erasure-run', erased: 'retention.erased' } as const;
 
 /** Entries due by `now` in every shard, up to a page each (the sweep runs again for more). */
-const dueEntries = async (now: string) => {
-  const pages = await Promise.all(
-    Array.from({ length: dueShards }, async (_, shard) => {
-      const { Items = [] } = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'GSI2',
-          KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now',
-          ExpressionAttributeValues: { ':pk': retentionKeys.duePartition(shard), ':now': `${now}~` },
-          Limit: pageLimit,
-        }),
-      );
-      return Items.map(scheduleOf);
-    }),
-  );
-  return pages.flat();
-};
+const dueEntries = async (now: string) => (await dueInShards(dueShards, retentionKeys.duePartition, now, pageLimit)).map(scheduleOf);
 
 /** The update of a principal's schedule, conditional on it being as the sweep read it (an activity or another sweep in between: decided again next time). */
 const scheduleUpdate = (schedule: Schedule, set: Record<string, unknown>, remove: readonly string[], nextAt: string | null): NamedItem => {

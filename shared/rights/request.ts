@@ -5,6 +5,17 @@ import type { ActorSnapshot } from '../users/actor-words';
 export const requestTypes = ['ACCESS', 'CORRECTION', 'COMPLETION', 'UPDATING', 'ERASURE', 'GRIEVANCE', 'NOMINATION'] as const;
 export type RequestType = (typeof requestTypes)[number];
 
+/** Each request type as a DPO reads it (the dashboard and the access summary document). */
+export const requestTypeNames: Record<RequestType, string> = {
+  ACCESS: 'Access',
+  CORRECTION: 'Correction',
+  COMPLETION: 'Completion',
+  UPDATING: 'Updating',
+  ERASURE: 'Erasure',
+  GRIEVANCE: 'Grievance',
+  NOMINATION: 'Nomination',
+};
+
 export const requestStatuses = ['UNVERIFIED', 'SUBMITTED', 'IN_PROGRESS', 'RESOLVED', 'EXPIRED'] as const;
 export type RequestStatus = (typeof requestStatuses)[number];
 

@@ -1,7 +1,7 @@
 import { namesLine, type DocumentModel, type Line, type Section } from '../documents/document';
 import { languages } from '../i18n/languages';
 import { defaultTimeZone } from '../time/format';
-import type { RightsRequest } from './request';
+import { requestTypeNames, type RightsRequest } from './request';
 import type { AccessSummary } from './summary';
 
 /**
@@ -10,15 +10,6 @@ import type { AccessSummary } from './summary';
  * the request's place in the evidence log.
  */
 
-const typeNames: Record<RightsRequest['requestType'], string> = {
-  ACCESS: 'Access',
-  CORRECTION: 'Correction',
-  COMPLETION: 'Completion',
-  UPDATING: 'Updating',
-  ERASURE: 'Erasure',
-  GRIEVANCE: 'Grievance',
-  NOMINATION: 'Nomination',
-};
 
 const languageName = (code: string) => languages.find((language) => language.code === code)?.name ?? code;
 const days = (count: number) => `${count.toLocaleString('en-IN')} ${count === 1 ? 'day' : 'days'}`;
@@ -80,7 +71,7 @@ export const summaryDocumentModel = (summary: AccessSummary, request: Pick<Right
     dpoContact: summary.dpoContact,
     reference: logged ? [`The request’s ${request.resolutionDocumentId ? 'resolution' : 'submission'}: document `, { code: logged }, ' of the Data Fiduciary’s evidence log'] : ['None yet: the request is not submitted'],
     head: [
-      ['Request', [`${typeNames[request.requestType]}, reference `, { code: request.requestId }]],
+      ['Request', [`${requestTypeNames[request.requestType]}, reference `, { code: request.requestId }]],
       ['Data Principal (SHA-256 of the identifier)', [{ code: summary.principalHash }]],
     ],
     sections: [records, uses, shared, nominees],

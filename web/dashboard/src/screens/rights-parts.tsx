@@ -1,19 +1,12 @@
 import type { DataOf } from '../api';
 import { formatDate } from '../ui';
+import { requestTypeNames } from '../../../../shared/rights/request';
 
 export type RightsRequest = DataOf<'getRightsRequest'>;
 export type RequestType = RightsRequest['type'];
 export type RequestStatus = RightsRequest['status'];
 
-export const typeNames: Record<RequestType, string> = {
-  ACCESS: 'Access',
-  CORRECTION: 'Correction',
-  COMPLETION: 'Completion',
-  UPDATING: 'Updating',
-  ERASURE: 'Erasure',
-  GRIEVANCE: 'Grievance',
-  NOMINATION: 'Nomination',
-};
+export const typeNames: Record<RequestType, string> = requestTypeNames;
 
 export const statusNames: Record<RequestStatus, string> = {
   UNVERIFIED: 'Unverified',

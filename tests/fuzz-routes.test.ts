@@ -201,6 +201,13 @@ const requestOf = (route: RouteDefinition) => {
   });
 };
 
+/**
+ * The tenant's stored state as last read, while nothing has changed it since: a rejected request
+ * leaves the digest it was checked against, so the next request need not read the partition again
+ * (reading the whole tenant partition from DynamoDB Local was most of this file's time).
+ */
+let known: string | undefined;
+
 describe('fuzzing every route', () => {
   for (const route of routeList) {
     it(`${route.method} ${route.path}`, async () => {
@@ -218,7 +225,8 @@ describe('fuzzing every route', () => {
           if (route.auth.kind === 'apiKey' && route.auth.in === 'query') search.set('apiKey', apiKey);
           const headers: Record<string, string> = { origin: 'http://localhost' };
           if (route.auth.kind === 'apiKey' && route.auth.in === 'header') headers['x-api-key'] = apiKey;
-          const before = await tenantDigest(tenant.tenantId);
+          const before = known ?? (await tenantDigest(tenant.tenantId));
+          known = undefined;
           const response = await call(route.method, `${path}${search.size ? `?${search}` : ''}`, {
             token: route.auth.kind === 'bearer' ? tenant.token : undefined,
             headers,
@@ -236,6 +244,7 @@ describe('fuzzing every route', () => {
             if (error.code !== 'VALIDATION_ERROR') expect(error).not.toHaveProperty('fields');
             expect(response.headers.get('x-request-id')).toBeTruthy();
             expect(await tenantDigest(tenant.tenantId), 'a rejected request changed what is stored').toBe(before);
+            known = before;
           }
         }),
         { numRuns: runs, seed, endOnFailure: true },

@@ -182,9 +182,10 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     // What the stream's consumers parked for a tenant (the stream sweeper function's job, every minute in AWS).
     ...(bundles ? [loop('stream sweeper', scheduled('stream-sweeper', async () => undefined), Math.max(idleMs, 60_000))] : []),
     // Safety nets beside the stream reader (which hands new outbox items and withdrawals on as they
-    // are written): items or withdrawals left pending by a failure are picked up here.
-    loop('mail drain', () => drainOutbox('MAIL', 25, options.outboxAccept), idleMs),
-    loop('event drain', () => drainOutbox('EVENT', 25, options.outboxAccept), idleMs),
+    // are written): items or withdrawals left pending by a failure are picked up here, within a
+    // second (polling at the stream's pace cost each test file's workers a third of a core, idle).
+    loop('mail drain', () => drainOutbox('MAIL', 25, options.outboxAccept), Math.max(idleMs, 1000)),
+    loop('event drain', () => drainOutbox('EVENT', 25, options.outboxAccept), Math.max(idleMs, 1000)),
     // The stream trigger's job in AWS: withdrawals a crash left half-applied are finished.
     loop('withdrawal completer', () => completePendingWithdrawals({ olderThanMs: 30_000, now: clock.now() }), Math.max(idleMs, 1000)),
     // The rights sweeper Lambda's job (every 15 minutes in AWS): expiries, the DPO's reminders and overdue notices.

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './tests/setup/sequencer';
 
 /**
  * Three projects. `unit`: pure functions and request builders, no engine started (`npx vitest run
@@ -15,6 +16,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './tests/setup/totals-reporter.ts'],
+    // Longest files first, so the two workers finish together (tests/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

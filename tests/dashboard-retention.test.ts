@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
 import { useBrowser } from './support/browser';
 import { aria, click, expectNoAxeViolations, fill, go, useDashboardTabs, waitForText } from './support/dashboard';
-import { createPurpose } from './support/notices';
+import { createNotice, createPurpose } from './support/notices';
 
 /**
  * The Retention screen in headless Chromium: the Third Schedule class and the hours of notice,
@@ -75,6 +75,17 @@ describe('the Retention screen', () => {
       retention: { period: 'P1Y6M', from: 'WITHDRAWAL', legalHold: 'Income-tax Act, 1961, s.44AA' },
       thirdScheduleException: null,
     });
+    await expectNoAxeViolations(admin);
+  });
+
+  it('shows each purpose’s retention in notice authoring, and the purpose dialog edits it', async () => {
+    const noticeId = await createNotice(call, tenant.token, [offers]);
+    await admin.goto(`${state.baseUrl}/dashboard/notices/${noticeId}`);
+    await waitForText(admin, 'Kept until 1 year and 6 months after you withdraw or refuse consent.');
+    await click(admin, aria('Edit purpose Offers', 'button'));
+    await admin.waitForSelector('#purpose-period');
+    expect(await admin.$eval('#purpose-period', (element) => (element as unknown as { value: string }).value)).toBe('P1Y6M');
+    expect(await admin.$eval('#purpose-from', (element) => (element as unknown as { value: string }).value)).toBe('WITHDRAWAL');
     await expectNoAxeViolations(admin);
   });
 });

@@ -4,6 +4,7 @@ import { englishNotice } from './support/notices';
 import { passInstanceCacheBound, useClockReset } from './support/clock';
 import { readBuiltIn } from '../shared/words/built-in-words';
 import { noticeBannerWords } from '../shared/words/widget-words';
+import { fillWords } from '../shared/words/fill';
 
 const { call } = useApi();
 useClockReset();
@@ -20,8 +21,8 @@ const machineDrafted = ['BN', 'GU', 'HI', 'KN', 'ML', 'MR', 'PA', 'TA', 'TE', 'U
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 type Purpose = { id: string; name: string; description: string; dataCategories: string[] };
 
-const createPurpose = async (token: string, name: string, dataCategories = ['email']): Promise<Purpose> => {
-  const response = await call('POST', '/api/v1/purposes', { token, body: { name, description: `${name}: why we need it`, dataCategories } });
+const createPurpose = async (token: string, name: string, dataCategories = ['email'], extra: Record<string, unknown> = {}): Promise<Purpose> => {
+  const response = await call('POST', '/api/v1/purposes', { token, body: { name, description: `${name}: why we need it`, dataCategories, ...extra } });
   expect(response.status).toBe(201);
   return response.body.data;
 };
@@ -79,7 +80,7 @@ describe('GET /api/v1/consent/public-notice', () => {
   it('is 404 until a notice is published, then returns exactly the spec fields, purposes in display order', async () => {
     const tenant = await newTenant(call);
     const apiKey = await tenant.apiKey();
-    const shown = await createPurpose(tenant.token, 'Order updates', ['email', 'phone']);
+    const shown = await createPurpose(tenant.token, 'Order updates', ['email', 'phone'], { retention: { period: 'P3Y', from: 'LAST_ACTIVITY' } });
     const marketing = await createPurpose(tenant.token, 'Marketing');
     const noticeId = await createNotice(tenant.token, [shown, marketing]);
     await call('POST', `/api/v1/notices/${noticeId}/translations`, {
@@ -106,8 +107,20 @@ describe('GET /api/v1/consent/public-notice', () => {
       withdrawalUrl: english.withdrawalUrl,
       // marketing has displayOrder 1, shown has 2.
       purposes: [
-        { id: marketing.id, name: marketing.name, description: marketing.description, required: false, dataCategories: ['email'] },
-        { id: shown.id, name: shown.name, description: shown.description, required: true, dataCategories: ['email', 'phone'] },
+        { id: marketing.id, name: marketing.name, description: marketing.description, required: false, dataCategories: ['email'], retention: null },
+        // Its retention as published, and in words in each language of labels (the service's Hindi).
+        {
+          id: shown.id,
+          name: shown.name,
+          description: shown.description,
+          required: true,
+          dataCategories: ['email', 'phone'],
+          retention: { period: 'P3Y', from: 'LAST_ACTIVITY' },
+          retentionWords: {
+            EN: 'Kept for 3 years after your last activity.',
+            HI: fillWords(hindi['notice.retention.LAST_ACTIVITY']!, { period: fillWords(hindi['notice.retention.years.other']!, { count: 3 }) }),
+          },
+        },
       ],
       translations: {
         HI: {

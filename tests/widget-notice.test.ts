@@ -4,7 +4,9 @@ import { newTenant, useApi } from './support/api';
 import { axeViolations, collectCspViolations, cspViolationsOf, useBrowser } from './support/browser';
 import { portalContentSecurityPolicy } from '../web/build';
 import { publishedNotice } from './support/consent';
-import { englishNotice } from './support/notices';
+import { createNotice, createPurpose, englishNotice, publish } from './support/notices';
+import { readBuiltIn } from '../shared/words/built-in-words';
+import { fillWords } from '../shared/words/fill';
 import { configureCookies, clickButton, dialogText, dialogTitles, embedPage, nextEvent, openPage, setSwitch, useFixtureSite } from './support/widget';
 
 const { call, state } = useApi();
@@ -74,6 +76,34 @@ describe('notice banner', () => {
       const next = (await changed()).notice.consentRecordId as string;
       expect(next).not.toBe(recordId);
       expect((await getRecord(tenant.tenantId, next))?.decision).toBe('ACCEPTED');
+    } finally {
+      await close();
+    }
+  });
+
+  it("states each purpose's retention in the label sets' words, in the visitor's language (Hindi here), axe-clean", async () => {
+    const tenant = await newTenant(call);
+    const kept = await createPurpose(call, tenant.token, { name: 'Order processing', dataCategories: ['email'], retention: { period: 'P3Y', from: 'LAST_ACTIVITY' } });
+    const offers = await createPurpose(call, tenant.token, { name: 'Offers', dataCategories: ['email'], retention: { period: 'P1Y', from: 'WITHDRAWAL', legalHold: 'Income-tax Act, 1961' } });
+    const noticeId = await createNotice(call, tenant.token, [kept, offers], { translations: { HI: { title: 'गोपनीयता सूचना' } } });
+    expect((await publish(call, tenant.token, noticeId)).status).toBe(200);
+    const apiKey = await tenant.apiKey();
+    const page = (language: string) => serve(`/retention-${language}`, embedPage({ apiBaseUrl: state.baseUrl, apiKey, tenantId: tenant.tenantId, attributes: { 'data-cookies': 'off', 'data-language': language } }));
+    const hindi = (await readBuiltIn('HI'))!.words;
+    const say = (key: string, values: Record<string, string | number>) => fillWords(hindi[key as keyof typeof hindi]!, values);
+    const { page: tab, close } = await freshPage(browser());
+    try {
+      await openPage(tab, page('EN'));
+      const english = await dialogText(tab);
+      expect(english).toContain('Kept for 3 years after your last activity.');
+      expect(english).toContain('Kept until 1 year after you withdraw or refuse consent. Some of it may be kept longer where a law requires it: Income-tax Act, 1961');
+      const { errors } = await openPage(tab, page('HI'));
+      expect(await dialogTitles(tab)).toEqual(['गोपनीयता सूचना']);
+      const text = await dialogText(tab);
+      expect(text).toContain(say('notice.retention.LAST_ACTIVITY', { period: say('notice.retention.years.other', { count: 3 }) }));
+      expect(text).toContain(`${say('notice.retention.WITHDRAWAL', { period: say('notice.retention.years.one', { count: 1 }) })} ${say('notice.retention.legalHold', { law: 'Income-tax Act, 1961' })}`);
+      expect(await axeViolations(tab, '[data-cms]')).toEqual([]);
+      expect(errors).toEqual([]);
     } finally {
       await close();
     }

@@ -18,16 +18,23 @@ import type { ConsentRecord } from './record';
 const latestOf = (records: readonly ConsentRecord[]): ConsentRecord | undefined => [...records].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0];
 
 /**
- * Purposes by name as the principal was shown them: the latest record's notice version in her
- * language, else the purpose's own name, else its id (a purpose since deleted).
+ * Purposes as the principal was shown them, by name and data: the latest record's notice version
+ * in her language, else the purpose as stored, else its id alone (a purpose since deleted).
+ * The retention notice mail names them so too (retention/notice-mail.ts).
  */
-const purposeNames = async (tenantId: string, latest: ConsentRecord | undefined, purposeIds: string[], language: string): Promise<string[]> => {
+export const purposesShown = async (tenantId: string, latest: ConsentRecord | undefined, purposeIds: readonly string[], language: string): Promise<{ id: string; name: string; dataCategories: string[] }[]> => {
   const snapshot = latest ? await getVersion(tenantId, latest.lineageId, latest.noticeVersionNumber) : undefined;
-  const shown = new Map((snapshot ? noticeTextShown(snapshot, language).purposes : []).map((purpose) => [purpose.id, purpose.name]));
+  const shown = new Map((snapshot ? noticeTextShown(snapshot, language).purposes : []).map((purpose) => [purpose.id, purpose] as const));
   const missing = purposeIds.filter((id) => !shown.has(id));
-  const stored = new Map((missing.length > 0 ? await getPurposes(tenantId, missing) : []).map((purpose) => [purpose.purposeId, purpose.name]));
-  return purposeIds.map((id) => shown.get(id) ?? stored.get(id) ?? id);
+  const stored = new Map((missing.length > 0 ? await getPurposes(tenantId, missing) : []).map((purpose) => [purpose.purposeId, purpose] as const));
+  return purposeIds.map((id) => {
+    const purpose = shown.get(id) ?? stored.get(id);
+    return { id, name: purpose?.name ?? id, dataCategories: purpose?.dataCategories ?? [] };
+  });
 };
+
+const purposeNames = async (tenantId: string, latest: ConsentRecord | undefined, purposeIds: string[], language: string): Promise<string[]> =>
+  (await purposesShown(tenantId, latest, purposeIds, language)).map((purpose) => purpose.name);
 
 export interface ConfirmedWithdrawal {
   tenant: { tenantId: string; name: string; timeZone?: string | undefined };

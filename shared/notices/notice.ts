@@ -111,6 +111,8 @@ export interface SnapshotPurpose {
   legalBasis: LegalBasis;
   required: boolean;
   displayOrder: number;
+  /** The purpose's retention as published (absent: none, or a version published before retention existed): what the public notice states. */
+  retention?: PurposeRetention;
 }
 
 /** The immutable record of exactly what a published version said. */

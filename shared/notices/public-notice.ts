@@ -5,6 +5,7 @@ import type { NoticeDiff } from './diff';
 import type { NoticeSnapshot } from './notice';
 import { getPublicDocument } from './store';
 import { noticeBannerLabels } from '../words/read';
+import { retentionText } from '../retention/retention-words';
 import { readHead } from '../words/store';
 import { noticeChildrenFields, readChildrenPolicy } from '../children/policy';
 
@@ -75,6 +76,7 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot, servicePortalUrl: st
       description: purpose.description,
       required: purpose.required,
       dataCategories: purpose.dataCategories,
+      retention: purpose.retention ?? null,
     })),
     translations,
     availableLanguages: languages,
@@ -85,14 +87,31 @@ export const buildPublicNotice = (snapshot: NoticeSnapshot, servicePortalUrl: st
 
 export type PublicNotice = ReturnType<typeof buildPublicNotice>;
 
+/**
+ * Each purpose's retention in words, in every language the notice's labels carry (English where a
+ * language lacks a word for it): made as the notice is read, so a change of words shows at once.
+ */
+const withRetentionWords = (purposes: PublicNotice['purposes'] | undefined, labels: Record<string, Record<string, string>>) =>
+  (purposes ?? []).map((purpose) => {
+    const { retention } = purpose;
+    if (!retention) return purpose;
+    const retentionWords = Object.fromEntries(Object.keys(labels).flatMap((language) => {
+      const said = retentionText(retention, labels, language);
+      return said ? [[language, said.text] as const] : [];
+    }));
+    return { ...purpose, retentionWords };
+  });
+
 /** The precomputed notice with the banner's words in its languages, read beside it (two parallel reads; the service's built-in words of its languages from files read once per instance). */
 export const readPublicNotice = async (tenantId: string) => {
   // The children policy is read beside the document, in parallel: a change applies to the next page view.
   const [document, head, policy] = await Promise.all([getPublicDocument(tenantId), readHead(tenantId), readChildrenPolicy(tenantId)]);
   if (!document) throw new NotFoundError('Published notice');
+  const labels = await noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']);
   return {
     ...document,
-    labels: await noticeBannerLabels(head, (document.availableLanguages as string[] | undefined) ?? ['EN']),
+    purposes: withRetentionWords(document.purposes as PublicNotice['purposes'] | undefined, labels),
+    labels,
     languageNames: nativeNamesOf((document.availableLanguages as string[] | undefined) ?? ['EN']),
     ...noticeChildrenFields(policy),
   };

@@ -49,6 +49,7 @@ const snapshotOf = (notice: Notice, purposes: readonly Purpose[], versionNumber:
     legalBasis: purpose.legalBasis,
     required: isRequired,
     displayOrder,
+    ...(purpose.retention ? { retention: purpose.retention } : {}),
   })),
   translations: notice.translations,
 });

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { described } from '../described';
 import { languageCodes, scheduledLanguageCodes, type LanguageCode } from '../i18n/languages';
 import { noticeStatuses } from './notice';
+import { retentionStarts } from '../retention/starts';
 
 /*
  * Each schema is built by an arrow called at once and annotated pure: evaluated as before, but
@@ -116,7 +117,21 @@ const noticeTextView = /* @__PURE__ */ (() => ({
 }))();
 
 /** A purpose as the widget shows it. */
-const publicPurposeView = /* @__PURE__ */ (() => z.object({ id: z.uuid(), name: z.string(), description: z.string(), required: z.boolean(), dataCategories: z.array(z.string()) }))();
+const publicPurposeView = /* @__PURE__ */ (() => z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  required: z.boolean(),
+  dataCategories: z.array(z.string()),
+  retention: described(
+    z.optional(z.nullable(z.object({ period: z.string(), from: z.enum(retentionStarts), legalHold: z.optional(z.string()) }))),
+    "Extension (s.8(7)): the purpose's retention as this version was published (POST /purposes `retention`); null: none",
+  ),
+  retentionWords: described(
+    z.optional(z.record(z.string(), z.string())),
+    "Extension: the retention in words, per language of labels (\"Kept for 3 years after your last activity.\"), from the label sets' notice.retention.* words; English where a language lacks one",
+  ),
+}))();
 
 export const noticeView = /* @__PURE__ */ (() => z.object({
   id: z.uuid(),

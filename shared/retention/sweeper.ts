@@ -15,6 +15,7 @@ import type { Purpose } from '../notices/notice';
 import { listPurposes } from '../purposes/store';
 import { purposeDues, sweepStep, type SweepStep } from './due';
 import { dueShards, retentionKeys } from './keys';
+import { queueRetentionNoticeMail } from './notice-mail';
 import { readRetention, type RetentionSettings } from './settings';
 
 type Accept = (tenantId: string) => boolean;
@@ -143,6 +144,8 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
       if (schedule.nextAt && schedule.nextAt > now.toISOString()) continue;
       const records = await principalRecords(tenantId, schedule.identifierHash);
       const { step, items } = decide(schedule, records, purposes, settings, now);
+      // Her own notice mail, written with the notice or not at all (notice-mail.ts).
+      if (step.kind === 'notice') items.push(...(await queueRetentionNoticeMail({ tenantId, identifierHash: schedule.identifierHash, purposeIds: step.purposeIds, dueAt: step.dueAt })));
       if (step.kind === 'expire') {
         // Claimed first, so that of two sweeps at once only one puts her in a run; a run that dies
         // after its claim is taken up again once the claim's few minutes pass.

@@ -1,4 +1,5 @@
 import { nativeNamesOf } from '../i18n/languages';
+import { retentionText, type RetentionLike } from '../retention/retention-words';
 
 /**
  * What the widget reads, in one answer per tenant and language (GET /widget/bootstrap): the
@@ -50,6 +51,19 @@ const wordsOf = (notice: NoticeDocument | undefined, cmp: CmpDocumentView | unde
   return language === 'EN' ? { EN: english } : { [language]: shown, EN: english };
 };
 
+/** The key under which a purpose's retention in words rides with the banner's words (so English standing in is marked as such). */
+export const retentionWordKey = (purposeId: string) => `purpose.${purposeId}.retention`;
+
+/** Each purpose's retention said in `language` (or whole in English where it lacks a word: retention-words.ts), among the words. */
+const withRetentionWords = (words: Record<string, Record<string, string>>, notice: NoticeDocument | undefined, language: string) => {
+  const purposes = Array.isArray(notice?.purposes) ? (notice.purposes as { id: string; retention?: RetentionLike | null }[]) : [];
+  for (const purpose of purposes) {
+    const said = purpose.retention ? retentionText(purpose.retention, notice?.labels ?? {}, language) : undefined;
+    if (said) words[said.language] = { ...words[said.language], [retentionWordKey(purpose.id)]: said.text };
+  }
+  return words;
+};
+
 export const widgetBootstrapOf = (input: { notice?: NoticeDocument | undefined; cmp?: CmpDocumentView | undefined }, language: string) => {
   const { notice, cmp } = input;
   const translation = notice?.translations?.[language];
@@ -76,7 +90,7 @@ export const widgetBootstrapOf = (input: { notice?: NoticeDocument | undefined; 
           revision: cmp.revision,
         }
       : null,
-    words: wordsOf(notice, cmp, language),
+    words: withRetentionWords(wordsOf(notice, cmp, language), notice, language),
   };
 };
 

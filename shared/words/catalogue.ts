@@ -1,5 +1,5 @@
 import { guardianMailWords, guardianPageWords } from './children-words';
-import { breachMailWords, rightsMailWords, withdrawalMailWords } from './mail-words';
+import { breachMailWords, retentionMailWords, rightsMailWords, withdrawalMailWords } from './mail-words';
 import { rightsPageWords, withdrawalPageWords } from './page-words';
 import { cookieBannerWords, noticeBannerWords } from './widget-words';
 
@@ -18,6 +18,7 @@ export const surfaces = [
   { id: 'withdrawal-mails', name: 'Withdrawal mails', words: withdrawalMailWords },
   { id: 'rights-mails', name: 'Rights request mails', words: rightsMailWords },
   { id: 'breach-mails', name: 'Breach intimation mails', words: breachMailWords },
+  { id: 'retention-mails', name: 'Retention notice mails', words: retentionMailWords },
   { id: 'guardian-pages', name: "Parent's or guardian's page", words: guardianPageWords },
   { id: 'guardian-mails', name: "Parent's or guardian's mails", words: guardianMailWords },
 ] as const;
@@ -37,6 +38,7 @@ export const englishWords = /* @__PURE__ */ (() => ({
   ...withdrawalMailWords,
   ...rightsMailWords,
   ...breachMailWords,
+  ...retentionMailWords,
   ...guardianPageWords,
   ...guardianMailWords,
 }) as const)();

@@ -43,3 +43,16 @@ export const breachMailWords = {
   'mail.breach.reference': 'Reference: {breachId}',
   'mail.breach.why': 'The Digital Personal Data Protection Act, 2023 requires {tenant} to tell you about every personal data breach that affects your data.',
 } as const;
+
+/**
+ * The principal's own notice before her data is erased (rule 8(2)): who, which purposes, what and
+ * when, and how to keep it. The contact falls back to the rights mails' `mail.rights.noContact`.
+ */
+export const retentionMailWords = {
+  'mail.retention.subject': '{tenant}: your personal data will be erased unless you act',
+  'mail.retention.text': '{tenant} will erase the personal data it keeps about you for these purposes on {dueAt}: {purposes}.\nWhat will be erased: {data}.',
+  'mail.retention.dataAll': 'the personal data you gave for these purposes',
+  'mail.retention.keep': 'To keep it, do one of these before then: log in to your account with {tenant}, contact {tenant}, or exercise one of your rights (such as access or correction).',
+  'mail.retention.link': 'Your consent and your rights with {tenant}:\n{url}',
+  'mail.retention.contact': 'Contact: {contact}',
+} as const;

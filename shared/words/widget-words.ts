@@ -61,6 +61,26 @@ export const noticeBannerWords = {
   'age.child': 'No, I am under 18',
   'age.guardianEmail': 'Email of your parent or guardian',
   'age.guardianHint': 'We ask them before we use your choices. Until they agree, nothing is used.',
+  // A purpose's retention in words (shared/retention/retention-words.ts): one sentence per start, its period from the units below.
+  'notice.retention.LAST_ACTIVITY': 'Kept for {period} after your last activity.',
+  'notice.retention.CONSENT': 'Kept for {period} after you give consent.',
+  'notice.retention.WITHDRAWAL': 'Kept until {period} after you withdraw or refuse consent.',
+  'notice.retention.legalHold': 'Some of it may be kept longer where a law requires it: {law}',
+  'notice.retention.and': '{first} and {next}',
+  'notice.retention.years.one': '{count} year',
+  'notice.retention.years.other': '{count} years',
+  'notice.retention.months.one': '{count} month',
+  'notice.retention.months.other': '{count} months',
+  'notice.retention.weeks.one': '{count} week',
+  'notice.retention.weeks.other': '{count} weeks',
+  'notice.retention.days.one': '{count} day',
+  'notice.retention.days.other': '{count} days',
+  'notice.retention.hours.one': '{count} hour',
+  'notice.retention.hours.other': '{count} hours',
+  'notice.retention.minutes.one': '{count} minute',
+  'notice.retention.minutes.other': '{count} minutes',
+  'notice.retention.seconds.one': '{count} second',
+  'notice.retention.seconds.other': '{count} seconds',
 } as const;
 
 export type NoticeBannerWordKey = keyof typeof noticeBannerWords;

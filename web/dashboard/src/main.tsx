@@ -30,6 +30,7 @@ const screens: { pattern: RegExp; names: string[]; load: () => Promise<ScreenMod
   { pattern: /^\/data-map$/, names: [], load: () => import('./screens/data-map') },
   { pattern: /^\/words$/, names: [], load: () => import('./screens/words') },
   { pattern: /^\/children$/, names: [], load: () => import('./screens/children') },
+  { pattern: /^\/retention$/, names: [], load: () => import('./screens/retention') },
 ];
 
 /** Routes rendered without a session (and without the shell). */
@@ -47,6 +48,7 @@ export const navigation = [
   { to: '/api-keys', label: 'API keys' },
   { to: '/settings', label: 'Consent settings' },
   { to: '/children', label: 'Children' },
+  { to: '/retention', label: 'Retention' },
   { to: '/cookie-consent', label: 'Cookie consent' },
   { to: '/words', label: 'Words people see' },
   { to: '/team', label: 'Team' },

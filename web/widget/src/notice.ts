@@ -9,6 +9,8 @@ interface Purpose {
   description: string;
   required: boolean;
   dataCategories: string[];
+  /** Set when the purpose states its retention: its words ride with the banner's (bootstrap-shape.ts retentionWordKey). */
+  retention?: object | null;
 }
 interface Translation {
   title: string;
@@ -191,6 +193,7 @@ export const noticeBanner = (context: Context, notice: PublicNotice, cookies?: {
         label('notice.required'),
         h('p', {}, shown.description),
         h('p', {}, label('notice.dataUsed'), `: ${purpose.dataCategories.join(', ')}`),
+        purpose.retention && h('p', {}, label(`purpose.${purpose.id}.retention`)),
       );
       switches[purpose.id] = input;
       return h('li', {}, row);

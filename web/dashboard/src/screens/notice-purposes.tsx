@@ -4,6 +4,7 @@ import type { DataOf } from '../api';
 import { Dialog, DialogActions, ErrorText, fieldErrors, useAction } from '../ui';
 import { legalBases, type LegalBasis } from '../../../../shared/notices/notice';
 import { FieldMessage, messageAt, OtherMessages, TextField } from './notice-fields';
+import { bodyOf, draftOf, RetentionFields, retentionFieldNames, retentionSaid } from './retention-fields';
 
 export type Purpose = DataOf<'listPurposes'>[number];
 /** The notice's purposes in display order, each required or not. */
@@ -17,6 +18,7 @@ const PurposeForm = ({ purpose, onSaved, onCancel }: { purpose?: Purpose; onSave
   const [description, setDescription] = useState(purpose?.description ?? '');
   const [categories, setCategories] = useState(purpose?.dataCategories.join(', ') ?? '');
   const [legalBasis, setLegalBasis] = useState<LegalBasis>(purpose?.legalBasis ?? 'CONSENT');
+  const [retention, setRetention] = useState(draftOf(purpose));
   const { busy, error, run } = useAction({ staysBusy: true });
   const fields = fieldErrors(error);
   const basisMessage = messageAt(fields, 'legalBasis');
@@ -29,7 +31,7 @@ const PurposeForm = ({ purpose, onSaved, onCancel }: { purpose?: Purpose; onSave
           .split(',')
           .map((item) => item.trim())
           .filter(Boolean);
-        const body = { name, description, dataCategories, legalBasis };
+        const body = { name, description, dataCategories, legalBasis, ...bodyOf(retention) };
         await run(async () => onSaved(purpose ? await api.call('updatePurpose', { params: { id: purpose.id }, body }) : await api.call('createPurpose', { body })));
       }}
     >
@@ -61,8 +63,9 @@ const PurposeForm = ({ purpose, onSaved, onCancel }: { purpose?: Purpose; onSave
         </select>
         <FieldMessage id="purpose-basis-error" message={basisMessage} />
       </div>
+      <RetentionFields draft={retention} onChange={setRetention} fields={fields} idPrefix="purpose" />
       <ErrorText error={error} />
-      <OtherMessages fields={fields} shown={['name', 'description', 'dataCategories', 'legalBasis']} />
+      <OtherMessages fields={fields} shown={['name', 'description', 'dataCategories', 'legalBasis', ...retentionFieldNames]} />
       <DialogActions submit="Save purpose" busy={busy} onCancel={onCancel} />
     </form>
   );
@@ -101,7 +104,7 @@ export const Purposes = ({ purposes, selection, onSelect, onSaved, fields }: Pur
                 <label for={`include-${purpose.id}`}>{purpose.name}</label>
               </span>
               <span class="muted">
-                {purpose.dataCategories.join(', ')} · {basisLabel[purpose.legalBasis]}
+                {purpose.dataCategories.join(', ')} · {basisLabel[purpose.legalBasis]} · {retentionSaid(purpose)}
               </span>
               {item ? (
                 <span class="check">

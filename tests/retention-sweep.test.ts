@@ -9,6 +9,7 @@ import { useClockReset } from './support/clock';
 import { recordConsent, sha256 } from './support/consent';
 import { createNotice, createPurpose, publish } from './support/notices';
 import { startReceiver, waitFor } from './support/receiver';
+import { confirmedRequest } from './support/rights';
 import { useTestWorkers } from './support/workers';
 
 /**
@@ -178,5 +179,29 @@ describe('the retention sweep', () => {
     } finally {
       resetClock();
     }
+  });
+  it('cancels a noticed erasure when she makes a rights request, as reported activity does', async () => {
+    const { tenant, lapsing, consent, status, sweep } = await setup({ period: 'P3Y', from: 'LAST_ACTIVITY' }, { thirdScheduleClass: 'ECOMMERCE' });
+    const email = `rights-${tenant.tenantId}@example.in`;
+    await consent(email);
+    const documents = async (type: string) => (await documentsOf(tenant.tenantId, `retention:${sha256(email)}`)).filter((document) => document.documentType === type);
+    setClock(offsetClock(3 * 365 * day - day));
+    try {
+      await waitFor(async () => ((await sweep()) >= 0 && (await documents('retention.notice')).length === 1 ? true : undefined));
+      // Her request, confirmed on its link, is her exercising her rights (rule 8(1)): the erasure is cancelled, logged.
+      const { token } = await confirmedRequest(call, tenant.slug, { type: 'ACCESS', email, details: 'What do you hold about me?' });
+      const submittedAt = (await call('GET', `/api/v1/rights/requests/public/${token}`)).body.data.submittedAt as string;
+      expect(await waitFor(() => lastActivityOf(tenant.tenantId, sha256(email)).then((at) => (at === submittedAt ? at : undefined)))).toBe(submittedAt);
+      await waitFor(async () => ((await sweep()) >= 0 && (await documents('retention.cancelled')).length === 1 ? true : undefined));
+    } finally {
+      resetClock();
+    }
+    setClock(offsetClock(3 * 365 * day + 2 * day));
+    try {
+      await sweep();
+    } finally {
+      resetClock();
+    }
+    expect((await status(email)).consentGiven[lapsing]).toBe(true);
   });
 });

@@ -68,6 +68,7 @@ const main = async () => {
     const { measurePageViews } = await import('./sections/page-views');
     const { measureBreachIntimation } = await import('./sections/breach');
     const { measurePartitions } = await import('./sections/partitions');
+    const { measureRetention } = await import('./sections/retention');
     instrument(db(), await queueClient(), sqs());
 
     // Separate tenants, so that one section's records and webhook do not change another's numbers.
@@ -84,6 +85,9 @@ const main = async () => {
     const pageViewTenant = await createBenchTenant('page-views');
     // Its own tenant: every one of its principals is affected by the breach.
     const breachTenant = await createBenchTenant('breach');
+    // Their own tenants: a day of one tenant's erasures, and activity on principals of another.
+    const retentionTenant = await createBenchTenant('retention');
+    const activityTenant = await createBenchTenant('activity');
     // Its own tenant: the partition arithmetic counts every write of its consents.
     const partitionTenant = await createBenchTenant('partitions');
     const receiver = await startReceiver();
@@ -111,6 +115,8 @@ const main = async () => {
       await section('throughput', () => measureThroughput(raw, endpoints, settings));
       await section('burst', () => measureBurst(burstTenant, settings));
       await section('growth', () => measureGrowth(growthTenant, settings));
+      // Its sweeps run on a moved clock, with no worker loop beside them.
+      await section('retention', () => measureRetention(retentionTenant, activityTenant, settings));
       // Last: the mails it queues beyond its sample stay pending, which no later section may trip over.
       await section('breach', () => measureBreachIntimation(breachTenant, settings));
       // After every section with worker loops: no stream reader may consume its records beside the stream handler it calls

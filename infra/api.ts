@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { corsPolicy } from '../shared/http/cors';
 import { bracedPath, functionGroups, type FunctionGroup } from '../shared/http/route';
 import { routeList } from '../shared/http/routes';
-import type { GroupFunctions } from './functions';
+import { serviceLogRetention, type GroupFunctions } from './functions';
 
 export interface ConsentApiProps {
   functions: GroupFunctions;
@@ -52,7 +52,7 @@ export class ConsentApi extends Construct {
 
     // Access logs name the route, never the path: paths carry withdrawal tokens and principal
     // hashes, and the log must not become a second copy of them. Nor is the client IP kept.
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.THREE_MONTHS });
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: serviceLogRetention });
     const stage = this.httpApi.defaultStage!.node.defaultChild as apigwv2.CfnStage;
     stage.accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,

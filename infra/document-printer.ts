@@ -4,7 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { repoRoot } from './functions';
+import { repoRoot, serviceLogRetention } from './functions';
 import { scannerImageExcludes } from './scanner';
 
 /**
@@ -23,7 +23,7 @@ export class DocumentPrinter extends Construct {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    const logGroup = new logs.LogGroup(this, 'PrinterLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    const logGroup = new logs.LogGroup(this, 'PrinterLogs', { retention: serviceLogRetention });
     const role = new iam.Role(this, 'PrinterRole', { description: 'consent-service document printer', assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${logGroup.logGroupArn}:*`] }));
     Validations.of(role).acknowledge({

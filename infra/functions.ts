@@ -12,6 +12,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { functionGroups, type FunctionGroup } from '../shared/http/route';
+import { logRetentionDays } from '../shared/retention/third-schedule';
 import { accessOf, type Access } from './access';
 import { lambdaBundling } from './bundling';
 import type { EvidenceKeys } from './evidence';
@@ -45,13 +46,21 @@ const tokenKeyContext = (scope: Construct): { generation: number; previous: stri
 };
 
 /**
- * What every function of the stack stands on: a month of logs in its own log group, and its own
+ * How long the service's own logs (every function's, the API's access log) are kept: rules 6(1)(e)
+ * and 8(3) want the logs of processing a year from the processing (logRetentionDays). CloudWatch
+ * offers fixed periods; this is the shortest that is not shorter.
+ */
+export const serviceLogRetention = logs.RetentionDays.ONE_YEAR;
+if (serviceLogRetention < logRetentionDays) throw new Error(`function logs are kept ${serviceLogRetention} days, rules 6 and 8(3) want ${logRetentionDays}`);
+
+/**
+ * What every function of the stack stands on: a year of logs in its own log group, and its own
  * role instead of the managed AWSLambdaBasicExecutionRole (whose logs rights cover every log group
  * in the account). The role writes that log group and reads and writes table items, never Scan;
  * the two wildcards this needs are acknowledged to cdk-nag here, once.
  */
 export const functionIdentity = (scope: Construct, id: string, description: string, table: dynamodb.ITable) => {
-  const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+  const logGroup = new logs.LogGroup(scope, `${id}Logs`, { retention: serviceLogRetention });
   const role = new iam.Role(scope, `${id}Role`, { description, assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
   role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${logGroup.logGroupArn}:*`] }));
   role.addToPolicy(

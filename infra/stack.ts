@@ -23,6 +23,8 @@ export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord',
 export const streamChangedItemTypes = ['GuardianRequest'] as const;
 /** Webhook deliveries reach it only as they succeed (inserted so, or changed to it by a retry): a breach.principals page is acknowledged. */
 export const streamSucceededTypes = ['WebhookDelivery'] as const;
+/** Rights requests reach it only as SUBMITTED (inserted so, or confirmed into it): the principal's activity (shared/retention/activity-consumer.ts). */
+export const streamSubmittedTypes = ['RightsRequest'] as const;
 
 const defaultMailFrom = 'no-reply@consent-service.example';
 /** An email address given as CDK context (`-c name=address`), checked at synth; undefined when not given. */
@@ -102,6 +104,10 @@ export class ConsentServiceStack extends Stack {
           lambda.FilterCriteria.filter({
             eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
             dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamSucceededTypes) }, status: { S: lambda.FilterRule.isEqual('SUCCESS') } } },
+          }),
+          lambda.FilterCriteria.filter({
+            eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: { NewImage: { type: { S: lambda.FilterRule.or(...streamSubmittedTypes) }, status: { S: lambda.FilterRule.isEqual('SUBMITTED') } } },
           }),
         ],
       }),

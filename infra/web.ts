@@ -5,6 +5,7 @@ import { Duration, Fn, Stack, Validations } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -12,6 +13,7 @@ import { corsPolicy } from '../shared/http/cors';
 import { edgeCachePolicies, type EdgeCacheName } from '../shared/http/edge-cache';
 import { routeList } from '../shared/http/routes';
 import { acknowledgeWildcards } from './compliance';
+import { serviceLogRetention } from './functions';
 import { dashboardContentSecurityPolicy, demoContentSecurityPolicy, deployableFiles, portalContentSecurityPolicy, presentWebApps, type DeployedWebFile } from '../web/build';
 
 export interface WebAssetsProps {
@@ -243,14 +245,18 @@ export class WebAssets extends Construct {
     this.baseUrl = `https://${this.distribution.distributionDomainName}`;
 
     const files = presentWebApps().flatMap(deployableFiles);
+    // The copy handler (one function for the three deployments) logs a year like every function of the stack.
+    const deploymentLogs = new logs.LogGroup(this, 'DeploymentLogs', { retention: serviceLogRetention });
     // Hashed files first and never pruned, so a page holding an older hashed URL keeps working.
     const immutable = new s3deploy.BucketDeployment(this, 'ImmutableFiles', {
+      logGroup: deploymentLogs,
       sources: [s3deploy.Source.asset(stage(files.filter((file) => file.caching === 'immutable')))],
       destinationBucket: bucket,
       cacheControl: [s3deploy.CacheControl.fromString(immutableCacheControl)],
       prune: false,
     });
     const stable = new s3deploy.BucketDeployment(this, 'StableFiles', {
+      logGroup: deploymentLogs,
       sources: [s3deploy.Source.asset(stage(files.filter((file) => file.caching === 'short')))],
       destinationBucket: bucket,
       cacheControl: [s3deploy.CacheControl.fromString(shortCacheControl)],
@@ -261,6 +267,7 @@ export class WebAssets extends Construct {
     stable.node.addDependency(immutable);
     // Pages that name hashed files (the dashboard's index.html): after those files, never cached.
     const pages = new s3deploy.BucketDeployment(this, 'PageFiles', {
+      logGroup: deploymentLogs,
       sources: [s3deploy.Source.asset(stage(files.filter((file) => file.caching === 'none')))],
       destinationBucket: bucket,
       cacheControl: [s3deploy.CacheControl.fromString(noStoreCacheControl)],

@@ -4,6 +4,8 @@ import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { newTenant, uniqueEmail, useApi } from './support/api';
 import { axeViolations, cspViolationsOf, useBrowser } from './support/browser';
 import { openPortalPage } from './support/portal';
+import { waitFor } from './support/receiver';
+import { lastActivityOf } from '../shared/retention/activity';
 import { sha256 } from './support/consent';
 import { mailsTo } from './support/mail';
 import { createNotice, createPurpose, publish } from './support/notices';
@@ -114,6 +116,22 @@ describe('portal page /portal/<token>', () => {
         code: 'CONFLICT',
         details: { reason: 'USED', tenant: { slug: principal.tenant.slug }, newLinkUrl: `${state.baseUrl}/portal/t/${principal.tenant.slug}`, usedAt: expect.any(String) },
       });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("counts her visit as activity at a person's first gesture on the page, never at its opening", async () => {
+    const principal = await consentingPrincipal();
+    const { portalUrl } = await withdrawalLink(principal);
+    const page = await open(portalUrl);
+    try {
+      expect(await heading(page)).toBe('Withdraw your consent');
+      // Opened and shown (as a mail scanner's browser would): no visit.
+      await page.waitForNetworkIdle({ idleTime: 300 });
+      expect(await lastActivityOf(principal.tenant.tenantId, sha256(principal.email))).toBeNull();
+      await page.keyboard.press('Tab');
+      await waitFor(() => lastActivityOf(principal.tenant.tenantId, sha256(principal.email)).then((at) => at ?? undefined));
     } finally {
       await page.close();
     }

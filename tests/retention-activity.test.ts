@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fixedClock, setClock } from '../shared/clock';
+import { fixedClock, offsetClock, resetClock, setClock } from '../shared/clock';
 import { lastActivityOf } from '../shared/retention/activity';
-import { newTenant, useApi } from './support/api';
+import { newTenant, uniqueEmail, useApi } from './support/api';
 import { useClockReset } from './support/clock';
 import { publishedNotice, recordConsent, sha256 } from './support/consent';
 import { waitFor } from './support/receiver';
+import { confirmedRequest, mailedLink } from './support/rights';
 import { failWrites } from './support/storage';
 import { useTestWorkers } from './support/workers';
 
@@ -69,6 +70,43 @@ describe('principal activity', () => {
     const record = (await call('GET', `/api/v1/consent/records?search=${encodeURIComponent(email)}`, { token: tenant.token })).body.data.items[0];
     expect(record.dataPrincipalHash).toBe(sha256(email));
     expect(await waitFor(() => lastActivityOf(tenant.tenantId, sha256(email)).then((at) => at ?? undefined))).toBe(record.createdAt);
+  });
+
+  it('counts a rights request once the principal confirms it, never one made for her address unconfirmed', async () => {
+    const tenant = await newTenant(call);
+    const [asha, ravi] = [uniqueEmail('asha'), uniqueEmail('ravi')];
+    // Anyone may fill the public form with Ravi's address: until he confirms, it is not his activity.
+    expect((await call('POST', '/api/v1/rights/requests/public', { body: { tenantSlug: tenant.slug, type: 'ACCESS', email: ravi, details: 'Not his' } })).status).toBe(202);
+    await mailedLink(ravi, /confirm your request/);
+    const { token } = await confirmedRequest(call, tenant.slug, { type: 'ACCESS', email: asha, details: 'What do you hold about me?' });
+    const submittedAt = (await call('GET', `/api/v1/rights/requests/public/${token}`)).body.data.submittedAt as string;
+    expect(await waitFor(() => lastActivityOf(tenant.tenantId, sha256(asha)).then((at) => at ?? undefined))).toBe(submittedAt);
+    expect(await lastActivityOf(tenant.tenantId, sha256(ravi))).toBeNull();
+  });
+
+  it('counts a visit of her own link\'s page, never an unknown or spent link', async () => {
+    const tenant = await newTenant(call);
+    const notice = await publishedNotice(call, tenant.token);
+    const email = uniqueEmail('visit');
+    expect((await recordConsent(call, tenant.token, { noticeId: notice.noticeId, dataPrincipalIdentifier: email, consentGiven: { [notice.required]: true } })).status).toBe(201);
+    const consentedAt = await waitFor(() => lastActivityOf(tenant.tenantId, sha256(email)).then((at) => at ?? undefined));
+    const link = (await call('POST', '/api/v1/consent/withdrawal-token', { token: tenant.token, body: { dataPrincipalIdentifier: email, noticeId: notice.noticeId } })).body.data;
+    // Opening the link only reads (a mail scanner does it too): her activity stays the consent's.
+    expect((await call('GET', `/api/v1/consent/portal/${link.token}`)).status).toBe(200);
+    expect((await call('POST', `/api/v1/consent/portal/${'x'.repeat(43)}/visit`)).status).toBe(404);
+    // Two days on, her gesture on the page is a new day's activity.
+    setClock(offsetClock(2 * 86_400_000));
+    try {
+      const visit = await call('POST', `/api/v1/consent/portal/${link.token}/visit`);
+      expect(visit.status).toBe(202);
+      expect(visit.headers.get('cache-control')).toBe('no-store');
+      const visitedAt = await lastActivityOf(tenant.tenantId, sha256(email));
+      expect(Date.parse(visitedAt!) - Date.parse(consentedAt)).toBeGreaterThan(86_400_000);
+    } finally {
+      resetClock();
+    }
+    expect((await call('POST', `/api/v1/consent/portal/${link.token}/withdraw`, { body: {} })).status).toBe(200);
+    expect((await call('POST', `/api/v1/consent/portal/${link.token}/visit`)).status).toBe(409);
   });
 
   it('answers a failed write with no 2xx', async () => {

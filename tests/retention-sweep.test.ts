@@ -9,6 +9,7 @@ import { useClockReset } from './support/clock';
 import { recordConsent, sha256 } from './support/consent';
 import { createNotice, createPurpose, publish } from './support/notices';
 import { startReceiver, waitFor } from './support/receiver';
+import { confirmedRequest } from './support/rights';
 import { useTestWorkers } from './support/workers';
 
 /**
@@ -41,6 +42,16 @@ const setup = async (retention: Record<string, unknown>, settings: Record<string
   const status = async (email: string) => (await call('GET', `/api/v1/consent/status/${sha256(email)}`, { token: tenant.token })).body.data[0];
   const sweep = () => sweepRetentionDue({ accept: own });
   return { tenant, kept, lapsing, noticeId, consent, status, sweep };
+};
+
+/** A sweep on the clock moved `offsetMs` on. */
+const sweptAt = async (sweep: () => Promise<number>, offsetMs: number) => {
+  setClock(offsetClock(offsetMs));
+  try {
+    return await sweep();
+  } finally {
+    resetClock();
+  }
 };
 
 describe('the retention sweep', () => {
@@ -178,5 +189,25 @@ describe('the retention sweep', () => {
     } finally {
       resetClock();
     }
+  });
+  it('cancels a noticed erasure when she makes a rights request, as reported activity does', async () => {
+    const { tenant, lapsing, consent, status, sweep } = await setup({ period: 'P3Y', from: 'LAST_ACTIVITY' }, { thirdScheduleClass: 'ECOMMERCE' });
+    const email = `rights-${tenant.tenantId}@example.in`;
+    await consent(email);
+    const documents = async (type: string) => (await documentsOf(tenant.tenantId, `retention:${sha256(email)}`)).filter((document) => document.documentType === type);
+    setClock(offsetClock(3 * 365 * day - day));
+    try {
+      await waitFor(async () => ((await sweep()) >= 0 && (await documents('retention.notice')).length === 1 ? true : undefined));
+      // Her request, confirmed on its link, is her exercising her rights (rule 8(1)): the erasure is cancelled, logged.
+      const { token } = await confirmedRequest(call, tenant.slug, { type: 'ACCESS', email, details: 'What do you hold about me?' });
+      const submittedAt = (await call('GET', `/api/v1/rights/requests/public/${token}`)).body.data.submittedAt as string;
+      expect(await waitFor(() => lastActivityOf(tenant.tenantId, sha256(email)).then((at) => (at === submittedAt ? at : undefined)))).toBe(submittedAt);
+      await waitFor(async () => ((await sweep()) >= 0 && (await documents('retention.cancelled')).length === 1 ? true : undefined));
+    } finally {
+      resetClock();
+    }
+    // Past the noticed due time, and past the Rules' 48 hours: her purpose stays in force.
+    await sweptAt(sweep, 3 * 365 * day + 2 * day);
+    expect((await status(email)).consentGiven[lapsing]).toBe(true);
   });
 });

@@ -129,8 +129,8 @@ describe('dispatchChanges', () => {
     expect(tenantOfChange({ eventName: 'INSERT', sequenceNumber: '1', keys: {}, newImage: { PK: 'STREAMTEST#x' } })).toBeUndefined();
   });
 
-  it('registers the evidence log, consent.recorded, outbox, withdrawal, guardian request, breach acknowledgement and principal activity consumers', () => {
-    expect(streamConsumers.map((consumer) => consumer.name)).toEqual(['evidence log', 'consent.recorded events', 'outbox', 'withdrawal completion', 'guardian requests', 'breach acknowledgements', 'principal activity']);
-    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'LogDocument', 'OutboxMail', 'OutboxEvent', 'GuardianRequest', 'WebhookDelivery']));
+  it('registers the evidence log, consent.recorded, outbox, withdrawal, guardian request, breach acknowledgement and principal activity (decisions, rights requests) consumers', () => {
+    expect(streamConsumers.map((consumer) => consumer.name)).toEqual(['evidence log', 'consent.recorded events', 'outbox', 'withdrawal completion', 'guardian requests', 'breach acknowledgements', 'principal activity', 'principal activity (rights requests)']);
+    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'LogDocument', 'OutboxMail', 'OutboxEvent', 'GuardianRequest', 'WebhookDelivery', 'RightsRequest']));
   });
 });

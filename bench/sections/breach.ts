@@ -1,5 +1,4 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand } from '../../shared/db/commands';
 import { randomBytes } from 'node:crypto';
 import { processIntimationMessage, type IntimationMessage } from '../../shared/breaches/worker';
 import { config } from '../../shared/config';
@@ -8,11 +7,10 @@ import { proofHashOf } from '../../shared/consent/proof';
 import { principalHash } from '../../shared/consent/principal';
 import type { ConsentRecord } from '../../shared/consent/record';
 import { recordPut } from '../../shared/consent/store';
-import { db, tableName } from '../../shared/db/client';
 import { drainOutbox } from '../../shared/events/drain';
 import { newTimeOrderedId } from '../../shared/ids';
 import { sqs } from '../../infra/local/sqs';
-import type { BenchTenant } from '../fixtures';
+import { putItems, type BenchTenant } from '../fixtures';
 import { expectData, requireRoute } from '../invoke';
 import { combine, describeAccesses, describeCalls, describeSqs, describeUnits, measure, type Work } from '../meter';
 import { printTable } from '../report';
@@ -38,13 +36,14 @@ export interface BreachResult {
 }
 
 /**
- * The consent records of `count` principals, written straight through the consent store's own item
- * builder (sealed emails on 80 %, a fifth of those consenting in Hindi): the bench measures the
- * intimation, not recording, which has its own sections.
+ * The consent records of `count` principals to the tenant's first purpose, written straight through
+ * the consent store's own item builder (sealed emails on `emailShare`, a fifth consenting in
+ * Hindi): the bench measures the work on them (a breach intimation, a retention day), not
+ * recording, which has its own sections. Answers how many have an email, and every principal's hash.
  */
-const seedPrincipals = async (tenant: BenchTenant, count: number, emailShare: number) => {
+export const seedPrincipals = async (tenant: BenchTenant, count: number, emailShare: number): Promise<{ mailable: number; hashes: string[] }> => {
   const [purposeId] = tenant.purposeIds as [string];
-  const items = Array.from({ length: count }, (_, index) => {
+  const principals = Array.from({ length: count }, (_, index) => {
     const email = index < count * emailShare ? `principal-${index}-${randomBytes(3).toString('hex')}@bench.example` : undefined;
     const createdAt = new Date().toISOString();
     const evidence = {
@@ -77,21 +76,10 @@ const seedPrincipals = async (tenant: BenchTenant, count: number, emailShare: nu
       isPartiallyWithdrawn: false,
       withdrawalVersion: 0,
     };
-    return recordPut(record, email ? sealContact(email) : undefined).Item!;
+    return { hash: evidence.dataPrincipalHash, item: recordPut(record, email ? sealContact(email) : undefined).Item! };
   });
-  const batches = Array.from({ length: Math.ceil(items.length / 25) }, (_, index) => items.slice(index * 25, index * 25 + 25));
-  let next = 0;
-  const writer = async () => {
-    while (next < batches.length) {
-      let pending: Record<string, unknown>[] | undefined = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
-      while (pending && pending.length > 0) {
-        const answer = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-        pending = answer.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, writer));
-  return Math.ceil(count * emailShare);
+  await putItems(principals.map((principal) => principal.item));
+  return { mailable: Math.ceil(count * emailShare), hashes: principals.map((principal) => principal.hash) };
 };
 
 /** Works the breach queue as the worker Lambda's event source would, two messages at a time, until `done`. */
@@ -121,7 +109,7 @@ const workQueue = async (done: () => Promise<boolean>) => {
  */
 export const measureBreachIntimation = async (tenant: BenchTenant, settings: Settings): Promise<BreachResult> => {
   const { principals, emailShare, mailSample } = settings.breach;
-  const mailable = await seedPrincipals(tenant, principals, emailShare);
+  const { mailable } = await seedPrincipals(tenant, principals, emailShare);
   const breach = await expectData<{ breachId: string }>(requireRoute('POST', '/api/v1/breaches'), {
     bearer: tenant.token,
     body: {

@@ -1,5 +1,5 @@
 import { requestPortalLink } from '../../shared/consent/portal-link';
-import { portalView, portalWithdraw } from '../../shared/consent/withdrawal-routes';
+import { portalView, portalVisit, portalWithdraw } from '../../shared/consent/withdrawal-routes';
 import { createGroupHandler } from '../../shared/http/handler';
 import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { ok } from '../../shared/http/operation';
@@ -9,6 +9,7 @@ import { publicPageWords } from '../../shared/words/read';
 export const handler = createGroupHandler('portal', { ...withdrawalRoutes, ...wordsRoutes }, {
   portalView: async ({ params }) => ok(await portalView(params.token)),
   portalWithdraw: async ({ params, body }) => ok(await portalWithdraw(params.token, body)),
+  portalVisit: async ({ params }) => ok(await portalVisit(params.token), 202),
   requestPortalLink: async ({ body }) => ok(await requestPortalLink(body), 202),
   getPublicWords: async ({ params, query }) => ok(await publicPageWords(params.tenantSlug, query.language)),
 });

@@ -13,6 +13,7 @@ import { consentInForce, inForce, type ConsentRecord } from './record';
 import { principalRecords } from './store';
 import { getWithdrawalToken, withdrawalTokenPut, linkError, redeemTokenItem, type TokenItem } from './token-store';
 import { checkPurposes, withdraw } from './withdrawal';
+import { touchActivity } from '../retention/activity';
 
 const isEmail = (identifier: string) => identifier.includes('@');
 const activeRecords = (records: ConsentRecord[], noticeId?: string) =>
@@ -159,6 +160,18 @@ export const portalView = async (token: string) => {
       : {},
     expiresAt: new Date(item.expiresAt * 1000).toISOString(),
   };
+};
+
+/**
+ * A confirmed visit of her link's page: the holder of a link mailed to her (or handed to her by the
+ * tenant), with a gesture on the page, is the principal approaching the tenant (rule 8(1)). Only
+ * her activity is written (coalesced to a write a day); an unknown, spent or expired link counts
+ * nothing. Anyone could open a public page for anyone, so no unauthenticated page hit counts.
+ */
+export const portalVisit = async (token: string) => {
+  const item = await loadToken(token);
+  await touchActivity(item.tenantId, { identifierHash: item.dataPrincipalHash, at: clock.now().toISOString() });
+  return { accepted: true as const };
 };
 
 /**

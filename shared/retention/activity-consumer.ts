@@ -1,9 +1,13 @@
 import { recordItemType, recordOf } from '../consent/record-item';
+import { rightsRequestItemType } from '../rights/keys';
 import { tenantOfChange, type StreamChange } from '../stream/change';
 import type { StreamConsumer } from '../stream/consumer';
 import { touchActivity, type Activity } from './activity';
 
-/** A new consent record or withdrawal is the principal approaching the tenant (rule 8(1)): her activity, at its own time. */
+/**
+ * The principal approaching the tenant or exercising her rights (rule 8(1)), at its own time: a
+ * new consent record or withdrawal.
+ */
 const activityOf = (change: StreamChange): Activity | undefined => {
   const image = change.newImage;
   if (!image) return undefined;
@@ -18,7 +22,8 @@ const activityOf = (change: StreamChange): Activity | undefined => {
 /**
  * Last activity from the stream, so recording a consent or a withdrawal stays the writes it was.
  * Idempotent (a redelivered batch finds the day already written) and coalesced: a principal's
- * many decisions of one day are one write.
+ * many decisions of one day are one write. A decision may start a CONSENT or WITHDRAWAL clock, so
+ * it also puts her back in the due index.
  */
 export const activityConsumer: StreamConsumer = {
   name: 'principal activity',
@@ -28,6 +33,32 @@ export const activityConsumer: StreamConsumer = {
     for (const change of changes) {
       const [activity, tenantId] = [activityOf(change), tenantOfChange(change)];
       if (activity && tenantId) await touchActivity(tenantId, activity, { reindex: true });
+    }
+  },
+};
+
+/**
+ * A rights request counts from the moment it reaches the tenant as the principal's own: SUBMITTED,
+ * confirmed on her link (a public request, which anyone could make for any address, counts only
+ * once its mailbox's owner confirms it) or logged by the team she contacted. In AWS only requests
+ * changed to or inserted as SUBMITTED reach it (infra/stack.ts); a later change of a submitted
+ * request (an asset's state) is not her.
+ */
+const submittedRequest = (change: StreamChange): Activity | undefined => {
+  const [image, before] = [change.newImage, change.oldImage];
+  if (image?.status !== 'SUBMITTED' || before?.status === 'SUBMITTED') return undefined;
+  return typeof image.principalHash === 'string' && typeof image.submittedAt === 'string' ? { identifierHash: image.principalHash, at: image.submittedAt } : undefined;
+};
+
+/** Her last activity from her submitted rights requests (only that: a request starts no CONSENT or WITHDRAWAL clock). */
+export const rightsActivityConsumer: StreamConsumer = {
+  name: 'principal activity (rights requests)',
+  itemTypes: [rightsRequestItemType],
+  eventNames: ['INSERT', 'MODIFY'],
+  handle: async (changes) => {
+    for (const change of changes) {
+      const [activity, tenantId] = [submittedRequest(change), tenantOfChange(change)];
+      if (activity && tenantId) await touchActivity(tenantId, activity);
     }
   },
 };

@@ -26,6 +26,9 @@ const shardOf = (requestId: string): number => createHash('sha256').update(reque
  * - the frozen access summary ..... GetItem PK=TENANT#<tid> SK=RIGHTSANSWER#<requestId>           (written with the resolution)
  * - a principal's nominees ........ Query   PK=TENANT#<tid> SK begins_with NOMINEE#<principalHash>#
  */
+/** The `type` of a request's item (the stream's consumers select on it). */
+export const rightsRequestItemType = 'RightsRequest';
+
 export const rightsKeys = {
   request: (tenantId: string, requestId: string) => ({ PK: tenantPartition(tenantId), SK: `RIGHTS#${requestId}` }),
   requestPrefix: 'RIGHTS#',

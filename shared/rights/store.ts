@@ -5,7 +5,7 @@ import { queryAll, queryPrefix } from '../db/query';
 import type { NamedItem } from '../db/transact';
 import { ConflictError } from '../errors';
 import { tenantPartition } from '../tenants/keys';
-import { dueShards, phaseOf, rightsKeys, type Phase } from './keys';
+import { dueShards, phaseOf, rightsKeys, rightsRequestItemType, type Phase } from './keys';
 import { defaultSettings, dueWorkAt, type RightsRequest, type RightsSettings } from './request';
 
 const requestShape: RequiredShape = { requestId: 'string', requestType: 'string', status: 'string', principalHash: 'string', createdAt: 'string', timeline: 'array', assets: 'array', version: 'number' };
@@ -35,7 +35,7 @@ const requestItem = (request: RightsRequest) => {
     ...rightsKeys.request(request.tenantId, request.requestId),
     ...rightsKeys.phase(request.tenantId, phaseOf(request.status), request.requestId),
     ...(dueStage && dueAt ? rightsKeys.due(request.tenantId, request.requestId, dueAt, dueStage) : {}),
-    type: 'RightsRequest',
+    type: rightsRequestItemType,
     ...fields,
   };
 };

@@ -1,4 +1,5 @@
 import { entityOf } from '../db/item';
+import { logRetentionDays } from '../retention/third-schedule';
 import { webhookKeys } from './keys';
 import type { Delivery } from './webhook';
 
@@ -13,8 +14,11 @@ import type { Delivery } from './webhook';
  */
 type Item = Record<string, unknown>;
 
-/** Kept 90 days; the API shows the last 50. */
-const retentionSeconds = 90 * 86_400;
+/**
+ * Kept a year: a delivery is a log of the processing (what was sent to which system, and its
+ * answer), which rules 6(1)(e) and 8(3) keep a year from the processing. The API shows the last 50.
+ */
+export const deliveryRetentionSeconds = logRetentionDays * 86_400;
 
 export const deliveryItem = (delivery: Delivery): Item => {
   const optional = { statusCode: delivery.statusCode, lastError: delivery.lastError, deliveredAt: delivery.deliveredAt, failedAt: delivery.failedAt, nextAttemptAt: delivery.nextAttemptAt };
@@ -27,7 +31,7 @@ export const deliveryItem = (delivery: Delivery): Item => {
     status: delivery.status,
     attempts: delivery.attempts,
     ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== null)),
-    expiresAt: Math.floor(Date.parse(delivery.createdAt) / 1000) + retentionSeconds,
+    expiresAt: Math.floor(Date.parse(delivery.createdAt) / 1000) + deliveryRetentionSeconds,
   };
 };
 

@@ -10,11 +10,13 @@ import { addComplianceChecks } from '../../infra/compliance';
 import { demoContentSecurityPolicy } from '../../web/build';
 import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
 import { repoRoot, tableActions } from '../../infra/functions';
-import { ConsentServiceStack, streamItemTypes, streamChangedItemTypes, streamSucceededTypes } from '../../infra/stack';
+import { ConsentServiceStack, streamItemTypes, streamChangedItemTypes, streamSubmittedTypes, streamSucceededTypes } from '../../infra/stack';
 import { streamConsumers } from '../../functions/stream/consumers';
 import { config } from '../../shared/config';
 import { metricNamespace, metricNames } from '../../shared/metrics';
 import { tableDefinition } from '../../shared/db/table';
+import { logRetentionDays } from '../../shared/retention/third-schedule';
+import { deliveryRetentionSeconds } from '../../shared/webhooks/delivery-item';
 import { scanBudget } from '../../shared/scanner/budget';
 import { edgeCachePolicies } from '../../shared/http/edge-cache';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
@@ -136,13 +138,15 @@ describe('functions', () => {
           { Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['GuardianRequest'] } } } }) },
           // A webhook delivery only as it succeeds (a breach.principals page acknowledged), inserted so or retried into it.
           { Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['WebhookDelivery'] }, status: { S: ['SUCCESS'] } } } }) },
+          // A rights request only as it is submitted (the principal's activity), inserted so or confirmed into it.
+          { Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['RightsRequest'] }, status: { S: ['SUBMITTED'] } } } }) },
         ],
       },
     });
     // Exactly what the consumers take: none is starved by the filter, and no other change invokes the function.
-    expect(new Set([...streamItemTypes, ...streamChangedItemTypes, ...streamSucceededTypes])).toEqual(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes)));
+    expect(new Set([...streamItemTypes, ...streamChangedItemTypes, ...streamSucceededTypes, ...streamSubmittedTypes])).toEqual(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes)));
     const takesChanges = streamConsumers.filter((consumer) => consumer.eventNames.includes('MODIFY')).flatMap((consumer) => consumer.itemTypes);
-    expect(new Set(takesChanges)).toEqual(new Set([...streamChangedItemTypes, ...streamSucceededTypes]));
+    expect(new Set(takesChanges)).toEqual(new Set([...streamChangedItemTypes, ...streamSucceededTypes, ...streamSubmittedTypes]));
     expect(new Set(streamConsumers.flatMap((consumer) => consumer.eventNames))).toEqual(new Set(['INSERT', 'MODIFY']));
   });
 
@@ -191,12 +195,19 @@ describe('functions', () => {
     }
   });
 
-  it('keeps a month of logs per function', () => {
+  it("keeps every function's logs and the API's access log at least the year of rules 6(1)(e) and 8(3)", () => {
     // One per function: the groups, the eight functions beside them, the scanner and the document printer; the API's access log and the bucket-deployment handler's.
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 10 + 2);
+    const logGroups = resourcesOf('AWS::Logs::LogGroup');
+    expect(Object.keys(logGroups)).toHaveLength(functionGroups.length + 10 + 2);
+    for (const [id, group] of Object.entries(logGroups)) expect(group.Properties.RetentionInDays, id).toBeGreaterThanOrEqual(logRetentionDays);
+    // Every function (the bucket-deployment handler too) logs into a log group of the stack, never one Lambda makes unbounded.
+    for (const [id, fn] of Object.entries(resourcesOf('AWS::Lambda::Function'))) {
+      const logGroup = JSON.stringify((fn.Properties.LoggingConfig as { LogGroup?: unknown } | undefined)?.LogGroup ?? null);
+      expect(Object.keys(logGroups).some((groupId) => logGroup.includes(`"${groupId}"`)), `${id} logs into ${logGroup}`).toBe(true);
+    }
     for (const fn of stack.functions.byName.values()) {
-      const logGroup = resourcesOf('AWS::Logs::LogGroup')[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
-      expect(logGroup?.Properties.RetentionInDays).toBe(30);
+      const logGroup = logGroups[stack.getLogicalId(fn.logGroup.node.defaultChild as CfnResource)];
+      expect(logGroup?.Properties.RetentionInDays).toBe(365);
     }
   });
 
@@ -293,6 +304,11 @@ describe('table', () => {
     });
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
+
+  it('expires (TTL) no log of the processing before a year: a webhook delivery is kept at least that (docs/retention.md lists what the TTL removes)', () => {
+    // The evidence log, logged documents, consent records and the banner's audit entries carry no TTL at all.
+    expect(deliveryRetentionSeconds).toBeGreaterThanOrEqual(logRetentionDays * 86_400);
+  });
 });
 
 describe('evidence keys', () => {
@@ -323,6 +339,17 @@ describe('evidence keys', () => {
         ]),
       },
     });
+  });
+
+  it('never expires an archived checkpoint before the year of rules 6(1)(e) and 8(3) (no lifecycle rule ends one at all)', () => {
+    const archive = resourcesOf('AWS::S3::Bucket')[stack.getLogicalId(stack.evidence.checkpointBucket.node.defaultChild as CfnResource)];
+    const rules = ((archive?.Properties.LifecycleConfiguration as { Rules?: Record<string, unknown>[] } | undefined)?.Rules ?? []);
+    for (const rule of rules) {
+      for (const days of [rule.ExpirationInDays, (rule.NoncurrentVersionExpiration as { NoncurrentDays?: number } | undefined)?.NoncurrentDays]) {
+        if (days !== undefined) expect(days).toBeGreaterThanOrEqual(logRetentionDays);
+      }
+    }
+    expect(rules).toEqual([]);
   });
 
   it('tells every function granted a key or the archive where it is', () => {

@@ -77,6 +77,20 @@ export const withdrawalRoutes = {
     response: { status: 200, description: 'The withdrawal', data: withdrawalResult },
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
+  portalVisit: {
+    method: 'POST',
+    path: '/api/v1/consent/portal/:token/visit',
+    group: 'portal',
+    auth: { kind: 'none' },
+    summary: 'The principal is on her link\'s page (her activity)',
+    description:
+      `Extension (rule 8(1): she approached the fiduciary). The portal page sends it once, at the person's first gesture on it (a tap, a key), never on load: opening a link is not a visit, as mail scanners open links. It records her activity (her last activity, at most one write a day: docs/retention.md) and nothing else; the link is not spent. ${linkErrors}`,
+    tags,
+    noStore: true,
+    request: { params: tokenParams },
+    response: { status: 202, description: 'Accepted: her activity is recorded', data: portalLinkResult },
+    errors: ['NOT_FOUND', 'CONFLICT'],
+  },
   requestPortalLink: {
     method: 'POST',
     path: '/api/v1/consent/portal-link',

@@ -273,4 +273,10 @@ export const tokenPage = async (token: string): Promise<void> => {
   }
   await useTenant(answer.data.tenant.slug, answer.data.availableLanguages);
   show({ kind: 'form', portal: answer.data });
+  // Her visit counts as activity (docs/retention.md) at a person's first gesture, never on load: mail scanners open links too.
+  const visited = () => {
+    for (const type of ['pointerdown', 'keydown'] as const) document.removeEventListener(type, visited, true);
+    void callApi('POST', `${path}/visit`);
+  };
+  for (const type of ['pointerdown', 'keydown'] as const) document.addEventListener(type, visited, true);
 };

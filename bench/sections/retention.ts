@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { dayMs, offsetClock, resetClock, setClock } from '../../shared/clock';
+import { documentsOf } from '../../shared/evidence/documents';
+import { activityConsumer } from '../../shared/retention/activity-consumer';
+import { activityItemType, retentionKeys } from '../../shared/retention/keys';
+import { erasurePageSize, sweepRetentionDue } from '../../shared/retention/sweeper';
+import { putItems, type BenchTenant } from '../fixtures';
+import { expectData, invoke, requireRoute } from '../invoke';
+import { describeAccesses, describeCalls, describeUnits, measure, totalCalls, type Work } from '../meter';
+import { emptyKeyedUnits, maskKey, type KeyedUnits } from '../partition-units';
+import { printTable } from '../report';
+import type { Settings } from '../settings';
+import { seedPrincipals } from './breach';
+
+const hourMs = 3_600_000;
+/** Rule 8(2)'s notice: the day is swept as a Third Schedule tenant's would be. */
+const noticeHours = 48;
+
+export interface RetentionPhase {
+  /** Principals the passes moved on (a notice, an expiry, leaving the index once nothing is left due). */
+  moved: number;
+  ms: number;
+  work: Work;
+  /** The partition key that took the most write units in the phase, ids masked, and what it took. */
+  hottestKey: string;
+  hottestKeyWru: number;
+}
+
+export interface RetentionResult {
+  principals: number;
+  noticeHours: number;
+  notices: RetentionPhase;
+  expiry: RetentionPhase;
+  /** Erasure runs (one per sweep pass of the tenant) and retention.erasure_due pages (at most `pageSize` hashes each). */
+  runs: number;
+  erasurePages: number;
+  pageSize: number;
+  wruPerPrincipal: number;
+  /**
+   * What a principal's activity costs a day: `perDay` activities reported by the tenant's server, or
+   * decisions from the stream, on one warm instance. As AWS bills it: DynamoDB Local reports a
+   * refused conditional write as nothing, AWS bills it 1 WRU (an activity item is well under 1 KB).
+   */
+  activity: { principals: number; perDay: number; reportedWruPerPrincipalPerDay: number; decisionsWruPerPrincipalPerDay: number; reported: Work; decisions: Work };
+}
+
+const hottest = (keyed: KeyedUnits, tenantId: string) => {
+  const [key, units] = Object.entries(keyed.partitions).sort(([, a], [, b]) => b - a)[0] ?? ['none', 0];
+  return { hottestKey: maskKey(key, tenantId), hottestKeyWru: units };
+};
+
+/** The tenant's sweep passes until none moves a principal, on the clock moved `offsetMs` on. */
+const sweepAt = async (tenantId: string, offsetMs: number): Promise<RetentionPhase> => {
+  const keyed = emptyKeyedUnits();
+  setClock(offsetClock(offsetMs));
+  try {
+    const { result, work, ms } = await measure(() => sweepRetentionDue({ accept: (id) => id === tenantId }), { byKey: keyed });
+    return { moved: result, ms, work, ...hottest(keyed, tenantId) };
+  } finally {
+    resetClock();
+  }
+};
+
+/**
+ * A day on which `principals` of one tenant fall due: each consented yesterday to a purpose kept a
+ * day from consent; the tenant gives 48 hours' notice. The sweep's own passes (the scheduled
+ * function's body) are run on the moved clock: first every principal is noticed, then, 48 hours
+ * on, every one's consent lapses in erasure runs with their retention.erasure_due pages, and each
+ * leaves the due index. Counts are checked exact.
+ */
+const measureDay = async (tenant: BenchTenant, principals: number) => {
+  const [purposeId] = tenant.purposeIds as [string];
+  // Other sections' principals in the due index (every decision through the stream puts one there) leave it first, unmeasured.
+  await sweepRetentionDue();
+  await expectData(requireRoute('PUT', '/api/v1/purposes/:id'), { bearer: tenant.token, params: { id: purposeId }, body: { retention: { period: 'P1D', from: 'CONSENT' } } });
+  await expectData(requireRoute('PUT', '/api/v1/retention/settings'), { bearer: tenant.token, body: { noticeHours } });
+  const { hashes } = await seedPrincipals(tenant, principals, 0.8);
+  // Each principal in the due index as her consent's activity put her there.
+  const seededAt = new Date().toISOString();
+  await putItems(hashes.map((hash) => ({ ...retentionKeys.activity(tenant.tenantId, hash), ...retentionKeys.due(tenant.tenantId, hash, seededAt), type: activityItemType, tenantId: tenant.tenantId, identifierHash: hash, lastActivityAt: seededAt })));
+
+  const notices = await sweepAt(tenant.tenantId, dayMs + hourMs);
+  if (notices.moved !== principals) throw new Error(`noticed ${notices.moved} of ${principals} principals`);
+  const expiry = await sweepAt(tenant.tenantId, dayMs + hourMs + noticeHours * hourMs + 60_000);
+  // Each principal twice: her expiry, then leaving the index (nothing of hers is left due).
+  if (expiry.moved !== 2 * principals) throw new Error(`expiry moved ${expiry.moved}, expected ${2 * principals}`);
+  const runs = (await documentsOf(tenant.tenantId, 'retention-runs')).map((document) => (JSON.parse(document.canonical) as { content: { principals: number; pages: number } }).content);
+  const lapsed = runs.reduce((sum, run) => sum + run.principals, 0);
+  if (lapsed !== principals) throw new Error(`runs list ${lapsed} of ${principals} principals`);
+  return { notices, expiry, runs: runs.length, erasurePages: runs.reduce((sum, run) => sum + run.pages, 0) };
+};
+
+/**
+ * What a principal's activity costs a day, for `perDay` activities each (after a first day that
+ * made her item, unmeasured): reported by the tenant's server (POST /principals/activity, up to
+ * 1,000 a call), and seen as decisions on the stream (the activity consumer, which also keeps her
+ * in the due index). One warm instance: it remembers the day it wrote for her.
+ */
+const measureActivity = async (tenant: BenchTenant, principals: number, perDay: number) => {
+  const route = requireRoute('POST', '/api/v1/principals/activity');
+  const hashes = Array.from({ length: principals }, () => randomBytes(32).toString('hex'));
+  const dayStart = (daysAgo: number) => Date.parse(new Date(Date.now() - daysAgo * dayMs).toISOString().slice(0, 10));
+  const report = async (at: number) => {
+    for (let start = 0; start < hashes.length; start += 1_000) {
+      const answer = await invoke(route, { body: { apiKey: tenant.serverKey, activities: hashes.slice(start, start + 1_000).map((identifierHash) => ({ identifierHash, at: new Date(at).toISOString() })) } });
+      if (answer.status !== 200) throw new Error(`activity answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    }
+  };
+  // Spread over the day, all in the past: two days ago (her item made), then yesterday (measured).
+  const times = (daysAgo: number) => Array.from({ length: perDay }, (_, index) => dayStart(daysAgo) + Math.floor(((index + 0.5) * dayMs) / perDay));
+  await report(times(2)[0]!);
+  const reported = await measure(async () => {
+    for (const at of times(1)) await report(at);
+  });
+  // Today: decisions (a consent or withdrawal each) as the stream hands them to the consumer.
+  const decisions = await measure(async () => {
+    for (const at of times(0).map((time) => Math.min(time, Date.now()))) {
+      await activityConsumer.handle(hashes.map((hash, index) => ({ eventName: 'INSERT', sequenceNumber: String(index), keys: {}, newImage: { type: 'WithdrawalRecord', tenantId: tenant.tenantId, dataPrincipalHash: hash, withdrawnAt: new Date(at).toISOString() } })));
+    }
+  });
+  const billed = (work: Work) => (work.wru + totalCalls(work.failed)) / principals;
+  return { principals, perDay, reportedWruPerPrincipalPerDay: billed(reported.work), decisionsWruPerPrincipalPerDay: billed(decisions.work), reported: reported.work, decisions: decisions.work };
+};
+
+/** The retention section: a large day of one tenant, and activity's write units per principal per day. */
+export const measureRetention = async (dayTenant: BenchTenant, activityTenant: BenchTenant, settings: Settings): Promise<RetentionResult> => {
+  const { principals, activityPrincipals, activitiesPerDay } = settings.retention;
+  const day = await measureDay(dayTenant, principals);
+  const activity = await measureActivity(activityTenant, activityPrincipals, activitiesPerDay);
+  const wru = day.notices.work.wru + day.expiry.work.wru;
+  const result: RetentionResult = { principals, noticeHours, ...day, pageSize: erasurePageSize, wruPerPrincipal: wru / principals, activity };
+  const phase = (name: string, value: RetentionPhase) => [
+    [`${name}: time`, `${(value.ms / 1000).toFixed(1)} s, ${Math.round(principals / (value.ms / 1000))} principals/s`],
+    [`${name}: write units`, describeUnits(value.work.wru, value.work.wruBy)],
+    [`${name}: hottest partition key`, `${value.hottestKey}: ${value.hottestKeyWru} WRU (${((value.hottestKeyWru / Math.max(1, value.work.wru)) * 100).toFixed(1)} %)`],
+    [`${name}: DynamoDB calls`, describeCalls(value.work)],
+  ];
+  printTable(
+    `13. Retention: a day on which ${principals.toLocaleString('en-US')} principals of one tenant fall due (${noticeHours} h notice, then expiry), and activity's write units`,
+    ['measure', 'figure'],
+    [
+      ...phase('notices', day.notices),
+      ...phase('expiry', day.expiry),
+      ['write units per principal (notice and expiry)', result.wruPerPrincipal.toFixed(2)],
+      ['erasure runs, retention.erasure_due pages', `${day.runs} runs, ${day.erasurePages} pages of at most ${erasurePageSize}`],
+      [`activity reported by the tenant, ${activitiesPerDay} a day`, `${activity.reportedWruPerPrincipalPerDay.toFixed(2)} WRU per principal per day (${describeCalls(activity.reported)})`],
+      [`decisions on the stream, ${activitiesPerDay} a day`, `${activity.decisionsWruPerPrincipalPerDay.toFixed(2)} WRU per principal per day (${describeCalls(activity.decisions)})`],
+    ],
+    [
+      `Where the expiry's units go: ${describeAccesses(day.expiry.work)}`,
+      `Counts checked exact: ${principals} noticed, ${principals} lapsed in the runs, each then leaving the due index. Activity: ${activityPrincipals} principals, one warm instance; refused conditional writes billed 1 WRU each, as AWS does.`,
+    ],
+  );
+  return result;
+};

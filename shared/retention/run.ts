@@ -52,7 +52,8 @@ export const runExpiries = async (tenantId: string, expiries: readonly Expiry[],
   const runId = newTimeOrderedId(now);
   // Pages group principals whose lapsed purposes are the same.
   const groups = new Map<string, Expiry[]>();
-  for (const expiry of expiries) {
+  // In hash order, so a run's pages list the same principals the same way whatever order they were decided in.
+  for (const expiry of [...expiries].sort((a, b) => a.schedule.identifierHash.localeCompare(b.schedule.identifierHash))) {
     const key = expiry.purposeIds.join(',');
     groups.set(key, [...(groups.get(key) ?? []), expiry]);
   }

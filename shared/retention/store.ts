@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
 import { queryAll } from '../db/query';
-import { addCounters, named, type NamedItem } from '../db/transact';
+import { writtenUnlessRaced } from '../db/errors';
+import { addCounters, named, tryTransaction, type NamedItem } from '../db/transact';
 import { ConflictError } from '../errors';
 import { outboxPut, type EventEnvelope } from '../events/outbox';
 import { dueShards, retentionKeys } from './keys';
@@ -45,10 +46,18 @@ export const scheduleOf = (item: Record<string, unknown>): Schedule => {
   };
 };
 
-/** Her schedule, read strongly consistent (the sweep decides on it). */
-export const readSchedule = async (tenantId: string, identifierHash: string): Promise<Schedule | undefined> => {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: retentionKeys.activity(tenantId, identifierHash), ConsistentRead: true }));
-  return Item ? scheduleOf(Item) : undefined;
+/**
+ * A step's writes: one conditional update alone (the common step: a principal with nothing due, or
+ * waiting) as a plain UpdateItem, more as one transaction. Answers whether they landed (a failed
+ * condition: she changed since the index was read, and is decided again next time).
+ */
+export const writeStep = async (items: readonly NamedItem[]): Promise<boolean> => {
+  const [only] = items;
+  if (items.length === 1 && only?.item.Update) {
+    const update = only.item.Update;
+    return writtenUnlessRaced(() => db().send(new UpdateCommand({ ...update, TableName: update.TableName ?? tableName() })));
+  }
+  return (await tryTransaction(items)) === 'ok';
 };
 
 /** The Query of one shard of the due index: entries due by `now`, oldest first. */

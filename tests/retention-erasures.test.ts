@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { principalRecordsWithContact } from '../shared/consent/store';
 import { documentsOf } from '../shared/evidence/documents';
+import { buildEvidencePack } from '../shared/evidence-pack/pack';
 import { signPack } from '../shared/evidence-pack/signature';
 import { lastActivityOf } from '../shared/retention/activity';
 import { sweepRetentionDue } from '../shared/retention/sweeper';
@@ -137,11 +138,13 @@ describe('erasure after the retention period', () => {
       expect((await principalRecordsWithContact(tenant.tenantId, second)).map((row) => row.sealedContact)).toEqual([undefined]);
 
       // Her pack verifies offline and shows the erasure: when, what, why.
-      const pack = await call('POST', '/api/v1/consent/evidence-packs', { token: tenant.token, body: { principalHash: second } });
-      expect(pack.status).toBe(200);
-      expect(pack.body.data.erasures).toHaveLength(1);
+      // Made a day after the run, as the DPO would (the domain function the route calls: a token of
+      // now would have expired on the moved clock), so nothing in it postdates the pack.
+      setClock(offsetClock(32 * day));
+      const pack = JSON.parse(JSON.stringify(await buildEvidencePack(tenant.tenantId, { principalHash: second }).finally(resetClock)));
+      expect(pack.erasures).toHaveLength(1);
       const dir = await mkdtemp(join(tmpdir(), 'retention-pack-'));
-      await writeFile(join(dir, 'pack.json'), JSON.stringify(pack.body.data));
+      await writeFile(join(dir, 'pack.json'), JSON.stringify(pack));
       const verified = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, 'pack.json')]).then(
         ({ stdout }) => ({ code: 0, stdout }),
         (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
@@ -149,7 +152,7 @@ describe('erasure after the retention period', () => {
       expect([0, 3], verified.stdout).toContain(verified.code);
       expect(verified.stdout).toMatch(/erasure #1 \(.+\), .+: her personal data \(sealedContact\) of 1 record erased, reason RETENTION_PERIOD_ENDED, run /);
       // An altered erasure is refused, even in a pack signed again by the log's key.
-      const { signature: _signature, ...altered } = structuredClone(pack.body.data);
+      const { signature: _signature, ...altered } = structuredClone(pack);
       altered.erasures[0].canonical = altered.erasures[0].canonical.replace('RETENTION_PERIOD_ENDED', 'CONSENT_WITHDRAWN');
       await writeFile(join(dir, 'altered.json'), JSON.stringify({ ...altered, signature: await signPack(altered) }));
       const refused = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, 'altered.json')]).catch((error: { code: number; stdout: string; stderr: string }) => error);

@@ -66,7 +66,7 @@ describe('fairness of the retention sweep', () => {
       expect(await remaining(big.tenantId)).toBe(large - sweepLimits.tenantBudget);
       const bound = Math.ceil(large / sweepLimits.tenantBudget);
       let passes = 1;
-      while ((await sweepRetention({ accept: ours })) > 0) { passes += 1; console.log('T pass', passes, Date.now() % 1e6); }
+      while ((await sweepRetention({ accept: ours })) > 0) passes += 1;
       expect(await remaining(big.tenantId)).toBe(0);
       expect(passes).toBeLessThanOrEqual(bound);
       // Noticed once: the later passes sent nothing more.

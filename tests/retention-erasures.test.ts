@@ -16,6 +16,7 @@ import { useClockReset } from './support/clock';
 import { recordConsent, sha256 } from './support/consent';
 import { createNotice, createPurpose, publish } from './support/notices';
 import { startReceiver, waitFor } from './support/receiver';
+import { failWrites } from './support/storage';
 import { manualSweeps, useTestWorkers } from './support/workers';
 
 /**
@@ -118,6 +119,14 @@ describe('erasure after the retention period', () => {
       // Twice: the same task, nothing logged again.
       expect((await resolve(crm)).body.data).toEqual(once.body.data);
       expect((await resolve('00000000-0000-4000-8000-000000000009')).status).toBe(404);
+      // A resolve whose write fails is never a 2xx, and leaves the asset as it was.
+      const storage = failWrites({ except: (command) => !command.startsWith('TransactWrite') });
+      try {
+        expect((await resolve(mailer)).status).toBeGreaterThanOrEqual(500);
+      } finally {
+        storage.restore();
+      }
+      expect((await call('GET', `/api/v1/retention/erasures/${runId}`, { token: tenant.token })).body.data).toEqual(once.body.data);
       const done = await resolve(mailer);
       expect(done.body.data).toMatchObject({ state: 'RESOLVED', resolvedAt: expect.any(String) });
       expect((await call('GET', `/api/v1/retention/erasures/${runId}`, { token: tenant.token })).body.data).toEqual(done.body.data);

@@ -1,4 +1,5 @@
 import { clock } from '../clock';
+import { mapWithConcurrency } from '../concurrency';
 import { principalRecords } from '../consent/store';
 import { inForce, type ConsentRecord } from '../consent/record';
 import { named, type NamedItem } from '../db/transact';
@@ -92,14 +93,6 @@ const decide = (schedule: Schedule, records: ConsentRecord[], purposes: readonly
   return { step, items: [], count: () => undefined };
 };
 
-/** Runs `work` over `items`, at most `limit` at a time. */
-const pooled = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) => {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await work(next);
-  }));
-};
-
 /**
  * One tenant's due principals: each decided on her schedule, her records and the tenant's purposes
  * and settings as they are now (an activity since the index entry was written moves her on or
@@ -113,7 +106,7 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
   const expiries: Expiry[] = [];
   const tally = new DayTally();
   let moved = 0;
-  await pooled(entries, sweepLimits.concurrency, async (entry) => {
+  await mapWithConcurrency(entries, sweepLimits.concurrency, async (entry) => {
     try {
       // Decided on the index entry as read (the index projects the whole item): every write is
       // conditional on her activity and her place in the index as read, so a stale entry writes nothing.

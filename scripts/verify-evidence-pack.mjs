@@ -229,6 +229,32 @@ const checkGuardianDecision = (pack, decision, index, records, decided, signed, 
   return { position, at: document.at, ...checkInclusion(decision, hash, signed, position) };
 };
 
+/**
+ * What the service erased of the principal once her consent lapsed for every purpose (retention,
+ * s.8(7)): the logged text hashes to its hash and is this tenant's retention.erased of this
+ * principal, naming only records the pack holds, dated neither before them nor after the pack.
+ * It says what went (the fields), when and why; her records' evidence stays, and verifies above.
+ */
+const checkErasure = (pack, erasure, index, records, signed, madeAt) => {
+  const position = `erasure #${index + 1} (${erasure?.documentId})`;
+  const hash = hexBytes(erasure?.hash, `${position}: hash`);
+  if (typeof erasure.canonical !== 'string' || sha256(Buffer.from(erasure.canonical, 'utf8')).toString('hex') !== erasure.hash) fail(`${position}: the logged text does not hash to its hash: the erasure was altered`);
+  const document = at(position, () => JSON.parse(erasure.canonical));
+  if (canonicalJson(document) !== erasure.canonical) fail(`${position}: the logged text is not in RFC 8785 form`);
+  if (document.kind !== 'document' || document.documentId !== erasure.documentId || document.tenantId !== pack.tenant.tenantId) fail(`${position}: it is not a logged document of this tenant with this id`);
+  if (document.documentType !== 'retention.erased') fail(`${position}: it is a ${document.documentType}, not an erasure`);
+  const content = isObject(document.content) ? document.content : fail(`${position}: it has no content`);
+  if (content.identifierHash !== pack.principalHash || document.subjectId !== `retention:${pack.principalHash}`) fail(`${position}: it erased another principal's data`);
+  const erasedAt = timeOf(document.at, `${position}: its time`);
+  for (const recordId of listOf(content.records, `${position} records`)) {
+    const record = records.get(recordId) ?? fail(`${position}: it names record ${recordId}, which the pack does not hold`);
+    if (erasedAt < record.time) fail(`${position}: it is dated ${document.at}, before record ${recordId} was given (${record.at})`);
+  }
+  notAfterPack(erasedAt, document.at, madeAt, pack, position);
+  const erased = listOf(content.erased, `${position} erased fields`).join(', ');
+  return { position, at: document.at, said: `${position}, ${document.at}: her personal data (${erased}) of ${plural(content.records.length, 'record', 'records')} erased, reason ${content.reason}${content.runId ? `, run ${content.runId}` : ''}; the records' evidence stays.`, ...checkInclusion(erasure, hash, signed, position) };
+};
+
 const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
 
 /** Whose keys the verdict rests on: said plainly, since the pack's own keys prove nothing about who made it. */
@@ -255,10 +281,14 @@ const check = (pack, keysFile, keysName) => {
   const checkedRecords = records.map((record, index) => checkRecord(pack, record, index, notices, keys, keysName, signed, madeAt));
   const byId = new Map(records.map((record, index) => [record.recordId, { ...checkedRecords[index], payload: record.payload, proofHash: record.proofHash }]));
   const decided = new Map();
+  // Only the pack of a principal whose data was erased has erasures (the signature covers the field when present).
+  const erasures = pack.erasures === undefined ? [] : listOf(pack.erasures, 'erasures');
+  const checkedErasures = erasures.map((erasure, index) => checkErasure(pack, erasure, index, byId, signed, madeAt));
   const entries = [
     ...checkedRecords,
     ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, byId, signed, madeAt)),
     ...guardianDecisions.map((decision, index) => checkGuardianDecision(pack, decision, index, byId, decided, signed, madeAt)),
+    ...checkedErasures,
   ];
   const onSignature = entries.filter((entry) => entry.by === 'signature');
   const verdict = onSignature.length === 0 ? 'VALID' : 'COMPLETE BUT NOT YET CHECKPOINTED';
@@ -276,6 +306,7 @@ const check = (pack, keysFile, keysName) => {
         ? `${entry.position}, ${entry.at}: in the signed checkpoint of size ${signed.treeSize}, leaf ${entry.leafIndex}.`
         : `${entry.position}, ${entry.at}: on the pack's signature alone, as of ${pack.generatedAt}: no signed checkpoint covered it yet, so its place in the log is not yet provable.`,
     ),
+    ...checkedErasures.map((erasure) => erasure.said),
     ...(onSignature.length === 0
       ? []
       : [`${plural(onSignature.length, 'entry rests', 'entries rest')} on the pack's signature alone: the service vouched for them when it made the pack. Make the pack again after the next checkpoint (seconds to a minute later) for one that is VALID.`]),

@@ -80,13 +80,15 @@ describe('function-level authorisation', () => {
     }
   });
 
-  it('lets every role read the retention settings and the Third Schedule, and only DPO and SUPER_ADMIN change the settings', () => {
-    for (const operationId of ['getRetentionSettings', 'getThirdSchedule']) {
+  it('lets every role read the retention settings, the Third Schedule, the upcoming erasures, the summary and the erasure tasks, and only DPO and SUPER_ADMIN change the settings or resolve an asset', () => {
+    for (const operationId of ['getRetentionSettings', 'getThirdSchedule', 'listRetentionUpcoming', 'getRetentionSummary', 'listRetentionErasures', 'getRetentionErasure']) {
       const route = bearerRoutes.find((candidate) => candidate.operationId === operationId);
       expect(route && allowedRoles(route), operationId).toEqual(roles);
     }
-    const save = bearerRoutes.find((candidate) => candidate.operationId === 'saveRetentionSettings');
-    expect(save && allowedRoles(save)).toEqual(['DPO', 'SUPER_ADMIN']);
+    for (const operationId of ['saveRetentionSettings', 'resolveRetentionErasureAsset']) {
+      const route = bearerRoutes.find((candidate) => candidate.operationId === operationId);
+      expect(route && allowedRoles(route), operationId).toEqual(['DPO', 'SUPER_ADMIN']);
+    }
   });
 
   it('lets ANALYST and VIEWER read analytics and webhook delivery history', () => {

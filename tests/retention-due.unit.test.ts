@@ -35,10 +35,10 @@ describe('when a principal\'s data falls due', () => {
     expect(sweepStep({ dues, noticeHours: 48, noticeSentAt: null, noticedDueAt: null, now: at('2026-05-11T00:00:00.000Z') })).toEqual({ kind: 'notice', dueAt: '2026-05-13T00:00:00.000Z', purposeIds: [p1] });
     const noticed = { noticeHours: 48, noticeSentAt: '2026-05-08T00:00:00.000Z', noticedDueAt: '2026-05-10T00:00:00.000Z' };
     expect(sweepStep({ dues, ...noticed, now: at('2026-05-09T00:00:00.000Z') })).toEqual({ kind: 'wait', nextAt: '2026-05-10T00:00:00.000Z', cancelled: false });
-    expect(sweepStep({ dues, ...noticed, now: at('2026-05-10T00:00:00.000Z') })).toEqual({ kind: 'expire', purposeIds: [p1] });
+    expect(sweepStep({ dues, ...noticed, now: at('2026-05-10T00:00:00.000Z') })).toEqual({ kind: 'expire', dueAt: '2026-05-10T00:00:00.000Z', purposeIds: [p1] });
     const later = [{ purposeId: p1, dueAt: '2026-08-09T00:00:00.000Z' }];
     expect(sweepStep({ dues: later, ...noticed, now: at('2026-05-10T00:00:00.000Z') })).toEqual({ kind: 'wait', nextAt: '2026-08-07T00:00:00.000Z', cancelled: true });
-    expect(sweepStep({ dues, noticeHours: 0, noticeSentAt: null, noticedDueAt: null, now: at('2026-05-10T00:00:00.000Z') })).toEqual({ kind: 'expire', purposeIds: [p1] });
+    expect(sweepStep({ dues, noticeHours: 0, noticeSentAt: null, noticedDueAt: null, now: at('2026-05-10T00:00:00.000Z') })).toEqual({ kind: 'expire', dueAt: '2026-05-10T00:00:00.000Z', purposeIds: [p1] });
     expect(sweepStep({ dues: [], noticeHours: 0, noticeSentAt: null, noticedDueAt: null, now: at('2026-05-10T00:00:00.000Z') })).toEqual({ kind: 'none' });
   });
 });

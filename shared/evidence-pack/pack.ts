@@ -14,6 +14,7 @@ import { awaitCheckpoint } from '../evidence/checkpoint-wait';
 import { checkpointView, extensionOf, logProofsAt, type EntryProof } from '../evidence/proofs';
 import { verificationKeys } from '../evidence/signers';
 import { documentsOf } from '../evidence/documents';
+import { retentionDocumentTypes } from '../retention/documents';
 import type { NoticeSnapshot } from '../notices/notice';
 import { getVersion } from '../notices/store';
 import { requireTenant } from '../tenants/store';
@@ -89,6 +90,8 @@ export interface UnsignedPack {
   withdrawals: PackWithdrawal[];
   /** The guardians' decisions (approval, refusal, expiry) on the principal's records, when she was a child or is guarded. */
   guardianDecisions: PackGuardianDecision[];
+  /** What the service erased of her once her consent lapsed for every purpose (retention.erased), exactly as logged. */
+  erasures?: PackGuardianDecision[];
   log: {
     origin: string;
     /** The checkpoint every inclusion proof leads to; null while nothing of the tenant's is signed. */
@@ -161,12 +164,13 @@ export const buildEvidencePack = async (tenantId: string, request: PackRequest):
   const records = [...newestFirst].reverse();
   const withdrawalItems = await principalWithdrawalItems(tenantId, principal.hash, records.flatMap((record) => (record.lastWithdrawalId ? [record.lastWithdrawalId] : [])));
   const guardianDocuments = (await Promise.all(records.filter((record) => record.guardianRequestId).map((record) => documentsOf(tenantId, record.recordId)))).flat().filter((document) => document.documentType.startsWith('consent.guardian-'));
+  const erasureDocuments = (await documentsOf(tenantId, `retention:${principal.hash}`)).filter((document) => document.documentType === retentionDocumentTypes.erased);
   const [tenant, keys, evidence, notices, logged] = await Promise.all([
     requireTenant(tenantId),
     verificationKeys(),
     Promise.all(records.map(recordEvidence)),
     noticesOf(tenantId, records),
-    coveredProofs(tenantId, [...records.map((record) => record.recordId), ...withdrawalItems.map((item) => String(item.withdrawalId)), ...guardianDocuments.map((document) => document.documentId)]),
+    coveredProofs(tenantId, [...records.map((record) => record.recordId), ...withdrawalItems.map((item) => String(item.withdrawalId)), ...guardianDocuments.map((document) => document.documentId), ...erasureDocuments.map((document) => document.documentId)]),
   ]);
   const latest = await extensionOf(tenantId, logged.checkpoint);
   const pack: UnsignedPack = {
@@ -193,6 +197,8 @@ export const buildEvidencePack = async (tenantId: string, request: PackRequest):
       log: logged.proofs.get(String(item.withdrawalId))!,
     })),
     guardianDecisions: guardianDocuments.map((document) => ({ documentId: document.documentId, canonical: document.canonical, hash: document.hash, log: logged.proofs.get(document.documentId)! })),
+    // Only in the pack of a principal whose data was erased: every other pack stays as it was.
+    ...(erasureDocuments.length > 0 ? { erasures: erasureDocuments.map((document) => ({ documentId: document.documentId, canonical: document.canonical, hash: document.hash, log: logged.proofs.get(document.documentId)! })) } : {}),
     log: {
       origin: logOrigin(tenantId),
       checkpoint: logged.checkpoint && checkpointView(logged.checkpoint),

@@ -87,6 +87,14 @@ export const evidencePackView = z.object({
           log: entryLog,
         }),
       ), "The guardians' decisions on the principal's records (s.9: a child's or guarded person's), each a leaf of the log"),
+      erasures: described(z.optional(z.array(
+        z.object({
+          documentId: z.uuid(),
+          canonical: described(z.string(), 'The logged document as hashed (RFC 8785): retention.erased, what the service erased of the principal (erased: the fields), when, which records, why (reason, run)'),
+          hash: hex32,
+          log: entryLog,
+        }),
+      )), "Extension (retention, s.8(7)); only in the pack of a principal whose data was erased: when the principal's personal data was erased once her consent had lapsed for every purpose, each a leaf of the log; the records' evidence and proofs stay"),
       log: z.object({
         origin: z.string(),
         checkpoint: described(z.nullable(checkpointSchema), 'The signed checkpoint every inclusion proof leads to: the latest when the pack was made'),

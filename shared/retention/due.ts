@@ -71,7 +71,7 @@ export type SweepStep =
   | { kind: 'none' }
   | { kind: 'wait'; nextAt: string; cancelled: boolean }
   | { kind: 'notice'; dueAt: string; purposeIds: string[] }
-  | { kind: 'expire'; purposeIds: string[] };
+  | { kind: 'expire'; dueAt: string; purposeIds: string[] };
 
 /**
  * What the sweep does now for one principal, given her purposes' dues and her schedule as stored:
@@ -96,5 +96,5 @@ export const sweepStep = (input: { dues: readonly PurposeDue[]; noticeHours: num
     return { kind: 'notice', dueAt: new Date(Math.max(dueAt, now + hoursMs)).toISOString(), purposeIds: duePurposes(Math.max(dueAt, now + hoursMs)) };
   }
   if (now < dueAt) return { kind: 'wait', nextAt: new Date(dueAt).toISOString(), cancelled };
-  return { kind: 'expire', purposeIds: duePurposes(Math.max(now, dueAt)) };
+  return { kind: 'expire', dueAt: new Date(dueAt).toISOString(), purposeIds: duePurposes(Math.max(now, dueAt)) };
 };

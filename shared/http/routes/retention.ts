@@ -1,3 +1,4 @@
+import { erasureAssetParams, erasurePage, erasureParams, erasureTaskView, erasuresQuery, resolveAssetBody, summaryQuery, summaryView, upcomingPage, upcomingQuery } from '../../retention/sweep-schemas';
 import { activityBody, activityResult, maxActivities, retentionSettingsBody, retentionSettingsView, thirdScheduleView } from '../../retention/schemas';
 import { sdkLimits } from './limits';
 import type { RouteDefinition } from '../route';
@@ -52,5 +53,64 @@ export const retentionRoutes = {
     tags,
     request: { body: activityBody },
     response: { status: 200, description: 'What was accepted and recorded', data: activityResult },
+  },
+  listRetentionUpcoming: {
+    method: 'GET',
+    path: '/api/v1/retention/upcoming',
+    group: 'retention',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: "Principals whose erasure is due from..to, by due time, and what became of each",
+    description:
+      "Extension (rule 8). Each principal's erasure at its due time: SCHEDULED, NOTICE_SENT (noticeSentAt set), CANCELLED (her activity before the due time) or EXPIRED (her consent for purposeIds lapsed); CANCELLED and EXPIRED entries stay 400 days. from..to bound dueAt (default: the next 30 days); from after to, or more than 366 days, is 400 VALIDATION_ERROR naming to. Page by nextCursor (reads only the next page) or page N (reads N pages), not both. Cost: one Query per month of the range a page touches (the tenant's own partition per month of dueAt), about 0.5 RCU per 4 KB read; a state filter reads the entries it skips.",
+    tags,
+    request: { query: upcomingQuery },
+    response: { status: 200, description: 'A page of entries', data: upcomingPage },
+  },
+  getRetentionSummary: {
+    method: 'GET',
+    path: '/api/v1/retention/summary',
+    group: 'retention',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: 'Per UTC day of from..to: erasures due, notices sent, cancellations by activity, expiries',
+    description:
+      "Extension. From counters the sweep adds to once per day it touched per pass (one item per tenant per day): one Query of at most 367 small items. Same range rules as /retention/upcoming. A summary: a crash in the middle of a sweep pass can leave a count short; the upcoming list and the evidence log are exact.",
+    tags,
+    request: { query: summaryQuery },
+    response: { status: 200, description: 'The days', data: summaryView },
+  },
+  listRetentionErasures: {
+    method: 'GET',
+    path: '/api/v1/retention/erasures',
+    group: 'retention',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: "Erasure tasks: per sweep run, the data map's assets that hold the lapsed purposes' data",
+    description:
+      "Extension (s.8(7)). One task per run of the retention sweep (the principals of the tenant whose purposes lapsed together; their hashes are in the run's retention.erasure_due webhooks), listing the assets of the data map that hold those purposes' data, as the rights erasure checklist does. state OPEN (default) or RESOLVED, newest first; total from counters. Cost: one Query of the state's index partition (page N reads N × limit tasks) and one read of the counters.",
+    tags,
+    request: { query: erasuresQuery },
+    response: { status: 200, description: 'A page of tasks', data: erasurePage },
+  },
+  getRetentionErasure: {
+    method: 'GET',
+    path: '/api/v1/retention/erasures/:id',
+    group: 'retention',
+    auth: { kind: 'bearer', access: 'read' },
+    summary: 'One erasure task with its assets',
+    description: "Extension. Another tenant's task is 404.",
+    tags,
+    request: { params: erasureParams },
+    response: { status: 200, description: 'The task', data: erasureTaskView },
+  },
+  resolveRetentionErasureAsset: {
+    method: 'POST',
+    path: '/api/v1/retention/erasures/:id/assets/:assetId/resolve',
+    group: 'retention',
+    auth: { kind: 'bearer', access: 'write' },
+    summary: "Mark one asset of an erasure task done: the run's principals' data there is erased",
+    description:
+      "Extension. Logged in the tenant's evidence log (retention.erasure-asset-resolved: who, when, the note's SHA-256); the task becomes RESOLVED when every asset is. Idempotent: an asset already resolved answers the task as it is and logs nothing. An asset not in the task, or another tenant's task, is 404.",
+    tags,
+    request: { params: erasureAssetParams, body: resolveAssetBody },
+    response: { status: 200, description: 'The task', data: erasureTaskView },
   },
 } as const satisfies Record<string, RouteDefinition>;

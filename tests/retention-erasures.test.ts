@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { principalRecordsWithContact } from '../shared/consent/store';
+import { documentsOf } from '../shared/evidence/documents';
+import { buildEvidencePack } from '../shared/evidence-pack/pack';
+import { signPack } from '../shared/evidence-pack/signature';
+import { lastActivityOf } from '../shared/retention/activity';
+import { sweepRetentionDue } from '../shared/retention/sweeper';
+import { newTenant, useApi } from './support/api';
+import { useClockReset } from './support/clock';
+import { recordConsent, sha256 } from './support/consent';
+import { createNotice, createPurpose, publish } from './support/notices';
+import { startReceiver, waitFor } from './support/receiver';
+import { failWrites } from './support/storage';
+import { manualSweeps, useTestWorkers } from './support/workers';
+
+/**
+ * Issue 34's second principal, in process on the injectable clock: her data lapses for every
+ * purpose; her records are EXPIRED, the run's erasure_due page lists exactly the run's hashes, the
+ * run's erasure task lists the data map's assets holding those purposes' data and is resolved
+ * asset by asset (logged), the upcoming list and the day summary show it, her sealed email is
+ * gone, and her evidence pack still verifies offline and shows the erasure.
+ */
+const { call } = useApi();
+useTestWorkers();
+useClockReset();
+
+const day = 86_400_000;
+const hookSecret = 'retention-hook-secret-0123456789';
+const run = promisify(execFile);
+
+describe('erasure after the retention period', () => {
+  it('expires her records, pages her hash, lists the erasure task with its assets, erases what is not evidence, and her pack verifies', async () => {
+    const tenant = await newTenant(call);
+    const other = await newTenant(call);
+    manualSweeps.add(tenant.tenantId);
+    const receiver = await startReceiver(() => ({ status: 200 }));
+    try {
+      expect((await call('POST', '/api/v1/webhooks', { token: tenant.token, body: { label: 'r', url: receiver.url, secret: hookSecret, events: ['retention.erasure_due'] } })).status).toBe(201);
+      const offers = await createPurpose(call, tenant.token, { name: 'Offers', dataCategories: ['email'], retention: { period: 'P30D', from: 'CONSENT' } });
+      const profile = await createPurpose(call, tenant.token, { name: 'Profile', dataCategories: ['email'], retention: { period: 'P30D', from: 'CONSENT' } });
+      const unrelated = await createPurpose(call, tenant.token, { name: 'Payroll', dataCategories: ['email'] });
+      const asset = async (name: string, purposeIds: string[]) => {
+        const created = await call('POST', '/api/v1/data-assets', { token: tenant.token, body: { name, system: `${name} system`, dataCategories: ['email'], purposeIds } });
+        expect(created.status).toBe(201);
+        return created.body.data.assetId as string;
+      };
+      const crm = await asset('CRM', [offers]);
+      const mailer = await asset('Mailer', [profile, unrelated]);
+      await asset('Payroll', [unrelated]);
+      const noticeId = await createNotice(call, tenant.token, [offers, profile]);
+      expect((await publish(call, tenant.token, noticeId)).status).toBe(200);
+      const emails = ['first', 'second'].map((name) => `${name}-${tenant.tenantId}@example.in`);
+      const consentedAt = Date.now();
+      for (const [index, email] of emails.entries()) {
+        expect((await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: email, externalId: `customer-${index}`, consentGiven: { [offers]: true, [profile]: true } })).status).toBe(201);
+        await waitFor(() => lastActivityOf(tenant.tenantId, sha256(email)).then((at) => at ?? undefined));
+      }
+      const hashes = emails.map(sha256).sort();
+      const second = sha256(emails[1]!);
+      expect((await principalRecordsWithContact(tenant.tenantId, second)).map((row) => typeof row.sealedContact)).toEqual(['string']);
+
+      // Scheduled now: both due 30 days on.
+      await sweepRetentionDue({ accept: (id) => id === tenant.tenantId });
+      const range = `from=${encodeURIComponent(new Date(consentedAt).toISOString())}&to=${encodeURIComponent(new Date(consentedAt + 40 * day).toISOString())}`;
+      const upcoming = async (query = '') => (await call('GET', `/api/v1/retention/upcoming?${range}${query}`, { token: tenant.token })).body.data;
+      expect((await upcoming()).items.map((item: { identifierHash: string; state: string }) => [item.identifierHash, item.state]).sort()).toEqual(hashes.map((hash) => [hash, 'SCHEDULED']));
+
+      setClock(offsetClock(31 * day));
+      try {
+        await sweepRetentionDue({ accept: (id) => id === tenant.tenantId });
+      } finally {
+        resetClock();
+      }
+
+      // Her records: EXPIRED, nothing in force.
+      const status = (await call('GET', `/api/v1/consent/status/${second}`, { token: tenant.token })).body.data[0];
+      expect(status).toMatchObject({ consentState: 'EXPIRED', consentGiven: { [offers]: false, [profile]: false } });
+
+      // The run: one log entry, one erasure_due page with exactly the run's hashes.
+      const runs = await documentsOf(tenant.tenantId, 'retention-runs');
+      expect(runs).toHaveLength(1);
+      const runId = (JSON.parse(runs[0]!.canonical) as { content: { runId: string } }).content.runId;
+      const delivery = await waitFor(() => receiver.received.find((entry) => JSON.parse(entry.rawBody.toString('utf8')).type === 'retention.erasure_due'), 30_000);
+      expect(JSON.parse(delivery.rawBody.toString('utf8')).data).toEqual({ runId, page: 1, pages: 1, purposeIds: [offers, profile].sort(), principalHashes: hashes });
+
+      // The upcoming list and the day summary.
+      const expired = await upcoming('&state=EXPIRED');
+      expect(expired.items.map((item: { identifierHash: string }) => item.identifierHash).sort()).toEqual(hashes);
+      expect(expired.items[0]).toMatchObject({ purposeIds: [offers, profile].sort(), noticeSentAt: null, state: 'EXPIRED' });
+      expect((await upcoming('&state=SCHEDULED')).items).toEqual([]);
+      const summary = (await call('GET', `/api/v1/retention/summary?${range}`, { token: tenant.token })).body.data.days as { date: string; due: number; expired: number; noticesSent: number; cancelled: number }[];
+      expect(summary).toHaveLength(41);
+      const dayOf = (ms: number) => summary.find((entry) => entry.date === new Date(ms).toISOString().slice(0, 10));
+      expect(dayOf(consentedAt + 30 * day)).toMatchObject({ due: 2 });
+      expect(dayOf(consentedAt + 31 * day)).toMatchObject({ expired: 2 });
+      expect(summary.reduce((sum, entry) => sum + entry.due, 0)).toBe(2);
+      expect((await call('GET', '/api/v1/retention/summary?from=2026-02-02T00:00:00Z&to=2026-02-01T00:00:00Z', { token: tenant.token })).body.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: { to: expect.any(String) } });
+
+      // The erasure task: the assets holding the lapsed purposes' data (not Payroll).
+      const list = (await call('GET', '/api/v1/retention/erasures', { token: tenant.token })).body.data;
+      expect(list).toMatchObject({ total: 1, page: 1, limit: 20 });
+      const [task] = list.items;
+      expect(task).toMatchObject({ id: runId, runId, purposeIds: [offers, profile].sort(), principalCount: 2, state: 'OPEN' });
+      expect(task.assets.map((entry: { assetId: string }) => entry.assetId).sort()).toEqual([crm, mailer].sort());
+      expect(task.assets.find((entry: { assetId: string }) => entry.assetId === crm)).toEqual({ assetId: crm, name: 'CRM', system: 'CRM system', resolved: false });
+      expect((await call('GET', `/api/v1/retention/erasures/${runId}`, { token: other.token })).status).toBe(404);
+      expect((await call('POST', `/api/v1/retention/erasures/${runId}/assets/${crm}/resolve`, { token: other.token, body: {} })).status).toBe(404);
+      const resolve = (assetId: string, body: Record<string, unknown> = {}) => call('POST', `/api/v1/retention/erasures/${runId}/assets/${assetId}/resolve`, { token: tenant.token, body });
+      const once = await resolve(crm, { note: 'rows deleted' });
+      expect(once.status).toBe(200);
+      expect(once.body.data).toMatchObject({ state: 'OPEN' });
+      expect(once.body.data.assets.find((entry: { assetId: string }) => entry.assetId === crm)).toMatchObject({ resolved: true, resolvedAt: expect.any(String), resolvedBy: expect.stringMatching(/^user:/), note: 'rows deleted' });
+      // Twice: the same task, nothing logged again.
+      expect((await resolve(crm)).body.data).toEqual(once.body.data);
+      expect((await resolve('00000000-0000-4000-8000-000000000009')).status).toBe(404);
+      // A resolve whose write fails is never a 2xx, and leaves the asset as it was.
+      const storage = failWrites({ except: (command) => !command.startsWith('TransactWrite') });
+      try {
+        expect((await resolve(mailer)).status).toBeGreaterThanOrEqual(500);
+      } finally {
+        storage.restore();
+      }
+      expect((await call('GET', `/api/v1/retention/erasures/${runId}`, { token: tenant.token })).body.data).toEqual(once.body.data);
+      const done = await resolve(mailer);
+      expect(done.body.data).toMatchObject({ state: 'RESOLVED', resolvedAt: expect.any(String) });
+      expect((await call('GET', `/api/v1/retention/erasures/${runId}`, { token: tenant.token })).body.data).toEqual(done.body.data);
+      const logged = await documentsOf(tenant.tenantId, `retention-task:${runId}`);
+      expect(logged.map((document) => [document.documentType, (JSON.parse(document.canonical) as { content: { assetId: string } }).content.assetId])).toEqual([
+        ['retention.erasure-asset-resolved', crm],
+        ['retention.erasure-asset-resolved', mailer],
+      ]);
+      expect((await call('GET', '/api/v1/retention/erasures?state=OPEN', { token: tenant.token })).body.data).toMatchObject({ items: [], total: 0 });
+      expect((await call('GET', '/api/v1/retention/erasures?state=RESOLVED', { token: tenant.token })).body.data).toMatchObject({ total: 1, items: [{ id: runId }] });
+
+      // What is not evidence is gone: her sealed email; the erasure logged.
+      const erased = await waitFor(async () => {
+        const documents = (await documentsOf(tenant.tenantId, `retention:${second}`)).filter((document) => document.documentType === 'retention.erased');
+        return documents.length > 0 ? documents : undefined;
+      });
+      expect(erased).toHaveLength(1);
+      expect((await principalRecordsWithContact(tenant.tenantId, second)).map((row) => row.sealedContact)).toEqual([undefined]);
+
+      // Her pack verifies offline and shows the erasure: when, what, why.
+      // Made a day after the run, as the DPO would (the domain function the route calls: a token of
+      // now would have expired on the moved clock), so nothing in it postdates the pack.
+      setClock(offsetClock(32 * day));
+      const pack = JSON.parse(JSON.stringify(await buildEvidencePack(tenant.tenantId, { principalHash: second }).finally(resetClock)));
+      expect(pack.erasures).toHaveLength(1);
+      const dir = await mkdtemp(join(tmpdir(), 'retention-pack-'));
+      await writeFile(join(dir, 'pack.json'), JSON.stringify(pack));
+      const verified = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, 'pack.json')]).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
+      );
+      expect([0, 3], verified.stdout).toContain(verified.code);
+      expect(verified.stdout).toMatch(/erasure #1 \(.+\), .+: her personal data \(sealedContact\) of 1 record erased, reason RETENTION_PERIOD_ENDED, run /);
+      // An altered erasure is refused, even in a pack signed again by the log's key.
+      const { signature: _signature, ...altered } = structuredClone(pack);
+      altered.erasures[0].canonical = altered.erasures[0].canonical.replace('RETENTION_PERIOD_ENDED', 'CONSENT_WITHDRAWN');
+      await writeFile(join(dir, 'altered.json'), JSON.stringify({ ...altered, signature: await signPack(altered) }));
+      const refused = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, 'altered.json')]).catch((error: { code: number; stdout: string; stderr: string }) => error);
+      expect('code' in refused && refused.code).toBe(1);
+      expect('stdout' in refused && `${refused.stdout}${refused.stderr}`).toContain('erasure #1');
+    } finally {
+      resetClock();
+      await receiver.close();
+    }
+  }, 120_000);
+});

@@ -142,10 +142,10 @@ export const listBreachesQuery = z.strictObject({
   overdue: described(z.optional(z.pipe(z.enum(['true', 'false']), z.transform((value) => value === 'true'))), 'true: only breaches with a clock past due and its stage not filed'),
 });
 
-export const reportQuery = z.strictObject({
-  stage: z._default(z.enum(filingStages), 'DETAILED_REPORT'),
-  format: documentFormat,
-});
+const filingStage = z._default(z.enum(filingStages), 'DETAILED_REPORT');
+export const reportQuery = z.strictObject({ stage: filingStage, format: documentFormat });
+/** The printed filing's query (`/board-report/pdf`): the stage alone. */
+export const printedReportQuery = z.strictObject({ stage: filingStage });
 
 const clock = z.object({
   dueAt: instant,

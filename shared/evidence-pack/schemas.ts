@@ -34,7 +34,7 @@ export const evidencePackBody = z.pipe(z.strictObject({
     body.principalHash !== undefined ? { principalHash: body.principalHash } : { dataPrincipalIdentifier: body.dataPrincipalIdentifier! }));
 
 export const evidencePackQuery = z.strictObject({
-  format: described(documentFormat, 'json: { data: { pack } }; html: the pack as a document with the JSON embedded (the verifier reads it); pdf: that page printed'),
+  format: described(documentFormat, 'json: { data: { pack } }; html: the pack as a document with the JSON embedded (the verifier reads it)'),
 });
 
 const entryLog = described(z.object({

@@ -62,6 +62,11 @@ interface RouteFields {
   response: {
     status: number;
     description: string;
+    /**
+     * The success body's schema, for OpenAPI and the dashboard's types only: no handler validates
+     * its answers. So the views named here are `z.lazy` where they are defined, built when the
+     * OpenAPI document is generated and never in a function's cold start (docs/bundles.md).
+     */
     data?: z.$ZodType;
     /** Response headers, name to description. */
     headers?: Readonly<Record<string, string>>;

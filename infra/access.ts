@@ -4,7 +4,7 @@
  * each bundle actually imports, and tests/infra/grants.test.ts holds the two together, so a
  * function that starts calling SES or SQS fails a test until its grant is written down here.
  */
-export type Access = 'tokenSigning' | 'tokenVerify' | 'webhookQueueSend' | 'scanQueueSend' | 'breachQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'checkpointArchive' | 'receiptKey' | 'documentPrint';
+export type Access = 'tokenSigning' | 'tokenVerify' | 'webhookQueueSend' | 'scanQueueSend' | 'breachQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'checkpointArchive' | 'receiptKey' | 'documentPrint' | 'documentSource';
 
 export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // Sign-in and refresh issue access tokens; no other function can sign one. (Every route group
@@ -19,14 +19,13 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // Recording issues signed receipts.
   consent: ['receiptKey'],
   'consent-public': ['receiptKey'],
-  // The log's verification reads archived checkpoints; the public key set and evidence packs name both keys;
-  // a pack as a PDF is printed by the document printer (infra/document-printer.ts), as are the filings and summaries below.
-  evidence: ['receiptKey', 'logSigningKey', 'checkpointArchive', 'documentPrint'],
+  // The log's verification reads archived checkpoints; the public key set and evidence packs name both keys.
+  evidence: ['receiptKey', 'logSigningKey', 'checkpointArchive'],
   // The table's stream: mails and events leave only through the outbox (every other writer just
   // writes an outbox item), and new records are appended to the evidence log, which is then signed and archived.
   stream: ['sesSend', 'webhookQueueSend', 'logSigningKey', 'checkpointArchive'],
   // A grievance's answer carries a closure receipt signed by the receipt key.
-  rights: ['receiptKey', 'documentPrint'],
+  rights: ['receiptKey'],
   // Signs and archives the checkpoints that are due (and appends the log entries the stream parked).
   checkpointer: ['logSigningKey', 'checkpointArchive'],
   // Retries what the stream's consumers parked for one tenant: outbox mails (SES) and events (deliveries).
@@ -37,7 +36,11 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // Due scheduled scans are queued like scan-now's.
   'scan-scheduler': ['scanQueueSend'],
   // A breach's principal intimation is queued (and a stalled one re-queued) from the API.
-  breaches: ['breachQueueSend', 'documentPrint'],
+  breaches: ['breachQueueSend'],
+  // The printed documents (…/pdf): the page asked of the document's own function (evidence,
+  // breaches, rights: the route table's `prints`), then printed by the document printer
+  // (infra/document-printer.ts). No other function invokes a function.
+  documents: ['documentPrint', 'documentSource'],
   // Each resolution page queues its batch and the next page.
   'breach-worker': ['breachQueueSend'],
 };

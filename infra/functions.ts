@@ -12,6 +12,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { functionGroups, type FunctionGroup } from '../shared/http/route';
+import { routeList } from '../shared/http/routes';
 import { logRetentionDays } from '../shared/retention/third-schedule';
 import { accessOf, type Access } from './access';
 import { lambdaBundling } from './bundling';
@@ -229,10 +230,23 @@ export class GroupFunctions extends Construct {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:GetPublicKey'], resources: verifyKeyArns }));
         fn.addEnvironment('TOKEN_VERIFY_KEYS', verifyKeyArns.join(','));
       },
-      // `?format=pdf`: the page goes to the printer function and its PDF comes back (shared/documents/pdf.ts).
+      // A printed document: the page goes to the printer function and its PDF comes back (shared/documents/pdf.ts).
       documentPrint: (fn) => {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.documentPrinter.functionArn] }));
         fn.addEnvironment('DOCUMENT_PRINTER_FUNCTION', props.documentPrinter.functionName);
+      },
+      // …and the page comes from the function of the document's own route (the route table's
+      // `prints`; shared/documents/printed.ts). Those functions are built before this one
+      // (`documents` is the last group).
+      documentSource: (fn) => {
+        const names: Record<string, string> = {};
+        for (const group of [...new Set(routeList.flatMap((route) => (route.prints ? [route.prints.group] : [])))].sort()) {
+          const source = this.byName.get(group);
+          if (!source) throw new Error(`the documents function prints pages of "${group}", which is not built before it`);
+          fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [source.functionArn] }));
+          names[group] = source.functionName;
+        }
+        fn.addEnvironment('DOCUMENT_SOURCE_FUNCTIONS', Stack.of(this).toJsonString(names));
       },
       translate: (fn) => {
         // TranslateText has no resource-level permissions.

@@ -148,7 +148,7 @@ describe('the filing as a document', () => {
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain('Draft, not filed');
     const style = /<style>([\s\S]*)<\/style>/.exec(html)![1]!;
-    const hash = (documentHeaders()['Content-Security-Policy']!.match(/'sha256-([^']+)'/) ?? [])[1];
+    const hash = (documentHeaders('x', false)['Content-Security-Policy']!.match(/'sha256-([^']+)'/) ?? [])[1];
     expect(hash).toBe(createHash('sha256').update(style).digest('base64'));
   });
 });

@@ -28,13 +28,15 @@ const fetchAs = (path: string) => fetch(`${state.baseUrl}${path}`, { headers: { 
 
 /** The document at `path` as HTML and as PDF, and what each says. */
 const both = async (path: string, method: 'GET' | 'POST' = 'GET', body?: unknown) => {
-  const send = (format: string) =>
-    fetch(`${state.baseUrl}${path}${path.includes('?') ? '&' : '?'}format=${format}`, {
+  // The page is `format=html`; the printed page is the same path with /pdf (group `documents`).
+  const [base, search] = path.split('?');
+  const send = (url: string) =>
+    fetch(`${state.baseUrl}${url}`, {
       method,
       headers: { authorization: `Bearer ${tenant.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
-  const [html, pdf] = await Promise.all([send('html'), send('pdf')]);
+  const [html, pdf] = await Promise.all([send(`${base}?${search ? `${search}&` : ''}format=html`), send(`${base}/pdf${search ? `?${search}` : ''}`)]);
   expect(html.status).toBe(200);
   expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
   expect(html.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'none'/);
@@ -139,5 +141,31 @@ describe('documents a DPO attaches, as HTML and PDF', () => {
     const refused = await call('GET', `/api/v1/rights/requests/${requestId}/summary?format=docx`, { token: tenant.token });
     expect(refused.status).toBe(400);
     expect(refused.body.error.fields).toHaveProperty('format');
+  });
+
+  it('prints at …/pdf only: format=pdf is refused on the document routes, and the PDF is named as the page', async () => {
+    for (const path of [`/api/v1/breaches/${breachId}/board-report?format=pdf`, `/api/v1/rights/requests/${requestId}/summary?format=pdf`]) {
+      const refused = await call('GET', path, { token: tenant.token });
+      expect(refused.status, path).toBe(400);
+      expect(refused.body.error.fields, path).toHaveProperty('format');
+    }
+    const pdf = await fetchAs(`/api/v1/rights/requests/${requestId}/summary/pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="access-summary-${requestId}.pdf"`);
+    expect((await fetchAs(`/api/v1/rights/requests/${requestId}/summary?format=html`)).headers.get('content-disposition')).toBe(`inline; filename="access-summary-${requestId}.html"`);
+  });
+
+  it("answers a printed document's refusals as its own route does: another tenant's breach is 404, a missing token 401, a bad stage 400", async () => {
+    const other = await newTenant(call);
+    const foreign = await call('GET', `/api/v1/breaches/${breachId}/board-report/pdf`, { token: other.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual((await call('GET', `/api/v1/breaches/${breachId}/board-report?format=html`, { token: other.token })).body);
+    expect((await call('GET', `/api/v1/breaches/${breachId}/board-report/pdf`, {})).status).toBe(401);
+    const badStage = await call('GET', `/api/v1/breaches/${breachId}/board-report/pdf?stage=SUMMARY`, { token: tenant.token });
+    expect(badStage.status).toBe(400);
+    expect(badStage.body.error.fields).toHaveProperty('stage');
+    const missing = await call('GET', `/api/v1/breaches/${crypto.randomUUID()}/board-report/pdf`, { token: tenant.token });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
   });
 });

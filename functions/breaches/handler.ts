@@ -20,7 +20,7 @@ export const handler = createGroupHandler('breaches', breachRoutes, {
   getBoardReport: async ({ caller, params, query }) =>
     query.format === 'json'
       ? ok(await boardFiling(caller.tenantId, params.breachId, query.stage))
-      : documentAnswer(await boardFilingDocument(caller.tenantId, params.breachId, query.stage), query.format, `${filingTitle(query.stage).split(' ')[0]!.toLowerCase()}-${params.breachId}`),
+      : documentAnswer(await boardFilingDocument(caller.tenantId, params.breachId, query.stage), `${filingTitle(query.stage).split(' ')[0]!.toLowerCase()}-${params.breachId}`),
   extendBreach: async ({ caller, params, body }) => ok(await extendBreach(caller, params.breachId, body)),
   closeBreach: async ({ caller, params }) => ok(await closeBreach(caller, params.breachId)),
 });

@@ -26,7 +26,7 @@ export const handler = createGroupHandler('evidence', { ...evidenceLogRoutes, ..
   logKeys: async () => ({ headers: { 'Cache-Control': 'public, max-age=300' }, bareJson: await verificationKeys() }),
   createEvidencePack: async ({ caller, body, query }) => {
     const pack = await buildEvidencePack(caller.tenantId, body);
-    return query.format === 'json' ? ok({ pack }) : documentAnswer(await packDocument(pack), query.format, `evidence-pack-${pack.principalHash.slice(0, 12)}`, true);
+    return query.format === 'json' ? ok({ pack }) : documentAnswer(await packDocument(pack), `evidence-pack-${pack.principalHash.slice(0, 12)}`, true);
   },
   exportConsentRecords: async ({ caller, query }) => {
     const page = await exportRecords(caller.tenantId, query, clock.now());

@@ -30,7 +30,7 @@ export const handler = createGroupHandler('rights', { ...dataMapRoutes, ...right
   listRightsRequests: async ({ caller, query }) => ok(await listRequests(caller.tenantId, query)),
   getRightsRequest: async ({ caller, params }) => ok(await readRequest(caller.tenantId, params.requestId)),
   getRightsRequestSummary: async ({ caller, params, query }) =>
-    query.format === 'json' ? ok(await requestSummary(caller.tenantId, params.requestId)) : documentAnswer(await requestSummaryDocument(caller.tenantId, params.requestId), query.format, `access-summary-${params.requestId}`),
+    query.format === 'json' ? ok(await requestSummary(caller.tenantId, params.requestId)) : documentAnswer(await requestSummaryDocument(caller.tenantId, params.requestId), `access-summary-${params.requestId}`),
   startRightsRequest: async ({ caller, params }) => ok(await startRequest(caller.tenantId, caller.userId, params.requestId)),
   markRightsRequestAsset: async ({ caller, params, body }) => ok(await markRequestAsset(caller.tenantId, caller.userId, params.requestId, params.assetId, body)),
   resolveRightsRequest: async ({ caller, params, body }) => ok(await resolveRequest(caller.tenantId, caller.userId, params.requestId, body)),

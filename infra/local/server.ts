@@ -274,5 +274,9 @@ export const startApiServer = async (
   const { port: bound } = server.address() as AddressInfo;
   // The API is the stack's own: no local exception (a scan URL on loopback) may reach it.
   server.once('close', registerStackPort(bound));
-  return { server, url: `http://${host}:${bound}`, edge };
+  const url = `http://${host}:${bound}`;
+  // The printed documents ask this API for the page they print, as in AWS they invoke the
+  // document's own function (shared/documents/printed.ts): the server started last is the one asked.
+  process.env.DOCUMENT_SOURCE_URL = url;
+  return { server, url, edge };
 };

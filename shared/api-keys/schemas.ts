@@ -21,23 +21,23 @@ export const keyIdParams = z.strictObject({ keyId: z.uuid() });
 export const domainParams = z.strictObject({ keyId: z.uuid(), domainId: z.uuid() });
 export const addDomainBody = z.strictObject({ domain: domainSchema });
 
-export const createdApiKey = z.object({
+export const createdApiKey = /* @__PURE__ */ z.lazy(() => z.object({
   keyId: z.uuid(),
   kind: kindSchema,
   apiKey: described(z.string(), 'The key itself. Shown only in this response; store it now.'),
   createdAt: z.iso.datetime(),
-});
+}));
 
-export const maskedApiKey = z.object({
+export const maskedApiKey = /* @__PURE__ */ z.lazy(() => z.object({
   keyId: z.uuid(),
   kind: kindSchema,
   maskedKey: described(z.string(), 'The key with its secret part hidden'),
   createdAt: z.iso.datetime(),
   revokedAt: z.nullable(z.iso.datetime()),
-});
+}));
 
-export const allowedDomain = z.object({
+export const allowedDomain = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   domain: z.string(),
   createdAt: z.iso.datetime(),
-});
+}));

@@ -10,7 +10,7 @@ export const refreshBody = z.strictObject({
   refreshToken: z.string().check(z.minLength(1), z.maxLength(200)),
 });
 
-export const loginResponse = z.object({
+export const loginResponse = /* @__PURE__ */ z.lazy(() => z.object({
   token: described(z.string(), 'Access token (JWT), valid 15 minutes'),
   refreshToken: described(z.string(), 'Opaque refresh token, single use: each refresh returns a new one'),
   expiresIn: described(z.number().check(z.int()), 'Seconds until the access token expires'),
@@ -18,8 +18,8 @@ export const loginResponse = z.object({
     z.object({ name: z.string(), timeZone: described(z.string(), 'The IANA zone the tenant reads times in (Asia/Kolkata unless it chose another)') }),
     'Extension: the tenant signed in to, as the dashboard names it and writes its times',
   ),
-});
+}));
 
 export const refreshResponse = loginResponse;
 
-export const logoutResponse = z.object({ signedOut: z.literal(true) });
+export const logoutResponse = /* @__PURE__ */ z.lazy(() => z.object({ signedOut: z.literal(true) }));

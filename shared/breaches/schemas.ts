@@ -122,11 +122,11 @@ export const intimationPreviewBody = z.extend(intimationBody, {
   previewLanguage: described(z._default(z.enum(['EN', ...scheduledLanguageCodes] as [LanguageCode, ...LanguageCode[]]), 'EN'), 'The mail of a principal whose latest consent was in this language (English where the texts have none in it)'),
 });
 
-export const intimationPreview = z.object({
+export const intimationPreview = /* @__PURE__ */ z.lazy(() => z.object({
   language: described(z.string(), 'The language the mail is in: previewLanguage when the texts have it, else EN'),
   subject: z.string(),
   text: described(z.string(), 'The plain-text part, exactly as a principal receives it (with the tenant\'s labels of the moment)'),
-});
+}));
 
 export const extensionBody = z.strictObject({
   grantedUntil: described(instant, "The new due time of the detailed report, as the Board allowed; later than the current one"),
@@ -142,10 +142,10 @@ export const listBreachesQuery = z.strictObject({
   overdue: described(z.optional(z.pipe(z.enum(['true', 'false']), z.transform((value) => value === 'true'))), 'true: only breaches with a clock past due and its stage not filed'),
 });
 
-export const reportQuery = z.strictObject({
-  stage: z._default(z.enum(filingStages), 'DETAILED_REPORT'),
-  format: documentFormat,
-});
+const filingStage = z._default(z.enum(filingStages), 'DETAILED_REPORT');
+export const reportQuery = z.strictObject({ stage: filingStage, format: documentFormat });
+/** The printed filing's query (`/board-report/pdf`): the stage alone. */
+export const printedReportQuery = z.strictObject({ stage: filingStage });
 
 const clock = z.object({
   dueAt: instant,
@@ -156,13 +156,13 @@ const clock = z.object({
   documentId: described(z.nullable(z.string()), 'The filed document in the evidence log'),
 });
 
-export const progressView = z.object({
+export const progressView = /* @__PURE__ */ z.lazy(() => z.object({
   total: z.number().check(z.int()),
   mailed: z.number().check(z.int()),
   viaTenant: described(z.number().check(z.int()), 'Principals with no known email, handed to the tenant in breach.principals events, whose page a webhook of the tenant acknowledged (answered 2xx): reached'),
   awaitingTenant: described(z.number().check(z.int()), 'Principals with no known email, handed to the tenant in breach.principals events that no webhook has acknowledged yet: not reached (none ever will be while no webhook is subscribed to breach.principals)'),
   failed: described(z.number().check(z.int()), 'Principals whose stored contact could not be read; listed in the batch documents'),
-});
+}));
 
 export const intimationView = z.object({
   status: z.enum(['NOT_STARTED', 'RUNNING', 'DONE']),
@@ -206,7 +206,7 @@ export const timelineEntry = z.object({
   documentId: described(z.string(), 'Its entry in the tenant\'s evidence log'),
 });
 
-export const breachView = z.extend(breachSummaryView, {
+export const breachView = /* @__PURE__ */ z.lazy(() => z.extend(breachSummaryView, {
   occurredAt: z.nullable(instant),
   nature: z.string(),
   extent: z.string(),
@@ -222,9 +222,9 @@ export const breachView = z.extend(breachSummaryView, {
   extension: z.nullable(z.object({ grantedUntil: instant, reference: z.string(), at: instant })),
   closedAt: z.nullable(instant),
   timeline: z.array(timelineEntry),
-});
+}));
 
-export const filingView = z.object({
+export const filingView = /* @__PURE__ */ z.lazy(() => z.object({
   breachId: z.uuid(),
   stage: z.enum(filingStages),
   filed: z.boolean(),
@@ -233,4 +233,4 @@ export const filingView = z.object({
   documentId: z.nullable(z.string()),
   missing: described(z.record(z.string(), z.string()), 'Each item the stage still needs, with why (empty once complete)'),
   document: described(z.record(z.string(), z.unknown()), 'The frozen document once filed; otherwise a preview built from the breach as it stands'),
-});
+}));

@@ -44,19 +44,19 @@ export const childrenSettingsBody = /* @__PURE__ */ (() => z.strictObject({
   purposeExemptions: z.optional(settingsFields.purposeExemptions),
 }))();
 
-export const childrenSettingsView = /* @__PURE__ */ (() => z.object({
+export const childrenSettingsView = /* @__PURE__ */ z.lazy(() => z.object({
   ...settingsFields,
   childProhibitedPurposes: described(z.array(z.uuid()), 'Purposes marked childProhibited (tracking, behavioural monitoring or targeted advertising, s.9(3)), read-only here: set on the purpose'),
   updatedAt: z.nullable(z.iso.datetime()),
   updatedBy: z.nullable(z.string()),
-}))();
+}));
 
 /** The schedule as data, for the dashboard and the docs. */
-export const fourthScheduleView = /* @__PURE__ */ (() => z.object({
+export const fourthScheduleView = /* @__PURE__ */ z.lazy(() => z.object({
   partA: z.array(z.object({ id: z.string(), serial: z.number(), class: z.string(), condition: z.string() })),
   partB: z.array(z.object({ id: z.string(), serial: z.number(), purpose: z.string(), condition: z.string() })),
   sources: z.record(z.string(), z.object({ title: z.string(), url: z.string() })),
-}))();
+}));
 
 export const guardianTokenParams = /* @__PURE__ */ (() => z.strictObject({ token: z.string().check(z.regex(/^g[0-9a-f]{32}[A-Za-z0-9_-]{43}$/, 'not a guardian link')) }))();
 export const guardianRequestParams = /* @__PURE__ */ (() => z.strictObject({ requestId: z.uuid() }))();
@@ -118,7 +118,7 @@ export const guardianPurposeView = /* @__PURE__ */ (() => z.object({
   exempt: z.boolean(),
 }))();
 
-export const guardianView = /* @__PURE__ */ (() => z.object({
+export const guardianView = /* @__PURE__ */ z.lazy(() => z.object({
   tenant: z.object({ name: z.string() }),
   principalStatus: z.enum(['CHILD', 'GUARDED']),
   language: languageCode,
@@ -129,21 +129,21 @@ export const guardianView = /* @__PURE__ */ (() => z.object({
   requestedAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
   words: described(z.object({ language: z.string(), words: z.record(z.string(), z.string()), english: z.array(z.string()) }), "The page's words in the child's language from the tenant's label sets, slots ({tenant}, {expiresAt}, {reason}) unfilled; english lists the keys shown in English"),
-}))();
+}));
 
-export const guardianDecisionView = /* @__PURE__ */ (() => z.object({
+export const guardianDecisionView = /* @__PURE__ */ z.lazy(() => z.object({
   requestId: z.uuid(),
   consentRecordId: z.uuid(),
   status: z.enum(requestStatuses),
   consentState: z.enum(consentStates),
   decidedAt: z.iso.datetime(),
   consentGiven: z.record(z.string(), z.boolean()),
-}))();
+}));
 
-export const resendView = /* @__PURE__ */ (() => z.object({ requestId: z.uuid(), expiresAt: z.iso.datetime(), linksSent: z.number() }))();
+export const resendView = /* @__PURE__ */ z.lazy(() => z.object({ requestId: z.uuid(), expiresAt: z.iso.datetime(), linksSent: z.number() }));
 
-export const guardianEvidenceView = /* @__PURE__ */ (() => z.object({
+export const guardianEvidenceView = /* @__PURE__ */ z.lazy(() => z.object({
   request: requestItemView,
   documents: z.array(z.object({ documentId: z.uuid(), documentType: z.string(), at: z.iso.datetime(), hash: z.string(), canonical: z.string() })),
-}))();
+}));
 

@@ -88,12 +88,12 @@ export const trackersBody = z.strictObject({
 
 export const trackerKeyBody = z.strictObject({ domain: trackerDomain, cookieName: z.optional(printable(maxTrackerNameLength)) });
 
-export const trackerUpsertResult = z.object({
+export const trackerUpsertResult = /* @__PURE__ */ z.lazy(() => z.object({
   created: z.number().check(z.int()),
   updated: z.number().check(z.int()),
   unchanged: z.number().check(z.int()),
   trackers: described(z.array(trackerView), 'The whole registry after the upsert'),
-});
+}));
 
 export const labelsBody = z.strictObject({
   labels: z.strictObject(Object.fromEntries(bannerLabelKeys.map((key) => [key, z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000)))]))).check(z.refine((labels) => Object.keys(labels).length > 0, 'name at least one label')),
@@ -106,11 +106,11 @@ export const draftBody = z.strictObject({
   replaceReviewed: described(z.optional(z.boolean()), 'Draft over labels a person reviewed; without it such a language is a 409 CONFLICT'),
 });
 
-export const draftAllResult = z.object({
+export const draftAllResult = /* @__PURE__ */ z.lazy(() => z.object({
   translator: z.string(),
   languages: z.array(z.object({ language: z.string(), status: z.enum(labelStatuses) })),
   keptReviewed: z.array(z.string()),
-});
+}));
 
 export const revisionParams = z.strictObject({ revision: z.coerce.number().check(z.int(), z.gte(1)) });
 
@@ -127,7 +127,7 @@ const rates = {
   partial: described(z.number(), 'partial ÷ decisions: some true, some false'),
 };
 
-export const cmpAnalyticsView = z.object({
+export const cmpAnalyticsView = /* @__PURE__ */ z.lazy(() => z.object({
   from: day,
   to: day,
   totals: z.object({
@@ -150,4 +150,4 @@ export const cmpAnalyticsView = z.object({
   daily: z.array(
     z.object({ date: day, decisions: z.number().check(z.int()), accept: z.number().check(z.int()), reject: z.number().check(z.int()), partial: z.number().check(z.int()), withdrawals: z.number().check(z.int()) }),
   ),
-});
+}));

@@ -45,14 +45,14 @@ export const configView = z.object(configFields);
 export const printable = (max: number) =>
   z.string().check(z.trim(), z.minLength(1), z.maxLength(max), z.regex(/^[^\p{Cc}]*$/u, 'must not contain control characters'));
 
-export const trackerView = z.object({
+export const trackerView = /* @__PURE__ */ z.lazy(() => z.object({
   domain: z.string(),
   cookieName: z.optional(z.string()),
   category: cookieCategory,
   vendor: z.optional(z.string()),
   location: z.optional(z.string()),
   declaredByAdmin: z.boolean(),
-});
+}));
 
 export const labelSetView = z.object({
   language: z.string(),
@@ -61,11 +61,11 @@ export const labelSetView = z.object({
   updatedAt: z.nullable(z.iso.datetime()),
 });
 
-export const publicConfigView = z.extend(configView, {
+export const publicConfigView = /* @__PURE__ */ z.lazy(() => z.extend(configView, {
   trackers: z.array(trackerView),
   labelSets: z.record(z.string(), z.omit(labelSetView, { language: true })),
   languageNames: described(z.record(z.string(), z.string()), 'Extension: English and each of languages named in itself (HI: हिन्दी), for the language switcher. A configuration last changed before this field was added carries none until its next change; the widget then names a language by its code unless the public notice names it'),
-});
+}));
 
 export const publicConfigParams = z.strictObject({ tenantId: z.uuid() });
 
@@ -81,18 +81,18 @@ export const webEventBody = z.strictObject({
   principalStatus: described(z.optional(z.enum(principalStatuses)), "Extension (s.9): CHILD or GUARDED when the visitor told the widget she is under 18 (or has a lawful guardian). Her state then grants no optional category in GET /cmp/consent-status (tracking and behavioural monitoring are barred for children, s.9(3); nothing else is approved by a parent here), and her choices are not counted in the analytics"),
 });
 
-export const webEventResult = z.object({ recorded: z.literal(true), consentRecordId: z.uuid() });
+export const webEventResult = /* @__PURE__ */ z.lazy(() => z.object({ recorded: z.literal(true), consentRecordId: z.uuid() }));
 
 export const consentStatusQuery = z.strictObject({ visitorId: z.uuid() });
 
-export const consentStatusView = z.object({
+export const consentStatusView = /* @__PURE__ */ z.lazy(() => z.object({
   visitorId: z.uuid(),
   found: z.boolean(),
   categories: z.record(z.string(), z.boolean()),
   lastUpdated: z.nullable(z.iso.datetime()),
   withdrawn: z.boolean(),
   principalStatus: described(z.optional(z.enum(principalStatuses)), 'Extension: present for a child or guarded visitor, whose optional categories all read false'),
-});
+}));
 
 export const serverEventBody = z.strictObject({
   visitorId: z.uuid(),
@@ -101,7 +101,7 @@ export const serverEventBody = z.strictObject({
   category: cookieCategory,
 });
 
-export const serverEventView = z.object({
+export const serverEventView = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.string(),
   visitorId: z.uuid(),
   trackerName: z.string(),
@@ -110,4 +110,4 @@ export const serverEventView = z.object({
   allowed: described(z.boolean(), "Whether the visitor's consent state allowed this category when the call was logged"),
   firedWithoutConsent: described(z.boolean(), 'fired while the category was not allowed: evidence of a tracker running without consent'),
   createdAt: z.iso.datetime(),
-});
+}));

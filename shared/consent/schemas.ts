@@ -92,9 +92,9 @@ export const recordResult = /* @__PURE__ */ (() => z.object({
   guardianRequestId: described(z.nullable(z.uuid()), 'Extension: the guardian request a CHILD or GUARDED decision waits on; null otherwise'),
 }))();
 
-export const sdkRecordResult = /* @__PURE__ */ (() => z.extend(recordResult, {
+export const sdkRecordResult = /* @__PURE__ */ z.lazy(() => z.extend(recordResult, {
   withdrawalKey: described(z.string(), 'Extension: 256 random bits (base64url), the proof of possession POST /consent/sdk-withdraw asks for. Returned only here, stored only as its SHA-256, never shown again: keep it with the record id (the widget keeps it in localStorage).'),
-}))();
+}));
 
 export const hashParams = /* @__PURE__ */ (() => z.strictObject({ hash: principalHashSchema }))();
 export const externalIdParams = /* @__PURE__ */ (() => z.strictObject({ externalId: z.string().check(z.minLength(1), z.maxLength(256)) }))();
@@ -129,13 +129,13 @@ const statusFields = /* @__PURE__ */ (() => ({
   noticeTitle: z.string(),
 }))();
 
-export const statusItem = /* @__PURE__ */ (() => z.object({
+export const statusItem = /* @__PURE__ */ z.lazy(() => z.object({
   consentRecordId: z.uuid(),
   noticeVersion: z.number().check(z.int()),
   consentGiven: z.record(z.string(), z.boolean()),
   proofHash: z.string(),
   ...statusFields,
-}))();
+}));
 
 export const externalIdItem = /* @__PURE__ */ (() => z.object({
   id: z.uuid(),
@@ -154,7 +154,7 @@ export const listItem = /* @__PURE__ */ (() => z.extend(externalIdItem, {
   proofHash: z.string(),
 }))();
 
-export const recordPage = /* @__PURE__ */ (() => z.object({
+export const recordPage = /* @__PURE__ */ z.lazy(() => z.object({
   items: z.array(listItem),
   total: z.number().check(z.int()),
   page: z.number().check(z.int()),
@@ -162,9 +162,9 @@ export const recordPage = /* @__PURE__ */ (() => z.object({
   nextCursor: z.nullable(z.string()),
   countsAsOf: described(z.nullable(z.iso
     .datetime()), 'Extension: total comes from counters that count a new record when the evidence log sequences it, seconds after it is written; this is when they last counted (null for a search, which counts the records themselves)'),
-}))();
+}));
 
-export const proofView = /* @__PURE__ */ (() => z.object({
+export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
   recordId: z.uuid(),
   proofVersion: described(z.union([z.literal(1), z.literal(2), z.literal(3)]), '3: the evidence with its attribution (attribution, attributionMethod, attributedBy; and identifierSignedAt on SIGNED_HASH records whose signature carried a time); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
   algorithm: z.string(),
@@ -193,9 +193,9 @@ export const proofView = /* @__PURE__ */ (() => z.object({
   consentState: consentStateSchema,
   guardianVerification: guardianVerificationSchema,
   guardianRequestId: described(z.nullable(z.uuid()), "Extension: the guardian request of a child's or guarded person's decision (GET /children/guardian-requests/:requestId holds its logged decision); null otherwise"),
-}))();
+}));
 
-export const analyticsView = /* @__PURE__ */ (() => z.object({
+export const analyticsView = /* @__PURE__ */ z.lazy(() => z.object({
   totalConsents: described(z.number().check(z.int()), 'Consent records ever written'),
   countsAsOf: described(z.nullable(z.iso.datetime()), 'Extension: when the counters last counted; a new record is counted when the evidence log sequences it, seconds after it is written'),
   consentGiven: described(z.number().check(z.int()), 'Records not fully withdrawn (active or partially withdrawn)'),
@@ -205,7 +205,7 @@ export const analyticsView = /* @__PURE__ */ (() => z.object({
   consentsLast30Days: described(z.number().check(z.int()), 'Extension: records written in the last 30 days (today and the 29 days before, UTC)'),
   daily: described(z.array(z.object({ date: described(z.string(), 'UTC day, YYYY-MM-DD'), consents: z.number().check(z.int()) })), 'Extension: records written per UTC day, the last 30 days, oldest first (days without records are 0)'),
   byPurpose: z.array(z.object({ purposeId: z.uuid(), name: z.string(), given: z.number().check(z.int()), withdrawn: z.number().check(z.int()) })),
-}))();
+}));
 
 export const withdrawBody = /* @__PURE__ */ (() => z.strictObject({
   dataPrincipalIdentifier: identifierSchema,
@@ -238,7 +238,7 @@ export const portalLinkBody = /* @__PURE__ */ (() => z.strictObject({
   email: z.email().check(z.maxLength(254)),
 }))();
 
-export const portalLinkResult = /* @__PURE__ */ (() => z.object({ accepted: z.literal(true) }))();
+export const portalLinkResult = /* @__PURE__ */ z.lazy(() => z.object({ accepted: z.literal(true) }));
 
 export const withdrawPublicBody = /* @__PURE__ */ (() => z.strictObject({
   apiKey: z.string().check(z.maxLength(200)),
@@ -263,11 +263,11 @@ const withdrawalFields = /* @__PURE__ */ (() => ({
   tenant: z.object({ name: z.string(), slug: z.string() }),
 }))();
 
-export const publicWithdrawalResult = /* @__PURE__ */ (() => z.object({
+export const publicWithdrawalResult = /* @__PURE__ */ z.lazy(() => z.object({
   withdrawalId: z.nullable(z.uuid()),
   ...withdrawalFields,
   confirmationRequired: described(z.boolean(), 'Extension: true when the tenant\'s publicWithdrawal setting is CONFIRM_BY_EMAIL: nothing was withdrawn yet; a single-use link was mailed to the address if it has consent (the answer is the same either way)'),
-}))();
+}));
 
 export const publicWithdrawalModes = ['IMMEDIATE', 'CONFIRM_BY_EMAIL'] as const;
 export type PublicWithdrawalMode = (typeof publicWithdrawalModes)[number];
@@ -278,14 +278,14 @@ export const consentSettingsBody = /* @__PURE__ */ (() => z.strictObject({
     publicWithdrawal: z.optional(z.enum(publicWithdrawalModes)),
   }).check(z.refine((body) => body.requireVerifiedIdentity !== undefined || body.publicWithdrawal !== undefined, { message: 'send at least one setting', path: ['requireVerifiedIdentity'] })))();
 
-export const consentSettingsView = /* @__PURE__ */ (() => z.object({
+export const consentSettingsView = /* @__PURE__ */ z.lazy(() => z.object({
   requireVerifiedIdentity: described(z.boolean(), 'sdk-record refuses records that are not VERIFIED (an unsigned identifierHash, or no identifier): 400 VALIDATION_ERROR naming identifierSignature'),
   publicWithdrawal: described(z.enum(publicWithdrawalModes), 'IMMEDIATE: withdraw-public withdraws at once (the spec). CONFIRM_BY_EMAIL: it mails the address a single-use withdrawal link instead, and answers the same for every address'),
   updatedAt: z.nullable(z.iso.datetime()),
   updatedBy: described(z.nullable(z.string()), 'user:<userId> of the last change; null while the defaults stand'),
-}))();
+}));
 
-export const consentSettingsChange = /* @__PURE__ */ (() => z.object({
+export const consentSettingsChange = /* @__PURE__ */ z.lazy(() => z.object({
   documentId: described(z.uuid(), 'The logged document (its id in the tenant\'s evidence log)'),
   at: z.iso.datetime(),
   by: described(z.string(), 'user:<userId> who saved'),
@@ -295,19 +295,19 @@ export const consentSettingsChange = /* @__PURE__ */ (() => z.object({
     'Each setting whose value changed: its value before and after',
   ),
   hash: described(z.string(), 'SHA-256 hex of the document\'s RFC 8785 form: its leaf data in the log'),
-}))();
+}));
 
-export const withdrawalResult = /* @__PURE__ */ (() => z.object({
+export const withdrawalResult = /* @__PURE__ */ z.lazy(() => z.object({
   withdrawalId: z.uuid(),
   ...withdrawalFields,
   complianceTask: described(z.object({ taskId: z.uuid(), dueAt: z.iso.datetime() }), 'The 7-day task to stop the processing'),
-}))();
+}));
 
-export const withdrawalTokenResult = /* @__PURE__ */ (() => z.object({
+export const withdrawalTokenResult = /* @__PURE__ */ z.lazy(() => z.object({
   token: z.string(),
   portalUrl: z.string(),
   expiresAt: z.iso.datetime(),
-}))();
+}));
 
 const portalTextFields = /* @__PURE__ */ (() => ({
   title: z.string(),
@@ -315,7 +315,7 @@ const portalTextFields = /* @__PURE__ */ (() => ({
   complaintText: z.nullable(z.string()),
 }))();
 
-export const portalViewResult = /* @__PURE__ */ (() => z.object({
+export const portalViewResult = /* @__PURE__ */ z.lazy(() => z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),
   notice: z.object({
     id: z.uuid(),
@@ -335,11 +335,11 @@ export const portalViewResult = /* @__PURE__ */ (() => z.object({
     z.object({ ...portalTextFields, purposes: z.record(z.uuid(), z.object({ name: z.string(), description: z.string() })) }),
   ),
   expiresAt: z.iso.datetime(),
-}))();
+}));
 
 export const taskQuery = /* @__PURE__ */ (() => z.object({ status: z.optional(z.enum(['OPEN', 'DONE', 'OVERDUE'])) }))();
 export const taskParams = /* @__PURE__ */ (() => z.strictObject({ id: z.uuid() }))();
-export const taskView = /* @__PURE__ */ (() => z.object({
+export const taskView = /* @__PURE__ */ z.lazy(() => z.object({
   taskId: z.uuid(),
   withdrawalId: z.uuid(),
   status: z.enum(['OPEN', 'DONE', 'OVERDUE']),
@@ -350,7 +350,7 @@ export const taskView = /* @__PURE__ */ (() => z.object({
   description: z.string(),
   withdrawalMethod: described(z.nullable(z.enum(withdrawalMethods)), 'Extension: how the withdrawal was made (the withdrawalMethod of its consent.withdrawn events); null for tasks made before it was kept'),
   withdrawalAttribution: described(z.nullable(withdrawalAttributionSchema), 'Extension: set for a withdrawal by email at POST /consent/withdraw-public: how far it knows its principal (PUBLIC_EMAIL_CLAIM: unverified); null otherwise'),
-}))();
+}));
 
 const exportDay = /* @__PURE__ */ (() => z.iso.date())();
 

@@ -47,7 +47,7 @@ export const updateAssetBody = z.strictObject({
 
 export const assetParams = z.strictObject({ assetId: z.uuid() });
 
-export const assetView = z.object({
+export const assetView = /* @__PURE__ */ z.lazy(() => z.object({
   assetId: z.uuid(),
   name: z.string(),
   description: z.string(),
@@ -60,7 +60,7 @@ export const assetView = z.object({
   linkedToPublishedNotice: described(z.boolean(), 'Extension: one of its purposes is in the published notice, so it cannot be deleted (409 ASSET_LINKED_TO_PUBLISHED_NOTICE)'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}));
 
 const processorFields = {
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
@@ -91,7 +91,7 @@ export const updateProcessorBody = z.strictObject({
 
 export const processorParams = z.strictObject({ processorId: z.uuid() });
 
-export const processorView = z.object({
+export const processorView = /* @__PURE__ */ z.lazy(() => z.object({
   processorId: z.uuid(),
   name: z.string(),
   role: z.enum(processorRoles),
@@ -102,6 +102,6 @@ export const processorView = z.object({
   linkedAssets: described(z.number().check(z.int()), 'Extension: how many data assets list it; a processor with any cannot be deleted (409 PROCESSOR_HAS_LINKED_ASSETS)'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}));
 
-export const deletedView = z.object({ deleted: z.literal(true) });
+export const deletedView = /* @__PURE__ */ z.lazy(() => z.object({ deleted: z.literal(true) }));

@@ -1,14 +1,13 @@
 import type { OperationResult } from '../http/operation';
 import type { DocumentModel } from './document';
-import { printPdf, pdfHeaders } from './pdf';
 import { documentHeaders, renderDocument } from './render';
 
 /**
- * A document as an API answer: its page (`html`), or that same page printed (`pdf`). What
- * filename a download takes is the route's; the page is rendered once, so the PDF is exactly it.
+ * A document as an API answer: its page, named `filename` (an attachment when `download`, else
+ * shown inline). The printed document (…/pdf, shared/documents/printed.ts) prints exactly this
+ * page and takes its name from here.
  */
-export const documentAnswer = async (model: DocumentModel, format: 'html' | 'pdf', filename: string, download = false): Promise<OperationResult> => {
-  const html = renderDocument(model);
-  if (format === 'html') return { headers: documentHeaders(download ? filename : undefined), serialized: html };
-  return { headers: pdfHeaders(filename), binary: await printPdf(html) };
-};
+export const documentAnswer = (model: DocumentModel, filename: string, download = false): OperationResult => ({
+  headers: documentHeaders(filename, download),
+  serialized: renderDocument(model),
+});

@@ -1,13 +1,12 @@
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { clientOptions, lazyClient } from '../aws/clients';
+import { invokeFunction } from '../aws/lambda';
 import { config } from '../config';
 import { ValidationError } from '../errors';
 
 /**
- * `?format=pdf`: a document's page (render.ts) printed by Chromium, byte for byte the HTML the
- * same request answers with `format=html`. The functions that answer the API carry no browser (a
- * zip Lambda cannot hold Chromium, and no bundle but the scanner's may: tests/infra/stack.test.ts),
- * so they hand the page to the document printer and answer with what it prints:
+ * A document's page (render.ts) printed by Chromium, byte for byte the HTML its route answers with
+ * `format=html`; the documents function's routes (…/pdf, shared/documents/printed.ts) print. The
+ * functions that answer the API carry no browser (a zip Lambda cannot hold Chromium, and no bundle
+ * but the scanner's may: tests/infra/stack.test.ts), so the page goes to the document printer:
  * - in AWS, the document printer function, from the scanner's container image (which already
  *   has Chromium), invoked synchronously (Lambda caps both the page sent and the PDF returned at
  *   6 MB: a larger document is refused with 400, and reads as HTML);
@@ -17,8 +16,6 @@ import { ValidationError } from '../errors';
 
 /** What a synchronous invocation can carry each way, with room for the JSON around it. */
 export const maxPrintBytes = 5_500_000;
-
-const lambdaClient = /* @__PURE__ */ lazyClient('lambda', (endpoint) => new LambdaClient(clientOptions(endpoint)));
 
 export interface PrintRequest {
   html: string;
@@ -39,9 +36,7 @@ export const printPdf = async (html: string): Promise<Uint8Array> => {
   if (Buffer.byteLength(payload) > maxPrintBytes) throw tooLarge();
   const functionName = config.documentPrinterFunction;
   if (functionName) {
-    const answer = await (await lambdaClient()).send(new InvokeCommand({ FunctionName: functionName, Payload: new TextEncoder().encode(payload) }));
-    if (answer.FunctionError || !answer.Payload) throw new Error(`the document printer failed: ${answer.FunctionError ?? 'no answer'}`);
-    return fromAnswer(JSON.parse(new TextDecoder().decode(answer.Payload)) as PrintAnswer);
+    return fromAnswer(await invokeFunction<PrintAnswer>(functionName, { html } satisfies PrintRequest, 'the document printer'));
   }
   const url = config.documentPrinterUrl;
   if (!url) throw new Error('No document printer is configured (DOCUMENT_PRINTER_FUNCTION in AWS, DOCUMENT_PRINTER_URL locally)');

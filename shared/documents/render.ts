@@ -60,10 +60,10 @@ const styleHash = createHash('sha256').update(style).digest('base64');
 export const documentPolicy = `default-src 'none'; style-src 'sha256-${styleHash}'; img-src 'none'; base-uri 'none'; form-action 'none'`;
 
 /** The HTML answer's headers: never cached, never framed by another site, never indexed; `filename` when it downloads. */
-export const documentHeaders = (filename?: string): Record<string, string> => ({
+export const documentHeaders = (filename: string, download: boolean): Record<string, string> => ({
   'Content-Type': 'text/html; charset=utf-8',
   'Content-Security-Policy': `${documentPolicy}; frame-ancestors 'none'`,
-  ...(filename ? { 'Content-Disposition': `attachment; filename="${filename}.html"` } : {}),
+  'Content-Disposition': `${download ? 'attachment' : 'inline'}; filename="${filename}.html"`,
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',

@@ -1,9 +1,12 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
 
-/** `?format=` of a route that answers a document (shared/documents): its JSON as it always was, the page, or the page printed. */
+/**
+ * `?format=` of a route that answers a document (shared/documents): its JSON as it always was, or
+ * the page. The page printed is a route of its own, the same path with `/pdf` (group `documents`).
+ */
 export const documentFormat = described(
-  z._default(z.enum(['json', 'html', 'pdf']), 'json'),
-  'json (default): the data; html: the same as a document (text/html, self-contained, printable); pdf: that page printed by Chromium (application/pdf)',
+  z._default(z.enum(['json', 'html']), 'json'),
+  'json (default): the data; html: the same as a document (text/html, self-contained, printable). The same path with /pdf prints that page (application/pdf)',
 );
 export const documentFormatQuery = z.strictObject({ format: documentFormat });

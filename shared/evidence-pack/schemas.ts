@@ -34,7 +34,7 @@ export const evidencePackBody = z.pipe(z.strictObject({
     body.principalHash !== undefined ? { principalHash: body.principalHash } : { dataPrincipalIdentifier: body.dataPrincipalIdentifier! }));
 
 export const evidencePackQuery = z.strictObject({
-  format: described(documentFormat, 'json: { data: { pack } }; html: the pack as a document with the JSON embedded (the verifier reads it); pdf: that page printed'),
+  format: described(documentFormat, 'json: { data: { pack } }; html: the pack as a document with the JSON embedded (the verifier reads it)'),
 });
 
 const entryLog = described(z.object({
@@ -43,7 +43,7 @@ const entryLog = described(z.object({
     inclusionProof: described(z.array(hex32), 'RFC 9162 §2.1.3, to log.checkpoint'),
   }), "The entry's place in the tenant's log");
 
-export const evidencePackView = z.object({
+export const evidencePackView = /* @__PURE__ */ z.lazy(() => z.object({
   pack: described(z.object({
       packVersion: described(z.literal(packVersion), 'The pack format; a later format gets a new number'),
       kind: z.literal(packKind),
@@ -104,4 +104,4 @@ export const evidencePackView = z.object({
       keys: jwksView,
       signature: described(z.string(), "Compact JWS with detached payload (RFC 7515 Appendix F: `<header>..<signature>`, typ consent-evidence-pack+jws) by the evidence log's key (its kid in keys and in GET /consent/log/keys; ES256 with AWS KMS, EdDSA locally) over the RFC 8785 (JCS) canonical form of the pack without this member"),
     }), 'An evidence pack, signed as a whole: check it offline with scripts/verify-evidence-pack.mjs'),
-});
+}));

@@ -34,11 +34,11 @@ export const consistencyQuery = /* @__PURE__ */ (() => z.strictObject({
   to: described(z.coerce.number().check(z.int(), z.gte(1)), 'The larger tree size, at most the latest signed one'),
 }))();
 
-export const consistencyView = /* @__PURE__ */ (() => z.object({
+export const consistencyView = /* @__PURE__ */ z.lazy(() => z.object({
   from: z.number().check(z.int()),
   to: z.number().check(z.int()),
   proof: described(z.array(hex32), 'RFC 9162 §2.1.4 consistency proof'),
-}))();
+}));
 
 export const jwksView = /* @__PURE__ */ (() => described(z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string(), alg: z.string(), use: z.string() })) }), 'JWKS of the keys that sign checkpoints and receipts'))();
 
@@ -47,7 +47,7 @@ export const logVerifyQuery = /* @__PURE__ */ (() => z.object({
     to: described(z.optional(z.coerce.number().check(z.int(), z.gte(0))), 'Last leaf index to check (default: the last one the latest checkpoint covers)'),
   }).check(z.refine((query) => query.to === undefined || query.from <= query.to, { message: 'from must not exceed to', path: ['from'] })))();
 
-export const logVerification = /* @__PURE__ */ (() => z.object({
+export const logVerification = /* @__PURE__ */ z.lazy(() => z.object({
   from: z.number().check(z.int()),
   to: z.number().check(z.int()),
   treeSize: described(z.number().check(z.int()), 'Size of the latest signed checkpoint, which the entries are checked against'),
@@ -67,4 +67,4 @@ export const logVerification = /* @__PURE__ */ (() => z.object({
         reason: z.string(),
       }),
     ), 'Every problem found, by position (at most 100)'),
-}))();
+}));

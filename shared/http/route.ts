@@ -5,7 +5,7 @@ import type { EdgeCacheName } from './edge-cache';
 import type { AccessLevel, StateChangingAccess } from '../roles';
 
 /** The Lambda that serves a route. One esbuild bundle and one function per group. */
-export const functionGroups = ['auth', 'api-keys', 'notices', 'consent', 'consent-public', 'evidence', 'portal', 'webhooks', 'cmp', 'cmp-public', 'meta', 'breaches', 'rights', 'children', 'retention'] as const;
+export const functionGroups = ['auth', 'api-keys', 'notices', 'consent', 'consent-public', 'evidence', 'portal', 'webhooks', 'cmp', 'cmp-public', 'meta', 'breaches', 'rights', 'children', 'retention', 'documents'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -62,6 +62,11 @@ interface RouteFields {
   response: {
     status: number;
     description: string;
+    /**
+     * The success body's schema, for OpenAPI and the dashboard's types only: no handler validates
+     * its answers. So the views named here are `z.lazy` where they are defined, built when the
+     * OpenAPI document is generated and never in a function's cold start (docs/bundles.md).
+     */
     data?: z.$ZodType;
     /** Response headers, name to description. */
     headers?: Readonly<Record<string, string>>;
@@ -84,6 +89,12 @@ interface RouteFields {
   edgeCache?: EdgeCacheName;
   /** Error codes this route can answer with, beyond those its auth kind implies. */
   errors?: readonly ErrorCode[];
+  /**
+   * A printed document (group `documents`): this route answers, as a PDF, the page that the route
+   * `operationId` of `group` answers with `format=html`, at this route's path less its `/pdf` and by
+   * the same method (tests/openapi.test.ts holds the table to that).
+   */
+  prints?: { operationId: string; group: FunctionGroup };
 }
 
 /**

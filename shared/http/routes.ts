@@ -9,6 +9,7 @@ import { consentRoutes } from './routes/consent';
 import { evidenceExportRoutes } from './routes/evidence-exports';
 import { evidenceLogRoutes } from './routes/evidence-log';
 import { dataMapRoutes } from './routes/data-map';
+import { documentRoutes } from './routes/documents';
 import { metaRoutes } from './routes/meta';
 import { noticeRoutes } from './routes/notices';
 import { purposeRoutes } from './routes/purposes';
@@ -49,6 +50,7 @@ export const routes = {
   ...childrenRoutes,
   ...retentionRoutes,
   ...metaRoutes,
+  ...documentRoutes,
 } as const satisfies Record<string, RouteDefinition>;
 
 export type Routes = typeof routes;

@@ -149,7 +149,7 @@ export const noticeView = /* @__PURE__ */ (() => z.object({
   archivedAt: z.nullable(z.iso.datetime()),
 }))();
 
-export const noticeDetailView = /* @__PURE__ */ (() => z.extend(noticeView, {
+export const noticeDetailView = /* @__PURE__ */ z.lazy(() => z.extend(noticeView, {
   purposes: z.array(
     z.object({
       id: z.uuid(),
@@ -161,9 +161,9 @@ export const noticeDetailView = /* @__PURE__ */ (() => z.extend(noticeView, {
       displayOrder: z.number().check(z.int()),
     }),
   ),
-}))();
+}));
 
-export const publishResult = /* @__PURE__ */ (() => z.object({
+export const publishResult = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   status: z.literal('PUBLISHED'),
   versionNumber: z.number().check(z.int()),
@@ -171,16 +171,16 @@ export const publishResult = /* @__PURE__ */ (() => z.object({
   materialChanges: z.array(z.pick(change, { field: true, type: true, isMaterial: true, newValue: true })),
   fromVersionNumber: described(z.nullable(z.number().check(z.int())), 'Version compared against: the notice this publish replaced, else the previous version of the lineage; null for a first publish'),
   toVersionNumber: z.number().check(z.int()),
-}))();
+}));
 
-export const archiveResult = /* @__PURE__ */ (() => z.object({
+export const archiveResult = /* @__PURE__ */ z.lazy(() => z.object({
   action: z.enum(['ARCHIVED', 'DELETED']),
   noticeId: z.uuid(),
   consentCount: z.number().check(z.int()),
   message: z.string(),
-}))();
+}));
 
-export const versionView = /* @__PURE__ */ (() => z.object({
+export const versionView = /* @__PURE__ */ z.lazy(() => z.object({
   versionNumber: z.number().check(z.int()),
   noticeId: z.uuid(),
   changeNote: z.nullable(z.string()),
@@ -189,17 +189,17 @@ export const versionView = /* @__PURE__ */ (() => z.object({
   ...noticeTextView,
   purposes: z.array(z.extend(publicPurposeView, { legalBasis: z.string(), displayOrder: z.number().check(z.int()) })),
   translations: z.record(z.string(), translationView),
-}))();
+}));
 
-export const diffResult = /* @__PURE__ */ (() => z.object({
+export const diffResult = /* @__PURE__ */ z.lazy(() => z.object({
   from: z.number().check(z.int()),
   to: z.number().check(z.int()),
   hasMaterialChange: described(z.boolean(), 'True exactly when a purpose was added or removed, or a purpose’s data categories or legal basis changed: re-consent is needed'),
   totalChanges: z.number().check(z.int()),
   changes: z.array(change),
-}))();
+}));
 
-export const previewView = /* @__PURE__ */ (() => z.object({
+export const previewView = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   language: z.string(),
   title: z.string(),
@@ -211,7 +211,7 @@ export const previewView = /* @__PURE__ */ (() => z.object({
   withdrawalUrl: z.nullable(z.string()),
   purposes: z.array(publicPurposeView),
   fallbackFields: described(z.array(z.string()), 'Fields shown in English because this language has no text for them'),
-}))();
+}));
 
 export const publicNoticeView = /* @__PURE__ */ (() => z.object({
   id: z.uuid(),

@@ -34,7 +34,7 @@ export const updatePurposeBody = z.strictObject({
 
 export const purposeIdParams = z.strictObject({ id: z.uuid() });
 
-export const purposeView = z.object({
+export const purposeView = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   name: z.string(),
   description: z.string(),
@@ -45,4 +45,4 @@ export const purposeView = z.object({
   thirdScheduleException: thirdScheduleExceptionSchema,
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}));

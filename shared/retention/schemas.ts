@@ -36,22 +36,20 @@ export const retentionSettingsBody = /* @__PURE__ */ (() =>
     noticeHours: z.optional(retentionSettingsFields.noticeHours),
   }))();
 
-export const retentionSettingsView = /* @__PURE__ */ (() =>
-  z.object({
+export const retentionSettingsView = /* @__PURE__ */ z.lazy(() => z.object({
     ...retentionSettingsFields,
     updatedAt: z.nullable(z.iso.datetime()),
     updatedBy: z.nullable(z.string()),
-  }))();
+  }));
 
-export const thirdScheduleView = /* @__PURE__ */ (() =>
-  z.object({
+export const thirdScheduleView = /* @__PURE__ */ z.lazy(() => z.object({
     classes: z.array(z.object({ id: z.string(), serial: z.number(), class: z.string(), registeredUsersAtLeast: z.number(), definition: z.string(), period: z.string() })),
     exceptions: z.array(z.object({ id: z.string(), clause: z.string(), purpose: z.string() })),
     noticeHours: z.number(),
     rulesCommencement: z.iso.datetime(),
     logRetentionDays: z.number(),
     sources: z.record(z.string(), z.object({ title: z.string(), url: z.string() })),
-  }))();
+  }));
 
 export const maxActivities = 1000;
 
@@ -71,9 +69,8 @@ export const activityBody = /* @__PURE__ */ (() =>
     ),
   }))();
 
-export const activityResult = /* @__PURE__ */ (() =>
-  z.object({
+export const activityResult = /* @__PURE__ */ z.lazy(() => z.object({
     accepted: described(z.number(), 'Activities accepted (all of them: a batch with one invalid item is 400 and records none)'),
     principals: described(z.number(), 'Distinct principals among them'),
     recorded: described(z.number(), "Principals whose last activity moved on (at most one write per principal per UTC day: a later time of a day already recorded is coalesced)"),
-  }))();
+  }));

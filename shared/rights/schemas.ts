@@ -31,7 +31,7 @@ export const publicRequestBody = z.strictObject({
     language: described(z._default(languageCode, 'EN'), 'Extension: the language of the request form; the principal\'s mails and link page use it where labels exist'),
   }).check(z.superRefine(nomineeRule));
 
-export const publicRequestResult = z.object({ accepted: z.literal(true) });
+export const publicRequestResult = /* @__PURE__ */ z.lazy(() => z.object({ accepted: z.literal(true) }));
 
 export const loggedRequestBody = z.strictObject({
     type: z.enum(requestTypes),
@@ -73,12 +73,12 @@ export const settingsBody = z.strictObject({
     identifiersRequired: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(20))),
   }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
 
-export const settingsView = z.object({
+export const settingsView = /* @__PURE__ */ z.lazy(() => z.object({
   grievanceResponseDays: described(z.number().check(z.int()), 'Days to answer a grievance (s.13; at most 90, Rule 14(3))'),
   requestResponseDays: described(z.number().check(z.int()), 'Days to answer any other request'),
   identifiersRequired: described(z.array(z.string()), 'What a principal must give to be identified (Rule 14(1)), e.g. ["email"]'),
   updatedAt: z.nullable(time),
-});
+}));
 
 const requestAsset = z.object({
   assetId: z.uuid(),
@@ -115,7 +115,7 @@ const closureView = described(z.object({
     log: logView,
   }), 'GRIEVANCE resolved: the signed closure receipt and the logged resolution it names, with its place in the tenant\'s Merkle log; `node scripts/verify-receipt.mjs --closure` checks all of it offline');
 
-export const requestView = z.object({
+export const requestView = /* @__PURE__ */ z.lazy(() => z.object({
   ...requestFields,
   details: described(z.string(), 'What the principal asked, in their words: shown to them on their request page'),
   teamNote: described(z.nullable(z.string()), 'Extension: the team\'s own note on a logged request; never shown to the principal'),
@@ -127,7 +127,7 @@ export const requestView = z.object({
   withdrawalId: described(z.nullable(z.uuid()), 'ERASURE fulfilled: the withdrawal of all the principal\'s consent (method RIGHTS_REQUEST)'),
   documents: described(z.array(z.object({ documentId: z.uuid(), documentType: z.string(), at: time, hash })), 'The request\'s entries in the tenant\'s Merkle log: its submission and resolution'),
   closure: z.nullable(closureView),
-});
+}));
 
 const named = z.object({ purposeId: z.uuid(), name: z.string() });
 
@@ -172,7 +172,7 @@ export const accessSummary = described(z.object({
     nominees: z.array(z.object({ name: z.string(), relationship: z.string(), nominatedAt: time })),
   }), 'The s.11 summary: the consent records, per purpose the data is used for now (consent given and not withdrawn, or another lawful basis, stated) the data categories and the assets that process them, every processor and fiduciary the data is shared with (except disclosures to authorities under s.11(2)), and the nominees');
 
-export const publicRequestView = z.object({
+export const publicRequestView = /* @__PURE__ */ z.lazy(() => z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),
   requestId: z.uuid(),
   type: z.enum(requestTypes),
@@ -193,9 +193,9 @@ export const publicRequestView = z.object({
   linkValidUntil: described(z.nullable(time), 'The link shows the answer until 90 days after the resolution'),
   summary: described(z.nullable(accessSummary), 'ACCESS fulfilled: the summary as it was answered'),
   closure: z.nullable(closureView),
-});
+}));
 
-export const meansView = z.object({
+export const meansView = /* @__PURE__ */ z.lazy(() => z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),
   rights: described(z.array(z.enum(requestTypes)), 'The rights a principal can exercise here'),
   identifiersRequired: z.array(z.string()),
@@ -203,4 +203,4 @@ export const meansView = z.object({
   grievanceResponseDays: z.number().check(z.int()),
   dpoContact: z.nullable(z.string()),
   requestPageUrl: described(z.nullable(z.string()), 'The public request page (the tenant\'s page of the portal), null without a configured portal'),
-});
+}));

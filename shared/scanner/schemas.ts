@@ -4,7 +4,7 @@ import { cookieCategory } from '../cmp/visitor-schemas';
 import { classifiers, findingKinds } from './finding';
 import { scanStatuses, scanTriggers } from './run';
 
-export const scanNowResult = z.object({ scanRunId: z.uuid(), status: z.literal('QUEUED') });
+export const scanNowResult = /* @__PURE__ */ z.lazy(() => z.object({ scanRunId: z.uuid(), status: z.literal('QUEUED') }));
 
 export const scanRunView = z.object({
   scanRunId: z.uuid(),
@@ -35,6 +35,6 @@ export const findingView = z.object({
   classifiedBy: z.enum(classifiers),
 });
 
-export const scanReportView = z.extend(scanRunView, { findings: z.array(findingView) });
+export const scanReportView = /* @__PURE__ */ z.lazy(() => z.extend(scanRunView, { findings: z.array(findingView) }));
 
 export const scanRunParams = z.strictObject({ scanRunId: z.uuid() });

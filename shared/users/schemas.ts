@@ -21,12 +21,12 @@ export const setPasswordBody = z.strictObject({
   password: passwordSchema,
 });
 
-export const teamMemberSchema = z.object({
+export const teamMemberSchema = /* @__PURE__ */ z.lazy(() => z.object({
   userId: z.uuid(),
   email: z.string(),
   role: z.enum(roles),
   createdAt: z.iso.datetime(),
-});
+}));
 
 /** A team member as the views name them (shared/users/actor.ts): email and role as they were then, or as they read now, said so. */
 export const actorView = described(

@@ -12,7 +12,7 @@ export const createWebhookBody = z.strictObject({ label, url, secret, events });
 export const updateWebhookBody = z.strictObject({ label: z.optional(label), url: z.optional(url), secret: z.optional(secret), events: z.optional(events), isActive: z.optional(z.boolean()) }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
 export const webhookIdParams = z.strictObject({ id: z.uuid() });
 
-export const webhookView = z.object({
+export const webhookView = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   label: z.string(),
   url: z.string(),
@@ -20,9 +20,9 @@ export const webhookView = z.object({
   isActive: z.boolean(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-});
+}));
 
-export const deliveryView = z.object({
+export const deliveryView = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   event: z.string(),
   eventId: z.string(),
@@ -37,4 +37,4 @@ export const deliveryView = z.object({
   lastError: z.nullable(z.string()),
   nextAttemptAt: z.nullable(z.iso.datetime()),
   createdAt: z.iso.datetime(),
-});
+}));

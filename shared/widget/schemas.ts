@@ -10,8 +10,7 @@ export const widgetBootstrapQuery = z.strictObject({
   language: described(z.enum(languageCodes), 'The language whose words and notice translation the answer holds, as the widget chose it (upper case)'),
 });
 
-export const widgetBootstrapView = /* @__PURE__ */ (() =>
-  z.object({
+export const widgetBootstrapView = /* @__PURE__ */ z.lazy(() => z.object({
     notice: described(
       z.nullable(z.omit(publicNoticeView, { labels: true })),
       "The published notice exactly as GET /consent/public-notice serves it, with translations holding only the requested language (when the notice has it) and without labels (they are in words); null while nothing is published",
@@ -29,4 +28,4 @@ export const widgetBootstrapView = /* @__PURE__ */ (() =>
       'Both banners\' words: under the requested language the words it shows (the notice\'s labels, then the cookie configuration\'s labelSets), under EN the English of every other key, which the widget shows marked lang="en". Only EN when EN was asked for',
     ),
     version: described(z.string(), 'The content version: the ETag without its quotes; it changes exactly when the answer does'),
-  }))();
+  }));

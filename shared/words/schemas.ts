@@ -66,9 +66,9 @@ const provenance = z.object({
 });
 const surfaceId = z.enum(surfaces.map((surface) => surface.id) as [string, ...string[]]);
 
-export const wordsSettingsView = z.object({ unreviewed: z.enum(unreviewedChoices), updatedAt: z.nullable(z.iso.datetime()) });
+export const wordsSettingsView = /* @__PURE__ */ z.lazy(() => z.object({ unreviewed: z.enum(unreviewedChoices), updatedAt: z.nullable(z.iso.datetime()) }));
 
-export const wordsOverviewView = z.object({
+export const wordsOverviewView = /* @__PURE__ */ z.lazy(() => z.object({
   unreviewed: z.enum(unreviewedChoices),
   updatedAt: z.nullable(z.iso.datetime()),
   total: described(z.number().check(z.int()), 'Keys in the catalogue'),
@@ -88,7 +88,7 @@ export const wordsOverviewView = z.object({
       machineTranslatable: z.boolean(),
     }),
   ),
-});
+}));
 
 export const languageWordsView = z.object({
   language: z.string(),
@@ -113,21 +113,21 @@ export const languageWordsView = z.object({
   ),
 });
 
-export const draftedWordsView = z.extend(languageWordsView, { translator: z.string() });
+export const draftedWordsView = /* @__PURE__ */ z.lazy(() => z.extend(languageWordsView, { translator: z.string() }));
 
-export const draftAllWordsResult = z.object({
+export const draftAllWordsResult = /* @__PURE__ */ z.lazy(() => z.object({
   translator: z.string(),
   languages: z.array(z.object({ language: z.string(), status })),
   keptReviewed: described(z.array(z.string()), 'Languages a person reviewed: their words are kept; only keys they had no word for were drafted'),
-});
+}));
 
 export const publicWordsParams = z.strictObject({ tenantSlug: slugSchema });
 export const publicWordsQuery = z.strictObject({ language: described(z.optional(z.string().check(z.maxLength(10))), 'A language code, either case; anything else is English') });
 
-export const publicWordsView = z.object({
+export const publicWordsView = /* @__PURE__ */ z.lazy(() => z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),
   language: z.string(),
   languages: described(z.array(z.string()), 'Languages the tenant shows words in (English always): what the public page offers'),
   words: described(z.record(z.string(), z.string()), "Every page key's word, in language where it shows one (the tenant's, or the service's built-in word), else in the tenant's English"),
   english: described(z.array(z.string()), 'Keys whose word is English (the page marks them lang="en")'),
-});
+}));

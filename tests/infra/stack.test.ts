@@ -468,15 +468,30 @@ describe('tracker scanner', () => {
 });
 
 describe('document printer', () => {
-  it("runs the scanner's image with the printer's handler, may only log, and only the functions answering ?format=pdf may invoke it", () => {
+  it("runs the scanner's image with the printer's handler, may only log, and only the documents function may invoke it", () => {
     const printerId = stack.getLogicalId(stack.documentPrinter.printer.node.defaultChild as CfnResource);
     const fn = resourcesOf('AWS::Lambda::Function')[printerId]!;
     expect(fn.Properties).toMatchObject({ PackageType: 'Image', Architectures: ['x86_64'], ImageConfig: { Command: ['printer.handler'] } });
     expect([...new Set(actionsOf(stack.documentPrinter.printer))].sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
     for (const [name, built] of stack.functions.byName) {
       const invokes = actionsOn(built, printerId).includes('lambda:InvokeFunction');
-      expect(invokes, name).toBe(['breaches', 'evidence', 'rights'].includes(name));
+      expect(invokes, name).toBe(name === 'documents');
     }
+  });
+
+  it("lets the documents function invoke exactly the functions whose pages it prints, named to it by group, and no other function invoke any", () => {
+    const printedGroups = [...new Set(routeList.flatMap((route) => (route.prints ? [route.prints.group] : [])))].sort();
+    expect(printedGroups).toEqual(['breaches', 'evidence', 'rights']);
+    const documents = stack.functions.byName.get('documents')!;
+    for (const [name, built] of stack.functions.byName) {
+      const id = stack.getLogicalId(built.node.defaultChild as CfnResource);
+      for (const [caller, callerFn] of stack.functions.byName) {
+        const invokes = actionsOn(callerFn, id).includes('lambda:InvokeFunction');
+        expect(invokes, `${caller} invokes ${name}`).toBe(caller === 'documents' && (printedGroups as string[]).includes(name));
+      }
+    }
+    const variables = (resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(documents.node.defaultChild as CfnResource)]!.Properties as { Environment: { Variables: Record<string, unknown> } }).Environment.Variables;
+    expect(JSON.stringify(variables.DOCUMENT_SOURCE_FUNCTIONS)).toContain(stack.getLogicalId(stack.functions.of('evidence').node.defaultChild as CfnResource));
   });
 });
 

@@ -52,7 +52,7 @@ export default async function setup(project: TestProject) {
   const keyDir = mkdtempSync(join(tmpdir(), 'cms-test-keys-'));
   // Where each test process's stream readers say how far they have read (tests/support/stream-board.ts).
   const streamBoardDir = mkdtempSync(join(tmpdir(), 'cms-test-stream-board-'));
-  // The document printer (?format=pdf), as npm start runs it: Chromium starts with the first document.
+  // The document printer (the printed documents, …/pdf), as npm start runs it: Chromium starts with the first document.
   const printer = await startPrinter();
   project.provide('engines', {
     webhookQueueUrl: queues[queueDefinitions.webhookDeliveries.name]!,

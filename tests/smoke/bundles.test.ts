@@ -94,11 +94,11 @@ describe('the deployed bundles, run from a folder without node_modules', () => {
     expect(Object.values(words.body.data.words as Record<string, string>).some((word) => /[\u0B80-\u0BFF]/.test(word))).toBe(true);
   });
 
-  it('creates a breach and prints its Board intimation as a PDF (breaches, through the document printer)', async () => {
+  it('creates a breach and prints its Board intimation as a PDF (documents, from the breaches page, through the document printer)', async () => {
     const breach = await createBreach(call, tenant.token, breachBody());
     expect(breach.breachId).toEqual(expect.any(String));
-    // The bundle carries the document renderer and reaches the printer (as in AWS it invokes the printer function).
-    const pdf = await call('GET', `/api/v1/breaches/${breach.breachId}/board-report?stage=INTIMATION&format=pdf`, { token: tenant.token });
+    // The documents bundle asks the breaches bundle for the page and reaches the printer (as in AWS it invokes both functions).
+    const pdf = await call('GET', `/api/v1/breaches/${breach.breachId}/board-report/pdf?stage=INTIMATION`, { token: tenant.token });
     expect(pdf.status, String(pdf.body).slice(0, 300)).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(String(pdf.body).startsWith('%PDF-')).toBe(true);

@@ -143,10 +143,10 @@ export const breachRoutes = {
     group: 'breaches',
     auth: { kind: 'bearer', access: 'read' },
     summary: 'A Board filing, or its preview',
-    description: `${extension} stage DETAILED_REPORT (default) or INTIMATION: the frozen document once filed (read back from the evidence log), otherwise a preview of what would be filed now with the items it still lacks. format=html answers the filing as a document a DPO can attach (text/html; no script or external asset, every value escaped, its own Content-Security-Policy; Rule 7's item labels, the fiduciary, the DPO's contact and the filing's evidence-log reference at the top, times in the tenant's time zone with UTC, names for what the JSON names by id, a print stylesheet); format=pdf that same page printed by Chromium (application/pdf). The service records a filing; it does not send it to the Board.`,
+    description: `${extension} stage DETAILED_REPORT (default) or INTIMATION: the frozen document once filed (read back from the evidence log), otherwise a preview of what would be filed now with the items it still lacks. format=html answers the filing as a document a DPO can attach (text/html; no script or external asset, every value escaped, its own Content-Security-Policy; Rule 7's item labels, the fiduciary, the DPO's contact and the filing's evidence-log reference at the top, times in the tenant's time zone with UTC, names for what the JSON names by id, a print stylesheet); GET …/board-report/pdf prints that same page (application/pdf). The service records a filing; it does not send it to the Board.`,
     tags,
     request: { params, query: reportQuery },
-    response: { status: 200, description: 'The filing (JSON, or the document with format=html or pdf)', data: filingView, media: { 'text/html': 'format=html: the filing as a document', 'application/pdf': 'format=pdf: the document printed' } },
+    response: { status: 200, description: 'The filing (JSON, or the document with format=html)', data: filingView, media: { 'text/html': 'format=html: the filing as a document' } },
     errors: ['NOT_FOUND'],
   },
   extendBreach: {

@@ -120,10 +120,10 @@ export const rightsRoutes = {
     group: 'rights',
     auth: { kind: 'bearer', access: 'read' },
     summary: "The access summary of the request's principal, as it stands now",
-    description: `The s.11 summary the service assembles: the principal's consent records, per purpose the data is used for now (consent given and not withdrawn, or a legitimate use, each stated as its lawfulBasis; a withdrawn purpose is no current use) the data categories and the assets that process them, every processor and fiduciary the data has been shared with (through the assets of any purpose consented to) except those marked lawfulDisclosure, and the nominees. Resolving an ACCESS request FULFILLED freezes it and publishes it to the principal's link. format=html: the summary as a document (text/html, self-contained, printable, headed by the fiduciary, the DPO's contact and the request's entry in the evidence log); format=pdf: that page printed (application/pdf). ${gated}`,
+    description: `The s.11 summary the service assembles: the principal's consent records, per purpose the data is used for now (consent given and not withdrawn, or a legitimate use, each stated as its lawfulBasis; a withdrawn purpose is no current use) the data categories and the assets that process them, every processor and fiduciary the data has been shared with (through the assets of any purpose consented to) except those marked lawfulDisclosure, and the nominees. Resolving an ACCESS request FULFILLED freezes it and publishes it to the principal's link. format=html: the summary as a document (text/html, self-contained, printable, headed by the fiduciary, the DPO's contact and the request's entry in the evidence log); GET …/summary/pdf prints that page (application/pdf). ${gated}`,
     tags,
     request: { params: requestParams, query: documentFormatQuery },
-    response: { status: 200, description: 'The summary (JSON, or the document with format=html or pdf)', data: accessSummary, media: { 'text/html': 'format=html: the summary as a document', 'application/pdf': 'format=pdf: the document printed' } },
+    response: { status: 200, description: 'The summary (JSON, or the document with format=html)', data: accessSummary, media: { 'text/html': 'format=html: the summary as a document' } },
     errors: ['NOT_FOUND', 'FEATURE_NOT_AVAILABLE'],
   },
   startRightsRequest: {

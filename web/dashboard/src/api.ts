@@ -13,6 +13,7 @@ const endpoints = {
   listConsentRecords: ['GET', '/api/v1/consent/records'],
   consentProof: ['GET', '/api/v1/consent/records/:id/proof'],
   createEvidencePack: ['POST', '/api/v1/consent/evidence-packs'],
+  printEvidencePack: ['POST', '/api/v1/consent/evidence-packs/pdf'],
   exportConsentRecords: ['GET', '/api/v1/consent/records/export'],
   listComplianceTasks: ['GET', '/api/v1/compliance-tasks'],
   completeComplianceTask: ['POST', '/api/v1/compliance-tasks/:id/complete'],
@@ -74,6 +75,7 @@ const endpoints = {
   fileBoardIntimation: ['POST', '/api/v1/breaches/:breachId/board-intimation'],
   fileBoardReport: ['POST', '/api/v1/breaches/:breachId/board-report'],
   getBoardReport: ['GET', '/api/v1/breaches/:breachId/board-report'],
+  printBoardReport: ['GET', '/api/v1/breaches/:breachId/board-report/pdf'],
   extendBreach: ['POST', '/api/v1/breaches/:breachId/extension'],
   closeBreach: ['POST', '/api/v1/breaches/:breachId/close'],
   listDataAssets: ['GET', '/api/v1/data-assets'],
@@ -88,6 +90,7 @@ const endpoints = {
   logRightsRequest: ['POST', '/api/v1/rights/requests'],
   getRightsRequest: ['GET', '/api/v1/rights/requests/:requestId'],
   getRightsRequestSummary: ['GET', '/api/v1/rights/requests/:requestId/summary'],
+  printRightsRequestSummary: ['GET', '/api/v1/rights/requests/:requestId/summary/pdf'],
   startRightsRequest: ['POST', '/api/v1/rights/requests/:requestId/start'],
   markRightsRequestAsset: ['POST', '/api/v1/rights/requests/:requestId/assets/:assetId'],
   resolveRightsRequest: ['POST', '/api/v1/rights/requests/:requestId/resolve'],
@@ -247,7 +250,7 @@ export const createClient = (tokens: TokenStore) => {
     withToken((token) => send(op, (args[0] ?? {}) as Record<string, unknown>, token) as Promise<DataOf<Op>>);
 
   /** Calls an operation that answers with a file; resolves to the response (its body unread). */
-  const file = <Op extends 'createEvidencePack' | 'exportConsentRecords' | 'getBoardReport' | 'getRightsRequestSummary'>(op: Op, input: Input<Op>): Promise<Response> =>
+  const file = <Op extends 'createEvidencePack' | 'exportConsentRecords' | 'getBoardReport' | 'getRightsRequestSummary' | 'printEvidencePack' | 'printBoardReport' | 'printRightsRequestSummary'>(op: Op, input: Input<Op>): Promise<Response> =>
     withToken((token) => sendForFile(op, input as Record<string, unknown>, token));
 
   /** Signing in sends no token. */

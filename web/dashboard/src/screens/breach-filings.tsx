@@ -51,7 +51,8 @@ const Filing = ({ breach, stage, onFiled }: { breach: Breach; stage: Stage; onFi
   const headingId = `filing-${stage}`;
   const clock = stage === 'INTIMATION' ? breach.clocks.boardIntimation : breach.clocks.detailedReport;
   const missing = Object.values(filing.data?.missing ?? {});
-  const fetchAs = (format: 'html' | 'pdf') => api.file('getBoardReport', { params: { breachId: breach.breachId }, query: { stage, format } });
+  const fetchAs = (format: 'html' | 'pdf') =>
+    format === 'pdf' ? api.file('printBoardReport', { params: { breachId: breach.breachId }, query: { stage } }) : api.file('getBoardReport', { params: { breachId: breach.breachId }, query: { stage, format } });
   return (
     <section aria-labelledby={headingId} class="panel">
       <h2 id={headingId}>{info.title}</h2>

@@ -29,7 +29,7 @@ export const EvidenceExport = ({ principal, id }: { principal: PackPrincipal; id
   const exportDocument = (format: 'html' | 'pdf') =>
     run(async () => {
       setSaid('');
-      const response = await api.file('createEvidencePack', { body: principal, query: { format } });
+      const response = format === 'pdf' ? await api.file('printEvidencePack', { body: principal }) : await api.file('createEvidencePack', { body: principal, query: { format } });
       const file = /filename="([\w.-]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? `evidence-pack.${format}`;
       saveFile(file, await response.blob());
       setSaid(format === 'pdf' ? `Saved ${file}: the pack as a document, to attach or print.` : `Saved ${file}: open it in a browser to read or print it.`);

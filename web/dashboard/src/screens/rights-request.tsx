@@ -200,7 +200,8 @@ export default function RightsRequestScreen({ params }: { params: Record<string,
   const start = useAction();
   const { say, line } = useSaid();
   const request = changed ?? loaded.data;
-  const summaryAs = (format: 'html' | 'pdf') => api.file('getRightsRequestSummary', { params: { requestId }, query: { format } });
+  const summaryAs = (format: 'html' | 'pdf') =>
+    format === 'pdf' ? api.file('printRightsRequestSummary', { params: { requestId } }) : api.file('getRightsRequestSummary', { params: { requestId }, query: { format } });
   const title = request ? `${typeNames[request.type]} request` : 'Rights request';
   const update = (next: RightsRequest, said: string) => {
     setChanged(next);

@@ -18,7 +18,7 @@ export const upcomingQuery = /* @__PURE__ */ (() =>
     limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
   }))();
 
-export const upcomingPage = /* @__PURE__ */ (() =>
+export const upcomingPage = /* @__PURE__ */ z.lazy(() =>
   z.object({
     items: z.array(
       z.object({
@@ -32,11 +32,11 @@ export const upcomingPage = /* @__PURE__ */ (() =>
     page: z.number(),
     limit: z.number(),
     nextCursor: z.nullable(z.string()),
-  }))();
+  }));
 
 export const summaryQuery = /* @__PURE__ */ (() => z.strictObject(range))();
 
-export const summaryView = /* @__PURE__ */ (() =>
+export const summaryView = /* @__PURE__ */ z.lazy(() =>
   z.object({
     days: z.array(
       z.object({
@@ -47,7 +47,7 @@ export const summaryView = /* @__PURE__ */ (() =>
         expired: described(z.number(), 'Principals whose consent lapsed that day'),
       }),
     ),
-  }))();
+  }));
 
 export const erasuresQuery = /* @__PURE__ */ (() =>
   z.strictObject({
@@ -61,7 +61,7 @@ export const erasureAssetParams = /* @__PURE__ */ (() => z.strictObject({ id: z.
 export const resolveAssetBody = /* @__PURE__ */ (() =>
   z.strictObject({ note: described(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))), 'What was done (logged as its SHA-256)') }))();
 
-export const erasureTaskView = /* @__PURE__ */ (() =>
+export const erasureTaskView = /* @__PURE__ */ z.lazy(() =>
   z.object({
     id: z.uuid(),
     runId: z.uuid(),
@@ -81,6 +81,6 @@ export const erasureTaskView = /* @__PURE__ */ (() =>
     ),
     state: z.enum(taskStates),
     resolvedAt: z.optional(z.iso.datetime()),
-  }))();
+  }));
 
-export const erasurePage = /* @__PURE__ */ (() => z.object({ items: z.array(erasureTaskView), total: z.number(), page: z.number(), limit: z.number() }))();
+export const erasurePage = /* @__PURE__ */ z.lazy(() => z.object({ items: z.array(erasureTaskView), total: z.number(), page: z.number(), limit: z.number() }));

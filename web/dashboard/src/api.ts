@@ -111,6 +111,11 @@ const endpoints = {
   getRetentionSettings: ['GET', '/api/v1/retention/settings'],
   saveRetentionSettings: ['PUT', '/api/v1/retention/settings'],
   getThirdSchedule: ['GET', '/api/v1/retention/third-schedule'],
+  listRetentionUpcoming: ['GET', '/api/v1/retention/upcoming'],
+  getRetentionSummary: ['GET', '/api/v1/retention/summary'],
+  listRetentionErasures: ['GET', '/api/v1/retention/erasures'],
+  getRetentionErasure: ['GET', '/api/v1/retention/erasures/:id'],
+  resolveRetentionErasureAsset: ['POST', '/api/v1/retention/erasures/:id/assets/:assetId/resolve'],
 } as const satisfies { readonly [Op in OperationId]?: readonly [Routes[Op]['method'], Routes[Op]['path']] };
 
 export type Operation = keyof typeof endpoints;
@@ -162,9 +167,8 @@ const urlOf = (op: Operation, input: Record<string, unknown>): string => {
 };
 
 /** One request of an operation; a network failure is an ApiError (status 0). */
-const request = (op: Operation, input: Record<string, unknown>, token: string | undefined): Promise<Response> => requestTo(endpoints[op][0], urlOf(op, input), input, token);
-
-const requestTo = async (method: string, url: string, input: Record<string, unknown>, token: string | undefined): Promise<Response> => {
+const request = async (op: Operation, input: Record<string, unknown>, token: string | undefined): Promise<Response> => {
+  const [method] = endpoints[op];
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
   // Every write sends a JSON body (an empty object when the route takes none); a DELETE only when it names one (DELETE /cmp/trackers).
@@ -172,7 +176,7 @@ const requestTo = async (method: string, url: string, input: Record<string, unkn
   if (hasBody) headers['Content-Type'] = 'application/json';
   // no-cache: a public document cached for visitors (GET /cmp/config/:tenantId, max-age 300) is revalidated, never shown stale after a save.
   try {
-    return await fetch(url, { method, headers, ...(hasBody ? { body: JSON.stringify(input.body ?? {}) } : {}), credentials: 'omit', cache: 'no-cache' });
+    return await fetch(urlOf(op, input), { method, headers, ...(hasBody ? { body: JSON.stringify(input.body ?? {}) } : {}), credentials: 'omit', cache: 'no-cache' });
   } catch {
     throw new ApiError(0, 'NETWORK', 'The service could not be reached. Check your connection and try again.');
   }
@@ -259,13 +263,5 @@ export const createClient = (tokens: TokenStore) => {
   /** Signing out revokes the refresh token's whole login on the server (sends no access token). */
   const logout = (refreshToken: string) => send('logout', { body: { refreshToken } }, undefined) as Promise<DataOf<'logout'>>;
 
-  /**
-   * A call of a route this branch's route table does not list yet, typed by the caller: the
-   * retention lists (screens/retention-lists.ts), whose routes are built beside this screen
-   * (issue 34). At merge they join `endpoints` and this goes.
-   */
-  const unlisted = <T,>(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<T> =>
-    withToken(async (token) => (await envelopeOf(await requestTo(method, path, body === undefined ? {} : { body }, token))).data as T);
-
-  return { call, file, login, logout, refresh, unlisted };
+  return { call, file, login, logout, refresh };
 };

@@ -1,79 +1,48 @@
 import { useState } from 'preact/hooks';
+import type { DataOf } from '../api';
 import { api, canWrite } from '../session';
 import { Dialog, DialogActions, ErrorText, Loading, formatDate, formatDateTime, formatNumber, useAction, useData } from '../ui';
-import { useSaid } from './parts';
+import { usePager, useSaid } from './parts';
 
 /**
  * The retention lists (issue 34): the days ahead with their erasures, notices and cancellations,
- * each principal due, and the erasure tasks with their data-map assets. Their routes are built
- * beside this screen; until they are in this branch's route table the shapes agreed for them are
- * typed here and called through `api.unlisted` (at merge: operations of api.ts, these types from
- * the route table's schemas).
+ * each principal due, and the erasure tasks with their data-map assets.
  */
 
-type UpcomingState = 'SCHEDULED' | 'NOTICE_SENT' | 'CANCELLED' | 'EXPIRED';
-interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  limit: number;
-}
-interface Upcoming {
-  identifierHash: string;
-  purposeIds: string[];
-  dueAt: string;
-  noticeSentAt: string | null;
-  state: UpcomingState;
-}
-interface SummaryDay {
-  date: string;
-  due: number;
-  noticesSent: number;
-  cancelled: number;
-  expired: number;
-}
-interface ErasureAsset {
-  assetId: string;
-  name: string;
-  system?: string;
-  resolved: boolean;
-  resolvedAt?: string;
-  resolvedBy?: string;
-  note?: string;
-}
-interface ErasureTask {
-  id: string;
-  runId: string;
-  createdAt: string;
-  purposeIds: string[];
-  principalCount: number;
-  assets: ErasureAsset[];
-  state: 'OPEN' | 'RESOLVED';
-  resolvedAt?: string;
-}
+type Upcoming = DataOf<'listRetentionUpcoming'>['items'][number];
+type ErasureTask = DataOf<'listRetentionErasures'>['items'][number];
+type ErasureAsset = ErasureTask['assets'][number];
 
 const day = 86_400_000;
-const windowQuery = (days: number) => {
+/** From now to `days` ahead, fixed while its pages are read: a cursor is only good for the range it came from. */
+const windowOf = (days: number) => {
   const from = new Date();
-  return `from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(new Date(from.getTime() + days * day).toISOString())}`;
+  return { days, from: from.toISOString(), to: new Date(from.getTime() + days * day).toISOString() };
 };
 
-const stateLabels: Record<UpcomingState, string> = { SCHEDULED: 'Scheduled', NOTICE_SENT: 'Notice sent', CANCELLED: 'Cancelled by her activity', EXPIRED: 'Consent lapsed' };
+const stateLabels: Record<Upcoming['state'], string> = { SCHEDULED: 'Scheduled', NOTICE_SENT: 'Notice sent', CANCELLED: 'Cancelled by her activity', EXPIRED: 'Consent lapsed' };
 
 /** Purposes by name where the screen knows them. */
 export type PurposeNames = ReadonlyMap<string, string>;
 const namesOf = (ids: readonly string[], names: PurposeNames) => ids.map((id) => names.get(id) ?? id).join(', ');
 
 export const Upcoming = ({ names }: { names: PurposeNames }) => {
-  const [days, setDays] = useState(30);
-  const summary = useData(() => api.unlisted<{ days: SummaryDay[] }>('GET', `/api/v1/retention/summary?${windowQuery(days)}`), [days]);
-  const upcoming = useData(() => api.unlisted<Page<Upcoming>>('GET', `/api/v1/retention/upcoming?${windowQuery(days)}`), [days]);
+  const [range, setRange] = useState(() => windowOf(30));
+  const { cursor, restart, pager } = usePager();
+  const summary = useData(() => api.call('getRetentionSummary', { query: { from: range.from, to: range.to } }), [range]);
+  const upcoming = useData(() => api.call('listRetentionUpcoming', { query: { from: range.from, to: range.to, limit: 20, cursor } }), [range, cursor]);
   return (
     <section aria-labelledby="upcoming-heading">
       <h2 id="upcoming-heading">Upcoming erasures</h2>
       <label>
         Days ahead{' '}
-        <select value={days} onChange={(event) => setDays(Number(event.currentTarget.value))}>
+        <select
+          value={range.days}
+          onChange={(event) => {
+            setRange(windowOf(Number(event.currentTarget.value)));
+            restart();
+          }}
+        >
           {[7, 30, 90, 365].map((value) => (
             <option key={value} value={value}>{`${value} days`}</option>
           ))}
@@ -112,12 +81,11 @@ export const Upcoming = ({ names }: { names: PurposeNames }) => {
       ) : null}
       {upcoming.loading ? <Loading what="the principals due" /> : null}
       <ErrorText error={upcoming.error} />
-      {upcoming.data ? (
-        upcoming.data.items.length === 0 ? (
-          <p class="muted">No principal is due in these days.</p>
-        ) : (
+      {upcoming.data && upcoming.data.items.length === 0 && !cursor ? <p class="muted">No principal is due in these days.</p> : null}
+      {upcoming.data && (upcoming.data.items.length > 0 || cursor) ? (
+        <>
           <table>
-            <caption>{`Principals due, soonest first (${formatNumber(upcoming.data.total)} in all)`}</caption>
+            <caption>Principals due, soonest first</caption>
             <thead>
               <tr>
                 <th scope="col">Principal (hash)</th>
@@ -141,7 +109,8 @@ export const Upcoming = ({ names }: { names: PurposeNames }) => {
               ))}
             </tbody>
           </table>
-        )
+          {pager(upcoming.data.nextCursor)}
+        </>
       ) : null}
     </section>
   );
@@ -155,7 +124,7 @@ const ResolveForm = ({ task, asset, onDone, onCancel }: { task: ErasureTask; ass
       onSubmit={(event) => {
         event.preventDefault();
         void run(async () => {
-          await api.unlisted('POST', `/api/v1/retention/erasures/${encodeURIComponent(task.id)}/assets/${encodeURIComponent(asset.assetId)}/resolve`, note.trim() ? { note: note.trim() } : {});
+          await api.call('resolveRetentionErasureAsset', { params: { id: task.id, assetId: asset.assetId }, body: note.trim() ? { note: note.trim() } : {} });
           onDone();
         });
       }}
@@ -172,7 +141,9 @@ const ResolveForm = ({ task, asset, onDone, onCancel }: { task: ErasureTask; ass
 
 export const Erasures = ({ names }: { names: PurposeNames }) => {
   const [state, setState] = useState<ErasureTask['state']>('OPEN');
-  const loaded = useData(() => api.unlisted<Page<ErasureTask>>('GET', `/api/v1/retention/erasures?state=${state}`), [state]);
+  const [page, setPage] = useState(1);
+  const loaded = useData(() => api.call('listRetentionErasures', { query: { state, page } }), [state, page]);
+  const pages = loaded.data ? Math.ceil(loaded.data.total / loaded.data.limit) : 1;
   const [resolving, setResolving] = useState<{ task: ErasureTask; asset: ErasureAsset }>();
   const { say, line } = useSaid();
   return (
@@ -181,7 +152,13 @@ export const Erasures = ({ names }: { names: PurposeNames }) => {
       <p class="hint">Each run of lapsed consent lists the data-map assets that hold those purposes' data: mark each one erased once its system has erased it.</p>
       <label>
         Tasks{' '}
-        <select value={state} onChange={(event) => setState(event.currentTarget.value as ErasureTask['state'])}>
+        <select
+          value={state}
+          onChange={(event) => {
+            setState(event.currentTarget.value as ErasureTask['state']);
+            setPage(1);
+          }}
+        >
           <option value="OPEN">Open</option>
           <option value="RESOLVED">Resolved</option>
         </select>
@@ -217,6 +194,17 @@ export const Erasures = ({ names }: { names: PurposeNames }) => {
           )}
         </article>
       ))}
+      {pages > 1 ? (
+        <div class="pager">
+          <button type="button" class="secondary" disabled={page < 2} onClick={() => setPage(page - 1)}>
+            Previous page
+          </button>
+          <span>{`Page ${page} of ${pages}`}</span>
+          <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next page
+          </button>
+        </div>
+      ) : null}
       {resolving ? (
         <Dialog title={`Mark ${resolving.asset.name} erased`} onClose={() => setResolving(undefined)}>
           <ResolveForm

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bindingHolds, externalIdBinding, withExternalId, withoutExternalId } from '../shared/consent/external-id-erasure';
+import { bindingHolds, checkedEvidence, externalIdBinding, withExternalId, withoutExternalId } from '../shared/consent/external-id-erasure';
 import { evidenceOf, proofHashOf } from '../shared/consent/proof';
 import type { ConsentEvidence } from '../shared/consent/record';
 
@@ -54,5 +54,15 @@ describe('erasing a record\'s external id keeps its evidence verifiable', () => 
   it('never binds evidence that does not hash to its proof, or a record without an id', () => {
     expect(() => externalIdBinding({ ...evidence, ipAddress: '192.0.2.2' }, proofHash)).toThrow(/does not hash/);
     expect(() => externalIdBinding({ ...evidence, externalId: null }, proofHash)).toThrow(/no external id/);
+  });
+
+  it('checks a record by its proof hash, or once its id was erased by the binding alone', () => {
+    const stored = { ...record, proofHash } as unknown as Parameters<typeof checkedEvidence>[0];
+    expect(checkedEvidence(stored, undefined)).toMatchObject({ payload: evidence, recomputedHash: proofHash, matches: true });
+    const binding = externalIdBinding(evidence, proofHash);
+    const erased = { ...stored, externalId: null, externalIdSha256: binding.externalIdSha256 };
+    expect(checkedEvidence(erased, binding)).toMatchObject({ payload: { externalId: { sha256: binding.externalIdSha256 } }, recomputedHash: binding.evidenceSha256, matches: true });
+    expect(checkedEvidence(erased, undefined).matches).toBe(false);
+    expect(checkedEvidence({ ...erased, userAgent: 'another agent' }, binding).matches).toBe(false);
   });
 });

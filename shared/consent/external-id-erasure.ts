@@ -1,6 +1,6 @@
 import { sha256Hex } from '../crypto/hash';
-import { canonicalJson } from './proof';
-import type { ConsentEvidence } from './record';
+import { canonicalJson, evidenceOf } from './proof';
+import type { ConsentEvidence, ConsentRecord } from './record';
 
 /**
  * Erasing a record's clear external id without losing its evidence (retention, s.8(7)). The id is
@@ -50,3 +50,19 @@ export const bindingHolds = (evidence: EvidenceWithoutExternalId, proofHash: str
 /** The evidence as it was hashed, given the clear id by someone who holds it; undefined when it is not that id. */
 export const withExternalId = (evidence: EvidenceWithoutExternalId, externalId: string): ConsentEvidence | undefined =>
   sha256Hex(externalId) === evidence.externalId.sha256 ? { ...evidence, externalId } : undefined;
+
+/**
+ * A record's evidence as it can be shown, and whether it stands for the record's proof hash: by
+ * recomputing the hash or, once its id was erased, by the binding retention logged for it.
+ * `recomputedHash` is always what the shown payload hashes to.
+ */
+export const checkedEvidence = (record: ConsentRecord, binding: ExternalIdBinding | undefined) => {
+  if (record.externalIdSha256 === undefined) {
+    const payload = evidenceOf(record);
+    const recomputedHash = sha256Hex(canonicalJson(payload));
+    return { payload, canonical: canonicalJson(payload), recomputedHash, matches: recomputedHash === record.proofHash };
+  }
+  const payload = withoutExternalId(evidenceOf(record), record.externalIdSha256);
+  const canonical = canonicalJson(payload);
+  return { payload, canonical, recomputedHash: sha256Hex(canonical), matches: binding !== undefined && bindingHolds(payload, record.proofHash, binding) };
+};

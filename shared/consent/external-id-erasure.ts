@@ -8,8 +8,9 @@ import type { ConsentEvidence, ConsentRecord } from './record';
  * left. At erasure the sweep logs, per record, a binding: the record's proof hash, the SHA-256 of
  * the id, and the SHA-256 (RFC 8785) of the evidence with `externalId` replaced by `{ sha256 }`.
  * The binding is a leaf of the Merkle log, so the evidence shown without the id is proven to be the
- * evidence the proof hash covered; whoever holds the clear id can restore the original evidence and
- * recompute the proof hash itself.
+ * evidence the proof hash covered; whoever holds the clear id puts it back in place of `{ sha256 }`
+ * and recomputes the proof hash with any RFC 8785 implementation, no service code needed (and the
+ * id never travels to the service again to be logged).
  *
  * Not a secret: anyone holding the evidence without the id and a candidate id can test it (as the
  * proof hash always allowed). What goes is the id itself, and its lookup.
@@ -46,10 +47,6 @@ export const bindingHolds = (evidence: EvidenceWithoutExternalId, proofHash: str
   binding.proofHash === proofHash &&
   binding.externalIdSha256 === evidence.externalId.sha256 &&
   binding.evidenceSha256 === sha256Hex(canonicalJson(evidence));
-
-/** The evidence as it was hashed, given the clear id by someone who holds it; undefined when it is not that id. */
-export const withExternalId = (evidence: EvidenceWithoutExternalId, externalId: string): ConsentEvidence | undefined =>
-  sha256Hex(externalId) === evidence.externalId.sha256 ? { ...evidence, externalId } : undefined;
 
 /**
  * A record's evidence as it can be shown, and whether it stands for the record's proof hash: by

@@ -27,6 +27,10 @@
  * decision on a child's record: its logged text hashes to its hash, decides a child's record the
  * pack holds (once) and names that record's guardian, an approval names its method, the hash of its
  * proof and the record's proof hash, and it is dated neither before the record nor after the pack.
+ * A record whose external id retention erased shows `externalId: { sha256 }`: its payload stands
+ * for its proof hash only by the binding a logged erasure of the pack holds (the record's proof
+ * hash, the id's SHA-256 and the SHA-256 of the payload). Whoever holds the clear id can put it
+ * back in place of `{ sha256 }` and hash the payload to the proof hash itself.
  * Each entry is covered either by the signed checkpoint (its inclusion proof) or, while no
  * checkpoint covers it yet (PENDING), by the pack's signature alone, as of the time the pack was
  * made; the verifier lists which, entry by entry.
@@ -158,7 +162,10 @@ const checkRecord = (pack, record, index, notices, keys, keysName, signed, madeA
   const position = `record #${index + 1} (${record?.recordId})`;
   const payload = isObject(record?.payload) ? record.payload : fail(`${position}: its payload is missing`);
   const proofHash = hexBytes(record.proofHash, `${position}: proofHash`);
-  if (canonicalHash(payload) !== record.proofHash) fail(`${position}: the payload does not hash to its proof hash: the evidence was altered`);
+  // Its external id erased by retention: the payload holds the id's SHA-256 and stands for the proof hash only by an erasure's logged binding (checked below).
+  const erasedId = isObject(payload.externalId);
+  if (erasedId) hexBytes(payload.externalId.sha256, `${position}: the SHA-256 of its erased external id`);
+  else if (canonicalHash(payload) !== record.proofHash) fail(`${position}: the payload does not hash to its proof hash: the evidence was altered`);
   if (payload.recordId !== record.recordId) fail(`${position}: the payload is of record ${payload.recordId}`);
   if (payload.tenantId !== pack.tenant.tenantId) fail(`${position}: the payload is of tenant ${payload.tenantId}`);
   if (payload.dataPrincipalHash !== pack.principalHash) fail(`${position}: the payload is of another principal (${payload.dataPrincipalHash})`);
@@ -172,7 +179,7 @@ const checkRecord = (pack, record, index, notices, keys, keysName, signed, madeA
   }
   const givenAt = timeOf(payload.createdAt, `${position}: its createdAt`);
   notAfterPack(givenAt, payload.createdAt, madeAt, pack, position);
-  return { position, at: payload.createdAt, time: givenAt, ...checkInclusion(record, proofHash, signed, position) };
+  return { position, at: payload.createdAt, time: givenAt, erasedId, ...checkInclusion(record, proofHash, signed, position) };
 };
 
 const checkWithdrawal = (pack, withdrawal, index, records, signed, madeAt) => {
@@ -251,8 +258,16 @@ const checkErasure = (pack, erasure, index, records, signed, madeAt) => {
     if (erasedAt < record.time) fail(`${position}: it is dated ${document.at}, before record ${recordId} was given (${record.at})`);
   }
   notAfterPack(erasedAt, document.at, madeAt, pack, position);
+  // Each record whose external id it erased: the evidence without the id, as the pack shows it, is what hashed to the record's proof hash (the binding is a leaf of the log).
+  const bound = (content.externalIds === undefined ? [] : listOf(content.externalIds, `${position} external ids`)).map((binding) => {
+    const record = records.get(binding?.recordId);
+    if (!record || !listOf(content.records, `${position} records`).includes(binding.recordId)) fail(`${position}: it binds record ${binding?.recordId}, which it does not name or the pack does not hold`);
+    if (binding.proofHash !== record.proofHash) fail(`${position}: its binding of record ${binding.recordId} names proof hash ${binding.proofHash}, the record's is ${record.proofHash}`);
+    if (record.erasedId && (binding.externalIdSha256 !== record.payload.externalId.sha256 || binding.evidenceSha256 !== canonicalHash(record.payload))) fail(`${position}: record ${binding.recordId}'s evidence without its external id is not the evidence it bound to the proof hash: the evidence was altered`);
+    return binding.recordId;
+  });
   const erased = listOf(content.erased, `${position} erased fields`).join(', ');
-  return { position, at: document.at, said: `${position}, ${document.at}: her personal data (${erased}) of ${plural(content.records.length, 'record', 'records')} erased, reason ${content.reason}${content.runId ? `, run ${content.runId}` : ''}; the records' evidence stays.`, ...checkInclusion(erasure, hash, signed, position) };
+  return { position, at: document.at, bound, said: `${position}, ${document.at}: her personal data (${erased}) of ${plural(content.records.length, 'record', 'records')} erased, reason ${content.reason}${content.runId ? `, run ${content.runId}` : ''}; the records' evidence stays.`, ...checkInclusion(erasure, hash, signed, position) };
 };
 
 const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
@@ -284,6 +299,10 @@ const check = (pack, keysFile, keysName) => {
   // Only the pack of a principal whose data was erased has erasures (the signature covers the field when present).
   const erasures = pack.erasures === undefined ? [] : listOf(pack.erasures, 'erasures');
   const checkedErasures = erasures.map((erasure, index) => checkErasure(pack, erasure, index, byId, signed, madeAt));
+  const bound = new Set(checkedErasures.flatMap((erasure) => erasure.bound));
+  for (const [index, record] of records.entries()) {
+    if (checkedRecords[index].erasedId && !bound.has(record.recordId)) fail(`${checkedRecords[index].position}: its external id was erased, yet no erasure in the pack binds its evidence without it to its proof hash: the evidence was altered`);
+  }
   const entries = [
     ...checkedRecords,
     ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, byId, signed, madeAt)),

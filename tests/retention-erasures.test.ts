@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
+import canonicalize from 'canonicalize';
+import { consentKeys } from '../shared/consent/keys';
 import { principalRecordsWithContact } from '../shared/consent/store';
+import { db, tableName } from '../shared/db/client';
+import { GetCommand, UpdateCommand } from '../shared/db/commands';
+import { positionsOf } from '../shared/evidence/log-map';
+import { entryProblems } from '../shared/evidence/verify-entries';
 import { documentsOf } from '../shared/evidence/documents';
 import { buildEvidencePack } from '../shared/evidence-pack/pack';
 import { signPack } from '../shared/evidence-pack/signature';
@@ -24,7 +30,8 @@ import { manualSweeps, useTestWorkers } from './support/workers';
  * purpose; her records are EXPIRED, the run's erasure_due page lists exactly the run's hashes, the
  * run's erasure task lists the data map's assets holding those purposes' data and is resolved
  * asset by asset (logged), the upcoming list and the day summary show it, her sealed email is
- * gone, and her evidence pack still verifies offline and shows the erasure.
+ * gone, and so is her external id (its lookup finds nothing), while her record's proof, her
+ * evidence pack offline and the log's verification still hold by the binding the erasure logged.
  */
 const { call } = useApi();
 useTestWorkers();
@@ -33,6 +40,7 @@ useClockReset();
 const day = 86_400_000;
 const hookSecret = 'retention-hook-secret-0123456789';
 const run = promisify(execFile);
+const getItem = async (key: Record<string, string>) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
 
 describe('erasure after the retention period', () => {
   it('expires her records, pages her hash, lists the erasure task with its assets, erases what is not evidence, and her pack verifies', async () => {
@@ -64,6 +72,7 @@ describe('erasure after the retention period', () => {
       const hashes = emails.map(sha256).sort();
       const second = sha256(emails[1]!);
       expect((await principalRecordsWithContact(tenant.tenantId, second)).map((row) => typeof row.sealedContact)).toEqual(['string']);
+      expect((await call('GET', '/api/v1/consent/by-external-id/customer-1', { token: tenant.token })).body.data).toHaveLength(1);
 
       // Scheduled now: both due 30 days on.
       await sweepRetentionDue({ accept: (id) => id === tenant.tenantId });
@@ -144,7 +153,24 @@ describe('erasure after the retention period', () => {
         return documents.length > 0 ? documents : undefined;
       });
       expect(erased).toHaveLength(1);
-      expect((await principalRecordsWithContact(tenant.tenantId, second)).map((row) => row.sealedContact)).toEqual([undefined]);
+      const rows = await principalRecordsWithContact(tenant.tenantId, second);
+      expect(rows.map((row) => row.sealedContact)).toEqual([undefined]);
+
+      // Her external id too: the clear id and its lookup are gone; the logged binding ties her evidence without it to the proof hash.
+      const [{ record: herRecord }] = rows as [(typeof rows)[number]];
+      const content = (JSON.parse(erased[0]!.canonical) as { content: { erased: string[]; records: string[]; externalIds: unknown[] } }).content;
+      expect(content.erased).toEqual(['sealedContact', 'externalId']);
+      expect(content.records).toEqual([herRecord.recordId]);
+      expect(content.externalIds).toEqual([{ recordId: herRecord.recordId, proofHash: herRecord.proofHash, externalIdSha256: sha256('customer-1'), evidenceSha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+      expect(herRecord).toMatchObject({ externalId: null, externalIdSha256: sha256('customer-1') });
+      expect(JSON.stringify(await getItem(consentKeys.record(tenant.tenantId, herRecord.recordId)))).not.toContain('customer-1');
+      expect((await call('GET', '/api/v1/consent/by-external-id/customer-1', { token: tenant.token })).body.data).toEqual([]);
+      const proof = (await call('GET', `/api/v1/consent/records/${herRecord.recordId}/proof`, { token: tenant.token })).body.data;
+      expect(proof).toMatchObject({ proofHash: herRecord.proofHash, matches: true, payload: { externalId: { sha256: sha256('customer-1') } }, externalIdErasure: { documentId: erased[0]!.documentId, externalIdSha256: sha256('customer-1') } });
+      expect(proof.canonicalPayload).not.toContain('customer-1');
+      expect(proof.recomputedHash).toBe(proof.externalIdErasure.evidenceSha256);
+      // Whoever holds the clear id puts it back and recomputes the original proof hash.
+      expect(sha256(canonicalize({ ...proof.payload, externalId: 'customer-1' })!)).toBe(herRecord.proofHash);
 
       // Her pack verifies offline and shows the erasure: when, what, why.
       // Made a day after the run, as the DPO would (the domain function the route calls: a token of
@@ -159,7 +185,21 @@ describe('erasure after the retention period', () => {
         (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
       );
       expect([0, 3], verified.stdout).toContain(verified.code);
-      expect(verified.stdout).toMatch(/erasure #1 \(.+\), .+: her personal data \(sealedContact\) of 1 record erased, reason RETENTION_PERIOD_ENDED, run /);
+      expect(verified.stdout).toMatch(/erasure #1 \(.+\), .+: her personal data \(sealedContact, externalId\) of 1 record erased, reason RETENTION_PERIOD_ENDED, run /);
+      expect(pack.records[0].payload.externalId).toEqual({ sha256: sha256('customer-1') });
+      expect(JSON.stringify(pack)).not.toContain('customer-1');
+      const refusedPack = async (name: string, change: (copy: Record<string, any>) => void) => {
+        const { signature: _signature, ...copy } = structuredClone(pack);
+        change(copy);
+        await writeFile(join(dir, name), JSON.stringify({ ...copy, signature: await signPack(copy) }));
+        const result = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, name)]).then(({ stdout }) => ({ code: 0, stdout }), (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }));
+        expect(result.code, result.stdout).toBe(1);
+        return result.stdout;
+      };
+      // Her evidence without the id altered, or shown without the erasure that binds it: refused, even signed again by the log's key.
+      expect(await refusedPack('choices.json', (copy) => { copy.records[0].payload.consentGiven[offers] = false; })).toMatch(/erasure #1 .*not the evidence it bound to the proof hash/);
+      expect(await refusedPack('another-id.json', (copy) => { copy.records[0].payload.externalId = { sha256: sha256('customer-0') }; })).toMatch(/erasure #1 .*not the evidence it bound/);
+      expect(await refusedPack('unbound.json', (copy) => { delete copy.erasures; })).toMatch(/record #1 .*no erasure in the pack binds its evidence/);
       // An altered erasure is refused, even in a pack signed again by the log's key.
       const { signature: _signature, ...altered } = structuredClone(pack);
       altered.erasures[0].canonical = altered.erasures[0].canonical.replace('RETENTION_PERIOD_ENDED', 'CONSENT_WITHDRAWN');
@@ -167,6 +207,14 @@ describe('erasure after the retention period', () => {
       const refused = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, 'altered.json')]).catch((error: { code: number; stdout: string; stderr: string }) => error);
       expect('code' in refused && refused.code).toBe(1);
       expect('stdout' in refused && `${refused.stdout}${refused.stderr}`).toContain('erasure #1');
+
+      // The log's own verification re-reads her record and accepts it by the logged binding, once the erasure is in the log; her evidence altered is still found.
+      const documentId = erased[0]!.documentId;
+      await waitFor(() => positionsOf(tenant.tenantId, [documentId]).then((positions) => positions.get(documentId)));
+      const entry = { kind: 'record' as const, id: herRecord.recordId, hash: herRecord.proofHash, position: 0 };
+      expect(await entryProblems(tenant.tenantId, [entry])).toEqual([]);
+      await db().send(new UpdateCommand({ TableName: tableName(), Key: consentKeys.record(tenant.tenantId, herRecord.recordId), UpdateExpression: 'SET cg.#offers = :no', ExpressionAttributeNames: { '#offers': offers }, ExpressionAttributeValues: { ':no': false } }));
+      expect(await entryProblems(tenant.tenantId, [entry])).toEqual([expect.objectContaining({ reason: expect.stringContaining('no retention.erased in the log binds its evidence without it') })]);
     } finally {
       resetClock();
       await receiver.close();

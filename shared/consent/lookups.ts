@@ -4,7 +4,9 @@ import { NotFoundError } from '../errors';
 import { lastVersionNumbers } from '../notices/store';
 import { logProofOf } from '../evidence/proofs';
 import { issueReceipt } from '../evidence/receipts';
-import { canonicalEvidence, evidenceOf, proofAlgorithm, proofHashOf } from './proof';
+import { erasedIdBindings } from './erased-ids';
+import { checkedEvidence } from './external-id-erasure';
+import { proofAlgorithm } from './proof';
 import { consentInForce, stateOf, type ConsentRecord } from './record';
 import { externalIdRecords, getRecord, principalRecords } from './store';
 import type { WithdrawalMethod } from './withdrawal-apply';
@@ -71,16 +73,19 @@ export const recordsByExternalId = async (tenantId: string, externalId: string) 
  * an Ed25519 signature being deterministic, as long as the receipt key is the same).
  */
 export const recordEvidence = async (record: ConsentRecord) => {
-  const recomputedHash = proofHashOf(record);
+  // A record whose external id retention erased stands by the binding it logged (external-id-erasure.ts).
+  const logged = record.externalIdSha256 === undefined ? undefined : (await erasedIdBindings(record.tenantId, record.dataPrincipalHash)).get(record.recordId);
+  const checked = checkedEvidence(record, logged?.binding);
   return {
     recordId: record.recordId,
     proofVersion: record.proofVersion,
     algorithm: proofAlgorithm,
-    canonicalPayload: canonicalEvidence(record),
-    payload: evidenceOf(record),
+    canonicalPayload: checked.canonical,
+    payload: checked.payload,
     proofHash: record.proofHash,
-    recomputedHash,
-    matches: recomputedHash === record.proofHash,
+    recomputedHash: checked.recomputedHash,
+    matches: checked.matches,
+    externalIdErasure: logged ? { documentId: logged.documentId, externalIdSha256: logged.binding.externalIdSha256, evidenceSha256: logged.binding.evidenceSha256 } : null,
     receipt: await issueReceipt(record),
   };
 };

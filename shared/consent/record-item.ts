@@ -136,6 +136,8 @@ const compact = (item: Item): ConsentRecord => {
     positionShown: String(item.pos),
     dataPrincipalHash: after(item.GSI1PK, consentKeys.principalPartition(tenantId, '')),
     externalId: item.GSI3PK ? after(item.GSI3PK, consentKeys.externalPartition(tenantId, '')) : null,
+    // Erased by retention: the clear id and its lookup gone, its SHA-256 kept (external-id-erasure.ts).
+    ...(item.xe === undefined ? {} : { externalIdSha256: hex(item.xe) }),
     consentGiven: item.cg as Record<string, boolean>,
     createdAt: String(item.GSI1SK).split('#')[0]!,
     ipAddress: String(item.ip),

@@ -106,6 +106,12 @@ export interface ConsentRecord extends ConsentEvidence {
   expiredPurposes?: string[];
   expiredAt?: string;
   expiryReason?: string;
+  /**
+   * Retention erased the clear external id (state, not evidence): `externalId` reads null, and the
+   * evidence is shown with `externalId: { sha256 }`, bound to the proof hash by the logged
+   * retention.erased (external-id-erasure.ts).
+   */
+  externalIdSha256?: string;
   /** Bumped by each withdrawal; withdrawals are conditional on the version read. */
   withdrawalVersion: number;
   /** The withdrawal that changed the record last (absent until one does). */

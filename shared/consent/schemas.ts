@@ -172,8 +172,12 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
   payload: z.record(z.string(), z.unknown()),
   attributedByActor: described(z.nullable(actorView), 'Extension: the team member a DASHBOARD record names by id in attributedBy, as the team list reads now (the evidence keeps only the id); null for any other attribution'),
   proofHash: z.string(),
-  recomputedHash: z.string(),
-  matches: z.boolean(),
+  recomputedHash: described(z.string(), 'What canonicalPayload hashes to (SHA-256). The proofHash itself, unless retention erased the external id (externalIdErasure)'),
+  matches: described(z.boolean(), 'The evidence stands for proofHash: recomputedHash equals it or, once the external id was erased, the binding logged by retention.erased holds'),
+  externalIdErasure: described(
+    z.nullable(z.object({ documentId: z.string(), externalIdSha256: z.string(), evidenceSha256: z.string() })),
+    "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the clear external id is erased: the payload holds `externalId: { sha256 }` and stands for proofHash by the binding in the logged retention.erased documentId (the SHA-256 of the id and of the payload's RFC 8785 form). Whoever holds the clear id can put it back in place of `{ sha256 }` and hash the payload to proofHash. null otherwise",
+  ),
   log: logView,
   lastWithdrawal: described(
     z.nullable(

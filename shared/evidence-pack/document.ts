@@ -183,6 +183,8 @@ const evidenceValue = (name: string, value: unknown, context: PackContext, notic
   if (name === 'attributedBy' || name === 'actor') return whoLine(value, context);
   if (name === 'attributionMethod') return [attributionWords[String(value)] ?? String(value)];
   if (name === 'attribution') return [({ VERIFIED: 'Verified', CLAIMED: 'Claimed, not verified', IP: 'By IP address only' } as Record<string, string>)[String(value)] ?? String(value)];
+  // Retention erased the clear id: the evidence holds its SHA-256 (external-id-erasure.ts).
+  if (name === 'externalId' && typeof value === 'object') return ['Erased when consent lapsed; its SHA-256: ', { code: String((value as { sha256?: unknown }).sha256) }];
   if (name === 'kind') return [value === 'withdrawal' ? 'A withdrawal' : String(value)];
   if (name === 'positionShown') return [value === 'api' ? 'On the Data Fiduciary’s own page or system (recorded through the API)' : `In the consent widget, ${String(value).replace(/-/g, ' ')}`];
   if (name === 'method') return [methods[String(value)] ?? String(value)];

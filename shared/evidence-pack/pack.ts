@@ -42,7 +42,7 @@ type Checkpoint = ReturnType<typeof checkpointView>;
 export interface PackRecord {
   recordId: string;
   proofVersion: number;
-  /** The canonical evidence as the proof endpoint gives it: its RFC 8785 form hashes to proofHash. */
+  /** The canonical evidence as the proof endpoint gives it: its RFC 8785 form hashes to proofHash (or, its external id erased, to the binding an erasure of the pack logged). */
   payload: Record<string, unknown>;
   proofHash: string;
   /** The receipt (compact JWS) over record id, proof hash, tenant, notice and version. */

@@ -55,7 +55,7 @@ export const evidencePackView = /* @__PURE__ */ z.lazy(() => z.object({
           z.object({
             recordId: z.uuid(),
             proofVersion: z.number().check(z.int()),
-            payload: described(z.record(z.string(), z.unknown()), 'The canonical evidence as GET …/records/:id/proof gives it (every field of its proof format); its RFC 8785 form hashes to proofHash'),
+            payload: described(z.record(z.string(), z.unknown()), 'The canonical evidence as GET …/records/:id/proof gives it (every field of its proof format); its RFC 8785 form hashes to proofHash, unless retention erased the external id: then `externalId` is `{ sha256 }` and an erasure of the pack binds the payload to proofHash (docs/retention.md)'),
             proofHash: hex32,
             receipt: described(z.string(), 'The receipt (compact JWS), issued again: receipts are not stored, and an Ed25519 signature is deterministic'),
             log: entryLog,

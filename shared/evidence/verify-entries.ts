@@ -1,5 +1,6 @@
 import { consentKeys } from '../consent/keys';
-import { proofHashOf } from '../consent/proof';
+import { erasedIdBindings, type LoggedBinding } from '../consent/erased-ids';
+import { checkedEvidence } from '../consent/external-id-erasure';
 import type { ConsentRecord } from '../consent/record';
 import { recordOf } from '../consent/record-item';
 import { withdrawalEvidenceOf, withdrawalHashOf } from '../consent/withdrawal-evidence';
@@ -7,6 +8,7 @@ import { afterWithdrawal } from '../consent/withdrawal-apply';
 import { batchGetAll } from '../db/batch';
 import { documentKeys, documentProblem } from './documents';
 import type { EntryKind } from './entries';
+import { positionsOf } from './log-map';
 import { entryProblemKind, type LogProblem } from './log-problem';
 
 type Item = Record<string, unknown>;
@@ -28,6 +30,25 @@ const erasedWithdrawal = (record: ConsentRecord, withdrawal: Item): string | und
   const missing = expected.withdrawnPurposes.filter((purposeId) => !record.withdrawnPurposes.includes(purposeId));
   if (missing.length > 0) return `withdrawal ${evidence.withdrawalId} withdrew ${missing.join(', ')} from this record, which no longer shows it: the withdrawal was erased`;
   return undefined;
+};
+
+/**
+ * The binding retention logged for a record whose external id it erased (external-id-erasure.ts),
+ * counted only from an erasure the log holds (its hash against the log's is the entry's own
+ * check): a document written beside the log binds nothing. One read per erased principal.
+ */
+const erasedIdBindingsInLog = (tenantId: string) => {
+  const byPrincipal = new Map<string, Promise<Map<string, LoggedBinding>>>();
+  const read = async (principalHash: string) => {
+    const bindings = await erasedIdBindings(tenantId, principalHash);
+    const positions = await positionsOf(tenantId, [...new Set([...bindings.values()].map((logged) => logged.documentId))]);
+    return new Map([...bindings].filter(([, logged]) => positions.has(logged.documentId)));
+  };
+  return async (record: ConsentRecord) => {
+    if (record.externalIdSha256 === undefined) return undefined;
+    if (!byPrincipal.has(record.dataPrincipalHash)) byPrincipal.set(record.dataPrincipalHash, read(record.dataPrincipalHash));
+    return (await byPrincipal.get(record.dataPrincipalHash)!).get(record.recordId);
+  };
 };
 
 /**
@@ -53,6 +74,7 @@ export const entryProblems = async (tenantId: string, checked: readonly Position
     return items.get(`${key.PK}|${key.SK}`) ?? (entry.kind === 'record' ? legacy.get(`${legacyKey.PK}|${legacyKey.SK}`) : undefined);
   };
   const records = new Map<string, ConsentRecord>();
+  const loggedBindings = erasedIdBindingsInLog(tenantId);
   for (const entry of checked) {
     const item = itemOf(entry);
     const problem = (reason: string) => problems.push({ position: entry.position, kind: entryProblemKind(entry.kind), id: entry.id, reason });
@@ -71,8 +93,9 @@ export const entryProblems = async (tenantId: string, checked: readonly Position
     }
     const record = recordOf(item);
     records.set(record.recordId, record);
-    if (proofHashOf(record) !== record.proofHash) problem('the evidence no longer hashes to the stored proof hash: it was altered');
-    else if (record.proofHash !== entry.hash) problem('the stored proof hash differs from the one the log committed to: evidence and hash were both rewritten');
+    if (!checkedEvidence(record, (await loggedBindings(record))?.binding).matches) {
+      problem(record.externalIdSha256 === undefined ? 'the evidence no longer hashes to the stored proof hash: it was altered' : 'its external id was erased, and no retention.erased in the log binds its evidence without it to the stored proof hash: it was altered');
+    } else if (record.proofHash !== entry.hash) problem('the stored proof hash differs from the one the log committed to: evidence and hash were both rewritten');
   }
   for (const entry of checked.filter((candidate) => candidate.kind === 'withdrawal')) {
     const withdrawal = itemOf(entry);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../consent/proof';
-import { expiryUpdate, principalRecordsWithContact, removeSealedContact } from '../consent/store';
+import { canonicalJson, evidenceOf } from '../consent/proof';
+import { erasureUpdate, expiryUpdate, principalRecordsWithContact } from '../consent/store';
+import { externalIdBinding } from '../consent/external-id-erasure';
 import { inForce, stateOf, type ConsentRecord } from '../consent/record';
 import { listAssets } from '../data-map/store';
 import { tryTransaction, writeTransaction } from '../db/transact';
@@ -25,20 +26,33 @@ export interface Expiry {
   wasLive: boolean;
 }
 
+/** Records per retention.erased entry: with the entry itself, one transaction (at most 100 items). */
+const erasureChunk = 99;
+
 /**
  * Once every record of a principal has expired, what the service holds of her that is not
- * evidence goes: the sealed email her records carry (never part of a proof hash). The hashes and
- * proofs stay, so her evidence still verifies; the erasure is logged (when, why, what).
+ * evidence goes: the sealed email her records carry (never part of a proof hash) and the clear
+ * external id (part of it: each record's binding of its evidence without the id to its proof hash
+ * is logged with the erasure, external-id-erasure.ts, so her evidence still verifies). The entry
+ * and the records' updates are one transaction: nothing is erased unlogged, nothing logged stays.
+ * Format 1 records (the hash-chain era, stored whole) keep their id.
  */
 const eraseWhenAllExpired = async (tenantId: string, identifierHash: string, runId: string, at: string) => {
   const rows = await principalRecordsWithContact(tenantId, identifierHash);
   if (rows.length === 0 || !rows.every(({ record }) => stateOf(record) === 'EXPIRED')) return;
-  const sealed = rows.filter((row) => row.sealedContact !== undefined);
-  if (sealed.length === 0) return;
-  for (const row of sealed) await removeSealedContact(tenantId, row.record.recordId);
-  await writeTransaction([
-    documentPut({ tenantId, documentType: retentionDocumentTypes.erased, subjectId: `retention:${identifierHash}`, at, content: { identifierHash, runId, erased: ['sealedContact'], records: sealed.map((row) => row.record.recordId), reason: 'RETENTION_PERIOD_ENDED' } }).item,
-  ]);
+  const erasures = rows.flatMap(({ record, sealedContact }) => {
+    const binding = record.externalId !== null && record.proofVersion !== 1 ? externalIdBinding(evidenceOf(record), record.proofHash) : undefined;
+    return sealedContact !== undefined || binding ? [{ record, sealed: sealedContact !== undefined, binding }] : [];
+  });
+  for (let index = 0; index < erasures.length; index += erasureChunk) {
+    const chunk = erasures.slice(index, index + erasureChunk);
+    const bindings = chunk.flatMap((erasure) => (erasure.binding ? [erasure.binding] : []));
+    const erased = [...(chunk.some((erasure) => erasure.sealed) ? ['sealedContact'] : []), ...(bindings.length > 0 ? ['externalId'] : [])];
+    await writeTransaction([
+      documentPut({ tenantId, documentType: retentionDocumentTypes.erased, subjectId: `retention:${identifierHash}`, at, content: { identifierHash, runId, erased, records: chunk.map((erasure) => erasure.record.recordId), ...(bindings.length > 0 ? { externalIds: bindings } : {}), reason: 'RETENTION_PERIOD_ENDED' } }).item,
+      ...chunk.map((erasure) => erasureUpdate(erasure.record, erasure.binding?.externalIdSha256)),
+    ]);
+  }
 };
 
 /**

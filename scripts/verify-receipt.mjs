@@ -23,7 +23,9 @@
  *              size (its consistencyProof is used)
  *
  * A consent receipt: signed by a listed key, naming this record, proof hash and (proof format 3)
- * attribution; the canonical evidence hashes to that proof hash. A closure receipt: signed by a
+ * attribution; the canonical evidence hashes to that proof hash (or, for a record whose external id
+ * retention erased, the logged erasure in proof.json binds the evidence shown to that proof hash, and
+ * is itself a leaf of the same signed checkpoint). A closure receipt: signed by a
  * listed key, naming the logged resolution (request, type, outcome, time, tenant) whose canonical
  * text hashes to its `dh`; the answer in answer.json must be that request's, with the same outcome,
  * and its response text must hash to the logged responseHash. Either way the hash must then be a leaf of the tenant's RFC 9162 Merkle

@@ -24,6 +24,7 @@ import { createNotice, createPurpose, publish } from './support/notices';
 import { startReceiver, waitFor } from './support/receiver';
 import { failWrites } from './support/storage';
 import { manualSweeps, useTestWorkers } from './support/workers';
+import { verifyProof } from '../web/dashboard/src/verify';
 
 /**
  * Issue 34's second principal, in process on the injectable clock: her data lapses for every
@@ -211,6 +212,68 @@ describe('erasure after the retention period', () => {
       // The log's own verification re-reads her record and accepts it by the logged binding, once the erasure is in the log; her evidence altered is still found.
       const documentId = erased[0]!.documentId;
       await waitFor(() => positionsOf(tenant.tenantId, [documentId]).then((positions) => positions.get(documentId)));
+
+      // Her single record, checked from the proof endpoint's answer alone: the erasure as logged, its inclusion against the record's checkpoint, and its binding.
+      const answer = await waitFor(async () => {
+        const body = (await call('GET', `/api/v1/consent/records/${herRecord.recordId}/proof`, { token: tenant.token })).body.data;
+        return body.externalIdErasure.log.status === 'INTEGRATED' && body.log.status === 'INTEGRATED' ? body : undefined;
+      }, 30_000);
+      expect(answer.externalIdErasure.document).toEqual({ documentId, canonical: erased[0]!.canonical, hash: erased[0]!.hash });
+      const erasureLeaf = (await positionsOf(tenant.tenantId, [documentId])).get(documentId);
+      expect(answer.externalIdErasure.log.leafIndex).toBe(erasureLeaf);
+      const keys = (await call('GET', '/api/v1/consent/log/keys')).body;
+      await writeFile(join(dir, 'keys.json'), JSON.stringify(keys));
+      await writeFile(join(dir, 'receipt.jws'), answer.receipt);
+      const receiptCheck = async (name: string, body: unknown) => {
+        await writeFile(join(dir, name), JSON.stringify({ data: body }));
+        return run(process.execPath, ['scripts/verify-receipt.mjs', join(dir, 'receipt.jws'), join(dir, name), join(dir, 'keys.json')]).then(
+          ({ stdout }) => ({ code: 0, stdout }),
+          (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
+        );
+      };
+      const erasureSaid = `its external id was erased on ${erased[0]!.at} by the retention run ${runId}, bound by log entry ${erasureLeaf}`;
+      const good = await receiptCheck('proof.json', answer);
+      expect(good.code, good.stdout).toBe(0);
+      expect(good.stdout).toMatch(new RegExp(`^VALID: record ${herRecord.recordId} \\(attribution VERIFIED\\) is leaf \\d+ of the tenant.s log`));
+      expect(good.stdout).toContain(erasureSaid);
+      const dashboard = await verifyProof(answer, keys.keys, tenant.tenantId);
+      expect(dashboard.failure).toBeUndefined();
+      expect(dashboard).toMatchObject({ holds: true, erasure: `Verified; ${erasureSaid.replace('its external id', 'the external id')}.` });
+      expect(dashboard.checks.every((check) => check.ok)).toBe(true);
+
+      // Tampered: her evidence altered; the binding rewritten to fit it (the logged text then is no leaf of the log); the binding's text altered under its hash; not yet in the checkpoint.
+      const tampered = (change: (copy: Record<string, any>) => void) => {
+        const copy = structuredClone(answer);
+        change(copy);
+        return copy;
+      };
+      const alteredEvidence = tampered((copy) => { copy.canonicalPayload = copy.canonicalPayload.replace(`"${offers}":true`, `"${offers}":false`); });
+      expect(alteredEvidence.canonicalPayload).not.toBe(answer.canonicalPayload);
+      const rebound = tampered((copy) => {
+        copy.canonicalPayload = alteredEvidence.canonicalPayload;
+        const document = JSON.parse(copy.externalIdErasure.document.canonical);
+        document.content.externalIds[0].evidenceSha256 = sha256(alteredEvidence.canonicalPayload);
+        copy.externalIdErasure.document.canonical = canonicalize(document);
+        copy.externalIdErasure.document.hash = sha256(copy.externalIdErasure.document.canonical);
+      });
+      const otherProof = tampered((copy) => { copy.externalIdErasure.document.canonical = copy.externalIdErasure.document.canonical.replace(herRecord.proofHash, sha256('another')); });
+      const pending = tampered((copy) => { copy.externalIdErasure.log = { status: 'PENDING', leafIndex: copy.externalIdErasure.log.leafIndex, inclusionProof: [] }; });
+      const cases: [string, Record<string, any>, RegExp, RegExp][] = [
+        ['altered-evidence.json', alteredEvidence, /not the evidence the erasure bound/, /not the evidence the logged erasure bound/],
+        ['rebound.json', rebound, /does not place the erasure at leaf/, /does not lead from the logged erasure/],
+        ['other-proof.json', otherProof, /the logged erasure does not hash to its hash/, /The logged erasure does not hash to its hash/],
+        ['pending.json', pending, /the erasure is not yet in a signed checkpoint/, /erasure of the external id is pending/],
+      ];
+      for (const [name, body, offline, browser] of cases) {
+        const refused = await receiptCheck(name, body);
+        expect(refused.code, `${name}: ${refused.stdout}`).toBe(1);
+        expect(refused.stdout).toMatch(offline);
+        const checked = await verifyProof(body as typeof answer, keys.keys, tenant.tenantId);
+        expect(checked.holds, name).toBe(false);
+        expect(checked.failure).toMatch(browser);
+        expect(checked.erasure).toBeUndefined();
+      }
+
       const entry = { kind: 'record' as const, id: herRecord.recordId, hash: herRecord.proofHash, position: 0 };
       expect(await entryProblems(tenant.tenantId, [entry])).toEqual([]);
       await db().send(new UpdateCommand({ TableName: tableName(), Key: consentKeys.record(tenant.tenantId, herRecord.recordId), UpdateExpression: 'SET cg.#offers = :no', ExpressionAttributeNames: { '#offers': offers }, ExpressionAttributeValues: { ':no': false } }));

@@ -5,8 +5,10 @@ import type { ExternalIdBinding } from './external-id-erasure';
 
 export interface LoggedBinding {
   binding: ExternalIdBinding;
-  /** The retention.erased entry that logged it. */
+  /** The retention.erased entry that logged it, as logged (its hash is the entry's leaf data). */
   documentId: string;
+  canonical: string;
+  hash: string;
 }
 
 /**
@@ -19,7 +21,7 @@ export const erasedIdBindings = async (tenantId: string, principalHash: string):
   for (const document of await documentsOf(tenantId, `retention:${principalHash}`)) {
     if (document.documentType !== retentionDocumentTypes.erased || sha256Hex(document.canonical) !== document.hash) continue;
     const { content } = JSON.parse(document.canonical) as { content: { externalIds?: ExternalIdBinding[] } };
-    for (const binding of content.externalIds ?? []) bindings.set(binding.recordId, { binding, documentId: document.documentId });
+    for (const binding of content.externalIds ?? []) bindings.set(binding.recordId, { binding, documentId: document.documentId, canonical: document.canonical, hash: document.hash });
   }
   return bindings;
 };

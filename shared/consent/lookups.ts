@@ -2,7 +2,7 @@ import { currentActors } from '../users/actor';
 import { userIdOf } from '../users/actor-words';
 import { NotFoundError } from '../errors';
 import { lastVersionNumbers } from '../notices/store';
-import { logProofOf } from '../evidence/proofs';
+import { logProofsAt } from '../evidence/proofs';
 import { issueReceipt } from '../evidence/receipts';
 import { erasedIdBindings } from './erased-ids';
 import { checkedEvidence } from './external-id-erasure';
@@ -67,16 +67,11 @@ export const recordsByExternalId = async (tenantId: string, externalId: string) 
   return records.map((record) => recordView(record, versions));
 };
 
-/**
- * A record's evidence and proof, without its place in the log: the canonical payload anyone can
- * re-hash, and the receipt (not stored: re-issued, and byte for byte the one the record returned,
- * an Ed25519 signature being deterministic, as long as the receipt key is the same).
- */
-export const recordEvidence = async (record: ConsentRecord) => {
-  // A record whose external id retention erased stands by the binding it logged (external-id-erasure.ts).
+/** A record's evidence and, once retention erased its external id, the logged binding it stands by (external-id-erasure.ts). */
+const evidenceAndBinding = async (record: ConsentRecord) => {
   const logged = record.externalIdSha256 === undefined ? undefined : (await erasedIdBindings(record.tenantId, record.dataPrincipalHash)).get(record.recordId);
   const checked = checkedEvidence(record, logged?.binding);
-  return {
+  const view = {
     recordId: record.recordId,
     proofVersion: record.proofVersion,
     algorithm: proofAlgorithm,
@@ -88,7 +83,15 @@ export const recordEvidence = async (record: ConsentRecord) => {
     externalIdErasure: logged ? { documentId: logged.documentId, externalIdSha256: logged.binding.externalIdSha256, evidenceSha256: logged.binding.evidenceSha256 } : null,
     receipt: await issueReceipt(record),
   };
+  return { view, logged };
 };
+
+/**
+ * A record's evidence and proof, without its place in the log: the canonical payload anyone can
+ * re-hash, and the receipt (not stored: re-issued, and byte for byte the one the record returned,
+ * an Ed25519 signature being deterministic, as long as the receipt key is the same).
+ */
+export const recordEvidence = async (record: ConsentRecord) => (await evidenceAndBinding(record)).view;
 
 /** The withdrawal that last changed a record, as its WithdrawalRecord holds it (how it was made, and by whom as far as known). */
 const lastWithdrawalOf = async (record: ConsentRecord) => {
@@ -111,7 +114,11 @@ export const proofOf = async (tenantId: string, recordId: string) => {
   if (!record) throw new NotFoundError('Consent record');
   // The evidence names a team member by id only; the view names them as the team list reads now, and says so.
   const userId = userIdOf(record.attributedBy);
-  const [evidence, log, lastWithdrawal, actors] = await Promise.all([recordEvidence(record), logProofOf(tenantId, recordId), lastWithdrawalOf(record), userId ? currentActors(tenantId, [userId]) : undefined]);
+  const [{ view: evidence, logged }, lastWithdrawal, actors] = await Promise.all([evidenceAndBinding(record), lastWithdrawalOf(record), userId ? currentActors(tenantId, [userId]) : undefined]);
+  // The erasure that binds an erased id is proven against the same checkpoint as the record, so one signed note checks both.
+  const { checkpoint, proofs } = await logProofsAt(tenantId, logged ? [recordId, logged.documentId] : [recordId]);
+  const log = { ...proofs.get(recordId)!, treeSize: checkpoint?.treeSize ?? 0, rootHash: checkpoint?.rootHash ?? null, checkpoint };
+  const externalIdErasure = evidence.externalIdErasure && logged ? { ...evidence.externalIdErasure, document: { documentId: logged.documentId, canonical: logged.canonical, hash: logged.hash }, log: proofs.get(logged.documentId)! } : null;
   const { consentState, guardianVerification } = statusFields(record);
-  return { ...evidence, attributedByActor: (userId && actors?.get(userId)) || null, log, lastWithdrawal, consentState, guardianVerification, guardianRequestId: record.guardianRequestId ?? null };
+  return { ...evidence, externalIdErasure, attributedByActor: (userId && actors?.get(userId)) || null, log, lastWithdrawal, consentState, guardianVerification, guardianRequestId: record.guardianRequestId ?? null };
 };

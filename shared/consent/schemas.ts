@@ -175,8 +175,18 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
   recomputedHash: described(z.string(), 'What canonicalPayload hashes to (SHA-256). The proofHash itself, unless retention erased the external id (externalIdErasure)'),
   matches: described(z.boolean(), 'The evidence stands for proofHash: recomputedHash equals it or, once the external id was erased, the binding logged by retention.erased holds'),
   externalIdErasure: described(
-    z.nullable(z.object({ documentId: z.string(), externalIdSha256: z.string(), evidenceSha256: z.string() })),
-    "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the clear external id is erased: the payload holds `externalId: { sha256 }` and stands for proofHash by the binding in the logged retention.erased documentId (the SHA-256 of the id and of the payload's RFC 8785 form). Whoever holds the clear id can put it back in place of `{ sha256 }` and hash the payload to proofHash. null otherwise",
+    z.nullable(z.object({
+      documentId: z.string(),
+      externalIdSha256: z.string(),
+      evidenceSha256: z.string(),
+      document: described(z.object({ documentId: z.string(), canonical: described(z.string(), 'The logged retention.erased, RFC 8785 canonical JSON: content.externalIds holds the binding (recordId, proofHash, externalIdSha256, evidenceSha256), content.runId the retention run, at when'), hash: described(z.string(), 'SHA-256 of canonical, the entry\'s leaf data') }), 'The erasure as logged'),
+      log: described(z.object({
+        status: z.enum(['INTEGRATED', 'PENDING']),
+        leafIndex: z.nullable(z.number().check(z.int())),
+        inclusionProof: z.array(z.string()),
+      }), 'The erasure\'s place in the log, against the same checkpoint as `log` (PENDING until that checkpoint covers it)'),
+    })),
+    "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the clear external id is erased: the payload holds `externalId: { sha256 }` and stands for proofHash by the binding in the logged retention.erased documentId (the SHA-256 of the id and of the payload's RFC 8785 form), given here as logged with its inclusion proof so the binding can be checked, not trusted (the dashboard's Proof check and scripts/verify-receipt.mjs do). Whoever holds the clear id can put it back in place of `{ sha256 }` and hash the payload to proofHash. null otherwise",
   ),
   log: logView,
   lastWithdrawal: described(

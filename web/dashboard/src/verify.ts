@@ -1,4 +1,4 @@
-import type { DataOf } from './api';
+import type { DataOf } from '../../../shared/http/api-types';
 
 /**
  * Checks a record's proof in the browser with WebCrypto alone, as scripts/verify-receipt.mjs does
@@ -19,6 +19,8 @@ export interface Verification {
   checks: Check[];
   /** The first failed step, said plainly. */
   failure?: string;
+  /** When the proof holds for a record whose external id retention erased: when, by which run, bound by which log entry. */
+  erasure?: string;
 }
 
 interface Jwk {
@@ -30,6 +32,8 @@ interface Jwk {
 }
 
 const subtle = () => crypto.subtle;
+/** WebCrypto's key type, named without the DOM lib (the check also runs under Node in tests). */
+type CryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 const sha256 = async (...parts: Uint8Array[]): Promise<Uint8Array> => {
   const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
@@ -177,9 +181,18 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
   const proofHash = fromHex(proof.proofHash);
   if (!proofHash) return done('The proof hash is not a SHA-256 value.');
   const recomputed = await sha256(utf8(proof.canonicalPayload));
-  const hashOk = equal(recomputed, proofHash);
-  checks.push({ label: 'The evidence hashes to the proof hash (SHA-256, computed in this browser)', ok: hashOk, detail: hex(recomputed) });
-  if (!hashOk) return done('The evidence does not hash to the proof hash: the evidence was altered.');
+  const payload = JSON.parse(proof.canonicalPayload) as { recordId?: string; tenantId?: string; dataPrincipalHash?: string; externalId?: unknown; attribution?: string };
+  // Its external id erased by retention: the evidence stands for the proof hash by the logged erasure's binding, checked below once the checkpoint is.
+  const erasedId = typeof payload.externalId === 'object' && payload.externalId !== null;
+  const erasure = erasedId ? await erasureBinding(proof, payload, hex(recomputed), tenantId) : undefined;
+  if (erasure) {
+    checks.push({ label: "The evidence without the external id is the evidence the logged erasure bound to the proof hash (SHA-256, computed in this browser)", ok: !erasure.failure, detail: hex(recomputed) });
+    if (erasure.failure) return done(erasure.failure);
+  } else {
+    const hashOk = equal(recomputed, proofHash);
+    checks.push({ label: 'The evidence hashes to the proof hash (SHA-256, computed in this browser)', ok: hashOk, detail: hex(recomputed) });
+    if (!hashOk) return done('The evidence does not hash to the proof hash: the evidence was altered.');
+  }
 
   const log = proof.log;
   if (log.status !== 'INTEGRATED' || log.leafIndex === null || !log.rootHash || !log.checkpoint) {
@@ -216,12 +229,51 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
     return done(`The checkpoint note's signature could not be checked: ${why}.`);
   }
 
+  if (erasure) {
+    const erasureLog = proof.externalIdErasure!.log;
+    if (erasureLog.status !== 'INTEGRATED' || erasureLog.leafIndex === null) return done('The erasure of the external id is pending: it is not yet in the signed checkpoint; try again in a minute.');
+    const erasurePath = erasureLog.inclusionProof.map(fromHex);
+    const erasureRoot = erasurePath.some((node) => !node) ? undefined : await inclusionRoot(erasureLog.leafIndex, log.treeSize, await sha256(new Uint8Array([0]), erasure.hash!), erasurePath as Uint8Array[]);
+    const erasureOk = !!erasureRoot && equal(erasureRoot, root!);
+    checks.push({ label: `The inclusion proof places the logged erasure at leaf ${erasureLog.leafIndex} of the same signed tree (RFC 9162)`, ok: erasureOk });
+    if (!erasureOk) return done(`The inclusion proof does not lead from the logged erasure to the root of the signed tree of size ${log.treeSize}.`);
+  }
+
   const receipt = await receiptCheck(proof.receipt, keys ?? []);
   // Proof format 3: the evidence states the attribution, and the receipt must name the same.
-  const attribution = (JSON.parse(proof.canonicalPayload) as { attribution?: string }).attribution ?? null;
+  const attribution = payload.attribution ?? null;
   const receiptOk =
     !receipt.failure && receipt.claims?.rid === proof.recordId && receipt.claims?.ph === proof.proofHash && (receipt.claims?.att ?? null) === attribution;
   checks.push({ label: 'The receipt is signed by a published key and names this record, proof hash and attribution', ok: receiptOk, ...(receipt.failure ? { detail: receipt.failure } : {}) });
   if (!receiptOk) return done(`The receipt fails: ${receipt.failure ?? 'it names another record, proof hash or attribution'}.`);
-  return done();
+  return erasure ? { ...done(), erasure: `Verified; the external id was erased on ${erasure.at} by the retention run ${erasure.runId}, bound by log entry ${proof.externalIdErasure!.log.leafIndex}.` } : done();
+};
+
+/**
+ * The logged retention.erased a record whose external id was erased stands by, as the proof gives
+ * it: it hashes to its leaf data, is this tenant's erasure of this principal naming this record,
+ * and binds this proof hash, the id's SHA-256 and `evidenceHash` (what the shown evidence hashes to).
+ */
+const erasureBinding = async (
+  proof: Proof,
+  payload: { recordId?: string; tenantId?: string; dataPrincipalHash?: string; externalId?: unknown },
+  evidenceHash: string,
+  tenantId: string,
+): Promise<{ failure?: string; hash?: Uint8Array; at?: string; runId?: string }> => {
+  const erasure = proof.externalIdErasure;
+  if (!erasure) return { failure: 'The evidence shows no external id, yet the proof names no erasure that binds it: the evidence was altered.' };
+  const hash = fromHex(erasure.document.hash);
+  if (!hash || !equal(await sha256(utf8(erasure.document.canonical)), hash)) return { failure: 'The logged erasure does not hash to its hash: the erasure was altered.' };
+  type Binding = { recordId?: string; proofHash?: string; externalIdSha256?: string; evidenceSha256?: string };
+  const document = JSON.parse(erasure.document.canonical) as { kind?: string; documentType?: string; documentId?: string; tenantId?: string; subjectId?: string; at?: string; content?: { identifierHash?: string; runId?: string; records?: string[]; externalIds?: Binding[] } };
+  const content = document.content ?? {};
+  if (document.kind !== 'document' || document.documentType !== 'retention.erased' || document.tenantId !== tenantId || document.documentId !== erasure.document.documentId) return { failure: "The erasure is not a logged retention.erased of this tenant." };
+  if (payload.tenantId !== tenantId || payload.recordId !== proof.recordId || document.subjectId !== `retention:${payload.dataPrincipalHash}` || content.identifierHash !== payload.dataPrincipalHash) return { failure: "The erasure is of another principal's data than this record's." };
+  const binding = content.externalIds?.find((entry) => entry.recordId === proof.recordId);
+  if (!binding || !content.records?.includes(proof.recordId)) return { failure: 'The logged erasure binds no evidence of this record.' };
+  if (binding.proofHash !== proof.proofHash) return { failure: "The logged erasure binds another proof hash than this record's." };
+  if (binding.externalIdSha256 !== (payload.externalId as { sha256?: string }).sha256 || binding.evidenceSha256 !== evidenceHash) {
+    return { failure: 'The evidence without the external id is not the evidence the logged erasure bound to the proof hash: the evidence was altered.' };
+  }
+  return { hash, at: document.at, runId: content.runId };
 };

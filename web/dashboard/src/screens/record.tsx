@@ -92,6 +92,7 @@ export default function Record({ params }: { params: Record<string, string> }) {
                   <p class={verification.holds ? 'result ok' : 'result failed'}>
                     <strong>{verification.holds ? 'The proof holds.' : `The proof does not hold. ${verification.failure ?? ''}`}</strong>
                   </p>
+                  {verification.erasure ? <p id="verify-erasure">{verification.erasure}</p> : null}
                   <ul class="checks">
                     {verification.checks.map((check) => (
                       <li key={check.label}>

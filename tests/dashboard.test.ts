@@ -142,11 +142,11 @@ describe('dashboard as the DPO (SUPER_ADMIN)', () => {
   });
 
   it('navigates every link of the nav landmark, each screen axe-clean with its heading focused', async () => {
-    const links = ['Overview', 'Notices', 'Consent records', 'Withdrawals', 'Rights requests', 'Data map', 'Breaches', 'Webhooks', 'API keys', 'Consent settings', 'Children', 'Cookie consent', 'Words people see', 'Team'];
+    const links = ['Overview', 'Notices', 'Consent records', 'Withdrawals', 'Rights requests', 'Data map', 'Breaches', 'Webhooks', 'API keys', 'Consent settings', 'Children', 'Retention', 'Cookie consent', 'Words people see', 'Team'];
     const names = await page.$$eval('nav a', (anchors) => anchors.map((anchor) => anchor.textContent));
     expect(names).toEqual(links);
     // A screen's heading is its link's words, but where the link is short for it.
-    const headings: Record<string, string> = { Children: 'Children and lawful guardians' };
+    const headings: Record<string, string> = { Children: 'Children and lawful guardians', Retention: 'Retention and erasure' };
     for (const link of links) {
       await go(page, link, headings[link] ?? link);
       // Let the screen's data arrive before axe looks at it.

@@ -44,9 +44,10 @@ describe('fairness of the retention sweep', () => {
     const emails = [1, 2, 3].map((index) => `fair-${index}-${small.tenantId}@example.in`);
     await Promise.all(emails.map((email) => recordConsentAndActivity(call, small, { noticeId, dataPrincipalIdentifier: email, consentGiven: { [purpose]: true } })));
 
-    // The large tenant: 10,000 principals in the due index an hour before the small tenant's, so
-    // in every shard they come first (seeded straight into the table, 25 an item batch, 8 batches in flight).
-    const earlier = new Date(Date.now() - 3_600_000).toISOString();
+    // The large tenant: 10,000 principals in the due index an hour before the small tenant's notice
+    // time (day 28), so in every shard they come first (seeded straight into the table, 25 an item
+    // batch, 8 batches in flight). Due weeks ahead of the real clock, no other file's sweep reads them.
+    const earlier = new Date(Date.now() + 28 * day - 3_600_000).toISOString();
     const requests = Array.from({ length: large }, (_, index) => {
       const identifierHash = sha256(`big-${index}-${big.tenantId}`);
       return { PutRequest: { Item: { ...retentionKeys.activity(big.tenantId, identifierHash), type: activityItemType, tenantId: big.tenantId, identifierHash, lastActivityAt: earlier, nextAt: earlier, ...retentionKeys.due(big.tenantId, identifierHash, earlier) } } };

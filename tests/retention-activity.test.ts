@@ -19,6 +19,9 @@ useClockReset();
 
 const report = (apiKey: string, activities: { identifierHash: string; at: string }[]) => call('POST', '/api/v1/principals/activity', { body: { apiKey, activities } });
 
+/** A retention in force: the Third Schedule (a decision of a tenant with none is not activity: nothing of it can fall due). */
+const inForce = async (token: string) => expect((await call('PUT', '/api/v1/retention/settings', { token, body: { thirdScheduleClass: 'ECOMMERCE' } })).status).toBe(200);
+
 describe('principal activity', () => {
   it('takes a secret key only, up to 1,000 items, none in the future, all or nothing', async () => {
     const tenant = await newTenant(call);
@@ -61,8 +64,9 @@ describe('principal activity', () => {
     expect(await lastActivityOf(tenant.tenantId, asha)).toBe('2026-03-11T07:00:00.000Z');
   });
 
-  it('counts a consent as activity, from the stream', async () => {
+  it('counts a consent as activity, from the stream, for a tenant with a retention in force', async () => {
     const tenant = await newTenant(call);
+    await inForce(tenant.token);
     const notice = await publishedNotice(call, tenant.token);
     const email = `meera-${tenant.tenantId}@example.in`;
     const recorded = await recordConsent(call, tenant.token, { noticeId: notice.noticeId, dataPrincipalIdentifier: email, consentGiven: { [notice.required]: true } });
@@ -86,6 +90,7 @@ describe('principal activity', () => {
 
   it('counts a visit of her own link\'s page, never an unknown or spent link', async () => {
     const tenant = await newTenant(call);
+    await inForce(tenant.token);
     const notice = await publishedNotice(call, tenant.token);
     const email = uniqueEmail('visit');
     expect((await recordConsent(call, tenant.token, { noticeId: notice.noticeId, dataPrincipalIdentifier: email, consentGiven: { [notice.required]: true } })).status).toBe(201);

@@ -108,3 +108,10 @@ export const longRetentionMark = (tenantId: string, purposeId: string, long: boo
   },
   onConditionFailure: () => new ValidationError({ retention: pastScheduleMessage }),
 });
+
+/**
+ * Whether anything of the tenant's can fall due: the Third Schedule, or a purpose with a
+ * retention. Without either, decisions need not put principals in the due index (2 WRU each).
+ */
+export const retentionInForce = (settings: RetentionSettings, purposes: readonly Pick<Purpose, 'retention'>[]): boolean =>
+  settings.thirdScheduleClass !== null || purposes.some((purpose) => purpose.retention);

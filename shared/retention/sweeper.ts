@@ -13,7 +13,7 @@ import { retentionKeys } from './keys';
 import { queueRetentionNoticeMail } from './notice-mail';
 import { retentionDocumentTypes } from './documents';
 import { runExpiries, type Expiry } from './run';
-import { readRetention, type RetentionSettings } from './settings';
+import { readRetention, retentionInForce, type RetentionSettings } from './settings';
 import { dueSchedules, entryCancel, entryDelete, entryPut, scheduleUpdate, writeStep, type Schedule, type UpcomingEntry } from './store';
 import { DayTally } from './tally';
 
@@ -103,7 +103,7 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
   const [settings, purposes] = await Promise.all([readRetention(tenantId), listPurposes(tenantId)]);
   // A tenant none of whose purposes has a retention (and outside the Third Schedule) has nothing
   // that can fall due: its principals leave the index without their records being read.
-  const anyDue = settings.thirdScheduleClass !== null || purposes.some((purpose) => purpose.retention);
+  const anyDue = retentionInForce(settings, purposes);
   const expiries: Expiry[] = [];
   const tally = new DayTally();
   let moved = 0;

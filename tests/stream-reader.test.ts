@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '../shared/db/commands';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStreamReader, type StreamPosition, type StreamReaderOptions } from '../infra/local/stream-reader';
+import { clientOptions } from '../shared/aws/clients';
+import { config } from '../shared/config';
 import { db, tableName } from '../shared/db/client';
 import type { StreamChange } from '../shared/stream/change';
 import type { StreamConsumer } from '../shared/stream/consumer';
@@ -77,6 +80,26 @@ describe('stream reader', () => {
     const sequences = delivered.map((change) => BigInt(change.sequenceNumber));
     expect([...sequences].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(sequences);
     expect(delivered[3]!.newImage?.payload).toEqual(new Uint8Array([3, 255]));
+  });
+
+  it('rests between polls once the stream is quiet, and reads at once when this process writes', async () => {
+    const type = `StreamProbe-${randomUUID()}`;
+    const keys = readKeys(type, { since: new Date(), restMs: 60_000 });
+    // Caught up with the stream (which it reads from its trim horizon), then quiet for the busy second.
+    const [first] = await putProbes(type, 1);
+    await until(() => keys.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A write through a client of another process (no cue): at rest, the reader does not see it for now.
+    const elsewhere = new DynamoDBClient(clientOptions(config.dynamodbEndpoint));
+    const partition = `STREAMTEST#${randomUUID()}`;
+    await elsewhere.send(new PutItemCommand({ TableName: tableName(), Item: { PK: { S: partition }, SK: { S: 'ELSEWHERE' }, type: { S: type } } }));
+    elsewhere.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(keys).toEqual([first]);
+    // A write of this process cues it: both are read well within the 60 s rest.
+    await db().send(new PutCommand({ TableName: tableName(), Item: { PK: partition, SK: 'HERE', type } }));
+    await until(() => keys.length === 3, 10_000);
+    expect(keys).toEqual([first, 'ELSEWHERE', 'HERE']);
   });
 
   it('gives a consumer that failed the same batch again, so nothing is lost', async () => {

@@ -10,6 +10,7 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { localCredentials } from './credentials';
 import { config } from '../../shared/config';
+import { onLocalWrite } from '../../shared/db/client';
 import { describeError, log } from '../../shared/log';
 import { changeOf, type StreamChange } from '../../shared/stream/change';
 import { streamConsumers } from '../../functions/stream/consumers';
@@ -24,8 +25,16 @@ import { dispatchChanges } from '../../shared/stream/dispatch';
  * dispatched again after `idleMs` until it succeeds, so nothing is skipped (consumers are idempotent).
  */
 export interface StreamReaderOptions {
-  /** Wait between empty polls, and before retrying a failed batch. */
+  /** Wait between empty polls while the stream is busy, and before retrying a failed batch. */
   idleMs: number;
+  /**
+   * Wait between empty polls once nothing has been read or written for a second (idleMs by
+   * default). A write through this process's clients (shared/db/client.ts, onLocalWrite) ends the
+   * rest at once, so only writes made elsewhere (another process, a bundle's own client) wait
+   * for it: polling twenty times a second was most of what an idle test file's workers cost
+   * DynamoDB Local.
+   */
+  restMs?: number;
   /**
    * Records the stream made before this are read but not dispatched (the stream keeps 24 h). The
    * stream's timestamps are coarse (DynamoDB Local's are whole minutes), so records up to a
@@ -90,7 +99,7 @@ const lambdaRecordOf = (record: StreamsRecord): DynamoDBRecord =>
   }) as DynamoDBRecord;
 
 export const startStreamReader = (options: StreamReaderOptions): { lagSeconds(): number; stop(): Promise<void> } => {
-  const { idleMs, since, consumers = streamConsumers, position = new Map<string, string>(), accept = () => true, startAfter, handler } = options;
+  const { idleMs, restMs = idleMs, since, consumers = streamConsumers, position = new Map<string, string>(), accept = () => true, startAfter, handler } = options;
   const dispatch = async (records: DynamoDBRecord[]): Promise<void> => {
     if (!handler) return dispatchChanges(records.map(changeOf).filter(accept), consumers);
     const kept = records.filter((record) => accept(changeOf(record)));
@@ -116,6 +125,30 @@ export const startStreamReader = (options: StreamReaderOptions): { lagSeconds():
       wakers.add(wake);
     });
   const wakeAll = () => [...wakers].forEach((wake) => wake());
+
+  /** Busy until a second after the last record read or write cued; resting after that. */
+  const busyMs = 1000;
+  let busyUntil = Date.now() + busyMs;
+  const resters = new Set<() => void>();
+  /** The wait after an empty poll: idleMs while busy, restMs after, ended early by a cue. */
+  const rest = (): Promise<void> => {
+    if (Date.now() < busyUntil) return sleep(idleMs);
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resters.delete(done);
+        wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, restMs);
+      resters.add(done);
+      wakers.add(done);
+    });
+  };
+  const stopCue = onLocalWrite(() => {
+    busyUntil = Date.now() + busyMs;
+    [...resters].forEach((done) => done());
+  });
 
   const wanted = (record: StreamsRecord): boolean => {
     const created = record.dynamodb?.ApproximateCreationDateTime;
@@ -144,6 +177,17 @@ export const startStreamReader = (options: StreamReaderOptions): { lagSeconds():
     } finally {
       inHand.delete(shard);
     }
+  };
+
+  // The table's stream, asked again every 30 s: DescribeTable costs DynamoDB Local about as much
+  // as four queries, and its answer changes only if the table or its stream is made anew.
+  let table: { streamArn: string | undefined; at: number } | undefined;
+  const streamArnOf = async (): Promise<string | undefined> => {
+    if (!table || Date.now() - table.at > 30_000) {
+      const { Table } = await tables.send(new DescribeTableCommand({ TableName: config.tableName }));
+      table = { streamArn: Table?.LatestStreamArn, at: Date.now() };
+    }
+    return table.streamArn;
   };
 
   /** Reads one shard to its end (a closed shard's last NextShardIterator is null) or until stopped. */
@@ -177,15 +221,19 @@ export const startStreamReader = (options: StreamReaderOptions): { lagSeconds():
         if (!iterator) return;
         const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
         if (Records.length > 0) {
+          busyUntil = Date.now() + busyMs;
           if (!(await handleBatch(key, Records, resumed))) return;
           lastSequence = Records.at(-1)!.dynamodb?.SequenceNumber ?? lastSequence;
           if (lastSequence) position.set(key, lastSequence);
         }
         if (!NextShardIterator) return;
         iterator = NextShardIterator;
-        if (Records.length === 0) await sleep(idleMs);
+        if (Records.length === 0) await rest();
       } catch (error) {
-        if (errorName(error) === 'ResourceNotFoundException') return;
+        if (errorName(error) === 'ResourceNotFoundException') {
+          table = undefined;
+          return;
+        }
         if (errorName(error) !== 'ExpiredIteratorException') {
           log.error('stream shard read failed; retrying', { shardId, ...describeError(error) });
           await sleep(idleMs);
@@ -211,8 +259,7 @@ export const startStreamReader = (options: StreamReaderOptions): { lagSeconds():
 
   /** Finds the table's stream and starts a follower for each shard that may be read now. */
   const discover = async () => {
-    const { Table } = await tables.send(new DescribeTableCommand({ TableName: config.tableName }));
-    const streamArn = Table?.LatestStreamArn;
+    const streamArn = await streamArnOf();
     if (!streamArn) return;
     const shards = await shardsOf(streamArn);
     const known = new Set(shards.map((shard) => shard.ShardId));
@@ -240,9 +287,11 @@ export const startStreamReader = (options: StreamReaderOptions): { lagSeconds():
       try {
         await discover();
       } catch (error) {
+        table = undefined;
         log.error('stream discovery failed; retrying', describeError(error));
       }
-      if (running) await sleep(Math.max(idleMs, 1000));
+      // New shards are rare (a closed shard's follower wakes this loop when it ends).
+      if (running) await sleep(Math.max(idleMs, Date.now() < busyUntil ? 1000 : restMs * 4));
     }
   })();
 
@@ -255,6 +304,7 @@ export const startStreamReader = (options: StreamReaderOptions): { lagSeconds():
     lagSeconds: () => Math.max(0, ...[...inHand.values()].map((created) => Math.round((Date.now() - created.getTime()) / 1000))),
     stop: async () => {
       running = false;
+      stopCue();
       wakeAll();
       await coordinator;
       await Promise.all(followers.values());

@@ -155,6 +155,8 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
     bundles && (async (event: Event) => (await bundles.handlerOf<Handler<Event, Result>>(name))(event));
   const stream = startStreamReader({
     idleMs,
+    // At rest, a write of this process cues the reader at once; others wait at most this long.
+    restMs: Math.max(5 * idleMs, 250),
     position: streamPosition,
     ...(since === 'trim-horizon' ? {} : { since }),
     ...(options.streamAccept ? { accept: options.streamAccept } : {}),

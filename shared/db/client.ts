@@ -10,9 +10,36 @@ import { config } from '../config';
  */
 export type DocumentClient = DynamoDBDocumentClient;
 
+const localWriteListeners = new Set<() => void>();
+const writeCommand = /^(PutItem|UpdateItem|DeleteItem|TransactWriteItems|BatchWriteItem)Command$/;
+
+/**
+ * Called after every write that succeeded through a local engine's client made in this process:
+ * the local stream reader's cue to read the stream now (infra/local/stream-reader.ts), so it can
+ * rest between polls instead of asking DynamoDB Local for records twenty times a second. AWS's
+ * stream needs no cue: a client for AWS never carries it. Returns the unsubscribe.
+ */
+export const onLocalWrite = (listener: () => void): (() => void) => {
+  localWriteListeners.add(listener);
+  return () => void localWriteListeners.delete(listener);
+};
+
 /** A client for DynamoDB at the configured endpoint (the local engine's, or AWS's in the region). */
-export const createDocumentClient = (localEndpoint: string | undefined = config.dynamodbEndpoint): DocumentClient =>
-  DynamoDBDocumentClient.from(new DynamoDBClient(clientOptions(localEndpoint)), { marshallOptions: { removeUndefinedValues: true } });
+export const createDocumentClient = (localEndpoint: string | undefined = config.dynamodbEndpoint): DocumentClient => {
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient(clientOptions(localEndpoint)), { marshallOptions: { removeUndefinedValues: true } });
+  if (localEndpoint) {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const output = await next(args);
+        // The SDK names the low-level command (PutItemCommand) whichever document command sent it.
+        if (writeCommand.test(String(context.commandName))) for (const listener of localWriteListeners) listener();
+        return output;
+      },
+      { step: 'initialize', name: 'localWriteCue' },
+    );
+  }
+  return client;
+};
 
 let documentClient: DocumentClient | undefined;
 

@@ -13,6 +13,8 @@ import { genesisHash, type ConsentRecord } from '../shared/consent/record';
 import { principalRecordsWithContact } from '../shared/consent/store';
 import { db, tableName } from '../shared/db/client';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '../shared/db/commands';
+import { renderDocument } from '../shared/documents/render';
+import { packDocumentModel } from '../shared/evidence-pack/document';
 import { newTimeOrderedId } from '../shared/ids';
 import { getNotice, getVersion } from '../shared/notices/store';
 import { positionsOf } from '../shared/evidence/log-map';
@@ -245,7 +247,7 @@ describe('erasure after the retention period', () => {
       expect(oldProof).toMatchObject({ proofVersion: 1, matches: true, payload: { chainSeq: 1, prevProofHash: genesisHash, ...markers(oldSha256) }, erasure: { erasedFields: oldSha256 } });
       expect(sha256(canonicalize({ ...oldProof.payload, externalId: 'legacy-7', userAgent: 'Old browser/0.9', ipAddress: '198.51.100.23' })!)).toBe(chained.proofHash);
 
-      // Her pack verifies offline and shows the erasure: when, what, why.
+      // Her pack verifies offline and shows the erasure: when, what, why; so does its page (the PDF is that page printed).
       // Made a day after the run, as the DPO would (the domain function the route calls: a token of
       // now would have expired on the moved clock), so nothing in it postdates the pack.
       setClock(offsetClock(32 * day));
@@ -261,6 +263,10 @@ describe('erasure after the retention period', () => {
       expect(verified.stdout).toMatch(
         /erasure #1 \(.+\), .+: her personal data \(sealedContact, externalId, userAgent, ipAddress, withdrawalReason, withdrawalEmail\) of 2 records and 1 withdrawal erased, reason RETENTION_PERIOD_ENDED, run .+; the evidence stays, its erased values \(externalId, userAgent, ipAddress, withdrawal reason\) bound by their SHA-256\./,
       );
+      const page = renderDocument(packDocumentModel(pack, { dpoContact: null, timeZone: undefined, actors: new Map() }));
+      const shown = page.slice(0, page.indexOf('<script'));
+      for (const words of ['What was erased when consent lapsed', `Erasure ${erased[0]!.documentId.slice(0, 8)}`, runId, 'Her browser (user agent), in the evidence', 'The reason she gave for a withdrawal, in its evidence', 'giving a reason (erased when consent lapsed)']) expect(shown).toContain(words);
+      for (const value of clear) expect(shown).not.toContain(value);
       const refusedPack = async (name: string, change: (copy: Record<string, any>) => void) => {
         const { signature: _signature, ...copy } = structuredClone(pack);
         change(copy);

@@ -184,7 +184,7 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
   const recomputed = await sha256(utf8(proof.canonicalPayload));
   const payload = JSON.parse(proof.canonicalPayload) as Record<string, unknown> & { recordId?: string; tenantId?: string; dataPrincipalHash?: string; attribution?: string };
   // Values erased by retention: the evidence stands for the proof hash by the logged erasure's binding, checked below once the checkpoint is.
-  const erased = erasableFieldsShown(payload);
+  const erased = showsErasedValues(payload);
   const erasure = erased ? await erasureBinding(proof, payload, hex(recomputed), tenantId) : undefined;
   if (erasure) {
     checks.push({ label: 'The evidence without its erased values is the evidence the logged erasure bound to the proof hash (SHA-256, computed in this browser)', ok: !erasure.failure, detail: hex(recomputed) });
@@ -251,7 +251,7 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
 };
 
 /** Whether the evidence shows any value as erased (`{ sha256 }` in place of the value). */
-const erasableFieldsShown = (payload: Record<string, unknown>): boolean => Object.values(payload).some(isErasedMarker);
+const showsErasedValues = (payload: Record<string, unknown>): boolean => Object.values(payload).some(isErasedMarker);
 
 const fieldWords: Record<string, string> = { externalId: 'the external id', userAgent: 'the user agent', ipAddress: 'the IP address' };
 const wordsOf = (fields: string[]) => {

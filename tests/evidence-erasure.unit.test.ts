@@ -172,7 +172,7 @@ describe("erasing the reason of a withdrawal's evidence keeps it verifiable", ()
     expect(update.UpdateExpression).toBe('REMOVE principalEmail, #reason SET reasonSha256 = :sha256');
     expect(update.ConditionExpression).toBe('attribute_exists(PK) AND #reason = :reason AND attribute_not_exists(reasonSha256)');
     expect(update.ExpressionAttributeValues).toEqual({ ':reason': 'I moved to another city', ':sha256': binding.reasonSha256 });
-    expect(withdrawalErasureUpdate({ ...withdrawalItem, reason: null }, undefined).item.Update).toMatchObject({ UpdateExpression: 'REMOVE principalEmail', ConditionExpression: 'attribute_exists(PK)' });
+    expect(withdrawalErasureUpdate({ ...withdrawalItem, reason: null }, undefined).item.Update).toMatchObject({ UpdateExpression: 'REMOVE principalEmail', ConditionExpression: 'attribute_exists(principalEmail)' });
   });
 });
 
@@ -180,19 +180,20 @@ describe("a record's erasure as written", () => {
   const binding = recordBinding(evidence, proofHash)!;
 
   it('removes each bound value where its format keeps it, keeps its SHA-256, and is conditional on the values read', () => {
-    const update = erasureUpdate({ ...record, legacyKey: undefined }, binding).item.Update!;
+    const update = erasureUpdate({ ...record, legacyKey: undefined }, binding, true).item.Update!;
     expect(update.UpdateExpression).toBe('REMOVE #contact, GSI3PK, GSI3SK, #userAgent, #ipAddress SET xe = :xe, xua = :xua, xip = :xip');
     expect(update.ExpressionAttributeNames).toEqual({ '#contact': 'ce', '#userAgent': 'ua', '#ipAddress': 'ip' });
     expect(update.ConditionExpression).toBe(
-      'GSI1PK = :principal AND attribute_not_exists(xe) AND GSI3PK = :external AND attribute_not_exists(xua) AND #userAgent = :userAgent AND attribute_not_exists(xip) AND #ipAddress = :ipAddress',
+      'GSI1PK = :principal AND attribute_exists(#contact) AND attribute_not_exists(xe) AND GSI3PK = :external AND attribute_not_exists(xua) AND #userAgent = :userAgent AND attribute_not_exists(xip) AND #ipAddress = :ipAddress',
     );
     expect(update.ExpressionAttributeValues).toMatchObject({ ':external': `EXTERNAL#${record.tenantId}#customer-4711`, ':userAgent': 'test agent', ':ipAddress': '192.0.2.1', ':xe': Buffer.from(binding.externalIdSha256!, 'hex') });
     // Format 1 keeps each value whole under its own name.
-    const whole = erasureUpdate({ ...record, proofVersion: 1, legacyKey: true }, binding).item.Update!;
+    const whole = erasureUpdate({ ...record, proofVersion: 1, legacyKey: true }, binding, false).item.Update!;
     expect(whole.ExpressionAttributeNames).toEqual({ '#contact': 'ce', '#externalId': 'externalId', '#userAgent': 'userAgent', '#ipAddress': 'ipAddress' });
     expect(whole.ConditionExpression).toContain('#externalId = :externalId');
+    expect(whole.ConditionExpression).not.toContain('attribute_exists(#contact)');
     expect(whole.Key).toEqual({ PK: `TENANT#${record.tenantId}`, SK: `RECORD#${record.recordId}` });
-    // Without a binding, only the sealed contact goes.
-    expect(erasureUpdate(record, undefined).item.Update).toMatchObject({ UpdateExpression: 'REMOVE #contact', ConditionExpression: 'GSI1PK = :principal' });
+    // Without a binding, only the sealed contact goes: the one read (of two erasures at once, one logs it).
+    expect(erasureUpdate(record, undefined, true).item.Update).toMatchObject({ UpdateExpression: 'REMOVE #contact', ConditionExpression: 'GSI1PK = :principal AND attribute_exists(#contact)' });
   });
 });

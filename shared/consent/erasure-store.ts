@@ -13,7 +13,7 @@ import { recordKeyOf } from './store';
 
 /**
  * Retention's erasure of what a record holds of her: the sealed contact (never part of its
- * evidence) and the values a logged binding names (evidence-erasure.ts), each replaced by its
+ * evidence; `sealedContact`: it was read) and the values a logged binding names (evidence-erasure.ts), each replaced by its
  * SHA-256 (`xe`, `xua`, `xip`), the external id with its lookup keys (GSI3), in any proof format.
  * Conditional on each value being the one read, so only what the logged binding names is erased,
  * and once.
@@ -21,12 +21,14 @@ import { recordKeyOf } from './store';
 export const erasureUpdate = (
   record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey' | 'dataPrincipalHash' | 'proofVersion' | ErasableRecordField>,
   binding: RecordBinding | undefined,
+  sealedContact: boolean,
 ): NamedItem => {
   const names: Record<string, string> = { '#contact': contactAttribute };
   const values: Record<string, unknown> = { ':principal': consentKeys.principalPartition(record.tenantId, record.dataPrincipalHash) };
   const remove = ['#contact'];
   const set: string[] = [];
-  const conditions = ['GSI1PK = :principal'];
+  // The contact that was read, so that of two erasures at once (a retry racing the sweep) one logs it.
+  const conditions = ['GSI1PK = :principal', ...(sealedContact ? ['attribute_exists(#contact)'] : [])];
   const stored = valueAttributes(record.proofVersion);
   for (const [field, sha256] of Object.entries(binding ? boundFields('record', binding) : {}) as [ErasableRecordField, string][]) {
     const erased = erasedAttributes[field];
@@ -75,7 +77,8 @@ export const withdrawalErasureUpdate = (item: Record<string, unknown>, binding: 
         TableName: tableName(),
         Key: consentKeys.withdrawal(String(item.tenantId), String(item.withdrawalId)),
         UpdateExpression: `REMOVE principalEmail${reasonSha256 ? ', #reason SET reasonSha256 = :sha256' : ''}`,
-        ConditionExpression: `attribute_exists(PK)${reasonSha256 ? ' AND #reason = :reason AND attribute_not_exists(reasonSha256)' : ''}`,
+        // What was read: the reason bound, else the email (so that of two erasures at once, one logs it).
+        ConditionExpression: reasonSha256 ? 'attribute_exists(PK) AND #reason = :reason AND attribute_not_exists(reasonSha256)' : 'attribute_exists(principalEmail)',
         ...(reasonSha256 ? { ExpressionAttributeNames: { '#reason': 'reason' }, ExpressionAttributeValues: { ':reason': item.reason, ':sha256': reasonSha256 } } : {}),
       },
     },

@@ -7,16 +7,16 @@ import { contactAttribute, erasedAttributes, valueAttributes } from './record-it
 import { recordKeyOf } from './store';
 
 /**
- * Retention's erasures (retention/run.ts), each in the transaction of the retention.erased entry
+ * Retention's erasures (retention/erase-lapsed.ts), each in the transaction of the retention.erased entry
  * that logs its binding (evidence-erasure.ts): nothing is erased unlogged, nothing logged stays.
  */
 
 /**
  * Retention's erasure of what a record holds of her: the sealed contact (never part of its
- * evidence; `sealedContact`: it was read) and the values a logged binding names (evidence-erasure.ts), each replaced by its
- * SHA-256 (`xe`, `xua`, `xip`), the external id with its lookup keys (GSI3), in any proof format.
- * Conditional on each value being the one read, so only what the logged binding names is erased,
- * and once.
+ * evidence; `sealedContact`: one was read) and the values a logged binding names
+ * (evidence-erasure.ts), each replaced by its SHA-256 (`xe`, `xua`, `xip`), the external id with
+ * its lookup keys (GSI3), in any proof format. Conditional on each value being the one read, so
+ * only what the logged binding names is erased, and once.
  */
 export const erasureUpdate = (
   record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey' | 'dataPrincipalHash' | 'proofVersion' | ErasableRecordField>,

@@ -173,6 +173,47 @@ export const openCheckpoint = (note, keys, keysName) => {
   return { origin, treeSize: Number(size), rootHash: Buffer.from(root, 'base64') };
 };
 
+/**
+ * Retention's erasure (shared/consent/erasure-binding.ts, the same rule): once a principal's
+ * consent lapsed for every purpose, these values of her evidence are shown as `{ "sha256": … }`,
+ * and a logged retention.erased binds the evidence so shown to the hash the log holds. Nothing else
+ * can be erased: a choice, a purpose, a time, a notice, an id the service gave.
+ */
+export const erasableFields = { record: ['externalId', 'userAgent', 'ipAddress'], withdrawal: ['reason'] };
+const bindingKeys = { record: { id: 'recordId', hash: 'proofHash' }, withdrawal: { id: 'withdrawalId', hash: 'hash' } };
+
+export const isErasedMarker = (value) =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && typeof value.sha256 === 'string';
+
+/** The fields a binding names as erased, in the order erasableFields lists them. */
+export const boundFields = (kind, binding) => erasableFields[kind].filter((field) => typeof binding?.[`${field}Sha256`] === 'string');
+
+/** A record's bindings in a logged erasure: `recordBindings`, or `externalIds` in erasures logged before user agents and IP addresses were erased. */
+export const recordBindingsOf = (content) => [...(Array.isArray(content?.recordBindings) ? content.recordBindings : []), ...(Array.isArray(content?.externalIds) ? content.externalIds : [])];
+
+/**
+ * Why evidence shown with erased values (`shown`, whose RFC 8785 form hashes to `shownSha256`)
+ * does not stand for entry `id` under `hash` by `binding`; undefined when it does. The binding names
+ * this entry and hash, only erasable fields and at least one; each shows as its marker with that
+ * SHA-256 and no other shows as erased; and the evidence as shown is what it bound.
+ */
+export const bindingProblem = (kind, shown, shownSha256, id, hash, binding) => {
+  const keys = bindingKeys[kind];
+  if (!binding || typeof binding !== 'object' || binding[keys.id] !== id || shown?.[keys.id] !== id) return `it binds another ${kind} than ${id}`;
+  if (binding[keys.hash] !== hash) return `it binds ${kind} ${id} to another hash (${binding[keys.hash]}) than ${hash}`;
+  const allowed = new Set([keys.id, keys.hash, 'evidenceSha256', ...erasableFields[kind].map((field) => `${field}Sha256`)]);
+  const stray = Object.keys(binding).find((key) => !allowed.has(key));
+  if (stray !== undefined) return `it names ${stray}, which is no field of a ${kind} that retention may erase`;
+  if (boundFields(kind, binding).length === 0) return 'it binds no erased field';
+  for (const field of erasableFields[kind]) {
+    const bound = binding[`${field}Sha256`];
+    if (bound === undefined && isErasedMarker(shown[field])) return `its ${field} shows as erased, and the binding does not name it`;
+    if (bound !== undefined && !(isErasedMarker(shown[field]) && shown[field].sha256 === bound)) return `its ${field} is not the erased value the binding names`;
+  }
+  if (binding.evidenceSha256 !== shownSha256) return `the evidence shown is not the evidence it bound to ${kind === 'record' ? 'the proof hash' : 'its hash'}: the evidence was altered`;
+  return undefined;
+};
+
 /** The keys of a JWKS document ({ "keys": [...] }). */
 export const jwksKeys = (jwks, name) => (Array.isArray(jwks?.keys) ? jwks.keys : fail(`${name} is not a JWKS ({ "keys": [...] })`));
 

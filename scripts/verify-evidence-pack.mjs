@@ -27,10 +27,13 @@
  * decision on a child's record: its logged text hashes to its hash, decides a child's record the
  * pack holds (once) and names that record's guardian, an approval names its method, the hash of its
  * proof and the record's proof hash, and it is dated neither before the record nor after the pack.
- * A record whose external id retention erased shows `externalId: { sha256 }`: its payload stands
- * for its proof hash only by the binding a logged erasure of the pack holds (the record's proof
- * hash, the id's SHA-256 and the SHA-256 of the payload). Whoever holds the clear id can put it
- * back in place of `{ sha256 }` and hash the payload to the proof hash itself.
+ * Values retention erased once her consent lapsed for every purpose (a record's external id, user
+ * agent and IP address, a withdrawal's reason) show as `{ sha256 }`: such a payload stands for its
+ * hash only by the binding a logged erasure of the pack holds (the record's proof hash or the
+ * withdrawal's hash, each value's SHA-256, and the SHA-256 of the payload as shown; only those
+ * fields can be bound, so an erasure can hide a value, never a choice, a record or a withdrawal).
+ * Whoever holds a clear value can put it back in place of `{ sha256 }` and hash the payload to the
+ * hash itself.
  * Each entry is covered either by the signed checkpoint (its inclusion proof) or, while no
  * checkpoint covers it yet (PENDING), by the pack's signature alone, as of the time the pack was
  * made; the verifier lists which, entry by entry.
@@ -44,18 +47,22 @@
  */
 import {
   at,
+  bindingProblem,
+  boundFields,
   canonicalHash,
   canonicalJson,
   consistencyHolds,
   fail,
   hexBytes,
   inclusionRoot,
+  isErasedMarker,
   jwksKeys,
   leafHash,
   logOrigin,
   openCheckpoint,
   parseJson,
   receiptClaims,
+  recordBindingsOf,
   runVerifier,
   sha256,
   verifiedJws,
@@ -162,10 +169,9 @@ const checkRecord = (pack, record, index, notices, keys, keysName, signed, madeA
   const position = `record #${index + 1} (${record?.recordId})`;
   const payload = isObject(record?.payload) ? record.payload : fail(`${position}: its payload is missing`);
   const proofHash = hexBytes(record.proofHash, `${position}: proofHash`);
-  // Its external id erased by retention: the payload holds the id's SHA-256 and stands for the proof hash only by an erasure's logged binding (checked below).
-  const erasedId = isObject(payload.externalId);
-  if (erasedId) hexBytes(payload.externalId.sha256, `${position}: the SHA-256 of its erased external id`);
-  else if (canonicalHash(payload) !== record.proofHash) fail(`${position}: the payload does not hash to its proof hash: the evidence was altered`);
+  // Values erased by retention: the payload holds their SHA-256 and stands for the proof hash only by an erasure's logged binding (checked below).
+  const erased = Object.values(payload).some(isErasedMarker);
+  if (!erased && canonicalHash(payload) !== record.proofHash) fail(`${position}: the payload does not hash to its proof hash: the evidence was altered`);
   if (payload.recordId !== record.recordId) fail(`${position}: the payload is of record ${payload.recordId}`);
   if (payload.tenantId !== pack.tenant.tenantId) fail(`${position}: the payload is of tenant ${payload.tenantId}`);
   if (payload.dataPrincipalHash !== pack.principalHash) fail(`${position}: the payload is of another principal (${payload.dataPrincipalHash})`);
@@ -179,14 +185,17 @@ const checkRecord = (pack, record, index, notices, keys, keysName, signed, madeA
   }
   const givenAt = timeOf(payload.createdAt, `${position}: its createdAt`);
   notAfterPack(givenAt, payload.createdAt, madeAt, pack, position);
-  return { position, at: payload.createdAt, time: givenAt, erasedId, ...checkInclusion(record, proofHash, signed, position) };
+  return { position, at: payload.createdAt, time: givenAt, erased, ...checkInclusion(record, proofHash, signed, position) };
 };
 
-const checkWithdrawal = (pack, withdrawal, index, records, signed, madeAt) => {
+const checkWithdrawal = (pack, withdrawal, index, records, bound, signed, madeAt) => {
   const position = `withdrawal #${index + 1} (${withdrawal?.withdrawalId})`;
   const evidence = isObject(withdrawal?.evidence) ? withdrawal.evidence : fail(`${position}: its evidence is missing`);
   const hash = hexBytes(withdrawal.hash, `${position}: hash`);
-  if (canonicalHash(evidence) !== withdrawal.hash) fail(`${position}: the evidence does not hash to its hash: the withdrawal was altered`);
+  // Its reason erased by retention: the evidence stands for its hash only by an erasure's logged binding (checked with the erasures).
+  if (Object.values(evidence).some(isErasedMarker)) {
+    if (!bound.has(withdrawal.withdrawalId)) fail(`${position}: its reason was erased, yet no erasure in the pack binds its evidence without it to its hash: the withdrawal was altered`);
+  } else if (canonicalHash(evidence) !== withdrawal.hash) fail(`${position}: the evidence does not hash to its hash: the withdrawal was altered`);
   if (evidence.kind !== 'withdrawal' || evidence.withdrawalId !== withdrawal.withdrawalId) fail(`${position}: the evidence is not of this withdrawal`);
   if (evidence.tenantId !== pack.tenant.tenantId || evidence.dataPrincipalHash !== pack.principalHash) fail(`${position}: the evidence is of another tenant or principal`);
   const withdrawnAt = timeOf(evidence.withdrawnAt, `${position}: its withdrawnAt`);
@@ -239,10 +248,13 @@ const checkGuardianDecision = (pack, decision, index, records, decided, signed, 
 /**
  * What the service erased of the principal once her consent lapsed for every purpose (retention,
  * s.8(7)): the logged text hashes to its hash and is this tenant's retention.erased of this
- * principal, naming only records the pack holds, dated neither before them nor after the pack.
- * It says what went (the fields), when and why; her records' evidence stays, and verifies above.
+ * principal, naming only records and withdrawals the pack holds, dated neither before them nor after
+ * the pack. Each binding names an entry it names, with the hash the pack (and the log) holds for it;
+ * for an entry shown with erased values, only erasable fields, each shown as its SHA-256, and the
+ * evidence as shown is what it bound (evidence-checks.mjs bindingProblem). It says what went, when
+ * and why; her records' and withdrawals' evidence stays, and verifies by it.
  */
-const checkErasure = (pack, erasure, index, records, signed, madeAt) => {
+const checkErasure = (pack, erasure, index, records, withdrawals, signed, madeAt) => {
   const position = `erasure #${index + 1} (${erasure?.documentId})`;
   const hash = hexBytes(erasure?.hash, `${position}: hash`);
   if (typeof erasure.canonical !== 'string' || sha256(Buffer.from(erasure.canonical, 'utf8')).toString('hex') !== erasure.hash) fail(`${position}: the logged text does not hash to its hash: the erasure was altered`);
@@ -253,21 +265,47 @@ const checkErasure = (pack, erasure, index, records, signed, madeAt) => {
   const content = isObject(document.content) ? document.content : fail(`${position}: it has no content`);
   if (content.identifierHash !== pack.principalHash || document.subjectId !== `retention:${pack.principalHash}`) fail(`${position}: it erased another principal's data`);
   const erasedAt = timeOf(document.at, `${position}: its time`);
-  for (const recordId of listOf(content.records, `${position} records`)) {
+  const named = listOf(content.records, `${position} records`);
+  for (const recordId of named) {
     const record = records.get(recordId) ?? fail(`${position}: it names record ${recordId}, which the pack does not hold`);
     if (erasedAt < record.time) fail(`${position}: it is dated ${document.at}, before record ${recordId} was given (${record.at})`);
   }
+  const namedWithdrawals = content.withdrawals === undefined ? [] : listOf(content.withdrawals, `${position} withdrawals`);
+  for (const withdrawalId of namedWithdrawals) {
+    const withdrawal = withdrawals.get(withdrawalId) ?? fail(`${position}: it names withdrawal ${withdrawalId}, which the pack does not hold`);
+    const withdrawnAt = timeOf(withdrawal.evidence?.withdrawnAt, `${position}: withdrawal ${withdrawalId}'s withdrawnAt`);
+    if (erasedAt < withdrawnAt) fail(`${position}: it is dated ${document.at}, before withdrawal ${withdrawalId} was made (${withdrawal.evidence.withdrawnAt})`);
+  }
   notAfterPack(erasedAt, document.at, madeAt, pack, position);
-  // Each record whose external id it erased: the evidence without the id, as the pack shows it, is what hashed to the record's proof hash (the binding is a leaf of the log).
-  const bound = (content.externalIds === undefined ? [] : listOf(content.externalIds, `${position} external ids`)).map((binding) => {
+  // Each record whose values it erased: the evidence without them, as the pack shows it, is what hashed to the record's proof hash (the binding is a leaf of the log).
+  const bound = recordBindingsOf(content).map((binding) => {
     const record = records.get(binding?.recordId);
-    if (!record || !listOf(content.records, `${position} records`).includes(binding.recordId)) fail(`${position}: it binds record ${binding?.recordId}, which it does not name or the pack does not hold`);
+    if (!record || !named.includes(binding.recordId)) fail(`${position}: it binds record ${binding?.recordId}, which it does not name or the pack does not hold`);
     if (binding.proofHash !== record.proofHash) fail(`${position}: its binding of record ${binding.recordId} names proof hash ${binding.proofHash}, the record's is ${record.proofHash}`);
-    if (record.erasedId && (binding.externalIdSha256 !== record.payload.externalId.sha256 || binding.evidenceSha256 !== canonicalHash(record.payload))) fail(`${position}: record ${binding.recordId}'s evidence without its external id is not the evidence it bound to the proof hash: the evidence was altered`);
+    const problem = record.erased && bindingProblem('record', record.payload, canonicalHash(record.payload), binding.recordId, record.proofHash, binding);
+    if (problem) fail(`${position}: record ${binding.recordId}'s evidence without its erased values is not what it bound: ${problem}`);
     return binding.recordId;
   });
+  const boundWithdrawals = (content.withdrawalBindings === undefined ? [] : listOf(content.withdrawalBindings, `${position} withdrawal bindings`)).map((binding) => {
+    const withdrawal = withdrawals.get(binding?.withdrawalId);
+    if (!withdrawal || !namedWithdrawals.includes(binding.withdrawalId)) fail(`${position}: it binds withdrawal ${binding?.withdrawalId}, which it does not name or the pack does not hold`);
+    if (binding.hash !== withdrawal.hash) fail(`${position}: its binding of withdrawal ${binding.withdrawalId} names hash ${binding.hash}, the withdrawal's is ${withdrawal.hash}`);
+    const evidence = isObject(withdrawal.evidence) ? withdrawal.evidence : fail(`${position}: withdrawal ${binding.withdrawalId} has no evidence`);
+    const problem = Object.values(evidence).some(isErasedMarker) && bindingProblem('withdrawal', evidence, canonicalHash(evidence), binding.withdrawalId, withdrawal.hash, binding);
+    if (problem) fail(`${position}: withdrawal ${binding.withdrawalId}'s evidence without its reason is not what it bound: ${problem}`);
+    return binding.withdrawalId;
+  });
+  const fields = [...new Set(recordBindingsOf(content).flatMap((binding) => boundFields('record', binding)))];
   const erased = listOf(content.erased, `${position} erased fields`).join(', ');
-  return { position, at: document.at, bound, said: `${position}, ${document.at}: her personal data (${erased}) of ${plural(content.records.length, 'record', 'records')} erased, reason ${content.reason}${content.runId ? `, run ${content.runId}` : ''}; the records' evidence stays.`, ...checkInclusion(erasure, hash, signed, position) };
+  const what = [plural(named.length, 'record', 'records'), ...(namedWithdrawals.length > 0 ? [plural(namedWithdrawals.length, 'withdrawal', 'withdrawals')] : [])].join(' and ');
+  return {
+    position,
+    at: document.at,
+    bound,
+    boundWithdrawals,
+    said: `${position}, ${document.at}: her personal data (${erased}) of ${what} erased, reason ${content.reason}${content.runId ? `, run ${content.runId}` : ''}; the evidence stays${fields.length + boundWithdrawals.length > 0 ? `, its erased values (${[...fields, ...(boundWithdrawals.length > 0 ? ['withdrawal reason'] : [])].join(', ')}) bound by their SHA-256` : ''}.`,
+    ...checkInclusion(erasure, hash, signed, position),
+  };
 };
 
 const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
@@ -298,14 +336,16 @@ const check = (pack, keysFile, keysName) => {
   const decided = new Map();
   // Only the pack of a principal whose data was erased has erasures (the signature covers the field when present).
   const erasures = pack.erasures === undefined ? [] : listOf(pack.erasures, 'erasures');
-  const checkedErasures = erasures.map((erasure, index) => checkErasure(pack, erasure, index, byId, signed, madeAt));
+  const withdrawalsById = new Map(withdrawals.map((withdrawal) => [withdrawal?.withdrawalId, withdrawal]));
+  const checkedErasures = erasures.map((erasure, index) => checkErasure(pack, erasure, index, byId, withdrawalsById, signed, madeAt));
   const bound = new Set(checkedErasures.flatMap((erasure) => erasure.bound));
+  const boundWithdrawals = new Set(checkedErasures.flatMap((erasure) => erasure.boundWithdrawals));
   for (const [index, record] of records.entries()) {
-    if (checkedRecords[index].erasedId && !bound.has(record.recordId)) fail(`${checkedRecords[index].position}: its external id was erased, yet no erasure in the pack binds its evidence without it to its proof hash: the evidence was altered`);
+    if (checkedRecords[index].erased && !bound.has(record.recordId)) fail(`${checkedRecords[index].position}: values of it were erased, yet no erasure in the pack binds its evidence without them to its proof hash: the evidence was altered`);
   }
   const entries = [
     ...checkedRecords,
-    ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, byId, signed, madeAt)),
+    ...withdrawals.map((withdrawal, index) => checkWithdrawal(pack, withdrawal, index, byId, boundWithdrawals, signed, madeAt)),
     ...guardianDecisions.map((decision, index) => checkGuardianDecision(pack, decision, index, byId, decided, signed, madeAt)),
     ...checkedErasures,
   ];

@@ -23,9 +23,9 @@
  *              size (its consistencyProof is used)
  *
  * A consent receipt: signed by a listed key, naming this record, proof hash and (proof format 3)
- * attribution; the canonical evidence hashes to that proof hash (or, for a record whose external id
- * retention erased, the logged erasure in proof.json binds the evidence shown to that proof hash, and
- * is itself a leaf of the same signed checkpoint). A closure receipt: signed by a
+ * attribution; the canonical evidence hashes to that proof hash (or, for a record whose values
+ * retention erased, its external id, user agent or IP address, the logged erasure in proof.json
+ * binds the evidence shown to that proof hash, and is itself a leaf of the same signed checkpoint). A closure receipt: signed by a
  * listed key, naming the logged resolution (request, type, outcome, time, tenant) whose canonical
  * text hashes to its `dh`; the answer in answer.json must be that request's, with the same outcome,
  * and its response text must hash to the logged responseHash. Either way the hash must then be a leaf of the tenant's RFC 9162 Merkle
@@ -35,7 +35,25 @@
  * Prints VALID (or CONSISTENT) and exits 0, or INVALID: <reason> and exits 1; exit 2 on a usage error.
  * The checks themselves are in evidence-checks.mjs, shared with verify-evidence-pack.mjs.
  */
-import { canonicalJson, consistencyHolds, fail, hexBytes, inclusionRoot, jwksKeys, leafHash, logOrigin, openCheckpoint, parseJson, receiptClaims, runVerifier, sha256 } from './evidence-checks.mjs';
+import {
+  bindingProblem,
+  boundFields,
+  canonicalJson,
+  consistencyHolds,
+  fail,
+  hexBytes,
+  inclusionRoot,
+  isErasedMarker,
+  jwksKeys,
+  leafHash,
+  logOrigin,
+  openCheckpoint,
+  parseJson,
+  receiptClaims,
+  recordBindingsOf,
+  runVerifier,
+  sha256,
+} from './evidence-checks.mjs';
 
 /** That `leafData` (32 bytes) is leaf `log.leafIndex` of tenant `tenantId`'s log, under a checkpoint signed by a listed key. */
 const checkInLog = (leafData, log, keys, tenantId, what) => {
@@ -50,16 +68,24 @@ const checkInLog = (leafData, log, keys, tenantId, what) => {
   return `leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
 };
 
+const fieldWords = { externalId: 'external id', userAgent: 'user agent', ipAddress: 'IP address' };
+const fieldsSaid = (fields) => {
+  const words = fields.map((field) => fieldWords[field] ?? field);
+  return `its ${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0]} ${words.length > 1 ? 'were' : 'was'}`;
+};
+
 /**
- * A record whose external id retention erased: its evidence shows `externalId: { sha256 }` and
- * stands for the proof hash only by the binding the logged retention.erased holds. The erasure as
- * logged must hash to its leaf, be this tenant's erasure of this principal naming this record, and
- * bind this proof hash, the id's SHA-256 and the SHA-256 of the evidence shown; its inclusion is
- * checked against the record's checkpoint (the proof gives both against one).
+ * A record whose values retention erased (its external id, user agent, IP address): its evidence
+ * shows each as `{ sha256 }` and stands for the proof hash only by the binding the logged
+ * retention.erased holds. The erasure as logged must hash to its leaf, be this tenant's erasure of
+ * this principal naming this record, and bind this proof hash, only erasable fields, each value's
+ * SHA-256 as shown and the SHA-256 of the evidence shown; its inclusion is checked against the
+ * record's checkpoint (the proof gives both against one). `externalIdErasure`: a proof saved before
+ * user agents and IP addresses were erased.
  */
 const checkErasure = (proof, payload, keys, tenantId) => {
-  const erasure = proof.externalIdErasure;
-  if (erasure?.document === undefined || erasure.log === undefined) fail('the canonical evidence does not hash to the proof hash: the evidence was altered');
+  const erasure = proof.erasure ?? proof.externalIdErasure;
+  if (erasure?.document === undefined || erasure.log === undefined) fail('the canonical evidence shows erased values, yet the proof names no erasure that binds them: the evidence was altered');
   const hash = hexBytes(erasure.document.hash, "the erasure's hash");
   if (typeof erasure.document.canonical !== 'string' || !sha256(Buffer.from(erasure.document.canonical, 'utf8')).equals(hash)) fail('the logged erasure does not hash to its hash: the erasure was altered');
   const document = JSON.parse(erasure.document.canonical);
@@ -67,14 +93,13 @@ const checkErasure = (proof, payload, keys, tenantId) => {
   if (document.kind !== 'document' || document.documentType !== 'retention.erased' || document.tenantId !== tenantId || document.documentId !== erasure.document.documentId) fail(`the erasure is not a retention.erased of tenant ${tenantId}`);
   const content = document.content ?? {};
   if (document.subjectId !== `retention:${payload.dataPrincipalHash}` || content.identifierHash !== payload.dataPrincipalHash) fail("the erasure erased another principal's data");
-  const binding = Array.isArray(content.externalIds) ? content.externalIds.find((entry) => entry?.recordId === proof.recordId) : undefined;
+  const binding = recordBindingsOf(content).find((entry) => entry?.recordId === proof.recordId);
   if (!binding || !Array.isArray(content.records) || !content.records.includes(proof.recordId)) fail(`the erasure binds no evidence of record ${proof.recordId}`);
   if (binding.proofHash !== proof.proofHash) fail(`the erasure binds record ${proof.recordId} to proof hash ${binding.proofHash}, not ${proof.proofHash}`);
-  if (binding.externalIdSha256 !== payload.externalId.sha256 || binding.evidenceSha256 !== sha256(Buffer.from(proof.canonicalPayload, 'utf8')).toString('hex')) {
-    fail('the evidence without its external id is not the evidence the erasure bound to the proof hash: the evidence was altered');
-  }
+  const problem = bindingProblem('record', payload, sha256(Buffer.from(proof.canonicalPayload, 'utf8')).toString('hex'), proof.recordId, proof.proofHash, binding);
+  if (problem) fail(`the evidence without its erased values is not the evidence the erasure bound to the proof hash: ${problem}`);
   checkInLog(hash, { ...proof.log, ...erasure.log }, keys, tenantId, 'erasure');
-  return `; its external id was erased on ${document.at} by the retention run ${content.runId}, bound by log entry ${erasure.log.leafIndex}`;
+  return `; ${fieldsSaid(boundFields('record', binding))} erased on ${document.at} by the retention run ${content.runId}, bound by log entry ${erasure.log.leafIndex}`;
 };
 
 const checkConsent = (jws, proofFile, keysFile) => {
@@ -86,8 +111,9 @@ const checkConsent = (jws, proofFile, keysFile) => {
   const proofHash = hexBytes(proof.proofHash, 'proofHash');
   if (typeof proof.canonicalPayload !== 'string') fail('the proof has no canonical evidence');
   const payload = JSON.parse(proof.canonicalPayload);
-  const erasedId = typeof payload.externalId === 'object' && payload.externalId !== null;
-  if (!erasedId && !sha256(Buffer.from(proof.canonicalPayload, 'utf8')).equals(proofHash)) {
+  // Values erased by retention stand for the proof hash by the logged erasure's binding (checkErasure).
+  const erased = Object.values(payload).some(isErasedMarker);
+  if (!erased && !sha256(Buffer.from(proof.canonicalPayload, 'utf8')).equals(proofHash)) {
     fail('the canonical evidence does not hash to the proof hash: the evidence was altered');
   }
   if (payload.recordId !== proof.recordId || payload.tenantId !== claims.tid) fail(`the evidence is of record ${payload.recordId} of tenant ${payload.tenantId}`);
@@ -95,7 +121,7 @@ const checkConsent = (jws, proofFile, keysFile) => {
   const attribution = payload.attribution ?? null;
   if ((claims.att ?? null) !== attribution) fail(`the receipt names attribution ${claims.att ?? 'none'}, the evidence ${attribution ?? 'none'}`);
   const where = checkInLog(proofHash, proof.log, keys, claims.tid, 'record');
-  return `VALID: record ${claims.rid}${attribution ? ` (attribution ${attribution})` : ''} is ${where}${erasedId ? checkErasure(proof, payload, keys, claims.tid) : ''}`;
+  return `VALID: record ${claims.rid}${attribution ? ` (attribution ${attribution})` : ''} is ${where}${erased ? checkErasure(proof, payload, keys, claims.tid) : ''}`;
 };
 
 /**

@@ -213,4 +213,49 @@ describe('the printable pack page', () => {
     expect(html).toContain('<span lang="ur" dir="rtl">رازداری</span>');
     expect(html).toContain('Not yet covered by a signed checkpoint');
   });
+
+  it('lists what retention erased: when, by which run, why, which values of which records and withdrawals, and where in the log', () => {
+    const marker = { sha256: 'c'.repeat(64) };
+    const erasedAt = '2026-03-01T10:00:00.000Z';
+    const canonical = JSON.stringify({
+      at: erasedAt,
+      content: { identifierHash: 'a'.repeat(64), runId: `run-${hostile}`, erased: ['sealedContact', 'userAgent', 'ipAddress', 'withdrawalReason'], records: ['r1'], withdrawals: ['w1'], reason: 'RETENTION_PERIOD_ENDED' },
+      documentId: 'e1e1e1e1-0000-7000-8000-000000000001',
+      documentType: 'retention.erased',
+      kind: 'document',
+    });
+    const erasedPack: EvidencePack = {
+      ...pack,
+      records: [{ ...pack.records[0]!, payload: { ...pack.records[0]!.payload, userAgent: marker, ipAddress: marker } }],
+      withdrawals: [
+        {
+          withdrawalId: 'w1',
+          evidence: { kind: 'withdrawal', withdrawalId: 'w1', recordIds: ['r1'], requestedPurposeIds: [], purposeIds: ['p1', 'p2'], method: 'WEB_PORTAL', reason: marker, withdrawnAt: '2026-01-05T00:00:00.000Z' },
+          hash: 'd'.repeat(64),
+          log: { status: 'INTEGRATED', leafIndex: 4, inclusionProof: [] },
+        },
+      ],
+      erasures: [{ documentId: 'e1e1e1e1-0000-7000-8000-000000000001', canonical, hash: 'f'.repeat(64), log: { status: 'INTEGRATED', leafIndex: 9, inclusionProof: [] } }],
+    };
+    const page = renderDocument(packDocumentModel(erasedPack, { dpoContact: null, timeZone: 'Asia/Kolkata', actors: new Map() }));
+    const erasures = page.slice(page.indexOf('What was erased when consent lapsed'), page.indexOf('The signed log'));
+    for (const words of [
+      'Erasure e1e1e1e1…',
+      'The retention period of every purpose she had decided on ended, and her consent lapsed (section 8(7) of the Act)',
+      'Her email address, kept sealed to write to her',
+      'Her browser (user agent), in the evidence',
+      'Her IP address, in the evidence',
+      'The reason she gave for a withdrawal, in its evidence',
+      'In the signed log at position 9.',
+      'f'.repeat(64),
+      '2026',
+    ]) expect(erasures).toContain(words);
+    expect(erasures).toContain('run-&lt;/script&gt;');
+    expect(erasures).not.toContain(hostile);
+    // The evidence shows each erased value as its SHA-256; the decision says a reason was given, and erased.
+    expect(page).toContain('Erased when consent lapsed; its SHA-256: ');
+    expect(page).toContain('giving a reason (erased when consent lapsed)');
+    expect(page).toContain('1 erasure of her personal data');
+    expect(page.match(/<script/g)).toHaveLength(1);
+  });
 });

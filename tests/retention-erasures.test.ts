@@ -7,9 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import canonicalize from 'canonicalize';
 import { consentKeys } from '../shared/consent/keys';
+import { noticeTextHash } from '../shared/consent/notice-text';
+import { proofHashOf } from '../shared/consent/proof';
+import { genesisHash, type ConsentRecord } from '../shared/consent/record';
 import { principalRecordsWithContact } from '../shared/consent/store';
 import { db, tableName } from '../shared/db/client';
-import { GetCommand, UpdateCommand } from '../shared/db/commands';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '../shared/db/commands';
+import { renderDocument } from '../shared/documents/render';
+import { packDocumentModel } from '../shared/evidence-pack/document';
+import { newTimeOrderedId } from '../shared/ids';
+import { getNotice, getVersion } from '../shared/notices/store';
 import { positionsOf } from '../shared/evidence/log-map';
 import { entryProblems } from '../shared/evidence/verify-entries';
 import { documentsOf } from '../shared/evidence/documents';
@@ -31,8 +38,11 @@ import { verifyProof } from '../web/dashboard/src/verify';
  * purpose; her records are EXPIRED, the run's erasure_due page lists exactly the run's hashes, the
  * run's erasure task lists the data map's assets holding those purposes' data and is resolved
  * asset by asset (logged), the upcoming list and the day summary show it, her sealed email is
- * gone, and so is her external id (its lookup finds nothing), while her record's proof, her
- * evidence pack offline and the log's verification still hold by the binding the erasure logged.
+ * gone, and so are her external ids (their lookup finds nothing), her user agents and IP addresses
+ * (of a record of the hash-chain era too) and the reason she typed for a withdrawal, while her
+ * records' proofs, her evidence pack offline (and its page) and the log's verification still hold
+ * by the bindings the erasure logged; an altered choice, a swapped hash or a missing erasure is
+ * refused by every checker.
  */
 const { call } = useApi();
 useTestWorkers();
@@ -42,6 +52,44 @@ const day = 86_400_000;
 const hookSecret = 'retention-hook-secret-0123456789';
 const run = promisify(execFile);
 const getItem = async (key: Record<string, string>) => (await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+const run_ = (script: string, files: string[]) =>
+  run(process.execPath, [script, ...files]).then(
+    ({ stdout }) => ({ code: 0, stdout }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
+  );
+
+/**
+ * A record of the hash-chain era (proof format 1), stored whole under the tenant's own partition as
+ * records then were, with its external id, user agent and IP address as attributes, before the
+ * tenant's log was first sequenced (the migration makes it the log's first leaf).
+ */
+const chainEraRecord = async (tenantId: string, noticeId: string, principalHash: string, consentGiven: Record<string, boolean>) => {
+  const notice = (await getNotice(tenantId, noticeId))!;
+  const snapshot = (await getVersion(tenantId, notice.lineageId, 1))!;
+  const createdAt = new Date(Date.now() - 60_000).toISOString();
+  const evidence = {
+    tenantId, recordId: newTimeOrderedId(new Date(createdAt)), noticeId, noticeVersionNumber: 1, noticeTextHash: noticeTextHash(snapshot, 'EN'), languageShown: 'EN', positionShown: 'api',
+    dataPrincipalHash: principalHash, externalId: 'legacy-7', consentGiven, createdAt, ipAddress: '198.51.100.23', userAgent: 'Old browser/0.9', chainSeq: 1, prevProofHash: genesisHash,
+  };
+  const proofHash = proofHashOf({ ...evidence, proofVersion: 1 });
+  await db().send(new TransactWriteCommand({
+    TransactItems: [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...consentKeys.legacyRecord(tenantId, evidence.recordId), ...consentKeys.principal(tenantId, principalHash, createdAt, evidence.recordId),
+            ...consentKeys.status(tenantId, 'active', createdAt, evidence.recordId), ...consentKeys.external(tenantId, 'legacy-7', createdAt, evidence.recordId), ...consentKeys.chain(tenantId, 1),
+            type: 'ConsentRecord', ...evidence, proofHash, noticeTitle: snapshot.title, lineageId: notice.lineageId, channel: 'DASHBOARD', decision: null, requiredPurposesDeclined: [], prevRecordId: null,
+            withdrawnPurposes: [], withdrawnAt: null, isWithdrawn: false, isPartiallyWithdrawn: false, withdrawalVersion: 0,
+          },
+        },
+      },
+      { Put: { TableName: tableName(), Item: { ...consentKeys.chainHead(tenantId), seq: 1, headHash: proofHash, headRecordId: evidence.recordId } } },
+    ],
+  }));
+  return { recordId: evidence.recordId, proofHash };
+};
 
 describe('erasure after the retention period', () => {
   it('expires her records, pages her hash, lists the erasure task with its assets, erases what is not evidence, and her pack verifies', async () => {
@@ -65,14 +113,21 @@ describe('erasure after the retention period', () => {
       const noticeId = await createNotice(call, tenant.token, [offers, profile]);
       expect((await publish(call, tenant.token, noticeId)).status).toBe(200);
       const emails = ['first', 'second'].map((name) => `${name}-${tenant.tenantId}@example.in`);
+      const second = sha256(emails[1]!);
+      // Her record of the hash-chain era, before anything of the tenant is logged.
+      const chained = await chainEraRecord(tenant.tenantId, noticeId, second, { [offers]: true, [profile]: true });
       const consentedAt = Date.now();
       for (const [index, email] of emails.entries()) {
-        expect((await recordConsent(call, tenant.token, { noticeId, dataPrincipalIdentifier: email, externalId: `customer-${index}`, consentGiven: { [offers]: true, [profile]: true } })).status).toBe(201);
+        const body = { noticeId, dataPrincipalIdentifier: email, externalId: `customer-${index}`, consentGiven: { [offers]: true, [profile]: true }, ipAddress: `203.0.113.${index + 1}`, userAgent: `Her browser/${index + 1}.0` };
+        expect((await recordConsent(call, tenant.token, body)).status).toBe(201);
         await waitFor(() => lastActivityOf(tenant.tenantId, sha256(email)).then((at) => at ?? undefined));
       }
+      // She withdraws (both her records: the notice's), with a reason she typed.
+      const withdrawn = await call('POST', '/api/v1/consent/withdraw', { token: tenant.token, body: { dataPrincipalIdentifier: emails[1], noticeId, reason: 'Too many mails from Shop' } });
+      expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+      const withdrawalId = withdrawn.body.data.withdrawalId as string;
       const hashes = emails.map(sha256).sort();
-      const second = sha256(emails[1]!);
-      expect((await principalRecordsWithContact(tenant.tenantId, second)).map((row) => typeof row.sealedContact)).toEqual(['string']);
+      expect((await principalRecordsWithContact(tenant.tenantId, second)).map((row) => typeof row.sealedContact)).toEqual(['string', 'undefined']);
       expect((await call('GET', '/api/v1/consent/by-external-id/customer-1', { token: tenant.token })).body.data).toHaveLength(1);
 
       // Scheduled now: both due 30 days on.
@@ -155,93 +210,131 @@ describe('erasure after the retention period', () => {
       });
       expect(erased).toHaveLength(1);
       const rows = await principalRecordsWithContact(tenant.tenantId, second);
-      expect(rows.map((row) => row.sealedContact)).toEqual([undefined]);
+      expect(rows.map((row) => row.sealedContact)).toEqual([undefined, undefined]);
 
-      // Her external id too: the clear id and its lookup are gone; the logged binding ties her evidence without it to the proof hash.
-      const [{ record: herRecord }] = rows as [(typeof rows)[number]];
-      const content = (JSON.parse(erased[0]!.canonical) as { content: { erased: string[]; records: string[]; externalIds: unknown[] } }).content;
-      expect(content.erased).toEqual(['sealedContact', 'externalId']);
-      expect(content.records).toEqual([herRecord.recordId]);
-      expect(content.externalIds).toEqual([{ recordId: herRecord.recordId, proofHash: herRecord.proofHash, externalIdSha256: sha256('customer-1'), evidenceSha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
-      expect(herRecord).toMatchObject({ externalId: null, externalIdSha256: sha256('customer-1') });
-      expect(JSON.stringify(await getItem(consentKeys.record(tenant.tenantId, herRecord.recordId)))).not.toContain('customer-1');
-      expect((await call('GET', '/api/v1/consent/by-external-id/customer-1', { token: tenant.token })).body.data).toEqual([]);
+      // Her external ids, user agents and IP addresses too, her record of the hash-chain era's as well, and the reason she typed with
+      // her email on the withdrawal: the values and the lookups by them are gone; the logged bindings tie her evidence without them to its hashes.
+      const [herRecord, oldRecord] = rows.map((row) => row.record) as [ConsentRecord, ConsentRecord];
+      expect(oldRecord).toMatchObject({ recordId: chained.recordId, proofVersion: 1, consentState: 'EXPIRED' });
+      const reason = 'Too many mails from Shop';
+      const clear = ['customer-1', 'Her browser/2.0', '203.0.113.2', 'legacy-7', 'Old browser/0.9', '198.51.100.23', reason, emails[1]!];
+      const hex64 = expect.stringMatching(/^[0-9a-f]{64}$/);
+      type Content = { erased: string[]; records: string[]; withdrawals: string[]; recordBindings: Record<string, string>[]; withdrawalBindings: Record<string, string>[] };
+      const content = (JSON.parse(erased[0]!.canonical) as { content: Content }).content;
+      expect(content.erased).toEqual(['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'withdrawalReason', 'withdrawalEmail']);
+      expect(content.records).toEqual([herRecord.recordId, oldRecord.recordId]);
+      expect(content.withdrawals).toEqual([withdrawalId]);
+      const sha256s = (values: string[]) => ({ externalId: sha256(values[0]!), userAgent: sha256(values[1]!), ipAddress: sha256(values[2]!) });
+      const herSha256 = sha256s(clear.slice(0, 3));
+      const oldSha256 = sha256s(clear.slice(3, 6));
+      const bindingOf = (recordId: string, proofHash: string, fields: ReturnType<typeof sha256s>) => ({ recordId, proofHash, externalIdSha256: fields.externalId, userAgentSha256: fields.userAgent, ipAddressSha256: fields.ipAddress, evidenceSha256: hex64 });
+      expect(content.recordBindings).toEqual([bindingOf(herRecord.recordId, herRecord.proofHash, herSha256), bindingOf(chained.recordId, chained.proofHash, oldSha256)]);
+      expect(content.withdrawalBindings).toEqual([{ withdrawalId, hash: hex64, reasonSha256: sha256(reason), evidenceSha256: hex64 }]);
+      expect(herRecord).toMatchObject({ externalId: null, userAgent: null, ipAddress: null, erasedSha256: herSha256 });
+      expect(oldRecord).toMatchObject({ externalId: null, userAgent: null, ipAddress: null, erasedSha256: oldSha256 });
+      const stored = JSON.stringify(await Promise.all([consentKeys.record(tenant.tenantId, herRecord.recordId), consentKeys.legacyRecord(tenant.tenantId, oldRecord.recordId), consentKeys.withdrawal(tenant.tenantId, withdrawalId)].map(getItem)));
+      for (const value of clear) expect(stored).not.toContain(value);
+      for (const externalId of ['customer-1', 'legacy-7']) expect((await call('GET', `/api/v1/consent/by-external-id/${externalId}`, { token: tenant.token })).body.data).toEqual([]);
       const proof = (await call('GET', `/api/v1/consent/records/${herRecord.recordId}/proof`, { token: tenant.token })).body.data;
-      expect(proof).toMatchObject({ proofHash: herRecord.proofHash, matches: true, payload: { externalId: { sha256: sha256('customer-1') } }, externalIdErasure: { documentId: erased[0]!.documentId, externalIdSha256: sha256('customer-1') } });
-      expect(proof.canonicalPayload).not.toContain('customer-1');
-      expect(proof.recomputedHash).toBe(proof.externalIdErasure.evidenceSha256);
-      // Whoever holds the clear id puts it back and recomputes the original proof hash.
-      expect(sha256(canonicalize({ ...proof.payload, externalId: 'customer-1' })!)).toBe(herRecord.proofHash);
+      const markers = (fields: ReturnType<typeof sha256s>) => ({ externalId: { sha256: fields.externalId }, userAgent: { sha256: fields.userAgent }, ipAddress: { sha256: fields.ipAddress } });
+      expect(proof).toMatchObject({ proofHash: herRecord.proofHash, matches: true, payload: markers(herSha256), erasure: { documentId: erased[0]!.documentId, at: erased[0]!.at, runId, erasedFields: herSha256 } });
+      for (const value of clear) expect(proof.canonicalPayload).not.toContain(value);
+      expect(proof.recomputedHash).toBe(proof.erasure.evidenceSha256);
+      expect(proof.lastWithdrawal).toMatchObject({ withdrawalId, reason: null, reasonSha256: sha256(reason) });
+      // Whoever holds the clear values puts them back and recomputes the original proof hash.
+      expect(sha256(canonicalize({ ...proof.payload, externalId: 'customer-1', userAgent: 'Her browser/2.0', ipAddress: '203.0.113.2' })!)).toBe(herRecord.proofHash);
+      const oldProof = (await call('GET', `/api/v1/consent/records/${oldRecord.recordId}/proof`, { token: tenant.token })).body.data;
+      expect(oldProof).toMatchObject({ proofVersion: 1, matches: true, payload: { chainSeq: 1, prevProofHash: genesisHash, ...markers(oldSha256) }, erasure: { erasedFields: oldSha256 } });
+      expect(sha256(canonicalize({ ...oldProof.payload, externalId: 'legacy-7', userAgent: 'Old browser/0.9', ipAddress: '198.51.100.23' })!)).toBe(chained.proofHash);
 
-      // Her pack verifies offline and shows the erasure: when, what, why.
+      // Her pack verifies offline and shows the erasure: when, what, why; so does its page (the PDF is that page printed).
       // Made a day after the run, as the DPO would (the domain function the route calls: a token of
       // now would have expired on the moved clock), so nothing in it postdates the pack.
       setClock(offsetClock(32 * day));
       const pack = JSON.parse(JSON.stringify(await buildEvidencePack(tenant.tenantId, { principalHash: second }).finally(resetClock)));
       expect(pack.erasures).toHaveLength(1);
+      expect(pack.records.map((record: { recordId: string }) => record.recordId)).toEqual([oldRecord.recordId, herRecord.recordId]);
+      expect(pack.withdrawals[0]).toMatchObject({ withdrawalId, hash: content.withdrawalBindings[0]!.hash, evidence: { reason: { sha256: sha256(reason) } } });
+      for (const value of clear) expect(JSON.stringify(pack)).not.toContain(value);
       const dir = await mkdtemp(join(tmpdir(), 'retention-pack-'));
       await writeFile(join(dir, 'pack.json'), JSON.stringify(pack));
-      const verified = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, 'pack.json')]).then(
-        ({ stdout }) => ({ code: 0, stdout }),
-        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
-      );
+      const verified = await run_('scripts/verify-evidence-pack.mjs', [join(dir, 'pack.json')]);
       expect([0, 3], verified.stdout).toContain(verified.code);
-      expect(verified.stdout).toMatch(/erasure #1 \(.+\), .+: her personal data \(sealedContact, externalId\) of 1 record erased, reason RETENTION_PERIOD_ENDED, run /);
-      expect(pack.records[0].payload.externalId).toEqual({ sha256: sha256('customer-1') });
-      expect(JSON.stringify(pack)).not.toContain('customer-1');
+      expect(verified.stdout).toMatch(
+        /erasure #1 \(.+\), .+: her personal data \(sealedContact, externalId, userAgent, ipAddress, withdrawalReason, withdrawalEmail\) of 2 records and 1 withdrawal erased, reason RETENTION_PERIOD_ENDED, run .+; the evidence stays, its erased values \(externalId, userAgent, ipAddress, withdrawal reason\) bound by their SHA-256\./,
+      );
+      const page = renderDocument(packDocumentModel(pack, { dpoContact: null, timeZone: undefined, actors: new Map() }));
+      const shown = page.slice(0, page.indexOf('<script'));
+      for (const words of ['What was erased when consent lapsed', `Erasure ${erased[0]!.documentId.slice(0, 8)}`, runId, 'Her browser (user agent), in the evidence', 'The reason she gave for a withdrawal, in its evidence', 'giving a reason (erased when consent lapsed)']) expect(shown).toContain(words);
+      for (const value of clear) expect(shown).not.toContain(value);
       const refusedPack = async (name: string, change: (copy: Record<string, any>) => void) => {
         const { signature: _signature, ...copy } = structuredClone(pack);
         change(copy);
         await writeFile(join(dir, name), JSON.stringify({ ...copy, signature: await signPack(copy) }));
-        const result = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, name)]).then(({ stdout }) => ({ code: 0, stdout }), (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }));
+        const result = await run_('scripts/verify-evidence-pack.mjs', [join(dir, name)]);
         expect(result.code, result.stdout).toBe(1);
         return result.stdout;
       };
-      // Her evidence without the id altered, or shown without the erasure that binds it: refused, even signed again by the log's key.
-      expect(await refusedPack('choices.json', (copy) => { copy.records[0].payload.consentGiven[offers] = false; })).toMatch(/erasure #1 .*not the evidence it bound to the proof hash/);
-      expect(await refusedPack('another-id.json', (copy) => { copy.records[0].payload.externalId = { sha256: sha256('customer-0') }; })).toMatch(/erasure #1 .*not the evidence it bound/);
+      const [old, mine] = [0, 1];
+      // A choice altered, another value's hash swapped in, a withdrawal altered, a record dropped, or shown without the erasure that binds them:
+      // refused, even signed again by the log's key.
+      expect(await refusedPack('choices.json', (copy) => { copy.records[mine].payload.consentGiven[offers] = false; })).toMatch(/erasure #1 .*not what it bound: the evidence shown is not the evidence it bound to the proof hash/);
+      expect(await refusedPack('another-id.json', (copy) => { copy.records[mine].payload.externalId = { sha256: sha256('customer-0') }; })).toMatch(/erasure #1 .*its externalId is not the erased value/);
+      expect(await refusedPack('swapped.json', (copy) => { copy.records[old].payload.userAgent = copy.records[old].payload.ipAddress; })).toMatch(/erasure #1 .*its userAgent is not the erased value/);
+      expect(await refusedPack('withdrawal.json', (copy) => { copy.withdrawals[0].evidence.purposeIds = [offers]; })).toMatch(/erasure #1 .*withdrawal .*not the evidence it bound to its hash/);
+      expect(await refusedPack('reason.json', (copy) => { copy.withdrawals[0].evidence.reason = { sha256: sha256('Nothing') }; })).toMatch(/erasure #1 .*its reason is not the erased value/);
+      expect(await refusedPack('dropped.json', (copy) => { copy.records.splice(old, 1); })).toMatch(/names record .*which the pack does not hold/);
       expect(await refusedPack('unbound.json', (copy) => { delete copy.erasures; })).toMatch(/record #1 .*no erasure in the pack binds its evidence/);
+      // Nor can an erasure hide a choice, even one resting on the pack's signature alone: a binding names only what retention may erase.
+      expect(await refusedPack('forged.json', (copy) => {
+        const payload = copy.records[mine].payload;
+        payload.consentGiven = { sha256: sha256(canonicalize(payload.consentGiven)!) };
+        const document = JSON.parse(copy.erasures[0].canonical);
+        Object.assign(document.content.recordBindings[0], { consentGivenSha256: payload.consentGiven.sha256, evidenceSha256: sha256(canonicalize(payload)!) });
+        copy.erasures[0] = { ...copy.erasures[0], canonical: canonicalize(document), hash: sha256(canonicalize(document)!), log: { status: 'PENDING', leafIndex: null, inclusionProof: [] } };
+      })).toMatch(/names consentGivenSha256, which is no field of a record that retention may erase/);
       // An altered erasure is refused, even in a pack signed again by the log's key.
-      const { signature: _signature, ...altered } = structuredClone(pack);
-      altered.erasures[0].canonical = altered.erasures[0].canonical.replace('RETENTION_PERIOD_ENDED', 'CONSENT_WITHDRAWN');
-      await writeFile(join(dir, 'altered.json'), JSON.stringify({ ...altered, signature: await signPack(altered) }));
-      const refused = await run(process.execPath, ['scripts/verify-evidence-pack.mjs', join(dir, 'altered.json')]).catch((error: { code: number; stdout: string; stderr: string }) => error);
-      expect('code' in refused && refused.code).toBe(1);
-      expect('stdout' in refused && `${refused.stdout}${refused.stderr}`).toContain('erasure #1');
+      expect(await refusedPack('altered.json', (copy) => { copy.erasures[0].canonical = copy.erasures[0].canonical.replace('RETENTION_PERIOD_ENDED', 'CONSENT_WITHDRAWN'); })).toContain('erasure #1');
 
-      // The log's own verification re-reads her record and accepts it by the logged binding, once the erasure is in the log; her evidence altered is still found.
+      // The log's own verification re-reads her records and withdrawal and accepts them by the logged bindings, once the erasure is in the log.
       const documentId = erased[0]!.documentId;
       await waitFor(() => positionsOf(tenant.tenantId, [documentId]).then((positions) => positions.get(documentId)));
-
-      // Her single record, checked from the proof endpoint's answer alone: the erasure as logged, its inclusion against the record's checkpoint, and its binding.
-      const answer = await waitFor(async () => {
-        const body = (await call('GET', `/api/v1/consent/records/${herRecord.recordId}/proof`, { token: tenant.token })).body.data;
-        return body.externalIdErasure.log.status === 'INTEGRATED' && body.log.status === 'INTEGRATED' ? body : undefined;
-      }, 30_000);
-      expect(answer.externalIdErasure.document).toEqual({ documentId, canonical: erased[0]!.canonical, hash: erased[0]!.hash });
       const erasureLeaf = (await positionsOf(tenant.tenantId, [documentId])).get(documentId);
-      expect(answer.externalIdErasure.log.leafIndex).toBe(erasureLeaf);
+      expect((await call('GET', '/api/v1/consent/proof-chain/verify', { token: tenant.token })).body.data).toMatchObject({ intact: true, problems: [] });
+
+      // Each of her records, checked from the proof endpoint's answer alone: the erasure as logged, its inclusion against the record's checkpoint, and its binding.
       const keys = (await call('GET', '/api/v1/consent/log/keys')).body;
       await writeFile(join(dir, 'keys.json'), JSON.stringify(keys));
-      await writeFile(join(dir, 'receipt.jws'), answer.receipt);
-      const receiptCheck = async (name: string, body: unknown) => {
+      const erasureSaid = `external id, user agent and IP address were erased on ${erased[0]!.at} by the retention run ${runId}, bound by log entry ${erasureLeaf}`;
+      const answers = new Map<string, Record<string, any>>();
+      for (const record of [herRecord, oldRecord]) {
+        const answer = await waitFor(async () => {
+          const body = (await call('GET', `/api/v1/consent/records/${record.recordId}/proof`, { token: tenant.token })).body.data;
+          return body.erasure.log.status === 'INTEGRATED' && body.log.status === 'INTEGRATED' ? body : undefined;
+        }, 30_000);
+        expect(answer.erasure.document).toEqual({ documentId, canonical: erased[0]!.canonical, hash: erased[0]!.hash });
+        expect(answer.erasure.log.leafIndex).toBe(erasureLeaf);
+        await writeFile(join(dir, `${record.recordId}.jws`), answer.receipt);
+        answers.set(record.recordId, answer);
+      }
+      const receiptCheck = async (recordId: string, name: string, body: unknown) => {
         await writeFile(join(dir, name), JSON.stringify({ data: body }));
-        return run(process.execPath, ['scripts/verify-receipt.mjs', join(dir, 'receipt.jws'), join(dir, name), join(dir, 'keys.json')]).then(
-          ({ stdout }) => ({ code: 0, stdout }),
-          (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout + error.stderr }),
-        );
+        return run_('scripts/verify-receipt.mjs', [join(dir, `${recordId}.jws`), join(dir, name), join(dir, 'keys.json')]);
       };
-      const erasureSaid = `its external id was erased on ${erased[0]!.at} by the retention run ${runId}, bound by log entry ${erasureLeaf}`;
-      const good = await receiptCheck('proof.json', answer);
-      expect(good.code, good.stdout).toBe(0);
-      expect(good.stdout).toMatch(new RegExp(`^VALID: record ${herRecord.recordId} \\(attribution VERIFIED\\) is leaf \\d+ of the tenant.s log`));
-      expect(good.stdout).toContain(erasureSaid);
-      const dashboard = await verifyProof(answer, keys.keys, tenant.tenantId);
-      expect(dashboard.failure).toBeUndefined();
-      expect(dashboard).toMatchObject({ holds: true, erasure: `Verified; ${erasureSaid.replace('its external id', 'the external id')}.` });
-      expect(dashboard.checks.every((check) => check.ok)).toBe(true);
+      for (const [recordId, attribution] of [[herRecord.recordId, ' \\(attribution VERIFIED\\)'], [oldRecord.recordId, '']] as const) {
+        const good = await receiptCheck(recordId, 'proof.json', answers.get(recordId));
+        expect(good.code, good.stdout).toBe(0);
+        expect(good.stdout).toMatch(new RegExp(`^VALID: record ${recordId}${attribution} is leaf \\d+ of the tenant.s log`));
+        expect(good.stdout).toContain(`its ${erasureSaid}`);
+        const dashboard = await verifyProof(answers.get(recordId) as never, keys.keys, tenant.tenantId);
+        expect(dashboard.failure).toBeUndefined();
+        expect(dashboard).toMatchObject({ holds: true, erasure: `Verified; ${erasureSaid.replace('external id, user agent and', 'the external id, the user agent and the')}.` });
+        expect(dashboard.checks.every((check) => check.ok)).toBe(true);
+      }
 
-      // Tampered: her evidence altered; the binding rewritten to fit it (the logged text then is no leaf of the log); the binding's text altered under its hash; not yet in the checkpoint.
+      // Tampered: her evidence altered; another value's hash swapped in; the erasure left out; the binding rewritten to fit (the logged text then is no
+      // leaf of the log); the binding's text altered under its hash; not yet in the checkpoint.
+      const answer = answers.get(herRecord.recordId)!;
       const tampered = (change: (copy: Record<string, any>) => void) => {
         const copy = structuredClone(answer);
         change(copy);
@@ -249,35 +342,51 @@ describe('erasure after the retention period', () => {
       };
       const alteredEvidence = tampered((copy) => { copy.canonicalPayload = copy.canonicalPayload.replace(`"${offers}":true`, `"${offers}":false`); });
       expect(alteredEvidence.canonicalPayload).not.toBe(answer.canonicalPayload);
+      const swapped = tampered((copy) => {
+        const payload = JSON.parse(copy.canonicalPayload);
+        copy.canonicalPayload = canonicalize({ ...payload, userAgent: payload.ipAddress });
+      });
+      const unbound = tampered((copy) => { copy.erasure = null; });
       const rebound = tampered((copy) => {
         copy.canonicalPayload = alteredEvidence.canonicalPayload;
-        const document = JSON.parse(copy.externalIdErasure.document.canonical);
-        document.content.externalIds[0].evidenceSha256 = sha256(alteredEvidence.canonicalPayload);
-        copy.externalIdErasure.document.canonical = canonicalize(document);
-        copy.externalIdErasure.document.hash = sha256(copy.externalIdErasure.document.canonical);
+        const document = JSON.parse(copy.erasure.document.canonical);
+        document.content.recordBindings[0].evidenceSha256 = sha256(alteredEvidence.canonicalPayload);
+        copy.erasure.document.canonical = canonicalize(document);
+        copy.erasure.document.hash = sha256(copy.erasure.document.canonical);
       });
-      const otherProof = tampered((copy) => { copy.externalIdErasure.document.canonical = copy.externalIdErasure.document.canonical.replace(herRecord.proofHash, sha256('another')); });
-      const pending = tampered((copy) => { copy.externalIdErasure.log = { status: 'PENDING', leafIndex: copy.externalIdErasure.log.leafIndex, inclusionProof: [] }; });
+      const otherProof = tampered((copy) => { copy.erasure.document.canonical = copy.erasure.document.canonical.replace(herRecord.proofHash, sha256('another')); });
+      const pending = tampered((copy) => { copy.erasure.log = { status: 'PENDING', leafIndex: copy.erasure.log.leafIndex, inclusionProof: [] }; });
       const cases: [string, Record<string, any>, RegExp, RegExp][] = [
         ['altered-evidence.json', alteredEvidence, /not the evidence the erasure bound/, /not the evidence the logged erasure bound/],
+        ['swapped.json', swapped, /its userAgent is not the erased value/, /its userAgent is not the erased value/],
+        ['unbound.json', unbound, /the proof names no erasure that binds them/, /the proof names no erasure that binds it/],
         ['rebound.json', rebound, /does not place the erasure at leaf/, /does not lead from the logged erasure/],
         ['other-proof.json', otherProof, /the logged erasure does not hash to its hash/, /The logged erasure does not hash to its hash/],
-        ['pending.json', pending, /the erasure is not yet in a signed checkpoint/, /erasure of the external id is pending/],
+        ['pending.json', pending, /the erasure is not yet in a signed checkpoint/, /erasure of its values is pending/],
       ];
       for (const [name, body, offline, browser] of cases) {
-        const refused = await receiptCheck(name, body);
+        const refused = await receiptCheck(herRecord.recordId, name, body);
         expect(refused.code, `${name}: ${refused.stdout}`).toBe(1);
         expect(refused.stdout).toMatch(offline);
-        const checked = await verifyProof(body as typeof answer, keys.keys, tenant.tenantId);
+        const checked = await verifyProof(body as typeof answer as never, keys.keys, tenant.tenantId);
         expect(checked.holds, name).toBe(false);
         expect(checked.failure).toMatch(browser);
         expect(checked.erasure).toBeUndefined();
       }
 
-      const entry = { kind: 'record' as const, id: herRecord.recordId, hash: herRecord.proofHash, position: 0 };
-      expect(await entryProblems(tenant.tenantId, [entry])).toEqual([]);
+      // The log's verification, entry by entry: her records and her withdrawal stand by the logged bindings; altered, they are found.
+      const entries = [
+        { kind: 'record' as const, id: herRecord.recordId, hash: herRecord.proofHash, position: 0 },
+        { kind: 'record' as const, id: oldRecord.recordId, hash: oldRecord.proofHash, position: 1 },
+        { kind: 'withdrawal' as const, id: withdrawalId, hash: content.withdrawalBindings[0]!.hash!, position: 2 },
+      ];
+      expect(await entryProblems(tenant.tenantId, entries)).toEqual([]);
       await db().send(new UpdateCommand({ TableName: tableName(), Key: consentKeys.record(tenant.tenantId, herRecord.recordId), UpdateExpression: 'SET cg.#offers = :no', ExpressionAttributeNames: { '#offers': offers }, ExpressionAttributeValues: { ':no': false } }));
-      expect(await entryProblems(tenant.tenantId, [entry])).toEqual([expect.objectContaining({ reason: expect.stringContaining('no retention.erased in the log binds its evidence without it') })]);
+      await db().send(new UpdateCommand({ TableName: tableName(), Key: consentKeys.withdrawal(tenant.tenantId, withdrawalId), UpdateExpression: 'SET purposeIds = :one', ExpressionAttributeValues: { ':one': [offers] } }));
+      expect(await entryProblems(tenant.tenantId, entries)).toEqual([
+        expect.objectContaining({ id: herRecord.recordId, reason: expect.stringContaining('no retention.erased in the log binds its evidence without them') }),
+        expect.objectContaining({ id: withdrawalId, reason: expect.stringContaining('its reason was erased, and no retention.erased in the log binds') }),
+      ]);
     } finally {
       resetClock();
       await receiver.close();

@@ -56,7 +56,7 @@ describe('a withdrawal by email at withdraw-public', () => {
 
       // The record's view: the withdrawal that changed it, and how far it knows who withdrew.
       const proof = (await call('GET', `/api/v1/consent/records/${recordId}/proof`, { token: tenant.token })).body.data;
-      expect(proof.lastWithdrawal).toEqual({ withdrawalId, withdrawnAt: answer.body.data.withdrawnAt, method: 'PUBLIC_API', reason: null, isFullWithdrawal: true, purposeIds: expect.any(Array), attribution: claimed });
+      expect(proof.lastWithdrawal).toEqual({ withdrawalId, withdrawnAt: answer.body.data.withdrawnAt, method: 'PUBLIC_API', reason: null, reasonSha256: null, isFullWithdrawal: true, purposeIds: expect.any(Array), attribution: claimed });
       // The withdrawals screen's tasks.
       const [task] = (await call('GET', '/api/v1/compliance-tasks', { token: tenant.token })).body.data;
       expect(task).toMatchObject({ withdrawalId, withdrawalMethod: 'PUBLIC_API', withdrawalAttribution: claimed });

@@ -4,8 +4,9 @@ import { NotFoundError } from '../errors';
 import { lastVersionNumbers } from '../notices/store';
 import { logProofsAt } from '../evidence/proofs';
 import { issueReceipt } from '../evidence/receipts';
-import { erasedIdBindings } from './erased-ids';
-import { checkedEvidence } from './external-id-erasure';
+import { boundFields, isErasedMarker } from './erasure-binding';
+import { checkedEvidence } from './evidence-erasure';
+import { loggedErasures, type LoggedErasures } from './logged-erasures';
 import { proofAlgorithm } from './proof';
 import { consentInForce, stateOf, type ConsentRecord } from './record';
 import { externalIdRecords, getRecord, principalRecords } from './store';
@@ -67,9 +68,12 @@ export const recordsByExternalId = async (tenantId: string, externalId: string) 
   return records.map((record) => recordView(record, versions));
 };
 
-/** A record's evidence and, once retention erased its external id, the logged binding it stands by (external-id-erasure.ts). */
-const evidenceAndBinding = async (record: ConsentRecord) => {
-  const logged = record.externalIdSha256 === undefined ? undefined : (await erasedIdBindings(record.tenantId, record.dataPrincipalHash)).get(record.recordId);
+/**
+ * A record's evidence and, once retention erased values of it, the logged binding it stands by
+ * (evidence-erasure.ts). `erasures`: her logged erasures when the caller read them already (a pack).
+ */
+const evidenceAndBinding = async (record: ConsentRecord, erasures?: LoggedErasures) => {
+  const logged = record.erasedSha256 === undefined ? undefined : (erasures ?? (await loggedErasures(record.tenantId, record.dataPrincipalHash))).records.get(record.recordId);
   const checked = checkedEvidence(record, logged?.binding);
   const view = {
     recordId: record.recordId,
@@ -80,7 +84,7 @@ const evidenceAndBinding = async (record: ConsentRecord) => {
     proofHash: record.proofHash,
     recomputedHash: checked.recomputedHash,
     matches: checked.matches,
-    externalIdErasure: logged ? { documentId: logged.documentId, externalIdSha256: logged.binding.externalIdSha256, evidenceSha256: logged.binding.evidenceSha256 } : null,
+    erasure: logged ? { documentId: logged.documentId, at: logged.at, runId: logged.runId, erasedFields: boundFields('record', logged.binding), evidenceSha256: logged.binding.evidenceSha256 } : null,
     receipt: await issueReceipt(record),
   };
   return { view, logged };
@@ -91,7 +95,7 @@ const evidenceAndBinding = async (record: ConsentRecord) => {
  * re-hash, and the receipt (not stored: re-issued, and byte for byte the one the record returned,
  * an Ed25519 signature being deterministic, as long as the receipt key is the same).
  */
-export const recordEvidence = async (record: ConsentRecord) => (await evidenceAndBinding(record)).view;
+export const recordEvidence = async (record: ConsentRecord, erasures?: LoggedErasures) => (await evidenceAndBinding(record, erasures)).view;
 
 /** The withdrawal that last changed a record, as its WithdrawalRecord holds it (how it was made, and by whom as far as known). */
 const lastWithdrawalOf = async (record: ConsentRecord) => {
@@ -102,7 +106,9 @@ const lastWithdrawalOf = async (record: ConsentRecord) => {
     withdrawalId: evidence.withdrawalId,
     withdrawnAt: evidence.withdrawnAt,
     method: evidence.method as WithdrawalMethod,
-    reason: evidence.reason,
+    reason: isErasedMarker(evidence.reason) ? null : evidence.reason,
+    // Retention erased the reason she gave: its SHA-256 stays in the evidence (evidence-erasure.ts).
+    reasonSha256: isErasedMarker(evidence.reason) ? evidence.reason.sha256 : null,
     isFullWithdrawal: evidence.isFullWithdrawal,
     purposeIds: evidence.purposeIds,
     attribution: evidence.attribution ?? null,
@@ -115,10 +121,10 @@ export const proofOf = async (tenantId: string, recordId: string) => {
   // The evidence names a team member by id only; the view names them as the team list reads now, and says so.
   const userId = userIdOf(record.attributedBy);
   const [{ view: evidence, logged }, lastWithdrawal, actors] = await Promise.all([evidenceAndBinding(record), lastWithdrawalOf(record), userId ? currentActors(tenantId, [userId]) : undefined]);
-  // The erasure that binds an erased id is proven against the same checkpoint as the record, so one signed note checks both.
+  // The erasure that binds erased values is proven against the same checkpoint as the record, so one signed note checks both.
   const { checkpoint, proofs } = await logProofsAt(tenantId, logged ? [recordId, logged.documentId] : [recordId]);
   const log = { ...proofs.get(recordId)!, treeSize: checkpoint?.treeSize ?? 0, rootHash: checkpoint?.rootHash ?? null, checkpoint };
-  const externalIdErasure = evidence.externalIdErasure && logged ? { ...evidence.externalIdErasure, document: { documentId: logged.documentId, canonical: logged.canonical, hash: logged.hash }, log: proofs.get(logged.documentId)! } : null;
+  const erasure = evidence.erasure && logged ? { ...evidence.erasure, document: { documentId: logged.documentId, canonical: logged.canonical, hash: logged.hash }, log: proofs.get(logged.documentId)! } : null;
   const { consentState, guardianVerification } = statusFields(record);
-  return { ...evidence, externalIdErasure, attributedByActor: (userId && actors?.get(userId)) || null, log, lastWithdrawal, consentState, guardianVerification, guardianRequestId: record.guardianRequestId ?? null };
+  return { ...evidence, erasure, attributedByActor: (userId && actors?.get(userId)) || null, log, lastWithdrawal, consentState, guardianVerification, guardianRequestId: record.guardianRequestId ?? null };
 };

@@ -2,7 +2,8 @@ import { entityOf } from '../db/item';
 import { consentKeys } from './keys';
 import type { AttributionLevel, AttributionMethod } from './attribution-levels';
 import { canonicalJson } from './proof';
-import type { ChildEvidence, ConsentRecord, GuardianDecision } from './record';
+import type { ErasableRecordField } from './erasure-binding';
+import type { ChildEvidence, ConsentRecord, GuardianDecision, ProofVersion } from './record';
 import type { ConsentState } from './states';
 
 /**
@@ -73,7 +74,7 @@ export const recordItem = (record: ConsentRecord): Item => {
     lang: record.languageShown,
     pos: record.positionShown,
     cg: record.consentGiven,
-    ip: record.ipAddress,
+    ...(record.ipAddress === null ? {} : { ip: record.ipAddress }),
     ...(record.userAgent === null ? {} : { ua: record.userAgent }),
     ph: bytes(record.proofHash),
     title: record.noticeTitle,
@@ -108,6 +109,22 @@ const childState = (item: Item): Partial<ConsentRecord> => ({
   ...(typeof item.xrs === 'string' ? { expiryReason: item.xrs } : {}),
 });
 
+/**
+ * Where retention keeps the SHA-256 of each value it erased from a record (32 bytes each), in
+ * every proof format; the value itself is gone (the external id with its lookup keys).
+ */
+export const erasedAttributes = { externalId: 'xe', userAgent: 'xua', ipAddress: 'xip' } as const satisfies Record<ErasableRecordField, string>;
+
+/** Where each erasable value is stored: format 1 whole under its own name, formats 2 and 3 compactly (the external id only in its lookup keys, GSI3). */
+export const valueAttributes = (proofVersion: ProofVersion): Record<ErasableRecordField, string | undefined> =>
+  proofVersion === 1 ? { externalId: 'externalId', userAgent: 'userAgent', ipAddress: 'ipAddress' } : { externalId: undefined, userAgent: 'ua', ipAddress: 'ip' };
+
+/** The values retention erased (evidence-erasure.ts), each as its SHA-256. */
+const erasedState = (item: Item): Pick<ConsentRecord, 'erasedSha256'> => {
+  const erased = Object.entries(erasedAttributes).flatMap(([field, attribute]) => (item[attribute] === undefined ? [] : [[field, hex(item[attribute])] as const]));
+  return erased.length === 0 ? {} : { erasedSha256: Object.fromEntries(erased) };
+};
+
 /** Withdrawal fields, present only after a withdrawal (named as the domain names them). */
 const withdrawalState = (item: Item) => ({
   withdrawnPurposes: (item.withdrawnPurposes as string[] | undefined) ?? [],
@@ -136,12 +153,11 @@ const compact = (item: Item): ConsentRecord => {
     positionShown: String(item.pos),
     dataPrincipalHash: after(item.GSI1PK, consentKeys.principalPartition(tenantId, '')),
     externalId: item.GSI3PK ? after(item.GSI3PK, consentKeys.externalPartition(tenantId, '')) : null,
-    // Erased by retention: the clear id and its lookup gone, its SHA-256 kept (external-id-erasure.ts).
-    ...(item.xe === undefined ? {} : { externalIdSha256: hex(item.xe) }),
     consentGiven: item.cg as Record<string, boolean>,
     createdAt: String(item.GSI1SK).split('#')[0]!,
-    ipAddress: String(item.ip),
+    ipAddress: item.ip === undefined ? null : String(item.ip),
     userAgent: item.ua === undefined ? null : String(item.ua),
+    ...erasedState(item),
     proofHash: hex(item.ph),
     noticeTitle: String(item.title),
     lineageId: String(item.lin),
@@ -153,8 +169,23 @@ const compact = (item: Item): ConsentRecord => {
   };
 };
 
+/**
+ * Format 1 (the hash-chain era): stored whole, read as it is, with the state the service has
+ * added since (retention's expiry and erasure: a value it erased reads null).
+ */
+const whole = (item: Item): ConsentRecord => ({
+  ...entityOf<ConsentRecord>(item),
+  proofVersion: 1,
+  externalId: (item.externalId as string | null | undefined) ?? null,
+  ipAddress: (item.ipAddress as string | null | undefined) ?? null,
+  userAgent: (item.userAgent as string | null | undefined) ?? null,
+  ...withdrawalState(item),
+  ...childState(item),
+  ...erasedState(item),
+});
+
 /** A stored record item (any format, either layout) as the domain's record. */
 export const recordOf = (item: Item): ConsentRecord => {
-  const record = item.pv === 2 || item.pv === 3 ? compact(item) : { ...entityOf<ConsentRecord>(item), proofVersion: 1 as const, ...withdrawalState(item) };
+  const record = item.pv === 2 || item.pv === 3 ? compact(item) : whole(item);
   return consentKeys.isLegacyRecordPartition(String(item.PK)) ? { ...record, legacyKey: true } : record;
 };

@@ -1,4 +1,5 @@
 import type { AttributionLevel, AttributionMethod } from './attribution-levels';
+import type { ErasableRecordField } from './erasure-binding';
 import type { DerivedStatus } from './keys';
 import type { ConsentState, PrincipalStatus, VerificationMethod } from './states';
 
@@ -25,10 +26,13 @@ export interface ConsentEvidence {
   languageShown: string;
   positionShown: string;
   dataPrincipalHash: string;
+  /** null when none was given, or once retention erased it (erasedSha256). */
   externalId: string | null;
   consentGiven: Record<string, boolean>;
   createdAt: string;
-  ipAddress: string;
+  /** null only once retention erased it (erasedSha256). */
+  ipAddress: string | null;
+  /** null when none was sent, or once retention erased it (erasedSha256). */
   userAgent: string | null;
   /** Format 3 only: VERIFIED, CLAIMED or IP. */
   attribution?: AttributionLevel;
@@ -107,11 +111,11 @@ export interface ConsentRecord extends ConsentEvidence {
   expiredAt?: string;
   expiryReason?: string;
   /**
-   * Retention erased the clear external id (state, not evidence): `externalId` reads null, and the
-   * evidence is shown with `externalId: { sha256 }`, bound to the proof hash by the logged
-   * retention.erased (external-id-erasure.ts).
+   * The values retention erased (state, not evidence), each as its SHA-256: the field reads null,
+   * and the evidence is shown with `<field>: { sha256 }`, bound to the proof hash by the logged
+   * retention.erased (evidence-erasure.ts).
    */
-  externalIdSha256?: string;
+  erasedSha256?: Partial<Record<ErasableRecordField, string>>;
   /** Bumped by each withdrawal; withdrawals are conditional on the version read. */
   withdrawalVersion: number;
   /** The withdrawal that changed the record last (absent until one does). */

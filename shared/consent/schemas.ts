@@ -5,6 +5,7 @@ import { languageCode } from '../notices/schemas';
 import { logView } from '../evidence/schemas';
 import { slugSchema } from '../tenants/tenant';
 import { attributionLevels, withdrawalAttributionMethods } from './attribution-levels';
+import { erasableFields } from './erasure-binding';
 import { consentStates, principalStatuses, verificationMethods } from './states';
 
 /*
@@ -172,21 +173,23 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
   payload: z.record(z.string(), z.unknown()),
   attributedByActor: described(z.nullable(actorView), 'Extension: the team member a DASHBOARD record names by id in attributedBy, as the team list reads now (the evidence keeps only the id); null for any other attribution'),
   proofHash: z.string(),
-  recomputedHash: described(z.string(), 'What canonicalPayload hashes to (SHA-256). The proofHash itself, unless retention erased the external id (externalIdErasure)'),
-  matches: described(z.boolean(), 'The evidence stands for proofHash: recomputedHash equals it or, once the external id was erased, the binding logged by retention.erased holds'),
-  externalIdErasure: described(
+  recomputedHash: described(z.string(), 'What canonicalPayload hashes to (SHA-256). The proofHash itself, unless retention erased values of the evidence (erasure)'),
+  matches: described(z.boolean(), 'The evidence stands for proofHash: recomputedHash equals it or, once retention erased values of it, the binding logged by retention.erased holds'),
+  erasure: described(
     z.nullable(z.object({
       documentId: z.string(),
-      externalIdSha256: z.string(),
+      at: described(z.iso.datetime(), 'When the values were erased'),
+      runId: described(z.nullable(z.string()), 'The retention run that erased them'),
+      erasedFields: described(z.partialRecord(z.enum(erasableFields.record), z.string()), 'Each erased field (externalId, userAgent, ipAddress) and the SHA-256 of its value, as the binding holds them; the payload shows each as `{ sha256 }`'),
       evidenceSha256: z.string(),
-      document: described(z.object({ documentId: z.string(), canonical: described(z.string(), 'The logged retention.erased, RFC 8785 canonical JSON: content.externalIds holds the binding (recordId, proofHash, externalIdSha256, evidenceSha256), content.runId the retention run, at when'), hash: described(z.string(), 'SHA-256 of canonical, the entry\'s leaf data') }), 'The erasure as logged'),
+      document: described(z.object({ documentId: z.string(), canonical: described(z.string(), "The logged retention.erased, RFC 8785 canonical JSON: content.recordBindings holds the binding (recordId, proofHash, <field>Sha256 of each erased field, evidenceSha256; content.externalIds in erasures logged before user agents and IP addresses were erased), content.runId the retention run, at when"), hash: described(z.string(), 'SHA-256 of canonical, the entry\'s leaf data') }), 'The erasure as logged'),
       log: described(z.object({
         status: z.enum(['INTEGRATED', 'PENDING']),
         leafIndex: z.nullable(z.number().check(z.int())),
         inclusionProof: z.array(z.string()),
       }), 'The erasure\'s place in the log, against the same checkpoint as `log` (PENDING until that checkpoint covers it)'),
     })),
-    "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the clear external id is erased: the payload holds `externalId: { sha256 }` and stands for proofHash by the binding in the logged retention.erased documentId (the SHA-256 of the id and of the payload's RFC 8785 form), given here as logged with its inclusion proof so the binding can be checked, not trusted (the dashboard's Proof check and scripts/verify-receipt.mjs do). Whoever holds the clear id can put it back in place of `{ sha256 }` and hash the payload to proofHash. null otherwise",
+    "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the record's external id, user agent and IP address are erased: the payload holds each as `{ sha256 }` and stands for proofHash by the binding in the logged retention.erased documentId (the SHA-256 of each value and of the payload's RFC 8785 form), given here as logged with its inclusion proof so the binding can be checked, not trusted (the dashboard's Proof check and scripts/verify-receipt.mjs do). Whoever holds a clear value can put it back in place of `{ sha256 }` and hash the payload to proofHash. null otherwise",
   ),
   log: logView,
   lastWithdrawal: described(
@@ -195,7 +198,8 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
         withdrawalId: z.uuid(),
         withdrawnAt: z.iso.datetime(),
         method: z.enum(withdrawalMethods),
-        reason: z.nullable(z.string()),
+        reason: described(z.nullable(z.string()), 'The reason she gave; null when she gave none, or once retention erased it (reasonSha256)'),
+        reasonSha256: described(z.nullable(z.string()), "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the reason she gave is erased; the withdrawal's evidence keeps its SHA-256, bound to the withdrawal's hash by the logged retention.erased. null otherwise"),
         isFullWithdrawal: z.boolean(),
         purposeIds: z.array(z.string()),
         attribution: described(z.nullable(withdrawalAttributionSchema), 'Set for a withdrawal by email at POST /consent/withdraw-public (PUBLIC_EMAIL_CLAIM: unverified); null otherwise'),

@@ -201,32 +201,6 @@ export const principalRecordsWithContact = async (tenantId: string, principalHas
     sealedContact: typeof item[contactAttribute] === 'string' ? (item[contactAttribute] as string) : undefined,
   }));
 
-/**
- * Retention's erasure of what a record holds of her that is not evidence: the sealed contact and
- * the clear external id with its lookup keys (GSI3), the id's SHA-256 kept in its place (`xe`:
- * external-id-erasure.ts binds the evidence without the id to the proof hash). Conditional on the
- * id being the one read, so only what the logged binding names is erased.
- */
-export const erasureUpdate = (record: Pick<ConsentRecord, 'tenantId' | 'recordId' | 'legacyKey' | 'dataPrincipalHash' | 'externalId'>, externalIdSha256: string | undefined): NamedItem => {
-  const erasingId = record.externalId !== null && externalIdSha256 !== undefined;
-  return {
-    name: 'consent record',
-    item: {
-      Update: {
-        TableName: tableName(),
-        Key: recordKeyOf(record),
-        UpdateExpression: `REMOVE #contact${erasingId ? ', GSI3PK, GSI3SK SET xe = :xe' : ''}`,
-        ConditionExpression: `GSI1PK = :principal${erasingId ? ' AND GSI3PK = :external AND attribute_not_exists(xe)' : ''}`,
-        ExpressionAttributeNames: { '#contact': contactAttribute },
-        ExpressionAttributeValues: {
-          ':principal': consentKeys.principalPartition(record.tenantId, record.dataPrincipalHash),
-          ...(erasingId ? { ':external': consentKeys.externalPartition(record.tenantId, record.externalId!), ':xe': Buffer.from(externalIdSha256, 'hex') } : {}),
-        },
-      },
-    },
-  };
-};
-
 /** Removes a record's sealed contact (never part of its evidence); nothing when the record has none. */
 export const removeSealedContact = async (tenantId: string, recordId: string): Promise<void> => {
   try {

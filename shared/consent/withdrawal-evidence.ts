@@ -1,4 +1,5 @@
 import { sha256Hex } from '../crypto/hash';
+import type { ErasedMarker } from './erasure-binding';
 import { canonicalJson } from './proof';
 import type { WithdrawalAttribution } from './withdrawal-attribution';
 
@@ -19,7 +20,8 @@ export interface WithdrawalEvidence {
   purposeIds: string[];
   isFullWithdrawal: boolean;
   method: string;
-  reason: string | null;
+  /** As she gave it, or once retention erased it, its SHA-256 (evidence-erasure.ts). */
+  reason: string | null | ErasedMarker;
   actor: string;
   withdrawnAt: string;
   /** Only on withdrawals by email at withdraw-public since they are attributed (withdrawal-attribution.ts). */
@@ -35,14 +37,19 @@ export const withdrawalEvidenceOf = (item: Record<string, unknown>): WithdrawalE
   purposeIds: (item.purposeIds as string[] | undefined) ?? [],
   isFullWithdrawal: item.isFullWithdrawal === true,
   method: String(item.method),
-  reason: (item.reason as string | null | undefined) ?? null,
+  reason: typeof item.reasonSha256 === 'string' ? { sha256: item.reasonSha256 } : ((item.reason as string | null | undefined) ?? null),
   actor: String(item.actor),
   withdrawnAt: String(item.withdrawnAt),
   // Absent on older withdrawals and other methods: their hash is what it always was.
   ...(item.attribution ? { attribution: item.attribution as WithdrawalAttribution } : {}),
 });
 
-/** Exactly what a withdrawal's hash covers: its evidence, marked as a withdrawal so it cannot pass for another kind of entry. */
+/**
+ * Exactly what a withdrawal's hash covers: its evidence, marked as a withdrawal so it cannot pass
+ * for another kind of entry (once retention erased its reason, the evidence as shown: its hash is
+ * then the logged binding's, evidence-erasure.ts).
+ */
 export const hashedWithdrawal = (item: Record<string, unknown>) => ({ kind: 'withdrawal' as const, ...withdrawalEvidenceOf(item) });
 
+/** The hash of a withdrawal as written (the log's leaf data, entries.ts); once its reason is erased, checkedWithdrawal's. */
 export const withdrawalHashOf = (item: Record<string, unknown>): string => sha256Hex(canonicalJson(hashedWithdrawal(item)));

@@ -3,6 +3,8 @@ import { directionOf, isLanguageCode, isoOf, languages } from '../i18n/languages
 import { defaultTimeZone } from '../time/format';
 import type { ActorView } from '../users/actor';
 import { actorWords, userIdOf } from '../users/actor-words';
+import { isErasedMarker } from '../consent/erasure-binding';
+import { erasuresSection, logLine } from './document-erasures';
 import type { EvidencePack, PackNotice, PackRecord, PackWithdrawal } from './pack';
 
 /**
@@ -73,13 +75,6 @@ const withdrawnFrom = (withdrawal: PackWithdrawal, purposeIds: string[]) => {
   return requested.length === 0 ? purposeIds : requested.filter((id) => purposeIds.includes(id));
 };
 
-const logLine = (log: PackRecord['log']): Line =>
-  log.status === 'INTEGRATED'
-    ? [`In the signed log at position ${String(log.leafIndex)}.`]
-    : [
-        `Not yet covered by a signed checkpoint${log.leafIndex === null ? '' : ` (position ${String(log.leafIndex)})`}: its hash can be checked, and the pack’s signature vouches that the service held it when the pack was made; its place in the log cannot be proven until a later pack.`,
-      ];
-
 const decision = (pack: EvidencePack, record: PackRecord, context: PackContext): Section => {
   const payload = record.payload;
   const notice = noticeOf(pack, payload);
@@ -90,7 +85,8 @@ const decision = (pack: EvidencePack, record: PackRecord, context: PackContext):
     .filter((withdrawal) => ((withdrawal.evidence.recordIds as string[] | undefined) ?? []).includes(record.recordId))
     .map((withdrawal): Line => {
       const taken = withdrawnFrom(withdrawal, ids);
-      const reason = withdrawal.evidence.reason ? `, giving the reason “${String(withdrawal.evidence.reason)}”` : '';
+      const given = withdrawal.evidence.reason;
+      const reason = isErasedMarker(given) ? ', giving a reason (erased when consent lapsed)' : given ? `, giving the reason “${String(given)}”` : '';
       return [
         { time: String(withdrawal.evidence.withdrawnAt) },
         ': withdrew ',
@@ -183,8 +179,8 @@ const evidenceValue = (name: string, value: unknown, context: PackContext, notic
   if (name === 'attributedBy' || name === 'actor') return whoLine(value, context);
   if (name === 'attributionMethod') return [attributionWords[String(value)] ?? String(value)];
   if (name === 'attribution') return [({ VERIFIED: 'Verified', CLAIMED: 'Claimed, not verified', IP: 'By IP address only' } as Record<string, string>)[String(value)] ?? String(value)];
-  // Retention erased the clear id: the evidence holds its SHA-256 (external-id-erasure.ts).
-  if (name === 'externalId' && typeof value === 'object') return ['Erased when consent lapsed; its SHA-256: ', { code: String((value as { sha256?: unknown }).sha256) }];
+  // Retention erased the value: the evidence holds its SHA-256 (evidence-erasure.ts).
+  if (isErasedMarker(value)) return ['Erased when consent lapsed; its SHA-256: ', { code: value.sha256 }];
   if (name === 'kind') return [value === 'withdrawal' ? 'A withdrawal' : String(value)];
   if (name === 'positionShown') return [value === 'api' ? 'On the Data Fiduciary’s own page or system (recorded through the API)' : `In the consent widget, ${String(value).replace(/-/g, ' ')}`];
   if (name === 'method') return [methods[String(value)] ?? String(value)];
@@ -246,7 +242,8 @@ const signatureKey = (pack: EvidencePack): string => {
 };
 
 export const packDocumentModel = (pack: EvidencePack, context: PackContext): DocumentModel => {
-  const pending = [...pack.records, ...pack.withdrawals].filter((entry) => entry.log.status === 'PENDING').length;
+  const pending = [...pack.records, ...pack.withdrawals, ...(pack.erasures ?? [])].filter((entry) => entry.log.status === 'PENDING').length;
+  const erasures = erasuresSection(pack);
   const checkpoint = pack.log.checkpoint;
   return {
     title: 'Consent evidence pack',
@@ -262,7 +259,13 @@ export const packDocumentModel = (pack: EvidencePack, context: PackContext): Doc
     head: [
       ['Data Principal (SHA-256 of the identifier)', [{ code: pack.principalHash }]],
       ['Made', [{ time: pack.generatedAt }]],
-      ['Contents', [`${pack.records.length} consent ${pack.records.length === 1 ? 'record' : 'records'}, ${pack.withdrawals.length} ${pack.withdrawals.length === 1 ? 'withdrawal' : 'withdrawals'}, ${pack.notices.length} notice ${pack.notices.length === 1 ? 'text' : 'texts'}`]],
+      [
+        'Contents',
+        [
+          `${pack.records.length} consent ${pack.records.length === 1 ? 'record' : 'records'}, ${pack.withdrawals.length} ${pack.withdrawals.length === 1 ? 'withdrawal' : 'withdrawals'}, ${pack.notices.length} notice ${pack.notices.length === 1 ? 'text' : 'texts'}`,
+          pack.erasures?.length ? `, ${pack.erasures.length} ${pack.erasures.length === 1 ? 'erasure' : 'erasures'} of her personal data` : '',
+        ],
+      ],
       ['Pack format', [`Version ${pack.packVersion}`]],
     ],
     sections: [
@@ -284,7 +287,7 @@ export const packDocumentModel = (pack: EvidencePack, context: PackContext): Doc
           {
             kind: 'paragraph',
             text: [
-              `It checks the pack’s signature first, then recomputes every hash (${pack.proofAlgorithm}), checks each notice text against the hash in its records, that no withdrawal predates its record and no entry postdates the pack, each entry’s place in the Data Fiduciary’s signed log (RFC 9162), the checkpoint’s signature and each receipt. It answers VALID when every entry is in a signed checkpoint, COMPLETE BUT NOT YET CHECKPOINTED when some rest on the pack’s signature alone (make the pack again a minute later), INVALID otherwise. A pack shows that what it holds is genuine; the log’s verification shows nothing is missing.`,
+              `It checks the pack’s signature first, then recomputes every hash (${pack.proofAlgorithm}), checks each notice text against the hash in its records, that no withdrawal predates its record and no entry postdates the pack, each entry’s place in the Data Fiduciary’s signed log (RFC 9162), the checkpoint’s signature and each receipt; a value erased when consent lapsed shows as its SHA-256 and is checked by the logged erasure that binds it. It answers VALID when every entry is in a signed checkpoint, COMPLETE BUT NOT YET CHECKPOINTED when some rest on the pack’s signature alone (make the pack again a minute later), INVALID otherwise. A pack shows that what it holds is genuine; the log’s verification shows nothing is missing.`,
             ],
           },
         ],
@@ -296,6 +299,7 @@ export const packDocumentModel = (pack: EvidencePack, context: PackContext): Doc
         blocks: pack.withdrawals.length ? [] : [{ kind: 'paragraph', text: ['No withdrawal is recorded.'] }],
         sections: [...pack.records.map((record) => recordEvidence(pack, record, context)), ...pack.withdrawals.map((withdrawal) => withdrawalEvidence(pack, withdrawal, context))],
       },
+      ...(erasures ? [erasures] : []),
       {
         heading: 'The signed log',
         blocks: [],

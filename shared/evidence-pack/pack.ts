@@ -6,7 +6,8 @@ import { proofAlgorithm } from '../consent/proof';
 import type { ConsentRecord } from '../consent/record';
 import { noticeTextShown } from '../consent/notice-text';
 import { principalRecords } from '../consent/store';
-import { hashedWithdrawal, withdrawalHashOf } from '../consent/withdrawal-evidence';
+import { checkedWithdrawal } from '../consent/evidence-erasure';
+import { loggedErasures } from '../consent/logged-erasures';
 import { principalWithdrawalItems } from '../consent/withdrawal-store';
 import { NotFoundError, ValidationError } from '../errors';
 import { logOrigin } from '../evidence/checkpoint';
@@ -14,7 +15,6 @@ import { awaitCheckpoint } from '../evidence/checkpoint-wait';
 import { checkpointView, extensionOf, logProofsAt, type EntryProof } from '../evidence/proofs';
 import { verificationKeys } from '../evidence/signers';
 import { documentsOf } from '../evidence/documents';
-import { retentionDocumentTypes } from '../retention/documents';
 import type { NoticeSnapshot } from '../notices/notice';
 import { getVersion } from '../notices/store';
 import { requireTenant } from '../tenants/store';
@@ -42,7 +42,7 @@ type Checkpoint = ReturnType<typeof checkpointView>;
 export interface PackRecord {
   recordId: string;
   proofVersion: number;
-  /** The canonical evidence as the proof endpoint gives it: its RFC 8785 form hashes to proofHash (or, its external id erased, to the binding an erasure of the pack logged). */
+  /** The canonical evidence as the proof endpoint gives it: its RFC 8785 form hashes to proofHash (or, values of it erased, to the binding an erasure of the pack logged). */
   payload: Record<string, unknown>;
   proofHash: string;
   /** The receipt (compact JWS) over record id, proof hash, tenant, notice and version. */
@@ -63,7 +63,7 @@ export interface PackNotice {
 
 export interface PackWithdrawal {
   withdrawalId: string;
-  /** Exactly what the log committed to: its RFC 8785 form hashes to `hash`. */
+  /** Exactly what the log committed to: its RFC 8785 form hashes to `hash` (or, its reason erased, to the binding an erasure of the pack logged). */
   evidence: Record<string, unknown>;
   hash: string;
   log: EntryProof;
@@ -164,11 +164,12 @@ export const buildEvidencePack = async (tenantId: string, request: PackRequest):
   const records = [...newestFirst].reverse();
   const withdrawalItems = await principalWithdrawalItems(tenantId, principal.hash, records.flatMap((record) => (record.lastWithdrawalId ? [record.lastWithdrawalId] : [])));
   const guardianDocuments = (await Promise.all(records.filter((record) => record.guardianRequestId).map((record) => documentsOf(tenantId, record.recordId)))).flat().filter((document) => document.documentType.startsWith('consent.guardian-'));
-  const erasureDocuments = (await documentsOf(tenantId, `retention:${principal.hash}`)).filter((document) => document.documentType === retentionDocumentTypes.erased);
+  const erasures = await loggedErasures(tenantId, principal.hash);
+  const erasureDocuments = erasures.documents;
   const [tenant, keys, evidence, notices, logged] = await Promise.all([
     requireTenant(tenantId),
     verificationKeys(),
-    Promise.all(records.map(recordEvidence)),
+    Promise.all(records.map((record) => recordEvidence(record, erasures))),
     noticesOf(tenantId, records),
     coveredProofs(tenantId, [...records.map((record) => record.recordId), ...withdrawalItems.map((item) => String(item.withdrawalId)), ...guardianDocuments.map((document) => document.documentId), ...erasureDocuments.map((document) => document.documentId)]),
   ]);
@@ -190,12 +191,11 @@ export const buildEvidencePack = async (tenantId: string, request: PackRequest):
       log: logged.proofs.get(proof.recordId)!,
     })),
     notices,
-    withdrawals: withdrawalItems.map((item) => ({
-      withdrawalId: String(item.withdrawalId),
-      evidence: hashedWithdrawal(item),
-      hash: withdrawalHashOf(item),
-      log: logged.proofs.get(String(item.withdrawalId))!,
-    })),
+    withdrawals: withdrawalItems.map((item) => {
+      // Its reason erased by retention: the evidence as shown, and the hash the logged binding ties it to (the log's leaf).
+      const { evidence: shown, hash } = checkedWithdrawal(item, erasures.withdrawals.get(String(item.withdrawalId))?.binding);
+      return { withdrawalId: String(item.withdrawalId), evidence: shown, hash, log: logged.proofs.get(String(item.withdrawalId))! };
+    }),
     guardianDecisions: guardianDocuments.map((document) => ({ documentId: document.documentId, canonical: document.canonical, hash: document.hash, log: logged.proofs.get(document.documentId)! })),
     // Only in the pack of a principal whose data was erased: every other pack stays as it was.
     ...(erasureDocuments.length > 0 ? { erasures: erasureDocuments.map((document) => ({ documentId: document.documentId, canonical: document.canonical, hash: document.hash, log: logged.proofs.get(document.documentId)! })) } : {}),

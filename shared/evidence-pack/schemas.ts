@@ -55,7 +55,7 @@ export const evidencePackView = /* @__PURE__ */ z.lazy(() => z.object({
           z.object({
             recordId: z.uuid(),
             proofVersion: z.number().check(z.int()),
-            payload: described(z.record(z.string(), z.unknown()), 'The canonical evidence as GET …/records/:id/proof gives it (every field of its proof format); its RFC 8785 form hashes to proofHash, unless retention erased the external id: then `externalId` is `{ sha256 }` and an erasure of the pack binds the payload to proofHash (docs/retention.md)'),
+            payload: described(z.record(z.string(), z.unknown()), 'The canonical evidence as GET …/records/:id/proof gives it (every field of its proof format); its RFC 8785 form hashes to proofHash, unless retention erased values of it: then each of `externalId`, `userAgent`, `ipAddress` it erased is `{ sha256 }` and an erasure of the pack binds the payload to proofHash (docs/retention.md)'),
             proofHash: hex32,
             receipt: described(z.string(), 'The receipt (compact JWS), issued again: receipts are not stored, and an Ed25519 signature is deterministic'),
             log: entryLog,
@@ -74,7 +74,7 @@ export const evidencePackView = /* @__PURE__ */ z.lazy(() => z.object({
       withdrawals: z.array(
         z.object({
           withdrawalId: z.uuid(),
-          evidence: described(z.record(z.string(), z.unknown()), 'What the log committed to; its RFC 8785 form hashes to hash'),
+          evidence: described(z.record(z.string(), z.unknown()), 'What the log committed to; its RFC 8785 form hashes to hash, unless retention erased the reason she gave: then `reason` is `{ sha256 }` and an erasure of the pack binds the evidence to hash (docs/retention.md)'),
           hash: hex32,
           log: entryLog,
         }),
@@ -90,7 +90,7 @@ export const evidencePackView = /* @__PURE__ */ z.lazy(() => z.object({
       erasures: described(z.optional(z.array(
         z.object({
           documentId: z.uuid(),
-          canonical: described(z.string(), 'The logged document as hashed (RFC 8785): retention.erased, what the service erased of the principal (erased: the fields), when, which records, why (reason, run)'),
+          canonical: described(z.string(), 'The logged document as hashed (RFC 8785): retention.erased, what the service erased of the principal (erased: sealedContact, externalId, userAgent, ipAddress, withdrawalReason, withdrawalEmail), when, which records and withdrawals, why (reason, run), and the bindings of their evidence without the erased values to their hashes (recordBindings: recordId, proofHash, <field>Sha256, evidenceSha256; withdrawalBindings: withdrawalId, hash, reasonSha256, evidenceSha256; externalIds in erasures logged before user agents and IP addresses were erased)'),
           hash: hex32,
           log: entryLog,
         }),

@@ -1,9 +1,9 @@
 import { consentKeys } from '../consent/keys';
-import { erasedIdBindings, type LoggedBinding } from '../consent/erased-ids';
-import { checkedEvidence } from '../consent/external-id-erasure';
+import { checkedEvidence, checkedWithdrawal } from '../consent/evidence-erasure';
+import { loggedErasures, type LoggedErasures } from '../consent/logged-erasures';
 import type { ConsentRecord } from '../consent/record';
 import { recordOf } from '../consent/record-item';
-import { withdrawalEvidenceOf, withdrawalHashOf } from '../consent/withdrawal-evidence';
+import { withdrawalEvidenceOf } from '../consent/withdrawal-evidence';
 import { afterWithdrawal } from '../consent/withdrawal-apply';
 import { batchGetAll } from '../db/batch';
 import { documentKeys, documentProblem } from './documents';
@@ -33,21 +33,22 @@ const erasedWithdrawal = (record: ConsentRecord, withdrawal: Item): string | und
 };
 
 /**
- * The binding retention logged for a record whose external id it erased (external-id-erasure.ts),
- * counted only from an erasure the log holds (its hash against the log's is the entry's own
- * check): a document written beside the log binds nothing. One read per erased principal.
+ * The bindings retention logged for a principal's records and withdrawals whose values it erased
+ * (evidence-erasure.ts), counted only from an erasure the log holds (its hash against the log's is
+ * the entry's own check): a document written beside the log binds nothing. One read per erased
+ * principal.
  */
-const erasedIdBindingsInLog = (tenantId: string) => {
-  const byPrincipal = new Map<string, Promise<Map<string, LoggedBinding>>>();
-  const read = async (principalHash: string) => {
-    const bindings = await erasedIdBindings(tenantId, principalHash);
-    const positions = await positionsOf(tenantId, [...new Set([...bindings.values()].map((logged) => logged.documentId))]);
-    return new Map([...bindings].filter(([, logged]) => positions.has(logged.documentId)));
+const erasuresInLog = (tenantId: string) => {
+  const byPrincipal = new Map<string, Promise<LoggedErasures>>();
+  const read = async (principalHash: string): Promise<LoggedErasures> => {
+    const erasures = await loggedErasures(tenantId, principalHash);
+    const positions = await positionsOf(tenantId, [...new Set([...erasures.records.values(), ...erasures.withdrawals.values()].map((logged) => logged.documentId))]);
+    const inLog = <L extends { documentId: string }>(bindings: Map<string, L>) => new Map([...bindings].filter(([, logged]) => positions.has(logged.documentId)));
+    return { ...erasures, records: inLog(erasures.records), withdrawals: inLog(erasures.withdrawals) };
   };
-  return async (record: ConsentRecord) => {
-    if (record.externalIdSha256 === undefined) return undefined;
-    if (!byPrincipal.has(record.dataPrincipalHash)) byPrincipal.set(record.dataPrincipalHash, read(record.dataPrincipalHash));
-    return (await byPrincipal.get(record.dataPrincipalHash)!).get(record.recordId);
+  return (principalHash: string): Promise<LoggedErasures> => {
+    if (!byPrincipal.has(principalHash)) byPrincipal.set(principalHash, read(principalHash));
+    return byPrincipal.get(principalHash)!;
   };
 };
 
@@ -74,7 +75,7 @@ export const entryProblems = async (tenantId: string, checked: readonly Position
     return items.get(`${key.PK}|${key.SK}`) ?? (entry.kind === 'record' ? legacy.get(`${legacyKey.PK}|${legacyKey.SK}`) : undefined);
   };
   const records = new Map<string, ConsentRecord>();
-  const loggedBindings = erasedIdBindingsInLog(tenantId);
+  const erasuresOf = erasuresInLog(tenantId);
   for (const entry of checked) {
     const item = itemOf(entry);
     const problem = (reason: string) => problems.push({ position: entry.position, kind: entryProblemKind(entry.kind), id: entry.id, reason });
@@ -83,7 +84,11 @@ export const entryProblems = async (tenantId: string, checked: readonly Position
       continue;
     }
     if (entry.kind === 'withdrawal') {
-      if (withdrawalHashOf(item) !== entry.hash) problem('the withdrawal no longer hashes to the hash the log committed to: it was altered');
+      const erased = typeof item.reasonSha256 === 'string';
+      const binding = erased ? (await erasuresOf(String(item.dataPrincipalHash))).withdrawals.get(entry.id)?.binding : undefined;
+      if (checkedWithdrawal(item, binding).hash !== entry.hash) {
+        problem(erased ? 'its reason was erased, and no retention.erased in the log binds its evidence without it to the hash the log committed to: it was altered' : 'the withdrawal no longer hashes to the hash the log committed to: it was altered');
+      }
       continue;
     }
     if (entry.kind === 'document') {
@@ -93,8 +98,9 @@ export const entryProblems = async (tenantId: string, checked: readonly Position
     }
     const record = recordOf(item);
     records.set(record.recordId, record);
-    if (!checkedEvidence(record, (await loggedBindings(record))?.binding).matches) {
-      problem(record.externalIdSha256 === undefined ? 'the evidence no longer hashes to the stored proof hash: it was altered' : 'its external id was erased, and no retention.erased in the log binds its evidence without it to the stored proof hash: it was altered');
+    const binding = record.erasedSha256 === undefined ? undefined : (await erasuresOf(record.dataPrincipalHash)).records.get(record.recordId)?.binding;
+    if (!checkedEvidence(record, binding).matches) {
+      problem(record.erasedSha256 === undefined ? 'the evidence no longer hashes to the stored proof hash: it was altered' : 'values of it were erased, and no retention.erased in the log binds its evidence without them to the stored proof hash: it was altered');
     } else if (record.proofHash !== entry.hash) problem('the stored proof hash differs from the one the log committed to: evidence and hash were both rewritten');
   }
   for (const entry of checked.filter((candidate) => candidate.kind === 'withdrawal')) {

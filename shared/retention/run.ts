@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, evidenceOf } from '../consent/proof';
-import { erasureUpdate, expiryUpdate, principalRecordsWithContact } from '../consent/store';
-import { externalIdBinding } from '../consent/external-id-erasure';
-import { inForce, stateOf, type ConsentRecord } from '../consent/record';
+import { canonicalJson } from '../consent/proof';
+import { expiryUpdate } from '../consent/store';
+import { inForce, type ConsentRecord } from '../consent/record';
 import { listAssets } from '../data-map/store';
 import { tryTransaction, writeTransaction } from '../db/transact';
 import { documentPut } from '../evidence/documents';
@@ -10,6 +9,7 @@ import { eventIdFor, newEvent } from '../events/outbox';
 import { newTimeOrderedId } from '../ids';
 import { describeError, log } from '../log';
 import { retentionDocumentTypes } from './documents';
+import { eraseLapsed } from './erase-lapsed';
 import { newErasureTask } from './erasures';
 import { entryPut, putEvent, scheduleUpdate, taskCountsUpdate, taskInsert, type Schedule } from './store';
 import type { DayTally } from './tally';
@@ -25,35 +25,6 @@ export interface Expiry {
   /** Whether she had a live entry at schedule.dueAt (else it is put now, counted due on its day). */
   wasLive: boolean;
 }
-
-/** Records per retention.erased entry: with the entry itself, one transaction (at most 100 items). */
-const erasureChunk = 99;
-
-/**
- * Once every record of a principal has expired, what the service holds of her that is not
- * evidence goes: the sealed email her records carry (never part of a proof hash) and the clear
- * external id (part of it: each record's binding of its evidence without the id to its proof hash
- * is logged with the erasure, external-id-erasure.ts, so her evidence still verifies). The entry
- * and the records' updates are one transaction: nothing is erased unlogged, nothing logged stays.
- * Format 1 records (the hash-chain era, stored whole) keep their id.
- */
-const eraseWhenAllExpired = async (tenantId: string, identifierHash: string, runId: string, at: string) => {
-  const rows = await principalRecordsWithContact(tenantId, identifierHash);
-  if (rows.length === 0 || !rows.every(({ record }) => stateOf(record) === 'EXPIRED')) return;
-  const erasures = rows.flatMap(({ record, sealedContact }) => {
-    const binding = record.externalId !== null && record.proofVersion !== 1 ? externalIdBinding(evidenceOf(record), record.proofHash) : undefined;
-    return sealedContact !== undefined || binding ? [{ record, sealed: sealedContact !== undefined, binding }] : [];
-  });
-  for (let index = 0; index < erasures.length; index += erasureChunk) {
-    const chunk = erasures.slice(index, index + erasureChunk);
-    const bindings = chunk.flatMap((erasure) => (erasure.binding ? [erasure.binding] : []));
-    const erased = [...(chunk.some((erasure) => erasure.sealed) ? ['sealedContact'] : []), ...(bindings.length > 0 ? ['externalId'] : [])];
-    await writeTransaction([
-      documentPut({ tenantId, documentType: retentionDocumentTypes.erased, subjectId: `retention:${identifierHash}`, at, content: { identifierHash, runId, erased, records: chunk.map((erasure) => erasure.record.recordId), ...(bindings.length > 0 ? { externalIds: bindings } : {}), reason: 'RETENTION_PERIOD_ENDED' } }).item,
-      ...chunk.map((erasure) => erasureUpdate(erasure.record, erasure.binding?.externalIdSha256)),
-    ]);
-  }
-};
 
 /**
  * The principals of one tenant whose data lapses in one pass are one run: its log entry, its
@@ -97,13 +68,17 @@ export const runExpiries = async (tenantId: string, expiries: readonly Expiry[],
     ];
     try {
       if ((await tryTransaction(items)) !== 'ok') continue;
-      expired += 1;
-      tally.add(at, 'expired');
-      if (!expiry.wasLive) tally.add(dueAt, 'due');
-      await eraseWhenAllExpired(tenantId, schedule.identifierHash, runId, at);
     } catch (error) {
       log.error('retention expiry failed for a principal', { tenantId, runId, ...describeError(error) });
+      continue;
     }
+    expired += 1;
+    tally.add(at, 'expired');
+    if (!expiry.wasLive) tally.add(dueAt, 'due');
+    // Once every record of hers expired, what is not evidence goes; a failure is tried again at her next look (sweeper.ts).
+    await eraseLapsed(tenantId, schedule.identifierHash, runId, at).catch((error: unknown) =>
+      log.error('retention erasure failed for a principal; it is tried again at her next look', { tenantId, runId, ...describeError(error) }),
+    );
   }
   return expired;
 };

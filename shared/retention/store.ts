@@ -29,6 +29,8 @@ export interface Schedule {
   noticedDueAt: string | null;
   /** Its place in the due index as read: every step is conditional on it, so of two sweeps at once one acts. */
   indexKey: string | null;
+  /** The run that let her consent lapse last (state EXPIRED). */
+  runId?: string | null;
 }
 
 export const scheduleOf = (item: Record<string, unknown>): Schedule => {
@@ -43,6 +45,7 @@ export const scheduleOf = (item: Record<string, unknown>): Schedule => {
     noticeSentAt: text('noticeSentAt'),
     noticedDueAt: text('noticedDueAt'),
     indexKey: text('GSI2SK'),
+    runId: text('runId'),
   };
 };
 

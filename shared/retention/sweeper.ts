@@ -1,6 +1,6 @@
 import { clock } from '../clock';
 import { mapWithConcurrency } from '../concurrency';
-import { principalRecords } from '../consent/store';
+import { principalRecordsWithContact } from '../consent/store';
 import { inForce, type ConsentRecord } from '../consent/record';
 import { named, type NamedItem } from '../db/transact';
 import { documentPut } from '../evidence/documents';
@@ -12,6 +12,7 @@ import { purposeDues, sweepStep, type SweepStep } from './due';
 import { retentionKeys } from './keys';
 import { queueRetentionNoticeMail } from './notice-mail';
 import { retentionDocumentTypes } from './documents';
+import { eraseLapsed } from './erase-lapsed';
 import { runExpiries, type Expiry } from './run';
 import { readRetention, retentionInForce, type RetentionSettings } from './settings';
 import { dueSchedules, entryCancel, entryDelete, entryPut, scheduleUpdate, writeStep, type Schedule, type UpcomingEntry } from './store';
@@ -113,7 +114,8 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
       // conditional on her activity and her place in the index as read, so a stale entry writes nothing.
       const schedule = entry;
       if (schedule.nextAt && schedule.nextAt > now.toISOString()) return;
-      const records = anyDue ? await principalRecords(tenantId, schedule.identifierHash) : [];
+      const rows = anyDue ? await principalRecordsWithContact(tenantId, schedule.identifierHash) : [];
+      const records = rows.map((row) => row.record);
       const { step, items, count } = decide(schedule, records, purposes, settings, now);
       // Her own notice mail, written with the notice or not at all (notice-mail.ts).
       if (step.kind === 'notice') items.push(...(await queueRetentionNoticeMail({ tenantId, identifierHash: schedule.identifierHash, purposeIds: step.purposeIds, dueAt: step.dueAt })));
@@ -126,9 +128,15 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
         if (!(await writeStep([claim]))) return;
         const claimed = { ...schedule, state: 'EXPIRING', dueAt: entryDueAt, nextAt: claimUntil, indexKey: retentionKeys.due(tenantId, schedule.identifierHash, claimUntil).GSI2SK };
         expiries.push({ schedule: claimed, purposeIds: step.purposeIds, records, wasLive: liveDueAt(schedule) !== null });
-      } else if (await writeStep(items)) {
-        moved += 1;
-        count(tally);
+      } else {
+        // Her consent lapsed in an earlier pass and nothing of hers is due: an erasure a crash or a
+        // failed write left undone after her expiry is finished before she leaves the index (it
+        // writes nothing when nothing is left; if it fails, she stays and is looked at again).
+        if (step.kind === 'none' && schedule.state === 'EXPIRED' && schedule.runId) await eraseLapsed(tenantId, schedule.identifierHash, schedule.runId, now.toISOString(), rows);
+        if (await writeStep(items)) {
+          moved += 1;
+          count(tally);
+        }
       }
     } catch (error) {
       log.error('retention sweep failed for a principal', { tenantId, ...describeError(error) });

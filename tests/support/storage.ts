@@ -9,15 +9,16 @@ const writeOperations = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'Transac
  * Swaps in a real client for the test engine whose writes fail (reads still work), so a test
  * can prove that a failed write never comes back as a 2xx. The failure is SDK middleware of the
  * initialize step, before the SDK's retries, so nothing is sent for a failed write. `except` is
- * given DynamoDB's operation name (UpdateItem, TransactWriteItems, …). `restore` goes back to the default.
+ * given DynamoDB's operation name (UpdateItem, TransactWriteItems, …) and the command's input, to
+ * fail one kind of write only. `restore` goes back to the default.
  */
-export const failWrites = (options: { except?: (command: string) => boolean } = {}) => {
+export const failWrites = (options: { except?: (command: string, input: unknown) => boolean } = {}) => {
   const client = createDocumentClient(process.env.DYNAMODB_ENDPOINT);
   client.middlewareStack.add(
     (next, context) => async (args) => {
       // The SDK names the low-level command (PutItemCommand) whichever document command sent it.
       const command = String(context.commandName).replace(/Command$/, '');
-      if (writeOperations.has(command) && !(options.except?.(command) ?? false)) {
+      if (writeOperations.has(command) && !(options.except?.(command, args.input) ?? false)) {
         throw Object.assign(new Error('injected storage failure'), { name: 'InternalServerError' });
       }
       return next(args);

@@ -1,3 +1,4 @@
+import { bindingProblem, boundFields, isErasedMarker, type RecordBinding } from '../../../shared/consent/erasure-binding';
 import type { DataOf } from '../../../shared/http/api-types';
 
 /**
@@ -19,7 +20,7 @@ export interface Verification {
   checks: Check[];
   /** The first failed step, said plainly. */
   failure?: string;
-  /** When the proof holds for a record whose external id retention erased: when, by which run, bound by which log entry. */
+  /** When the proof holds for a record whose values retention erased: which, when, by which run, bound by which log entry. */
   erasure?: string;
 }
 
@@ -181,12 +182,12 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
   const proofHash = fromHex(proof.proofHash);
   if (!proofHash) return done('The proof hash is not a SHA-256 value.');
   const recomputed = await sha256(utf8(proof.canonicalPayload));
-  const payload = JSON.parse(proof.canonicalPayload) as { recordId?: string; tenantId?: string; dataPrincipalHash?: string; externalId?: unknown; attribution?: string };
-  // Its external id erased by retention: the evidence stands for the proof hash by the logged erasure's binding, checked below once the checkpoint is.
-  const erasedId = typeof payload.externalId === 'object' && payload.externalId !== null;
-  const erasure = erasedId ? await erasureBinding(proof, payload, hex(recomputed), tenantId) : undefined;
+  const payload = JSON.parse(proof.canonicalPayload) as Record<string, unknown> & { recordId?: string; tenantId?: string; dataPrincipalHash?: string; attribution?: string };
+  // Values erased by retention: the evidence stands for the proof hash by the logged erasure's binding, checked below once the checkpoint is.
+  const erased = showsErasedValues(payload);
+  const erasure = erased ? await erasureBinding(proof, payload, hex(recomputed), tenantId) : undefined;
   if (erasure) {
-    checks.push({ label: "The evidence without the external id is the evidence the logged erasure bound to the proof hash (SHA-256, computed in this browser)", ok: !erasure.failure, detail: hex(recomputed) });
+    checks.push({ label: 'The evidence without its erased values is the evidence the logged erasure bound to the proof hash (SHA-256, computed in this browser)', ok: !erasure.failure, detail: hex(recomputed) });
     if (erasure.failure) return done(erasure.failure);
   } else {
     const hashOk = equal(recomputed, proofHash);
@@ -230,8 +231,8 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
   }
 
   if (erasure) {
-    const erasureLog = proof.externalIdErasure!.log;
-    if (erasureLog.status !== 'INTEGRATED' || erasureLog.leafIndex === null) return done('The erasure of the external id is pending: it is not yet in the signed checkpoint; try again in a minute.');
+    const erasureLog = proof.erasure!.log;
+    if (erasureLog.status !== 'INTEGRATED' || erasureLog.leafIndex === null) return done('The erasure of its values is pending: it is not yet in the signed checkpoint; try again in a minute.');
     const erasurePath = erasureLog.inclusionProof.map(fromHex);
     const erasureRoot = erasurePath.some((node) => !node) ? undefined : await inclusionRoot(erasureLog.leafIndex, log.treeSize, await sha256(new Uint8Array([0]), erasure.hash!), erasurePath as Uint8Array[]);
     const erasureOk = !!erasureRoot && equal(erasureRoot, root!);
@@ -246,34 +247,42 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
     !receipt.failure && receipt.claims?.rid === proof.recordId && receipt.claims?.ph === proof.proofHash && (receipt.claims?.att ?? null) === attribution;
   checks.push({ label: 'The receipt is signed by a published key and names this record, proof hash and attribution', ok: receiptOk, ...(receipt.failure ? { detail: receipt.failure } : {}) });
   if (!receiptOk) return done(`The receipt fails: ${receipt.failure ?? 'it names another record, proof hash or attribution'}.`);
-  return erasure ? { ...done(), erasure: `Verified; the external id was erased on ${erasure.at} by the retention run ${erasure.runId}, bound by log entry ${proof.externalIdErasure!.log.leafIndex}.` } : done();
+  return erasure ? { ...done(), erasure: `Verified; ${erasure.fields} erased on ${erasure.at} by the retention run ${erasure.runId}, bound by log entry ${proof.erasure!.log.leafIndex}.` } : done();
+};
+
+/** Whether the evidence shows any value as erased (`{ sha256 }` in place of the value). */
+const showsErasedValues = (payload: Record<string, unknown>): boolean => Object.values(payload).some(isErasedMarker);
+
+const fieldWords: Record<string, string> = { externalId: 'the external id', userAgent: 'the user agent', ipAddress: 'the IP address' };
+const wordsOf = (fields: string[]) => {
+  const words = fields.map((field) => fieldWords[field] ?? field);
+  return `${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}` : words[0]!} ${words.length > 1 ? 'were' : 'was'}`;
 };
 
 /**
- * The logged retention.erased a record whose external id was erased stands by, as the proof gives
- * it: it hashes to its leaf data, is this tenant's erasure of this principal naming this record,
- * and binds this proof hash, the id's SHA-256 and `evidenceHash` (what the shown evidence hashes to).
+ * The logged retention.erased a record whose values were erased stands by, as the proof gives it:
+ * it hashes to its leaf data, is this tenant's erasure of this principal naming this record, and its
+ * binding holds for the evidence shown (shared/consent/erasure-binding.ts: this proof hash, only
+ * erasable fields, each shown as its SHA-256, and `evidenceHash`, what the shown evidence hashes to).
  */
 const erasureBinding = async (
   proof: Proof,
-  payload: { recordId?: string; tenantId?: string; dataPrincipalHash?: string; externalId?: unknown },
+  payload: Record<string, unknown> & { recordId?: string; tenantId?: string; dataPrincipalHash?: string },
   evidenceHash: string,
   tenantId: string,
-): Promise<{ failure?: string; hash?: Uint8Array; at?: string; runId?: string }> => {
-  const erasure = proof.externalIdErasure;
-  if (!erasure) return { failure: 'The evidence shows no external id, yet the proof names no erasure that binds it: the evidence was altered.' };
+): Promise<{ failure?: string; hash?: Uint8Array; at?: string; runId?: string; fields?: string }> => {
+  const erasure = proof.erasure;
+  if (!erasure) return { failure: 'The evidence shows erased values, yet the proof names no erasure that binds it: the evidence was altered.' };
   const hash = fromHex(erasure.document.hash);
   if (!hash || !equal(await sha256(utf8(erasure.document.canonical)), hash)) return { failure: 'The logged erasure does not hash to its hash: the erasure was altered.' };
-  type Binding = { recordId?: string; proofHash?: string; externalIdSha256?: string; evidenceSha256?: string };
-  const document = JSON.parse(erasure.document.canonical) as { kind?: string; documentType?: string; documentId?: string; tenantId?: string; subjectId?: string; at?: string; content?: { identifierHash?: string; runId?: string; records?: string[]; externalIds?: Binding[] } };
+  const document = JSON.parse(erasure.document.canonical) as { kind?: string; documentType?: string; documentId?: string; tenantId?: string; subjectId?: string; at?: string; content?: { identifierHash?: string; runId?: string; records?: string[]; recordBindings?: RecordBinding[]; externalIds?: RecordBinding[] } };
   const content = document.content ?? {};
   if (document.kind !== 'document' || document.documentType !== 'retention.erased' || document.tenantId !== tenantId || document.documentId !== erasure.document.documentId) return { failure: "The erasure is not a logged retention.erased of this tenant." };
   if (payload.tenantId !== tenantId || payload.recordId !== proof.recordId || document.subjectId !== `retention:${payload.dataPrincipalHash}` || content.identifierHash !== payload.dataPrincipalHash) return { failure: "The erasure is of another principal's data than this record's." };
-  const binding = content.externalIds?.find((entry) => entry.recordId === proof.recordId);
+  const binding = [...(content.recordBindings ?? []), ...(content.externalIds ?? [])].find((entry) => entry.recordId === proof.recordId);
   if (!binding || !content.records?.includes(proof.recordId)) return { failure: 'The logged erasure binds no evidence of this record.' };
   if (binding.proofHash !== proof.proofHash) return { failure: "The logged erasure binds another proof hash than this record's." };
-  if (binding.externalIdSha256 !== (payload.externalId as { sha256?: string }).sha256 || binding.evidenceSha256 !== evidenceHash) {
-    return { failure: 'The evidence without the external id is not the evidence the logged erasure bound to the proof hash: the evidence was altered.' };
-  }
-  return { hash, at: document.at, runId: content.runId };
+  const problem = bindingProblem('record', payload, evidenceHash, proof.recordId, proof.proofHash, binding);
+  if (problem) return { failure: `The evidence without its erased values is not the evidence the logged erasure bound to the proof hash (${problem}): the evidence was altered.` };
+  return { hash, at: document.at, runId: content.runId, fields: wordsOf(Object.keys(boundFields('record', binding))) };
 };

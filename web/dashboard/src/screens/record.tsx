@@ -135,7 +135,8 @@ export default function Record({ params }: { params: Record<string, string> }) {
               <p id="withdrawal">
                 {proof.lastWithdrawal.isFullWithdrawal ? 'Fully withdrawn' : 'Partly withdrawn'} {formatDateTime(proof.lastWithdrawal.withdrawnAt)},{' '}
                 {withdrawalMethodText(proof.lastWithdrawal.method)} (withdrawal <code>{proof.lastWithdrawal.withdrawalId}</code>
-                {proof.lastWithdrawal.reason ? `; reason given: ${proof.lastWithdrawal.reason}` : ''}).
+                {proof.lastWithdrawal.reason ? `; reason given: ${proof.lastWithdrawal.reason}` : ''}
+                {proof.lastWithdrawal.reasonSha256 ? '; the reason given was erased when consent lapsed (its SHA-256 stays in the evidence)' : ''}).
               </p>
               <WithdrawalAttributionNote attribution={proof.lastWithdrawal.attribution} id="withdrawal-attribution" />
             </section>

@@ -156,7 +156,7 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
   const stream = startStreamReader({
     idleMs,
     // At rest, a write of this process cues the reader at once; others wait at most this long.
-    restMs: Math.max(5 * idleMs, 250),
+    restMs: Math.max(5 * idleMs, 1000),
     position: streamPosition,
     ...(since === 'trim-horizon' ? {} : { since }),
     ...(options.streamAccept ? { accept: options.streamAccept } : {}),

@@ -80,7 +80,7 @@ const evidenceLogReader = () => {
   const since = new Date(Date.now() - 10_000);
   const position = new Map<string, string>();
   publishProgress(() => position);
-  return startStreamReader({ idleMs: 50, restMs: 250, since, startAfter: startAfterFor(since), position, consumers: [evidenceLogConsumer], accept: isOwnChange });
+  return startStreamReader({ idleMs: 50, restMs: 1000, since, startAfter: startAfterFor(since), position, consumers: [evidenceLogConsumer], accept: isOwnChange });
 };
 
 /**

@@ -5,7 +5,6 @@ import { saveLoggedSettings } from '../consent/settings';
 import { getSettingsItem, type SettingsMark } from '../consent/settings-store';
 import { UpdateCommand } from '../db/commands';
 import { db, tableName } from '../db/client';
-import { mergedUpdate } from '../db/update';
 import { ValidationError } from '../errors';
 import type { Purpose } from '../notices/notice';
 import { longerThan, parseDuration } from './duration';
@@ -143,14 +142,14 @@ export const retentionInForceOf = (item: Record<string, unknown> | undefined): b
  */
 export const markRetainingPurposes = async (tenantId: string, purposes: readonly Pick<Purpose, 'purposeId' | 'retention'>[]): Promise<void> => {
   const retaining = purposes.filter((purpose) => purpose.retention).map((purpose) => purpose.purposeId);
+  // DynamoDB has no empty set: with none to mark, only the flag is set.
   await db().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: consentKeys.settings(tenantId),
-      ...mergedUpdate([
-        { set: ['#type = :type', 'tenantId = :tenant', '#known = :true'], names: { '#type': 'type', '#known': retainingKnownAttribute }, values: { ':type': 'ConsentSettings', ':tenant': tenantId, ':true': true } },
-        ...(retaining.length > 0 ? [{ add: ['#retaining :ids'], names: { '#retaining': retainingAttribute }, values: { ':ids': new Set(retaining) } }] : []),
-      ]),
+      UpdateExpression: `SET #type = :type, tenantId = :tenant, #known = :true${retaining.length > 0 ? ' ADD #retaining :ids' : ''}`,
+      ExpressionAttributeNames: { '#type': 'type', '#known': retainingKnownAttribute, ...(retaining.length > 0 ? { '#retaining': retainingAttribute } : {}) },
+      ExpressionAttributeValues: { ':type': 'ConsentSettings', ':tenant': tenantId, ':true': true, ...(retaining.length > 0 ? { ':ids': new Set(retaining) } : {}) },
     }),
   );
 };

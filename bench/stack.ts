@@ -9,7 +9,7 @@ import { queueDefinitions } from '../shared/queues';
  */
 const unthrottled = String(1_000_000_000);
 
-/** The rate limits (shared/config.ts) of every route the bench calls, raised so it measures work, not 429s. */
+/** The rate limits (shared/config/limits.ts) of every route the bench calls, raised so it measures work, not 429s. */
 const rateLimitVariables = [
   'RATE_LIMIT_BEARER_PER_MINUTE',
   'RATE_LIMIT_SDK_PER_KEY_PER_MINUTE',

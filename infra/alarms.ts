@@ -29,7 +29,7 @@ export interface OperationsAlarmsProps {
  * AlarmTopicArn. The alarms: the stream's iterator age (a batch failing for everyone holds the
  * shard), every dead-letter queue's depth, each function's errors and throttles, and the service's
  * own metrics (shared/metrics.ts): checkpoint lag, parked tenants and a consumer parking a tenant.
- * Thresholds come from shared/config.ts (alarmThresholds), which the local workers warn at too.
+ * Thresholds come from shared/config/operations.ts (alarmThresholds), which the local workers warn at too.
  */
 export class OperationsAlarms extends Construct {
   readonly topic: sns.Topic;

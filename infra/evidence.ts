@@ -33,7 +33,7 @@ export class EvidenceKeys extends Construct {
       enforceSSL: true,
       versioned: true,
       objectLockEnabled: true,
-      // The same 10 years as CHECKPOINT_RETENTION_DAYS' default (shared/config.ts).
+      // The same 10 years as CHECKPOINT_RETENTION_DAYS' default (shared/config/evidence.ts).
       objectLockDefaultRetention: s3.ObjectLockRetention.compliance(Duration.days(3650)),
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -27,7 +27,7 @@ export const entryOf = (group: FunctionGroup): string => join(repoRoot, 'functio
 /** What every function may do on the table; Scan is left out on purpose. */
 export const tableActions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'] as const;
 
-/** Every function's timeout; the SDK clients' timeouts are fitted inside it (CMS_FUNCTION_TIMEOUT_SECONDS, shared/config.ts). */
+/** Every function's timeout; the SDK clients' timeouts are fitted inside it (CMS_FUNCTION_TIMEOUT_SECONDS, shared/config/engines.ts). */
 export const functionTimeoutSeconds = 15;
 
 /**

@@ -64,6 +64,14 @@ describe('imports of shared/', () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 
+  it('read the config by its parts, never the whole `config` (a bundle then carries only the parts its code reads)', () => {
+    const wholeConfig = /import\s+\{[^}]*(?<!type\s)\bconfig\b[^}]*\}\s+from\s+['"][./]+config['"]/;
+    expect(wholeConfig.test("import { limitConfig, type RateLimitRule } from '../config';")).toBe(false);
+    expect(wholeConfig.test("import { config, type RateLimitRule } from '../config';")).toBe(true);
+    const readers = modulesUnder(root).filter((file) => !file.startsWith(join(root, 'config')) && wholeConfig.test(readFileSync(file, 'utf8')));
+    expect(readers.map((file) => relative(root, file))).toEqual([]);
+  });
+
   it('finds a loop when there is one (the check itself)', () => {
     const graph = new Map([
       ['a', ['b']],

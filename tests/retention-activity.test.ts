@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { fixedClock, offsetClock, resetClock, setClock } from '../shared/clock';
+import { consentKeys } from '../shared/consent/keys';
+import { getSettingsItem } from '../shared/consent/settings-store';
+import { UpdateCommand } from '../shared/db/commands';
+import { db, tableName } from '../shared/db/client';
 import { lastActivityOf } from '../shared/retention/activity';
+import { activityConsumer } from '../shared/retention/activity-consumer';
+import type { StreamChange } from '../shared/stream/change';
+import { tenantPartition } from '../shared/tenants/keys';
 import { newTenant, uniqueEmail, useApi } from './support/api';
 import { useClockReset } from './support/clock';
 import { publishedNotice, recordConsent, sha256 } from './support/consent';
+import { createPurpose } from './support/notices';
 import { waitFor } from './support/receiver';
 import { confirmedRequest, mailedLink } from './support/rights';
-import { failWrites } from './support/storage';
+import { callsOf, failWrites } from './support/storage';
 import { useTestWorkers } from './support/workers';
 
 /**
@@ -74,6 +82,40 @@ describe('principal activity', () => {
     const record = (await call('GET', `/api/v1/consent/records?search=${encodeURIComponent(email)}`, { token: tenant.token })).body.data.items[0];
     expect(record.dataPrincipalHash).toBe(sha256(email));
     expect(await waitFor(() => lastActivityOf(tenant.tenantId, sha256(email)).then((at) => at ?? undefined))).toBe(record.createdAt);
+  });
+
+  it('decides whether decisions count on one fresh read of the settings item a batch, obeying a retention from the next decision', async () => {
+    const withdrawal = (tenantId: string, name: string): StreamChange => {
+      const image = { PK: tenantPartition(tenantId), SK: `WITHDRAWAL#${name}`, type: 'WithdrawalRecord', tenantId, dataPrincipalHash: sha256(`${name}-${tenantId}`), withdrawnAt: new Date().toISOString() };
+      return { eventName: 'INSERT', sequenceNumber: name, keys: { PK: image.PK, SK: image.SK }, newImage: image };
+    };
+    /** One stream batch of one decision, handled here: what it read, and whether it counted. */
+    const decide = async (tenantId: string, name: string) => {
+      const { calls } = await callsOf(() => activityConsumer.handle([withdrawal(tenantId, name)]));
+      const reads = calls.filter((sent) => !['UpdateItem', 'PutItem', 'TransactWriteItems'].includes(sent.command)).map((sent) => sent.command);
+      return { reads, counted: (await lastActivityOf(tenantId, sha256(`${name}-${tenantId}`))) !== null };
+    };
+    const tenant = await newTenant(call);
+    const purposeId = await createPurpose(call, tenant.token, { retention: { period: 'P1Y', from: 'CONSENT' } });
+    // As a purpose written before the marks existed left the settings item: no marks at all.
+    await db().send(new UpdateCommand({ TableName: tableName(), Key: consentKeys.settings(tenant.tenantId), UpdateExpression: 'REMOVE retainingPurposes, retainingPurposesKnown' }));
+    // The first decision without marks reads the purposes (consistently) and marks the one with a retention.
+    expect(await decide(tenant.tenantId, 'first')).toEqual({ reads: ['GetItem', 'Query'], counted: true });
+    const marked = await getSettingsItem(tenant.tenantId);
+    expect([...(marked!.retainingPurposes as Set<string>)]).toEqual([purposeId]);
+    expect(marked!.retainingPurposesKnown).toBe(true);
+    // From then on one GetItem a batch, never remembered: the retention's removal and return apply from the next decision.
+    expect(await decide(tenant.tenantId, 'second')).toEqual({ reads: ['GetItem'], counted: true });
+    expect((await call('PUT', `/api/v1/purposes/${purposeId}`, { token: tenant.token, body: { retention: null } })).status).toBe(200);
+    expect(await decide(tenant.tenantId, 'third')).toEqual({ reads: ['GetItem'], counted: false });
+    expect((await call('PUT', `/api/v1/purposes/${purposeId}`, { token: tenant.token, body: { retention: { period: 'P2Y', from: 'LAST_ACTIVITY' } } })).status).toBe(200);
+    expect(await decide(tenant.tenantId, 'fourth')).toEqual({ reads: ['GetItem'], counted: true });
+    // A tenant with no purposes is marked at its first decision; a purpose then created with a retention marks itself.
+    const other = await newTenant(call);
+    expect(await decide(other.tenantId, 'first')).toEqual({ reads: ['GetItem', 'Query'], counted: false });
+    expect(await decide(other.tenantId, 'second')).toEqual({ reads: ['GetItem'], counted: false });
+    await createPurpose(call, other.token, { retention: { period: 'P6M', from: 'WITHDRAWAL' } });
+    expect(await decide(other.tenantId, 'third')).toEqual({ reads: ['GetItem'], counted: true });
   });
 
   it('counts a rights request once the principal confirms it, never one made for her address unconfirmed', async () => {

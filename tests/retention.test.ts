@@ -94,6 +94,20 @@ describe('retention settings and purposes', () => {
     expect((await call('PUT', '/api/v1/retention/settings', { token: tenant.token, body: { thirdScheduleClass: 'ONLINE_GAMING' } })).status).toBe(200);
   });
 
+  it('keeps a purpose\'s childProhibited and retention marks in one write of the settings item, created or changed together', async () => {
+    const tenant = await newTenant(call);
+    // Two marks on one item are one operation of the purpose's transaction (DynamoDB refuses two on one item).
+    const ads = await call('POST', '/api/v1/purposes', { token: tenant.token, body: { name: 'Ads', description: 'Ads', dataCategories: ['browsing'], childProhibited: true, retention: retention('P5Y') } });
+    expect(ads.status).toBe(201);
+    const feed = await createPurpose(call, tenant.token);
+    expect((await call('PUT', `/api/v1/purposes/${feed}`, { token: tenant.token, body: { childProhibited: true, retention: retention('P1Y', 'CONSENT') } })).status).toBe(200);
+    expect((await call('GET', '/api/v1/children/settings', { token: tenant.token })).body.data.childProhibitedPurposes.sort()).toEqual([ads.body.data.id, feed].sort());
+    // The long retention's mark holds too: the schedule is refused, naming it.
+    const refused = await call('PUT', '/api/v1/retention/settings', { token: tenant.token, body: { thirdScheduleClass: 'SOCIAL_MEDIA' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.fields.retention).toContain(ads.body.data.id);
+  });
+
   it('lets only one of a long retention and entering the schedule win when both come at once', async () => {
     const tenant = await newTenant(call);
     const id = await createPurpose(call, tenant.token, { retention: retention('P1Y') });

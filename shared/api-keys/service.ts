@@ -1,5 +1,5 @@
 import { nowIso } from '../clock';
-import { config } from '../config';
+import { limitConfig } from '../config';
 import { forgetRecordingItems } from '../consent/recording-items';
 import { instanceCache } from '../instance-cache';
 import { safeEqual, sha256Hex } from '../crypto/hash';
@@ -29,7 +29,7 @@ const kindOf = (key: Pick<ApiKeyItem, 'kind'>): ApiKeyKind => key.kind ?? 'publi
  * refuse (a wrong secret, a revoked key, an origin outside its domains) is decided again on the
  * key read now, so a domain added to the allowlist or removed from it never refuses anyone late.
  */
-const knownKeys = instanceCache<Awaited<ReturnType<typeof loadApiKeyWithDomains>>>(1000, () => config.instanceCacheSeconds * 1000);
+const knownKeys = instanceCache<Awaited<ReturnType<typeof loadApiKeyWithDomains>>>(1000, () => limitConfig.instanceCacheSeconds * 1000);
 
 /**
  * A new key, shown only in this answer. A secret key is written with its sealed identity

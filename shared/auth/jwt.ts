@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import { clock } from '../clock';
-import { config } from '../config';
+import { secretConfig } from '../config';
 import { TokenInvalidError } from '../errors';
 import { signCompactJws } from '../evidence/jws';
 import { kmsPublicKey, kmsSigner, localSigner, type Signer } from '../evidence/signer';
@@ -17,7 +17,7 @@ export interface AccessClaims {
 /**
  * Dashboard access tokens are JWTs (RFC 9068's `at+jwt`) signed with an asymmetric key that only
  * the auth function can use: an AWS KMS key (ES256) in AWS, a key file (Ed25519, EdDSA) locally.
- * Every function verifies them with the public keys of config.tokenVerifyKeys, found by `kid`,
+ * Every function verifies them with the public keys of secretConfig.tokenVerifyKeys, found by `kid`,
  * through jose. Rotation adds a key to that list before it signs and removes the old one once its
  * tokens have expired (docs/deploying.md).
  */
@@ -52,7 +52,7 @@ const publicJwkOf = (reference: string): Promise<JWK> =>
 
 const keySets = new Map<string, Promise<JWTVerifyGetKey>>();
 const verificationKeys = (): Promise<JWTVerifyGetKey> => {
-  const references = config.tokenVerifyKeys;
+  const references = secretConfig.tokenVerifyKeys;
   return cached(keySets, references.join(','), async () => createLocalJWKSet({ keys: await Promise.all(references.map(publicJwkOf)) }));
 };
 
@@ -61,16 +61,16 @@ export const signAccessToken = async (claims: AccessClaims): Promise<string> => 
   return signCompactJws(
     tokenType,
     {
-      iss: config.jwtIssuer,
+      iss: secretConfig.jwtIssuer,
       sub: claims.userId,
-      aud: config.jwtAudience,
+      aud: secretConfig.jwtAudience,
       tid: claims.tenantId,
       role: claims.role,
       iat: issuedAt,
-      exp: issuedAt + config.accessTokenTtlSeconds,
+      exp: issuedAt + secretConfig.accessTokenTtlSeconds,
       jti: randomUUID(),
     },
-    await signerOf(config.tokenSigningKey),
+    await signerOf(secretConfig.tokenSigningKey),
   );
 };
 
@@ -87,8 +87,8 @@ export const verifyAccessToken = async (token: string): Promise<AccessClaims> =>
     ({ payload } = await jwtVerify(token, keys, {
       algorithms,
       typ: tokenType,
-      issuer: config.jwtIssuer,
-      audience: config.jwtAudience,
+      issuer: secretConfig.jwtIssuer,
+      audience: secretConfig.jwtAudience,
       requiredClaims: ['exp', 'iat', 'sub'],
       clockTolerance: clockToleranceSeconds,
       currentDate: clock.now(),

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '../db/commands';
 import { clock, nowIso } from '../clock';
-import { config } from '../config';
+import { secretConfig } from '../config';
 import { randomToken, sha256Hex } from '../crypto/hash';
 import { db, tableName } from '../db/client';
 import { ContentionError } from '../db/errors';
@@ -19,7 +19,7 @@ interface RefreshTokenItem {
   expiresAt: number;
 }
 
-const expiresAtFromNow = (): number => Math.floor(clock.now().getTime() / 1000) + config.refreshTokenTtlSeconds;
+const expiresAtFromNow = (): number => Math.floor(clock.now().getTime() / 1000) + secretConfig.refreshTokenTtlSeconds;
 
 const newTokenItem = (tenantId: string, userId: string, familyId: string) => {
   const token = `rt_${randomToken(32)}`;

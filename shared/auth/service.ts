@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { limitConfig, secretConfig } from '../config';
 import { decoyPasswordHash, verifyPassword } from '../crypto/password';
 import { sha256Hex } from '../crypto/hash';
 import { UnauthorizedError } from '../errors';
@@ -14,7 +14,7 @@ const invalidCredentials = () => new UnauthorizedError('Invalid email or passwor
 
 const tokensFor = async (user: AccessClaims, refreshToken: string) => {
   const [token, tenant] = await Promise.all([signAccessToken({ tenantId: user.tenantId, userId: user.userId, role: user.role }), getTenant(user.tenantId)]);
-  return { token, refreshToken, expiresIn: config.accessTokenTtlSeconds, tenant: { name: tenant?.name ?? '', timeZone: tenant?.timeZone ?? defaultTimeZone } };
+  return { token, refreshToken, expiresIn: secretConfig.accessTokenTtlSeconds, tenant: { name: tenant?.name ?? '', timeZone: tenant?.timeZone ?? defaultTimeZone } };
 };
 
 /**
@@ -25,7 +25,7 @@ const tokensFor = async (user: AccessClaims, refreshToken: string) => {
  * Unknown emails are counted the same way, under a hash that names no account.
  */
 export const login = async (email: string, password: string) => {
-  const attempt = await consumeRateLimit(config.limits.loginFailuresPerAccount, sha256Hex(normaliseEmail(email)), 'RATE_LIMIT');
+  const attempt = await consumeRateLimit(limitConfig.limits.loginFailuresPerAccount, sha256Hex(normaliseEmail(email)), 'RATE_LIMIT');
   const identity = await findLogin(email);
   const user = identity ? await getUser(identity.tenantId, identity.userId) : undefined;
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await decoyPasswordHash()));

@@ -1,10 +1,10 @@
-import { config } from '../config';
+import { engineConfig } from '../config';
 
 /**
  * How every AWS SDK client of the functions is made (shared/db/client.ts and the modules beside
  * this one): the region, the local engine's endpoint where the stack has one, three attempts of the
  * SDK's standard retry mode, kept-alive connections, and timeouts that fit inside the function's
- * own timeout (config.awsTimeouts). No credentials are given: the SDK's default chain finds the
+ * own timeout (engineConfig.awsTimeouts). No credentials are given: the SDK's default chain finds the
  * role's in the environment, where Lambda puts them (and the local stack puts its stand-ins).
  * Endpoints an operator configures as the SDK reads them (AWS_ENDPOINT_URL_<SERVICE>) are the
  * SDK's business.
@@ -12,11 +12,11 @@ import { config } from '../config';
 export const maxAttempts = 3;
 
 export const clientOptions = (endpoint: string | undefined) => {
-  const { connectionMs, requestMs } = config.awsTimeouts;
+  const { connectionMs, requestMs } = engineConfig.awsTimeouts;
   // Connections stay open between requests, so a warm function pays the TLS handshake once.
   const agent = { keepAlive: true, maxSockets: 50 };
   return {
-    region: config.region,
+    region: engineConfig.region,
     ...(endpoint ? { endpoint } : {}),
     maxAttempts,
     requestHandler: {

@@ -1,5 +1,5 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { config } from '../config';
+import { engineConfig } from '../config';
 import { clientOptions, lazyClient } from './clients';
 
 /**
@@ -14,8 +14,8 @@ import { clientOptions, lazyClient } from './clients';
  */
 const invokeOptions = (endpoint: string | undefined) => {
   const options = clientOptions(endpoint);
-  const { connectionMs } = config.awsTimeouts;
-  return { ...options, maxAttempts: 1, requestHandler: { ...options.requestHandler, requestTimeout: Math.floor(config.functionTimeoutSeconds * 1000 * 0.8) - connectionMs } };
+  const { connectionMs } = engineConfig.awsTimeouts;
+  return { ...options, maxAttempts: 1, requestHandler: { ...options.requestHandler, requestTimeout: Math.floor(engineConfig.functionTimeoutSeconds * 1000 * 0.8) - connectionMs } };
 };
 
 const lambdaClient = /* @__PURE__ */ lazyClient('lambda', (endpoint) => new LambdaClient(invokeOptions(endpoint)));

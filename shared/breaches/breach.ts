@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { deliveryConfig } from '../config';
 import type { FilingStage } from './schemas';
 
 /**
@@ -115,7 +115,7 @@ export const dueTimes = (breach: Pick<Breach, 'awareAt' | 'extension'>) => ({
 const stageDue = (breach: Pick<Breach, 'awareAt' | 'extension'>, stage: FilingStage) => {
   const due = dueTimes(breach);
   return stage === 'INTIMATION'
-    ? { dueAt: due.boardIntimationDueAt, lateAfter: plusHours(breach.awareAt, config.breachBoardIntimationLateHours) }
+    ? { dueAt: due.boardIntimationDueAt, lateAfter: plusHours(breach.awareAt, deliveryConfig.breachBoardIntimationLateHours) }
     : { dueAt: due.detailedReportDueAt, lateAfter: due.detailedReportDueAt };
 };
 

@@ -1,5 +1,5 @@
 import { clock } from '../clock';
-import { config } from '../config';
+import { deliveryConfig } from '../config';
 import { writeTransaction } from '../db/transact';
 import { ConflictError, ValidationError } from '../errors';
 import { newTimeOrderedId } from '../ids';
@@ -24,7 +24,7 @@ import { enqueue, resumeRun } from './worker';
 const maxTextBytes = 300_000;
 
 const stalled = (breach: Breach, now: Date) =>
-  now.getTime() - Date.parse(breach.intimation.lastProgressAt ?? breach.intimation.startedAt ?? '1970-01-01T00:00:00Z') > config.breachIntimationStallSeconds * 1000;
+  now.getTime() - Date.parse(breach.intimation.lastProgressAt ?? breach.intimation.startedAt ?? '1970-01-01T00:00:00Z') > deliveryConfig.breachIntimationStallSeconds * 1000;
 
 const runView = (breach: Breach, resumed: boolean) => ({
   breachId: breach.breachId,

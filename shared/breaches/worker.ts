@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '../db/commands';
 import { nowIso } from '../clock';
-import { config } from '../config';
+import { deliveryConfig, engineConfig } from '../config';
 import { openContact, principalContact } from '../consent/contact';
 import { principalPage } from '../consent/principal-pages';
 import { db, tableName } from '../db/client';
@@ -42,7 +42,7 @@ export type IntimationMessage =
   | { kind: 'batch'; tenantId: string; breachId: string; runId: string; page: number };
 
 const queueUrl = (): string => {
-  const url = config.breachQueueUrl;
+  const url = engineConfig.breachQueueUrl;
   if (!url) throw new Error('BREACH_QUEUE_URL is not configured');
   return url;
 };
@@ -69,7 +69,7 @@ const listedCursor = (cursor: PageCursor) => (cursor && typeof cursor === 'objec
 
 /** One page of candidates, and where the next starts. */
 const candidates = async (breach: Breach, cursor: PageCursor): Promise<{ hashes: string[]; next: PageCursor }> => {
-  const size = config.breachBatchSize;
+  const size = deliveryConfig.breachBatchSize;
   if (breach.affected.scope === 'PRINCIPALS') {
     const at = listedCursor(cursor);
     if (at.chunk >= breach.listedChunks) return { hashes: [], next: null };

@@ -1,11 +1,8 @@
 import type * as z from 'zod/mini';
 import { ValidationError } from '../errors';
-import { consentKeys } from '../consent/keys';
 import { canonicalJson } from '../consent/proof';
 import { saveLoggedSettings } from '../consent/settings';
-import { getSettingsItem } from '../consent/settings-store';
-import { tableName } from '../db/client';
-import type { NamedItem } from '../db/transact';
+import { getSettingsItem, type SettingsMark } from '../consent/settings-store';
 import type { VerificationMethod } from '../consent/states';
 import { partAClassIds, partBPurposeIds, type PartAClass, type PartBPurpose } from './fourth-schedule';
 import { audiences, type Audience, type childrenSettingsBody } from './schemas';
@@ -104,16 +101,6 @@ export const saveChildrenSettings = async (tenantId: string, changes: z.output<t
     }),
   );
 
-/** A purpose's childProhibited mark on the settings item, as an item of the purpose's own write. */
-export const prohibitedMark = (tenantId: string, purposeId: string, prohibited: boolean): NamedItem => ({
-  name: 'children policy',
-  item: {
-    Update: {
-      TableName: tableName(),
-      Key: consentKeys.settings(tenantId),
-      UpdateExpression: prohibited ? 'SET #type = :type, tenantId = :tenant, #mark = :true' : 'REMOVE #mark',
-      ExpressionAttributeNames: { '#mark': prohibitedAttribute(purposeId), ...(prohibited ? { '#type': 'type' } : {}) },
-      ...(prohibited ? { ExpressionAttributeValues: { ':type': 'ConsentSettings', ':tenant': tenantId, ':true': true } } : {}),
-    },
-  },
-});
+/** A purpose's childProhibited mark on the settings item, written with the purpose (consent/settings-store.ts settingsMarks). */
+export const prohibitedMark = (purposeId: string, prohibited: boolean): SettingsMark =>
+  prohibited ? { set: ['#prohibited = :true'], names: { '#prohibited': prohibitedAttribute(purposeId) }, values: { ':true': true } } : { remove: ['#prohibited'], names: { '#prohibited': prohibitedAttribute(purposeId) } };

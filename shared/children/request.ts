@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { config } from '../config';
+import { secretConfig } from '../config';
 import { sha256Hex } from '../crypto/hash';
 import type { PrincipalStatus, VerificationMethod } from '../consent/states';
 import type { RequestStatus } from './schemas';
@@ -49,7 +49,7 @@ export interface GuardianRequest {
  * table, an API answer, a page or a receipt can make a token.
  */
 export const tokenOf = (requestId: string, generation: number): string =>
-  `g${requestId.replaceAll('-', '')}${createHmac('sha256', config.webhookSecretKey).update(`guardian-link\n${requestId}\n${generation}`).digest('base64url')}`;
+  `g${requestId.replaceAll('-', '')}${createHmac('sha256', secretConfig.webhookSecretKey).update(`guardian-link\n${requestId}\n${generation}`).digest('base64url')}`;
 
 export const tokenHashOf = (token: string): string => sha256Hex(token);
 

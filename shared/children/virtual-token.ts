@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JSONWebKeySet } from 'jose';
-import { config } from '../config';
+import { engineConfig } from '../config';
 import { ValidationError } from '../errors';
 import { instanceCache } from '../instance-cache';
 import { bareHost, guardedLookup, literalRefused, type LocalException } from '../net/guarded-lookup';
@@ -16,7 +16,7 @@ const refuse = (reason: string): never => {
 
 /** Only the configured issuer's own JWKS host and port, and only where config allows a local exception at all. */
 const exceptionFor = (url: URL): LocalException => {
-  const allowed = config.jwksLocalException;
+  const allowed = engineConfig.jwksLocalException;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   return (host) => allowed !== undefined && allowed.host === host && allowed.port === port;
 };

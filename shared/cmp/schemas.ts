@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
-import { config } from '../config';
+import { engineConfig } from '../config';
 import { languageCodes, scheduledLanguageCodes } from '../i18n/languages';
 import { bannerPositions } from './banner';
 import { trackerKey } from './document';
@@ -50,7 +50,7 @@ export const configBody = z.strictObject({
   scanEnabled: z.optional(z.boolean()),
   scanUrls: z.optional(z.array(
       z.url({ protocol: /^https?$/, error: 'an absolute https URL' }).check(z.maxLength(2000), z.superRefine((url, context) => {
-          const problem = scanUrlProblem(url, config.isLocal);
+          const problem = scanUrlProblem(url, engineConfig.isLocal);
           if (problem) context.addIssue({ code: 'custom', message: problem });
         })),
     ).check(z.maxLength(5), z.refine(unique, 'scanUrls must not repeat'))),

@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { limitConfig } from '../config';
 import { RateLimitError } from '../errors';
 import { reserveVolume } from './store';
 
@@ -28,7 +28,7 @@ const refusalMemoryMs = 60_000;
  * that a tenant recording 10,000 consents a second writes its month's item about ten times a
  * second rather than 500 (at most that many tokens per instance are left unused).
  */
-export const volumeChunkOf = (limit: number): number => Math.max(config.monthlyVolumeChunk, Math.floor(limit / 100_000));
+export const volumeChunkOf = (limit: number): number => Math.max(limitConfig.monthlyVolumeChunk, Math.floor(limit / 100_000));
 
 /** Reserves the next chunk, or what is left of the month when less than a chunk is; 0 when nothing is. */
 const reserve = async (tenantId: string, month: string, limit: number): Promise<number> => {

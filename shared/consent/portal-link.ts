@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { limitConfig } from '../config';
 import { NotFoundError } from '../errors';
 import { consumeRateLimit } from '../rate-limit/limiter';
 import { getTenantBySlug } from '../tenants/store';
@@ -17,7 +17,7 @@ import { issueWithdrawalToken } from './withdrawal-routes';
  */
 export const mailWithdrawalLink = async (tenant: Pick<Tenant, 'tenantId' | 'name'>, email: string): Promise<void> => {
   const hash = principalHash(email);
-  await consumeRateLimit(config.limits.portalLinkPerEmail, `${tenant.tenantId}#${hash}`, 'RATE_LIMIT');
+  await consumeRateLimit(limitConfig.limits.portalLinkPerEmail, `${tenant.tenantId}#${hash}`, 'RATE_LIMIT');
   // Newest first: the link is for the notice of the principal's latest consent still in force.
   const records = await principalRecords(tenant.tenantId, hash);
   const active = records.find((record) => !record.isWithdrawn);
@@ -34,7 +34,7 @@ export const mailWithdrawalLink = async (tenant: Pick<Tenant, 'tenantId' | 'name
  * the owner of the mailbox sees the difference.
  */
 export const requestPortalLink = async (input: { tenantSlug: string; email: string }) => {
-  const deadline = Date.now() + config.portalLinkMinMs;
+  const deadline = Date.now() + limitConfig.portalLinkMinMs;
   try {
     const tenant = await getTenantBySlug(input.tenantSlug);
     if (!tenant) throw new NotFoundError('Organisation');

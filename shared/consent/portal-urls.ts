@@ -1,7 +1,7 @@
-import { config } from '../config';
+import { engineConfig } from '../config';
 
 /** The withdrawal pages' addresses, built in one place from PORTAL_BASE_URL. */
-const portalBase = (): string => (config.portalBaseUrl ?? '/portal').replace(/\/$/, '');
+const portalBase = (): string => (engineConfig.portalBaseUrl ?? '/portal').replace(/\/$/, '');
 
 /** The single-use link a withdrawal token opens. */
 export const portalLinkUrl = (token: string): string => `${portalBase()}/${token}`;
@@ -11,7 +11,7 @@ export const portalLinkUrl = (token: string): string => `${portalBase()}/${token
  * portal: then the notice must carry its own withdrawalUrl (the publish gate says so).
  */
 export const tenantPortalPageUrl = (slug: string): string | null =>
-  config.portalBaseUrl ? `${portalBase()}/t/${encodeURIComponent(slug)}` : null;
+  engineConfig.portalBaseUrl ? `${portalBase()}/t/${encodeURIComponent(slug)}` : null;
 
 /** A rights request's page: confirm it, follow it, read the answer (`/portal/r/<token>`). */
 export const rightsRequestUrl = (token: string): string => `${portalBase()}/r/${token}`;

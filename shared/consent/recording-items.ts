@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { limitConfig } from '../config';
 import { instanceCache } from '../instance-cache';
 import { getRecordingItems } from './settings-store';
 
@@ -10,7 +10,7 @@ export type RecordingItems = Awaited<ReturnType<typeof getRecordingItems>>;
  * INSTANCE_CACHE_SECONDS (10) old, for at most 1,000 tenants. What holds for a change, in which
  * instance and how soon, is stated once, in docs/security.md (what a warm instance remembers).
  */
-const recordingItems = instanceCache<RecordingItems>(1000, () => config.instanceCacheSeconds * 1000);
+const recordingItems = instanceCache<RecordingItems>(1000, () => limitConfig.instanceCacheSeconds * 1000);
 
 export const rememberedRecordingItems = (tenantId: string): RecordingItems | undefined => recordingItems.get(tenantId);
 

@@ -1,7 +1,9 @@
 import { GetCommand } from '../db/commands';
 import { batchGetAll } from '../db/batch';
 import { db, tableName } from '../db/client';
+import type { OnConditionFailure } from '../db/errors';
 import type { NamedItem } from '../db/transact';
+import { mergedUpdate, type UpdatePart } from '../db/update';
 import { ConflictError } from '../errors';
 import { noticeKeys } from '../notices/keys';
 import { consentKeys } from './keys';
@@ -75,6 +77,28 @@ export const settingsChangeItem = (tenantId: string, readRevision: number, field
       },
     },
     onConditionFailure: () => new SettingsChangedError(),
+  };
+};
+
+/** A mark a purpose keeps on the settings item, with the error its condition's failure means (if it has one). */
+export interface SettingsMark extends UpdatePart {
+  onConditionFailure?: OnConditionFailure;
+}
+
+/**
+ * A purpose's marks on the settings item (its childProhibited mark: children/policy.ts; its
+ * retention marks: retention/settings.ts), as the one operation on the item that the purpose's
+ * transaction may hold. At most one of them has a condition, so a failure says which.
+ */
+export const settingsMarks = (tenantId: string, marks: readonly SettingsMark[]): NamedItem => {
+  const conditional = marks.filter((mark) => mark.condition);
+  if (conditional.length > 1) throw new Error('at most one settings mark of a write may have a condition');
+  const item = { set: ['#type = :type', 'tenantId = :tenant'], names: { '#type': 'type' }, values: { ':type': 'ConsentSettings', ':tenant': tenantId } };
+  const failure = conditional[0]?.onConditionFailure;
+  return {
+    name: 'consent settings marks',
+    item: { Update: { TableName: tableName(), Key: consentKeys.settings(tenantId), ...mergedUpdate([item, ...marks]) } },
+    ...(failure ? { onConditionFailure: failure } : {}),
   };
 };
 

@@ -1,5 +1,5 @@
 import { clock } from '../clock';
-import { config } from '../config';
+import { limitConfig } from '../config';
 import { requireTenant } from '../tenants/store';
 import { waitUntil } from './answer-timing';
 import { mailWithdrawalLink } from './portal-link';
@@ -29,7 +29,7 @@ import type { WithdrawalAttribution } from './withdrawal-attribution';
  * actor is the key the call came with, never the principal.
  */
 export const withdrawPublic = async (tenantId: string, input: { email: string; purposeIds: string[]; withdrawalReason?: string }, attribution: WithdrawalAttribution) => {
-  const deadline = Date.now() + config.withdrawPublicMinMs;
+  const deadline = Date.now() + limitConfig.withdrawPublicMinMs;
   const email = input.email.trim().toLowerCase();
   try {
     const [tenant, settings] = await Promise.all([requireTenant(tenantId), readSettings(tenantId)]);

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { config } from '../config';
+import { secretConfig } from '../config';
 import { ValidationError } from '../errors';
 
 /**
@@ -10,7 +10,7 @@ import { ValidationError } from '../errors';
  * for the listing that issued it, unmodified.
  */
 const tagOf = (context: readonly string[], payload: string): Buffer =>
-  createHmac('sha256', config.cursorSecret).update(JSON.stringify([...context, payload])).digest();
+  createHmac('sha256', secretConfig.cursorSecret).update(JSON.stringify([...context, payload])).digest();
 
 export const sealCursor = (context: readonly string[], value: unknown): string => {
   const payload = Buffer.from(JSON.stringify(value)).toString('base64url');

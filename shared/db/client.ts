@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clientOptions } from '../aws/clients';
-import { config } from '../config';
+import { engineConfig } from '../config';
 
 /**
  * The DynamoDB client every store sends through: the SDK's DynamoDBClient (signing, retries,
@@ -25,7 +25,7 @@ export const onLocalWrite = (listener: () => void): (() => void) => {
 };
 
 /** A client for DynamoDB at the configured endpoint (the local engine's, or AWS's in the region). */
-export const createDocumentClient = (localEndpoint: string | undefined = config.dynamodbEndpoint): DocumentClient => {
+export const createDocumentClient = (localEndpoint: string | undefined = engineConfig.dynamodbEndpoint): DocumentClient => {
   const client = DynamoDBDocumentClient.from(new DynamoDBClient(clientOptions(localEndpoint)), { marshallOptions: { removeUndefinedValues: true } });
   if (localEndpoint) {
     client.middlewareStack.add(
@@ -54,4 +54,4 @@ export const setDocumentClient = (client: DocumentClient | undefined): void => {
   documentClient = client;
 };
 
-export const tableName = (): string => config.tableName;
+export const tableName = (): string => engineConfig.tableName;

@@ -24,11 +24,12 @@ export const queryAll = async (
 };
 
 /** The items of a partition whose sort key starts with `prefix`. */
-export const queryPrefix = (partitionKey: string, prefix: string, options: { newestFirst?: boolean } = {}) =>
+export const queryPrefix = (partitionKey: string, prefix: string, options: { newestFirst?: boolean; consistent?: boolean } = {}) =>
   queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     ExpressionAttributeValues: { ':pk': partitionKey, ':prefix': prefix },
     ScanIndexForward: !options.newestFirst,
+    ...(options.consistent ? { ConsistentRead: true } : {}),
   });
 
 /**

@@ -1,5 +1,5 @@
 import { invokeFunction } from '../aws/lambda';
-import { config } from '../config';
+import { documentConfig, engineConfig } from '../config';
 import { ValidationError } from '../errors';
 
 /**
@@ -34,13 +34,13 @@ const fromAnswer = (answer: PrintAnswer): Uint8Array => {
 export const printPdf = async (html: string): Promise<Uint8Array> => {
   const payload = JSON.stringify({ html } satisfies PrintRequest);
   if (Buffer.byteLength(payload) > maxPrintBytes) throw tooLarge();
-  const functionName = config.documentPrinterFunction;
+  const functionName = documentConfig.documentPrinterFunction;
   if (functionName) {
     return fromAnswer(await invokeFunction<PrintAnswer>(functionName, { html } satisfies PrintRequest, 'the document printer'));
   }
-  const url = config.documentPrinterUrl;
+  const url = documentConfig.documentPrinterUrl;
   if (!url) throw new Error('No document printer is configured (DOCUMENT_PRINTER_FUNCTION in AWS, DOCUMENT_PRINTER_URL locally)');
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: payload, signal: AbortSignal.timeout(config.awsTimeouts.requestMs) });
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: payload, signal: AbortSignal.timeout(engineConfig.awsTimeouts.requestMs) });
   return fromAnswer((await response.json()) as PrintAnswer);
 };
 

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { invokeFunction } from '../aws/lambda';
-import { config } from '../config';
+import { documentConfig, engineConfig } from '../config';
 import type { OperationResult, RequestMeta } from '../http/operation';
 import { routeKeyOf, type FunctionGroup, type RouteDefinition } from '../http/route';
 import { pdfHeaders, printPdf } from './pdf';
@@ -94,19 +94,19 @@ const lowerCased = (headers: Record<string, unknown> | undefined): Record<string
   Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
 
 const askForPage = async (page: PageRequest): Promise<PageAnswer> => {
-  const functionName = config.documentSourceFunctions[page.group];
+  const functionName = documentConfig.documentSourceFunctions[page.group];
   if (functionName) {
     const answer = await invokeFunction<{ statusCode?: number; headers?: Record<string, unknown>; body?: string; isBase64Encoded?: boolean }>(functionName, pageEventOf(page), `the ${page.group} function`);
     const body = answer.isBase64Encoded ? Buffer.from(answer.body ?? '', 'base64').toString('utf8') : (answer.body ?? '');
     return { statusCode: answer.statusCode ?? 200, headers: lowerCased(answer.headers), body };
   }
-  const base = config.documentSourceUrl;
+  const base = documentConfig.documentSourceUrl;
   if (!base) throw new Error(`No function for the ${page.group} documents is configured (DOCUMENT_SOURCE_FUNCTIONS in AWS, DOCUMENT_SOURCE_URL locally)`);
   const response = await fetch(`${base}${page.rawPath}?${new URLSearchParams(page.query)}`, {
     method: page.method,
     headers: page.headers,
     ...(page.body === undefined ? {} : { body: page.body }),
-    signal: AbortSignal.timeout(config.awsTimeouts.requestMs),
+    signal: AbortSignal.timeout(engineConfig.awsTimeouts.requestMs),
   });
   return { statusCode: response.status, headers: lowerCased(Object.fromEntries(response.headers)), body: await response.text() };
 };

@@ -1,5 +1,5 @@
 import { clock } from '../clock';
-import { config } from '../config';
+import { evidenceConfig } from '../config';
 import { recordEvidence } from '../consent/lookups';
 import { principalHash as hashOfIdentifier } from '../consent/principal';
 import { proofAlgorithm } from '../consent/proof';
@@ -149,8 +149,8 @@ const principalOf = (request: PackRequest) =>
 const coveredProofs = async (tenantId: string, entryIds: string[]) => {
   const first = await logProofsAt(tenantId, entryIds);
   const pending = entryIds.filter((id) => first.proofs.get(id)!.status === 'PENDING');
-  if (pending.length === 0 || config.evidencePackWaitSeconds === 0) return first;
-  await awaitCheckpoint(tenantId, pending, config.evidencePackWaitSeconds * 1000);
+  if (pending.length === 0 || evidenceConfig.evidencePackWaitSeconds === 0) return first;
+  await awaitCheckpoint(tenantId, pending, evidenceConfig.evidencePackWaitSeconds * 1000);
   return logProofsAt(tenantId, entryIds);
 };
 

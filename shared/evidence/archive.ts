@@ -1,6 +1,6 @@
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { clientOptions, lazyClient } from '../aws/clients';
-import { config } from '../config';
+import { engineConfig, evidenceConfig } from '../config';
 
 /**
  * Write-once archive of signed checkpoint notes. In AWS the bucket has Object Lock in compliance
@@ -21,7 +21,7 @@ import { config } from '../config';
  * it, 36 KB more of the evidence bundle, and the import it deferred was not measurably cheaper
  * (docs/bundles.md).
  */
-const s3 = /* @__PURE__ */ lazyClient('s3', (endpoint) => new S3Client({ ...clientOptions(endpoint), ...(endpoint ? { forcePathStyle: true } : {}) }), () => config.s3Endpoint);
+const s3 = /* @__PURE__ */ lazyClient('s3', (endpoint) => new S3Client({ ...clientOptions(endpoint), ...(endpoint ? { forcePathStyle: true } : {}) }), () => engineConfig.s3Endpoint);
 
 const prefixOf = (tenantId: string): string => `checkpoints/${tenantId}/`;
 const keyOf = (tenantId: string, treeSize: number): string => `${prefixOf(tenantId)}${String(treeSize).padStart(12, '0')}.note`;
@@ -42,7 +42,7 @@ const statusOf = (error: unknown): number | undefined => (error as { $metadata?:
 
 export const readArchivedCheckpoint = async (tenantId: string, treeSize: number): Promise<string | undefined> => {
   try {
-      const { Body } = await (await s3()).send(new GetObjectCommand({ Bucket: config.checkpointBucket, Key: keyOf(tenantId, treeSize) }));
+      const { Body } = await (await s3()).send(new GetObjectCommand({ Bucket: evidenceConfig.checkpointBucket, Key: keyOf(tenantId, treeSize) }));
     return (await Body?.transformToString('utf8')) ?? '';
   } catch (error) {
     // NoSuchBucket is a 404 too, but a missing bucket is a broken deployment, not a missing note.
@@ -59,12 +59,12 @@ export const readArchivedCheckpoint = async (tenantId: string, treeSize: number)
  * size would be a forked log.
  */
 export const archiveCheckpoint = async (tenantId: string, treeSize: number, note: string, equivalent: (archived: string) => boolean = (archived) => archived === note): Promise<string> => {
-  const retainUntil = new Date(Date.now() + config.checkpointRetentionDays * 86_400_000);
+  const retainUntil = new Date(Date.now() + evidenceConfig.checkpointRetentionDays * 86_400_000);
   for (let attempt = 1; ; attempt += 1) {
     try {
       await (await s3()).send(
         new PutObjectCommand({
-          Bucket: config.checkpointBucket,
+          Bucket: evidenceConfig.checkpointBucket,
           Key: keyOf(tenantId, treeSize),
           Body: note,
           ContentType: 'text/plain; charset=utf-8',
@@ -103,7 +103,7 @@ export const listArchivedCheckpoints = async (tenantId: string, afterSize?: numb
   do {
     const page = await (await s3()).send(
       new ListObjectsV2Command({
-        Bucket: config.checkpointBucket,
+        Bucket: evidenceConfig.checkpointBucket,
         Prefix: prefixOf(tenantId),
         ...(afterSize !== undefined && afterSize >= 0 ? { StartAfter: keyOf(tenantId, afterSize) } : {}),
         ...(continuationToken ? { ContinuationToken: continuationToken } : {}),
@@ -127,8 +127,8 @@ export const listArchivedCheckpoints = async (tenantId: string, afterSize?: numb
 export const ensureCheckpointBucket = async (): Promise<void> => {
   try {
       // Outside us-east-1 S3 wants the region named.
-    const location = config.region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: config.region as never } };
-    await (await s3()).send(new CreateBucketCommand({ Bucket: config.checkpointBucket, ...location }));
+    const location = engineConfig.region === 'us-east-1' ? {} : { CreateBucketConfiguration: { LocationConstraint: engineConfig.region as never } };
+    await (await s3()).send(new CreateBucketCommand({ Bucket: evidenceConfig.checkpointBucket, ...location }));
   } catch (error) {
     if (errorName(error) === 'BucketAlreadyOwnedByYou' || errorName(error) === 'BucketAlreadyExists') return;
     throw error;

@@ -1,6 +1,6 @@
 import type { JsonWebKey } from 'node:crypto';
 import { clock } from '../clock';
-import { config } from '../config';
+import { evidenceConfig } from '../config';
 import { describeError, log } from '../log';
 import { emitMetrics, metricNames } from '../metrics';
 import { archiveCheckpoint, listArchivedCheckpoints, readArchivedCheckpoint } from './archive';
@@ -64,7 +64,7 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
   }
   // A checkpoint stamped later than now (a signer whose clock runs ahead) does not hold signing off.
   const age = head.checkpoint ? now.getTime() - Date.parse(head.checkpoint.signedAt) : Number.POSITIVE_INFINITY;
-  if (age >= 0 && age < config.checkpointIntervalSeconds * 1000) return undefined;
+  if (age >= 0 && age < evidenceConfig.checkpointIntervalSeconds * 1000) return undefined;
   // Every tile of the tree about to be signed, so that any proof to it can be read.
   await extendTiles(tenantId, head, head.integrated);
   const { keys } = await checkpointKeys();
@@ -87,7 +87,7 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
 export const checkpointDue = (head: LogHead, now: Date): boolean => {
   if (!head.checkpoint) return true;
   const age = now.getTime() - Date.parse(head.checkpoint.signedAt);
-  return age < 0 || age >= config.checkpointIntervalSeconds * 1000;
+  return age < 0 || age >= evidenceConfig.checkpointIntervalSeconds * 1000;
 };
 
 /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { secretString } from '../aws/secrets-manager';
-import { config } from '../config';
+import { secretConfig } from '../config';
 import { jwks, kmsSigner, localSigner, seedSigner, type Signer } from './signer';
 
 /**
@@ -14,9 +14,9 @@ let checkpointKey: Promise<Signer> | undefined;
 let receiptKey: Promise<Signer> | undefined;
 
 export const checkpointSigner = (): Promise<Signer> =>
-  (checkpointKey ??= config.logSigningKeyArn
-    ? kmsSigner(config.logSigningKeyArn, 'consent-service-log')
-    : localSigner(join(config.localKeyDir, 'log-signing.pem'), 'consent-service-log'));
+  (checkpointKey ??= secretConfig.logSigningKeyArn
+    ? kmsSigner(secretConfig.logSigningKeyArn, 'consent-service-log')
+    : localSigner(join(secretConfig.localKeyDir, 'log-signing.pem'), 'consent-service-log'));
 
 const secretValue = async (arn: string): Promise<string> => {
   const secret = await secretString(arn);
@@ -25,9 +25,9 @@ const secretValue = async (arn: string): Promise<string> => {
 };
 
 export const receiptSigner = (): Promise<Signer> =>
-  (receiptKey ??= config.receiptKeySecretArn
-    ? secretValue(config.receiptKeySecretArn).then((secret) => seedSigner(secret, 'consent-service-receipts'))
-    : localSigner(join(config.localKeyDir, 'receipt-signing.pem'), 'consent-service-receipts'));
+  (receiptKey ??= secretConfig.receiptKeySecretArn
+    ? secretValue(secretConfig.receiptKeySecretArn).then((secret) => seedSigner(secret, 'consent-service-receipts'))
+    : localSigner(join(secretConfig.localKeyDir, 'receipt-signing.pem'), 'consent-service-receipts'));
 
 /** The public halves, as `GET /consent/log/keys` serves them. */
 export const verificationKeys = async () => jwks([await checkpointSigner(), await receiptSigner()]);

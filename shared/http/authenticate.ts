@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { authenticateApiKey, type AuthenticatedKey } from '../api-keys/service';
 import { verifyAccessToken, type AccessClaims } from '../auth/jwt';
 import { checkKeyUse } from '../auth/origin';
-import { config } from '../config';
+import { limitConfig } from '../config';
 import { ForbiddenError, TokenInvalidError, UnauthorizedError } from '../errors';
 import { consumeRateLimit } from '../rate-limit/limiter';
 import { currentRoleChecked, rolesFor, type Role } from '../roles';
@@ -105,7 +105,7 @@ export const authenticate = async (
 
 const consume = async (limits: readonly RouteLimit[], caller: Caller, meta: RequestMeta, event: APIGatewayProxyEventV2) => {
   for (const { limit, per, code } of limits) {
-    await consumeRateLimit(config.limits[limit], subjectOf(per, caller, meta, event), code);
+    await consumeRateLimit(limitConfig.limits[limit], subjectOf(per, caller, meta, event), code);
   }
 };
 
@@ -126,5 +126,5 @@ export const countRouteLimits = (route: RouteDefinition, caller: Caller, meta: R
  */
 export const countMalformed = async (route: RouteDefinition, meta: RequestMeta): Promise<void> => {
   const first = route.limits?.[0];
-  if (first) await consumeRateLimit(config.limits.malformedPerIp, `${routeKeyOf(route)}#${meta.ip}`, first.code);
+  if (first) await consumeRateLimit(limitConfig.limits.malformedPerIp, `${routeKeyOf(route)}#${meta.ip}`, first.code);
 };

@@ -1,5 +1,5 @@
 import type * as z from 'zod/v4/core';
-import type { config } from '../config';
+import type { limitConfig } from '../config';
 import type { ErrorCode } from '../errors';
 import type { EdgeCacheName } from './edge-cache';
 import type { AccessLevel, StateChangingAccess } from '../roles';
@@ -37,7 +37,7 @@ export type RouteAuth<Access extends AccessLevel = AccessLevel> =
     }
   | { kind: 'none' };
 
-export type LimitName = keyof typeof config.limits;
+export type LimitName = keyof typeof limitConfig.limits;
 export type LimitCode = 'RATE_LIMIT' | 'SDK_RATE_LIMIT' | 'CMP_RATE_LIMIT' | 'SCAN_RATE_LIMIT';
 
 /** Whose requests one counter counts (`user`: the dashboard user, within its tenant). */

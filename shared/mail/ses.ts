@@ -1,10 +1,10 @@
 import { SendEmailCommand, SESClient, type SendEmailCommandInput } from '@aws-sdk/client-ses';
 import { clientOptions, lazyClient } from '../aws/clients';
-import { config } from '../config';
+import { deliveryConfig, engineConfig } from '../config';
 import type { Mail } from './outbox';
 
 export const buildSendEmail = (mail: Mail): SendEmailCommandInput => ({
-  Source: config.mailFrom,
+  Source: deliveryConfig.mailFrom,
   Destination: { ToAddresses: [mail.to] },
   Message: {
     Subject: { Data: mail.subject, Charset: 'UTF-8' },
@@ -13,7 +13,7 @@ export const buildSendEmail = (mail: Mail): SendEmailCommandInput => ({
 });
 
 /** SES through the SDK's client, made on the first mail. */
-const sesClient = /* @__PURE__ */ lazyClient('ses', (endpoint) => new SESClient(clientOptions(endpoint)), () => config.sesEndpoint);
+const sesClient = /* @__PURE__ */ lazyClient('ses', (endpoint) => new SESClient(clientOptions(endpoint)), () => engineConfig.sesEndpoint);
 
 export const sendMail = async (mail: Mail): Promise<void> => {
   await (await sesClient()).send(new SendEmailCommand(buildSendEmail(mail)));

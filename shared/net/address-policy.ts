@@ -10,7 +10,7 @@
  * judged by the IPv4 address it carries.
  */
 import ipaddr from 'ipaddr.js';
-import { config } from '../config';
+import { engineConfig } from '../config';
 
 const globalUnicastV6 = ipaddr.parseCIDR('2000::/3');
 
@@ -30,7 +30,7 @@ export const isForbiddenAddress = (address: string): boolean => !isGlobalUnicast
 
 /**
  * Hosts the local stack may reach over plain http (a receiver or a fixture site on the
- * developer's machine). Only when the caller passes allowLocal, which is config.isLocal.
+ * developer's machine). Only when the caller passes allowLocal, which is engineConfig.isLocal.
  */
 export const localHosts: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -71,7 +71,7 @@ const loopbackPortOf = (endpoint: string | undefined): number | undefined => {
 export const stackPorts = (): ReadonlySet<number> =>
   new Set([
     ...listening.keys(),
-    ...[config.dynamodbEndpoint, config.sqsEndpoint, config.sesEndpoint, config.s3Endpoint, config.portalBaseUrl, config.dashboardBaseUrl].flatMap((endpoint) => loopbackPortOf(endpoint) ?? []),
+    ...[engineConfig.dynamodbEndpoint, engineConfig.sqsEndpoint, engineConfig.sesEndpoint, engineConfig.s3Endpoint, engineConfig.portalBaseUrl, engineConfig.dashboardBaseUrl].flatMap((endpoint) => loopbackPortOf(endpoint) ?? []),
   ]);
 
 export const isStackPort = (port: number): boolean => stackPorts().has(port);

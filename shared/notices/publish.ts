@@ -1,5 +1,5 @@
 import { nowIso } from '../clock';
-import { config } from '../config';
+import { engineConfig } from '../config';
 import { ContentionError } from '../db/errors';
 import { ConflictError, ValidationError } from '../errors';
 import { getPurposes } from '../purposes/store';
@@ -27,7 +27,7 @@ const completenessGate = (notice: Notice, purposes: readonly Purpose[]) => {
   if (!notice.contactEmail) fields.contactEmail = 'a contact email for the DPO or support is required';
   if (!notice.rightsText) fields.rightsText = "the principal's rights must be described";
   if (!notice.complaintText) fields.complaintText = 'how to complain must be described';
-  if (!notice.withdrawalUrl && !config.portalBaseUrl) {
+  if (!notice.withdrawalUrl && !engineConfig.portalBaseUrl) {
     fields.withdrawalUrl = 'a withdrawal route is required: set withdrawalUrl (no withdrawal portal is configured)';
   }
   if (Object.keys(fields).length > 0) throw new ValidationError(fields, 'Notice is not complete enough to publish');

@@ -9,7 +9,8 @@ import { tenantPartition } from '../tenants/keys';
 import { purposeKeys } from './keys';
 import { writeTransaction } from '../db/transact';
 import { ConflictError, NotFoundError } from '../errors';
-import { keepsPastSchedule, longRetentionMark } from '../retention/settings';
+import { retentionMarks } from '../retention/settings';
+import { settingsMarks } from '../consent/settings-store';
 import { prohibitedMark } from '../children/policy';
 
 /** What a purpose cannot be shown or published without. */
@@ -18,20 +19,17 @@ const strip = (item: Record<string, unknown>) => checkedEntityOf<Purpose>(item, 
 
 /**
  * A new purpose. One marked childProhibited is marked in the children policy, and one with a
- * retention is marked (or refused) by the retention settings, in the same transaction
- * (children/policy.ts, retention/settings.ts).
+ * retention is marked (or refused) by the retention settings, on the settings item in the same
+ * transaction (children/policy.ts, retention/settings.ts).
  */
 export const insertPurpose = async (purpose: Purpose): Promise<void> => {
   const put = { TableName: tableName(), Item: { ...purposeKeys.purpose(purpose.tenantId, purpose.purposeId), type: 'Purpose', ...purpose }, ConditionExpression: 'attribute_not_exists(PK)' };
-  const marks = [
-    ...(purpose.childProhibited ? [prohibitedMark(purpose.tenantId, purpose.purposeId, true)] : []),
-    ...(keepsPastSchedule(purpose) ? [longRetentionMark(purpose.tenantId, purpose.purposeId, true)] : []),
-  ];
+  const marks = [...(purpose.childProhibited ? [prohibitedMark(purpose.purposeId, true)] : []), ...(purpose.retention ? [retentionMarks(purpose.purposeId, purpose)] : [])];
   if (marks.length === 0) {
     await db().send(new PutCommand(put));
     return;
   }
-  await writeTransaction([{ name: 'purpose', item: { Put: put } }, ...marks]);
+  await writeTransaction([{ name: 'purpose', item: { Put: put } }, settingsMarks(purpose.tenantId, marks)]);
 };
 
 export const getPurpose = async (tenantId: string, purposeId: string): Promise<Purpose | undefined> => {
@@ -45,8 +43,9 @@ export const getPurposes = async (tenantId: string, purposeIds: readonly string[
   return items.map(strip);
 };
 
-export const listPurposes = async (tenantId: string): Promise<Purpose[]> =>
-  soundEntitiesOf<Purpose>(await queryPrefix(tenantPartition(tenantId), purposeKeys.prefix), purposeShape, 'Purpose');
+/** The tenant's purposes; `consistent`: every write acknowledged before the read is in it. */
+export const listPurposes = async (tenantId: string, options: { consistent?: boolean } = {}): Promise<Purpose[]> =>
+  soundEntitiesOf<Purpose>(await queryPrefix(tenantPartition(tenantId), purposeKeys.prefix, options), purposeShape, 'Purpose');
 
 type PurposeFields = Partial<Pick<Purpose, 'name' | 'description' | 'dataCategories' | 'legalBasis' | 'childProhibited' | 'retention' | 'thirdScheduleException'>>;
 
@@ -75,8 +74,10 @@ export const updatePurposeFields = async (tenantId: string, purposeId: string, f
       },
       onConditionFailure: () => (current ? new ConflictError('The purpose was changed at the same moment; read it and retry') : new NotFoundError('Purpose')),
     },
-    ...(fields.childProhibited === undefined ? [] : [prohibitedMark(tenantId, purposeId, fields.childProhibited)]),
-    ...(current ? [longRetentionMark(tenantId, purposeId, keepsPastSchedule({ ...current, ...Object.fromEntries(entries) }))] : []),
+    settingsMarks(tenantId, [
+      ...(fields.childProhibited === undefined ? [] : [prohibitedMark(purposeId, fields.childProhibited)]),
+      ...(current ? [retentionMarks(purposeId, { ...current, ...Object.fromEntries(entries) })] : []),
+    ]),
   ]);
   const purpose = await getPurpose(tenantId, purposeId);
   if (!purpose) throw new NotFoundError('Purpose');

@@ -1,12 +1,12 @@
 import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
 import { clientOptions, lazyClient } from '../aws/clients';
-import { config } from '../config';
+import { engineConfig } from '../config';
 
 /**
  * SQS through the SDK's client (which also checks the MD5 SQS reports of the body it stored),
  * made on first send: most requests of a function that may queue never do.
  */
-export const queueClient = /* @__PURE__ */ lazyClient('sqs', (endpoint) => new SQSClient(clientOptions(endpoint)), () => config.sqsEndpoint);
+export const queueClient = /* @__PURE__ */ lazyClient('sqs', (endpoint) => new SQSClient(clientOptions(endpoint)), () => engineConfig.sqsEndpoint);
 
 export type SendMessageInput = Required<Pick<SendMessageCommandInput, 'QueueUrl' | 'MessageBody' | 'DelaySeconds'>>;
 

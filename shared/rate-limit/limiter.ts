@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '../db/commands';
 import { clock } from '../clock';
-import { config, type RateLimitRule } from '../config';
+import { limitConfig, type RateLimitRule } from '../config';
 import { db, tableName } from '../db/client';
 import { RateLimitError } from '../errors';
 import { rateLimitKeys } from './keys';
@@ -61,7 +61,7 @@ const reservations = new Map<string, Reservation>();
 const maxReservations = 50_000;
 
 export const chunkOf = (rule: RateLimitRule): number =>
-  Math.max(1, Math.min(Math.floor(rule.limit / 10), Math.max(config.rateLimitChunk, Math.floor(rule.limit / 1000))));
+  Math.max(1, Math.min(Math.floor(rule.limit / 10), Math.max(limitConfig.rateLimitChunk, Math.floor(rule.limit / 1000))));
 
 const reservationFor = (key: string, rule: RateLimitRule, windowStart: number): Reservation => {
   const held = reservations.get(key);

@@ -4,7 +4,8 @@ import { tenantOfChange, type StreamChange } from '../stream/change';
 import type { StreamConsumer } from '../stream/consumer';
 import { listPurposes } from '../purposes/store';
 import { touchActivity, type Activity } from './activity';
-import { readRetention, retentionInForce } from './settings';
+import { getSettingsItem } from '../consent/settings-store';
+import { markRetainingPurposes, retentionInForce, retentionInForceOf, retentionSettingsOf } from './settings';
 
 /**
  * The principal approaching the tenant or exercising her rights (rule 8(1)), at its own time: a
@@ -22,6 +23,23 @@ const activityOf = (change: StreamChange): Activity | undefined => {
 };
 
 /**
+ * Whether a tenant's decisions count, read once per tenant and stream batch and never cached, so a
+ * tenant that sets a retention is obeyed from its next decision: the settings item alone (one
+ * strongly consistent GetItem, 1 RRU), which holds the Third Schedule class and marks the purposes
+ * with a retention in their own writes. A tenant whose marks may be incomplete (purposes written
+ * before the marks existed) is decided on its purposes, read consistently, and marked from them
+ * once. A tenant with no retention pays the one read a batch instead of 2 WRU a decision.
+ */
+const retentionInForceNow = async (tenantId: string): Promise<boolean> => {
+  const item = await getSettingsItem(tenantId);
+  const known = retentionInForceOf(item);
+  if (known !== undefined) return known;
+  const purposes = await listPurposes(tenantId, { consistent: true });
+  await markRetainingPurposes(tenantId, purposes);
+  return retentionInForce(retentionSettingsOf(item), purposes);
+};
+
+/**
  * Last activity from the stream, so recording a consent or a withdrawal stays the writes it was.
  * Idempotent (a redelivered batch finds the day already written) and coalesced: a principal's
  * many decisions of one day are one write. A decision may start a CONSENT or WITHDRAWAL clock, so
@@ -34,11 +52,9 @@ export const activityConsumer: StreamConsumer = {
   itemTypes: [recordItemType, 'WithdrawalRecord'],
   eventNames: ['INSERT'],
   handle: async (changes) => {
-    // Read once per tenant and batch, never cached: a tenant that sets a retention is obeyed from
-    // its next decision. A tenant with none pays two reads a batch instead of 2 WRU a decision.
     const inForce = new Map<string, Promise<boolean>>();
     const applies = (tenantId: string) => {
-      if (!inForce.has(tenantId)) inForce.set(tenantId, Promise.all([readRetention(tenantId), listPurposes(tenantId)]).then(([settings, purposes]) => retentionInForce(settings, purposes)));
+      if (!inForce.has(tenantId)) inForce.set(tenantId, retentionInForceNow(tenantId));
       return inForce.get(tenantId)!;
     };
     for (const change of changes) {

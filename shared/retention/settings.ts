@@ -2,9 +2,9 @@ import type * as z from 'zod/mini';
 import { consentKeys } from '../consent/keys';
 import { canonicalJson } from '../consent/proof';
 import { saveLoggedSettings } from '../consent/settings';
-import { getSettingsItem } from '../consent/settings-store';
-import { tableName } from '../db/client';
-import type { NamedItem } from '../db/transact';
+import { getSettingsItem, type SettingsMark } from '../consent/settings-store';
+import { UpdateCommand } from '../db/commands';
+import { db, tableName } from '../db/client';
 import { ValidationError } from '../errors';
 import type { Purpose } from '../notices/notice';
 import { longerThan, parseDuration } from './duration';
@@ -31,6 +31,9 @@ export interface RetentionSettings {
 export const defaultRetentionSettings: RetentionSettings = { thirdScheduleClass: null, noticeHours: 0 };
 
 const longRetentionAttribute = 'longRetention';
+/** Purpose ids with a retention; `retainingKnownAttribute` says every one of them is there (retentionInForceOf). */
+const retainingAttribute = 'retainingPurposes';
+const retainingKnownAttribute = 'retainingPurposesKnown';
 
 /** The settings an item holds, the defaults for what it lacks; a malformed value reads as the default. */
 export const retentionSettingsOf = (item: Record<string, unknown> | undefined): RetentionSettings => {
@@ -91,23 +94,25 @@ export const saveRetentionSettings = async (tenantId: string, changes: z.output<
   );
 
 /**
- * A purpose's mark, as an item of the purpose's own write: set (conditional on the tenant not
- * being in the Third Schedule: else 400 naming `retention`) or cleared.
+ * A purpose's marks on the settings item, written with the purpose (consent/settings-store.ts
+ * settingsMarks): in `retainingPurposes` while it has a retention (what decides whether decisions
+ * count: retentionInForceOf), and in `longRetention` while it keeps data past the Third Schedule's
+ * bound, that one conditional on the tenant not being in the schedule (else 400 naming `retention`).
  */
-export const longRetentionMark = (tenantId: string, purposeId: string, long: boolean): NamedItem => ({
-  name: 'retention marks',
-  item: {
-    Update: {
-      TableName: tableName(),
-      Key: consentKeys.settings(tenantId),
-      UpdateExpression: long ? 'SET #type = :type, tenantId = :tenant ADD #marks :ids' : 'DELETE #marks :ids',
-      ...(long ? { ConditionExpression: 'attribute_not_exists(#retention.#class) OR attribute_type(#retention.#class, :null)' } : {}),
-      ExpressionAttributeNames: { '#marks': longRetentionAttribute, ...(long ? { '#type': 'type', '#retention': 'retention', '#class': 'thirdScheduleClass' } : {}) },
-      ExpressionAttributeValues: { ':ids': new Set([purposeId]), ...(long ? { ':type': 'ConsentSettings', ':tenant': tenantId, ':null': 'NULL' } : {}) },
-    },
-  },
-  onConditionFailure: () => new ValidationError({ retention: pastScheduleMessage }),
-});
+export const retentionMarks = (purposeId: string, purpose: Pick<Purpose, 'retention' | 'thirdScheduleException'>): SettingsMark => {
+  const [retains, long] = [Boolean(purpose.retention), keepsPastSchedule(purpose)];
+  const names = { '#retaining': retainingAttribute, '#long': longRetentionAttribute };
+  const changes = { add: [...(retains ? ['#retaining :purpose'] : []), ...(long ? ['#long :purpose'] : [])], delete: [...(retains ? [] : ['#retaining :purpose']), ...(long ? [] : ['#long :purpose'])] };
+  const values = { ':purpose': new Set([purposeId]) };
+  if (!long) return { ...changes, names, values };
+  return {
+    ...changes,
+    condition: 'attribute_not_exists(#retention.#class) OR attribute_type(#retention.#class, :null)',
+    names: { ...names, '#retention': 'retention', '#class': 'thirdScheduleClass' },
+    values: { ...values, ':null': 'NULL' },
+    onConditionFailure: () => new ValidationError({ retention: pastScheduleMessage }),
+  };
+};
 
 /**
  * Whether anything of the tenant's can fall due: the Third Schedule, or a purpose with a
@@ -115,3 +120,36 @@ export const longRetentionMark = (tenantId: string, purposeId: string, long: boo
  */
 export const retentionInForce = (settings: RetentionSettings, purposes: readonly Pick<Purpose, 'retention'>[]): boolean =>
   settings.thirdScheduleClass !== null || purposes.some((purpose) => purpose.retention);
+
+/**
+ * The same from the settings item alone, as its marks say: undefined while they may not name
+ * every purpose with a retention (one written before the marks existed), until markRetainingPurposes.
+ */
+export const retentionInForceOf = (item: Record<string, unknown> | undefined): boolean | undefined => {
+  if (retentionSettingsOf(item).thirdScheduleClass !== null) return true;
+  const marks = item?.[retainingAttribute];
+  if (marks instanceof Set && marks.size > 0) return true;
+  return item?.[retainingKnownAttribute] === true ? false : undefined;
+};
+
+/**
+ * Marks the tenant's purposes with a retention, as read (strongly consistent) after every change a
+ * purpose's own write marked itself for, and from then on says the marks are complete. Adding
+ * only, so a purpose's own mark or unmark made meanwhile is never lost: a retention added
+ * meanwhile keeps its mark; one removed meanwhile may keep a stale mark, which costs a tenant
+ * writes it need not make (decisions counted) until the purpose is next written, never a decision
+ * not counted.
+ */
+export const markRetainingPurposes = async (tenantId: string, purposes: readonly Pick<Purpose, 'purposeId' | 'retention'>[]): Promise<void> => {
+  const retaining = purposes.filter((purpose) => purpose.retention).map((purpose) => purpose.purposeId);
+  // DynamoDB has no empty set: with none to mark, only the flag is set.
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: consentKeys.settings(tenantId),
+      UpdateExpression: `SET #type = :type, tenantId = :tenant, #known = :true${retaining.length > 0 ? ' ADD #retaining :ids' : ''}`,
+      ExpressionAttributeNames: { '#type': 'type', '#known': retainingKnownAttribute, ...(retaining.length > 0 ? { '#retaining': retainingAttribute } : {}) },
+      ExpressionAttributeValues: { ':type': 'ConsentSettings', ':tenant': tenantId, ':true': true, ...(retaining.length > 0 ? { ':ids': new Set(retaining) } : {}) },
+    }),
+  );
+};

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { clock } from '../clock';
-import { config } from '../config';
+import { limitConfig } from '../config';
 import { principalHash } from '../consent/principal';
 import { waitUntil } from '../consent/answer-timing';
 import { randomToken, sha256Hex } from '../crypto/hash';
@@ -32,14 +32,14 @@ const expiredLinkKeptSeconds = 7 * 86_400;
  * route's 5 an hour per IP, so nobody floods a mailbox.
  */
 export const submitPublicRequest = async (input: z.output<typeof publicRequestBody>) => {
-  const deadline = Date.now() + config.rightsIntakeMinMs;
+  const deadline = Date.now() + limitConfig.rightsIntakeMinMs;
   const email = input.email.trim().toLowerCase();
   try {
     const tenant = await getTenantBySlug(input.tenantSlug);
     if (!tenant) throw new NotFoundError('Organisation');
     assertRightsFeature(tenant);
     const hash = principalHash(email);
-    await consumeRateLimit(config.limits.rightsIntakePerEmail, `${tenant.tenantId}#${hash}`, 'RATE_LIMIT');
+    await consumeRateLimit(limitConfig.limits.rightsIntakePerEmail, `${tenant.tenantId}#${hash}`, 'RATE_LIMIT');
     const now = clock.now();
     const token = randomToken(32);
     const tokenHash = sha256Hex(token);

@@ -1,7 +1,7 @@
 import { nowIso } from '../clock';
 import { readDocument } from '../cmp/store';
 import { requireCmpTenant } from '../cmp/service';
-import { config } from '../config';
+import { engineConfig, limitConfig } from '../config';
 import { AppError, NotFoundError } from '../errors';
 import { newTimeOrderedId } from '../ids';
 import { sendToQueue } from '../queue/sqs';
@@ -23,7 +23,7 @@ export interface ScanMessage {
 }
 
 const scanQueueUrl = (): string => {
-  const url = config.scanQueueUrl;
+  const url = engineConfig.scanQueueUrl;
   if (!url) throw new Error('SCAN_QUEUE_URL is not configured');
   return url;
 };
@@ -34,8 +34,8 @@ const urlsToScan = async (tenantId: string): Promise<string[]> => {
   const scanUrls = (await readDocument(tenantId))?.scanUrls ?? [];
   const urls = scanUrls.length > 0 ? scanUrls : tenant.website ? [tenant.website] : [];
   if (urls.length === 0) throw new NoScanUrlsError('scanUrls is empty and the tenant has no website');
-  const usable = urls.filter((url) => scanUrlProblem(url, config.isLocal) === null);
-  if (usable.length === 0) throw new NoScanUrlsError(`${urls.join(', ')} may not be scanned: ${scanUrlProblem(urls[0]!, config.isLocal)}`);
+  const usable = urls.filter((url) => scanUrlProblem(url, engineConfig.isLocal) === null);
+  if (usable.length === 0) throw new NoScanUrlsError(`${urls.join(', ')} may not be scanned: ${scanUrlProblem(urls[0]!, engineConfig.isLocal)}`);
   return usable;
 };
 
@@ -75,7 +75,7 @@ export const startScan = async (tenantId: string, trigger: ScanTrigger): Promise
     error: null,
   };
   // N scans per window are spaced evenly (one every window ÷ N): the lock remembers only the last start.
-  const { limit, windowSeconds } = config.limits.scanNowPerTenant;
+  const { limit, windowSeconds } = limitConfig.limits.scanNowPerTenant;
   await createRun(run, { minGapSeconds: windowSeconds / Math.max(1, limit), activeForSeconds: scanBudget.staleLockSeconds });
   try {
     await sendToQueue(scanQueueUrl(), { tenantId, scanRunId: run.scanRunId } satisfies ScanMessage);

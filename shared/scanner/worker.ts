@@ -1,7 +1,7 @@
 import { BrowserStartError } from '../browser/launch';
 import { nowIso } from '../clock';
 import { addFoundTrackers, listTrackers } from '../cmp/service';
-import { config } from '../config';
+import { engineConfig } from '../config';
 import { describeError, log } from '../log';
 import { named } from '../db/transact';
 import { mailPut } from '../mail/outbox';
@@ -44,7 +44,7 @@ export const runScan = async (message: ScanMessage, options: Pick<CrawlOptions, 
   const run: ScanRun = { ...queued, status: 'RUNNING', startedAt: nowIso() };
   try {
     const registry = await listTrackers(run.tenantId);
-    const result = await crawl(run.urls, { allowLocal: config.isLocal, ...options });
+    const result = await crawl(run.urls, { allowLocal: engineConfig.isLocal, ...options });
     const findings = buildFindings(result.observations, registry, openCookieDatabase());
     const counted: ScanRun = {
       ...run,

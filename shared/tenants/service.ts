@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { nowIso } from '../clock';
-import { config } from '../config';
+import { limitConfig } from '../config';
 import { newId } from '../ids';
 import { roles } from '../roles';
 import { emailSchema, passwordSchema } from '../users/schemas';
@@ -30,7 +30,7 @@ export type CreateTenantInput = z.input<typeof createTenantInput>;
 export const createTenant = async (raw: CreateTenantInput) => {
   const input = parseInput(createTenantInput, raw);
   const createdAt = nowIso();
-  const defaults = config.defaultPlanLimits;
+  const defaults = limitConfig.defaultPlanLimits;
   const tenant: Tenant = {
     tenantId: newId(),
     name: input.name,

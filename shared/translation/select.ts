@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { engineConfig } from '../config';
 import { createAmazonTranslator } from './amazon-translator';
 import { localTranslator } from './local-translator';
 import type { Translator } from './translator';
@@ -11,7 +11,7 @@ import type { Translator } from './translator';
 let instance: Translator | undefined;
 
 /** One translator per process, chosen on first use so tests can set the stage first. */
-export const translatorFor = (): Translator => (instance ??= config.isLocal ? localTranslator : createAmazonTranslator());
+export const translatorFor = (): Translator => (instance ??= engineConfig.isLocal ? localTranslator : createAmazonTranslator());
 
 /** Tests swap in a fake, or pass undefined to choose again from the config. */
 export const setTranslator = (translator: Translator | undefined): void => {

@@ -1,5 +1,5 @@
 import { nowEpochSeconds, nowIso } from '../clock';
-import { config } from '../config';
+import { engineConfig } from '../config';
 import { randomToken, sha256Hex } from '../crypto/hash';
 import { hashPassword } from '../crypto/password';
 import type { NamedItem } from '../db/transact';
@@ -32,7 +32,7 @@ const setPasswordLinkSeconds = 7 * 86_400;
  * never send to a server, so it stays out of CDN access logs and Referer headers.
  */
 const setPasswordUrl = (token: string): string =>
-  `${(config.dashboardBaseUrl ?? '/dashboard').replace(/\/$/, '')}/set-password#token=${token}`;
+  `${(engineConfig.dashboardBaseUrl ?? '/dashboard').replace(/\/$/, '')}/set-password#token=${token}`;
 
 /** A new user of a tenant; without a password it can sign in only once its set-password link is used. */
 export const newUser = async (tenantId: string, input: { email: string; role: Role; password?: string | undefined }): Promise<User> => ({

@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { deliveryConfig, engineConfig } from '../config';
 import { decryptSecret } from '../crypto/secret-box';
 import { sendToQueue } from '../queue/sqs';
 import { sendWebhook } from './destination';
@@ -15,7 +15,7 @@ export interface DeliveryMessage {
 }
 
 const queueUrl = (): string => {
-  const url = config.webhookQueueUrl;
+  const url = engineConfig.webhookQueueUrl;
   if (!url) throw new Error('WEBHOOK_QUEUE_URL is not configured');
   return url;
 };
@@ -24,7 +24,7 @@ export const scheduleAttempt = (message: DeliveryMessage, now = Date.now()) =>
   sendToQueue(queueUrl(), message, Math.max(0, message.notBefore - now) / 1000);
 
 /** Wait before attempt n+1 after attempt n failed: base × 2^(n-1), the spec's 5, 10, 20, 40 s. */
-export const retryDelayMs = (attemptsMade: number): number => config.webhookRetryBaseMs * 2 ** (attemptsMade - 1);
+export const retryDelayMs = (attemptsMade: number): number => deliveryConfig.webhookRetryBaseMs * 2 ** (attemptsMade - 1);
 
 /** What an attempt comes to: the delivery's status and fields after it (the attempt count is the caller's). */
 export type AttemptOutcome = Pick<Delivery, 'status' | 'statusCode' | 'lastError' | 'nextAttemptAt'> & Partial<Pick<Delivery, 'deliveredAt' | 'failedAt'>>;
@@ -43,7 +43,7 @@ export const attemptDelivery = async (webhook: Webhook, delivery: Pick<Delivery,
       'X-Service-Timestamp': String(Date.now()),
       'X-Service-Event': delivery.event,
     },
-    { timeoutMs: config.webhookTimeoutMs, allowLocal: config.isLocal },
+    { timeoutMs: deliveryConfig.webhookTimeoutMs, allowLocal: engineConfig.isLocal },
   );
   const now = new Date();
   if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) {

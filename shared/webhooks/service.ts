@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { nowIso } from '../clock';
-import { config } from '../config';
+import { engineConfig } from '../config';
 import { encryptSecret } from '../crypto/secret-box';
 import { newEvent } from '../events/outbox';
 import { newId } from '../ids';
@@ -11,7 +11,7 @@ import { deleteWebhookAndDeliveries, insertWebhook, lastDeliveries, listWebhooks
 import { deliveryView, webhookView, type Webhook } from './webhook';
 
 /** In the local stack only, receivers on this machine (http://127.0.0.1, http://localhost) are allowed. */
-const destinationOptions = () => ({ allowLocal: config.isLocal });
+const destinationOptions = () => ({ allowLocal: engineConfig.isLocal });
 
 export const createWebhook = async (tenantId: string, input: z.output<typeof createWebhookBody>) => {
   await checkDestination(input.url, destinationOptions());

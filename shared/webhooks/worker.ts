@@ -1,5 +1,5 @@
 import { PutCommand, UpdateCommand } from '../db/commands';
-import { config } from '../config';
+import { deliveryConfig } from '../config';
 import { db, tableName } from '../db/client';
 import { isConditionFailure } from '../db/errors';
 import { attemptDelivery, scheduleAttempt, type DeliveryMessage } from './attempt';
@@ -54,7 +54,7 @@ const claimAttempt = async (message: DeliveryMessage): Promise<boolean> => {
         Item: {
           ...webhookKeys.attemptClaim(message.key, message.attempt),
           type: 'DeliveryClaim',
-          claimedUntil: now + config.webhookTimeoutMs + claimMarginMs,
+          claimedUntil: now + deliveryConfig.webhookTimeoutMs + claimMarginMs,
           expiresAt: Math.floor(now / 1000) + 86_400,
         },
         ConditionExpression: 'attribute_not_exists(PK) OR claimedUntil < :now',

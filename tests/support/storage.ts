@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { QueryCommand } from '../../shared/db/commands';
 import { createDocumentClient, db, setDocumentClient, tableName } from '../../shared/db/client';
@@ -27,6 +28,36 @@ export const failWrites = (options: { except?: (command: string, input: unknown)
   );
   setDocumentClient(client);
   return { restore: () => setDocumentClient(undefined) };
+};
+
+export interface SentCall {
+  /** DynamoDB's operation name (GetItem, Query, UpdateItem, …). */
+  command: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * The DynamoDB operations `work` sends, through a real client for the test engine: only its own,
+ * not those of other work meanwhile (the file's workers share the client), told apart by the
+ * asynchronous context each call is made in. For a test of what a path reads and writes.
+ */
+export const callsOf = async <T>(work: () => Promise<T>): Promise<{ result: T; calls: SentCall[] }> => {
+  const calls: SentCall[] = [];
+  const mine = new AsyncLocalStorage<true>();
+  const client = createDocumentClient(process.env.DYNAMODB_ENDPOINT);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (mine.getStore()) calls.push({ command: String(context.commandName).replace(/Command$/, ''), input: args.input as Record<string, unknown> });
+      return next(args);
+    },
+    { step: 'initialize', name: 'callsOf' },
+  );
+  setDocumentClient(client);
+  try {
+    return { result: await mine.run(true, work), calls };
+  } finally {
+    setDocumentClient(undefined);
+  }
 };
 
 /** Everything stored in a tenant's partition, as one digest (test-only read), to prove a refused request wrote nothing. */

@@ -12,7 +12,10 @@ import type { Work } from './meter';
  *   principals at once, so a phase takes Σ calls × latency / concurrency;
  * - unless the hottest partition key caps it first: ~1,000 WRU/s per key;
  * - passes move at most `sweepLimits.tenantBudget` principals of the tenant each (expiry moves
- *   each twice: her expiry, then her leaving the index), plus a last pass that finds none;
+ *   each twice: her expiry, then her leaving the index), plus a last pass that finds none; each
+ *   pass first reads up to `readPerShard` (2,000) entries of each of the 16 index partitions, about
+ *   1 MB, two Query pages of ~50 ms each, partitions side by side: `indexReadMsPerPass` (a large
+ *   day's backlog fills that read; the measured day's smaller one does not);
  * - one invocation of the rights sweeper every 15 minutes (infra/stack.ts, RightsSweepSchedule),
  *   each with the function's timeout, starting passes while the time left is at least
  *   max(passReserveMs, twice its longest pass) (sweepRetentionPasses); the cold start and the
@@ -32,6 +35,7 @@ export const awsLatencyMs: Record<string, number> = {
 const otherLatencyMs = 10;
 const keyWruPerSecond = 1_000;
 export const scheduleMinutes = 15;
+export const indexReadMsPerPass = 100;
 /** Cold start and the rights and children sweeps that run first in the same invocation. */
 const otherMs = 1_500;
 
@@ -69,7 +73,7 @@ export const projectPhase = (work: Work, measured: number, target: number, moves
   const workSeconds = (callMsPerPrincipal * target) / sweepLimits.concurrency / 1000;
   const keyCapSeconds = ((hottestKeyWru / measured) * target) / keyWruPerSecond;
   const passes = Math.ceil((target * movesPerPrincipal) / sweepLimits.tenantBudget) + 1;
-  const passSeconds = Math.max(workSeconds, keyCapSeconds) / passes;
+  const passSeconds = Math.max(workSeconds, keyCapSeconds) / passes + indexReadMsPerPass / 1000;
   const perInvocation = passesPerInvocation(passSeconds * 1000);
   const invocations = perInvocation > 0 ? Math.ceil(passes / perInvocation) : Infinity;
   const lastSeconds = otherMs / 1000 + (passes - (invocations - 1) * perInvocation) * passSeconds;

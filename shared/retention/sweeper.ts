@@ -170,7 +170,7 @@ export const sweepRetention = async (options: { accept?: Accept } = {}): Promise
 /**
  * What is left of an invocation when no new pass starts: a pass already started is never cut by
  * the sweep itself, so it must fit in this, or in twice the longest pass so far if that is more.
- * A 1,000-principal pass takes about 2 s in AWS (docs/retention.md, "How long a large day takes").
+ * A 1,000-principal pass is projected at 3-6 s in AWS (docs/retention.md, "How long a large day takes").
  */
 export const passReserveMs = 5_000;
 

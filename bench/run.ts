@@ -11,9 +11,16 @@ import { startBenchStack } from './stack';
  * section and writes everything to bench/results/latest.json (the committed figures; a quick run
  * writes bench/results/quick.json, which git ignores). `--only work,price` runs just the sections
  * named, for working on one figure, and writes bench/results/partial.json (also ignored): the
- * committed figures always come from one whole run.
+ * committed figures always come from one whole run. `--retention-principals N` sets the retention
+ * section's day (settings.ts).
  */
 const settings = settingsFor(process.argv.includes('--quick'));
+const retentionPrincipals = process.argv.indexOf('--retention-principals');
+if (retentionPrincipals >= 0) {
+  const principals = Number(process.argv[retentionPrincipals + 1]);
+  if (!Number.isInteger(principals) || principals < 1) throw new Error('--retention-principals takes a whole number of principals');
+  settings.retention.principals = principals;
+}
 const onlyArgument = process.argv.indexOf('--only');
 const only = onlyArgument >= 0 ? new Set((process.argv[onlyArgument + 1] ?? '').split(',').filter(Boolean)) : undefined;
 const resultsFile = fileURLToPath(new URL(only ? './results/partial.json' : settings.quick ? './results/quick.json' : './results/latest.json', import.meta.url));

@@ -3,7 +3,7 @@ import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { principalRecordsWithContact } from '../shared/consent/store';
 import { documentsOf } from '../shared/evidence/documents';
 import { lastActivityOf } from '../shared/retention/activity';
-import { sweepRetentionDue } from '../shared/retention/sweeper';
+import { passReserveMs, sweepRetentionDue, sweepRetentionPasses } from '../shared/retention/sweeper';
 import { newTenant, useApi } from './support/api';
 import { useClockReset } from './support/clock';
 import { recordConsent, sha256 } from './support/consent';
@@ -11,7 +11,7 @@ import { createNotice, createPurpose, publish } from './support/notices';
 import { startReceiver, waitFor } from './support/receiver';
 import { confirmedRequest } from './support/rights';
 import { failWrites } from './support/storage';
-import { useTestWorkers } from './support/workers';
+import { manualSweeps, useTestWorkers } from './support/workers';
 
 /**
  * The retention sweep in process, with the injectable clock: a principal's consent lapses at the
@@ -91,6 +91,31 @@ describe('the retention sweep', () => {
       resetClock();
       await receiver.close();
     }
+  });
+
+  it('stops starting passes when the deadline is near, and the next run goes on from where it stopped', async () => {
+    const { tenant, lapsing, consent, status } = await setup({ period: 'P30D', from: 'CONSENT' });
+    manualSweeps.add(tenant.tenantId);
+    const own = (id: string) => id === tenant.tenantId;
+    const email = `deadline-${tenant.tenantId}@example.in`;
+    await consent(email);
+    // A clock a second further on at every reading: a pass takes time, however fast the machine.
+    const base = Date.now() + 31 * day;
+    let readings = 0;
+    setClock({ now: () => new Date(base + 1_000 * readings++) });
+    try {
+      // Too little left to start a pass: nothing is done, and it says why it stopped.
+      expect(await sweepRetentionPasses({ accept: own, deadline: base + passReserveMs - 1 })).toEqual({ moved: 0, passes: 0, stoppedForDeadline: true });
+      // Enough for one: her expiry, and then no second pass (her leaving the index waits).
+      readings = 0;
+      expect(await sweepRetentionPasses({ accept: own, deadline: base + passReserveMs + 500 })).toEqual({ moved: 1, passes: 1, stoppedForDeadline: true });
+      // The next run goes on: she leaves the due index, and nothing is left.
+      expect(await sweepRetentionPasses({ accept: own })).toEqual({ moved: 1, passes: 2, stoppedForDeadline: false });
+    } finally {
+      resetClock();
+    }
+    expect((await status(email))?.expiredPurposes).toEqual([lapsing]);
+    expect(await documentsOf(tenant.tenantId, 'retention-runs')).toHaveLength(1);
   });
 
   it('expires the whole record when every purpose lapses: consentState EXPIRED, nothing in force', async () => {

@@ -142,7 +142,7 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
       log.error('retention sweep failed for a principal', { tenantId, ...describeError(error) });
     }
   });
-  if (expiries.length > 0) moved += await runExpiries(tenantId, expiries, now, tally);
+  if (expiries.length > 0) moved += await runExpiries(tenantId, expiries, now, tally, sweepLimits.concurrency);
   await tally.write(tenantId);
   return moved;
 };
@@ -167,9 +167,40 @@ export const sweepRetention = async (options: { accept?: Accept } = {}): Promise
   return outcomes.reduce((sum, outcome) => sum + (outcome.status === 'fulfilled' ? outcome.value : 0), 0);
 };
 
-/** Sweeps until a pass moves no one (the scheduled function's body). */
-export const sweepRetentionDue = async (options: { accept?: Accept } = {}): Promise<number> => {
+/**
+ * What is left of an invocation when no new pass starts: a pass already started is never cut by
+ * the sweep itself, so it must fit in this, or in twice the longest pass so far if that is more.
+ * A 1,000-principal pass is projected at 3-6 s in AWS (docs/retention.md, "How long a large day takes").
+ */
+export const passReserveMs = 5_000;
+
+export interface SweepOutcome {
+  moved: number;
+  passes: number;
+  /** Stopped because the deadline was near, not because a pass moved no one: the next scheduled run goes on. */
+  stoppedForDeadline: boolean;
+}
+
+/**
+ * Sweeps until a pass moves no one (the scheduled function's body), or, given `deadline` (epoch
+ * ms on the clock: the function's own end), until too little time is left to start another
+ * pass. Stopping between passes leaves nothing half done; what is still due waits in the index
+ * for the next scheduled run.
+ */
+export const sweepRetentionPasses = async (options: { accept?: Accept; deadline?: number } = {}): Promise<SweepOutcome> => {
   let moved = 0;
-  for (let step = 1; step > 0; moved += step) step = await sweepRetention(options);
-  return moved;
+  let passes = 0;
+  let longestMs = 0;
+  for (;;) {
+    const startedAt = clock.now().getTime();
+    if (options.deadline !== undefined && options.deadline - startedAt < Math.max(passReserveMs, 2 * longestMs)) return { moved, passes, stoppedForDeadline: true };
+    const step = await sweepRetention({ accept: options.accept });
+    passes += 1;
+    longestMs = Math.max(longestMs, clock.now().getTime() - startedAt);
+    moved += step;
+    if (step === 0) return { moved, passes, stoppedForDeadline: false };
+  }
 };
+
+/** Sweeps until a pass moves no one (or the deadline is near); answers how many principals it moved on. */
+export const sweepRetentionDue = async (options: { accept?: Accept; deadline?: number } = {}): Promise<number> => (await sweepRetentionPasses(options)).moved;

@@ -1,0 +1,85 @@
+import { functionTimeoutSeconds } from '../infra/functions';
+import { passReserveMs, sweepLimits } from '../shared/retention/sweeper';
+import type { Work } from './meter';
+
+/**
+ * A projection, not a measurement: how long one tenant's large retention day takes in AWS, from
+ * the DynamoDB calls the bench counted on DynamoDB Local (which says nothing of AWS's latencies)
+ * and the sweep as built. The model:
+ * - each call takes its typical latency in AWS from a warm function in the table's region with
+ *   kept-alive connections (below); every call of a principal is counted as if made after the
+ *   one before (her reads partly overlap, so this errs long), `sweepLimits.concurrency`
+ *   principals at once, so a phase takes Σ calls × latency / concurrency;
+ * - unless the hottest partition key caps it first: ~1,000 WRU/s per key;
+ * - passes move at most `sweepLimits.tenantBudget` principals of the tenant each (expiry moves
+ *   each twice: her expiry, then her leaving the index), plus a last pass that finds none; each
+ *   pass first reads up to `readPerShard` (2,000) entries of each of the 16 index partitions, about
+ *   1 MB, two Query pages of ~50 ms each, partitions side by side: `indexReadMsPerPass` (a large
+ *   day's backlog fills that read; the measured day's smaller one does not);
+ * - one invocation of the rights sweeper every 15 minutes (infra/stack.ts, RightsSweepSchedule),
+ *   each with the function's timeout, starting passes while the time left is at least
+ *   max(passReserveMs, twice its longest pass) (sweepRetentionPasses); the cold start and the
+ *   rights and children sweeps before it are taken as `otherMs`.
+ */
+export const awsLatencyMs: Record<string, number> = {
+  GetItem: 5,
+  BatchGetItem: 8,
+  Query: 8,
+  PutItem: 8,
+  UpdateItem: 8,
+  DeleteItem: 8,
+  BatchWriteItem: 15,
+  TransactWriteItems: 25,
+};
+/** A command not listed above. */
+const otherLatencyMs = 10;
+const keyWruPerSecond = 1_000;
+export const scheduleMinutes = 15;
+export const indexReadMsPerPass = 100;
+/** Cold start and the rights and children sweeps that run first in the same invocation. */
+const otherMs = 1_500;
+
+export interface PhaseProjection {
+  /** What the model takes each principal's calls to cost, at one call at a time. */
+  callMsPerPrincipal: number;
+  /** The phase's work in AWS at the sweep's concurrency, and what the hottest key alone would allow. */
+  workSeconds: number;
+  keyCapSeconds: number;
+  passes: number;
+  passSeconds: number;
+  passesPerInvocation: number;
+  invocations: number;
+  /** From the first invocation's start to the last one's end. */
+  hours: number;
+}
+
+/** Passes one invocation starts, as sweepRetentionPasses decides with passes of `passMs` each. */
+export const passesPerInvocation = (passMs: number, timeoutMs = functionTimeoutSeconds * 1000): number => {
+  let elapsed = otherMs;
+  let longest = 0;
+  let passes = 0;
+  while (timeoutMs - elapsed >= Math.max(passReserveMs, 2 * longest)) {
+    elapsed += passMs;
+    longest = passMs;
+    passes += 1;
+  }
+  return passes;
+};
+
+/** One phase (the notices, or the expiry) of a day of `target` principals, from one measured on `measured`. */
+export const projectPhase = (work: Work, measured: number, target: number, movesPerPrincipal: number, hottestKeyWru: number): PhaseProjection => {
+  const callMs = Object.entries(work.calls).reduce((sum, [command, count]) => sum + count * (awsLatencyMs[command] ?? otherLatencyMs), 0);
+  const callMsPerPrincipal = callMs / measured;
+  const workSeconds = (callMsPerPrincipal * target) / sweepLimits.concurrency / 1000;
+  const keyCapSeconds = ((hottestKeyWru / measured) * target) / keyWruPerSecond;
+  const passes = Math.ceil((target * movesPerPrincipal) / sweepLimits.tenantBudget) + 1;
+  const passSeconds = Math.max(workSeconds, keyCapSeconds) / passes + indexReadMsPerPass / 1000;
+  const perInvocation = passesPerInvocation(passSeconds * 1000);
+  const invocations = perInvocation > 0 ? Math.ceil(passes / perInvocation) : Infinity;
+  const lastSeconds = otherMs / 1000 + (passes - (invocations - 1) * perInvocation) * passSeconds;
+  const hours = ((invocations - 1) * scheduleMinutes * 60 + lastSeconds) / 3600;
+  return { callMsPerPrincipal, workSeconds, keyCapSeconds, passes, passSeconds, passesPerInvocation: perInvocation, invocations, hours };
+};
+
+export const describeProjection = (projection: PhaseProjection): string =>
+  `${projection.hours.toFixed(1)} h: ${projection.passes} passes of ~${projection.passSeconds.toFixed(1)} s (calls ${Math.round(projection.workSeconds)} s at concurrency ${sweepLimits.concurrency}, hottest key allows ${Math.round(projection.keyCapSeconds)} s), ${projection.passesPerInvocation} a ${functionTimeoutSeconds} s invocation, ${projection.invocations} invocations ${scheduleMinutes} min apart`;

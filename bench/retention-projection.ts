@@ -1,4 +1,4 @@
-import { functionTimeoutSeconds } from '../infra/functions';
+import { sweeperScheduleMinutes, sweeperTimeoutSeconds } from '../infra/functions';
 import { passReserveMs, sweepLimits } from '../shared/retention/sweeper';
 import type { Work } from './meter';
 
@@ -16,8 +16,8 @@ import type { Work } from './meter';
  *   pass first reads up to `readPerShard` (2,000) entries of each of the 16 index partitions, about
  *   1 MB, two Query pages of ~50 ms each, partitions side by side: `indexReadMsPerPass` (a large
  *   day's backlog fills that read; the measured day's smaller one does not);
- * - one invocation of the rights sweeper every 15 minutes (infra/stack.ts, RightsSweepSchedule),
- *   each with the function's timeout, starting passes while the time left is at least
+ * - one invocation of the rights sweeper every `sweeperScheduleMinutes` (infra/functions.ts),
+ *   each with its timeout (`sweeperTimeoutSeconds`), starting passes while the time left is at least
  *   max(passReserveMs, twice its longest pass) (sweepRetentionPasses); the cold start and the
  *   rights and children sweeps before it are taken as `otherMs`.
  */
@@ -34,7 +34,7 @@ export const awsLatencyMs: Record<string, number> = {
 /** A command not listed above. */
 const otherLatencyMs = 10;
 const keyWruPerSecond = 1_000;
-export const scheduleMinutes = 15;
+export const scheduleMinutes = sweeperScheduleMinutes;
 export const indexReadMsPerPass = 100;
 /** Cold start and the rights and children sweeps that run first in the same invocation. */
 const otherMs = 1_500;
@@ -54,7 +54,7 @@ export interface PhaseProjection {
 }
 
 /** Passes one invocation starts, as sweepRetentionPasses decides with passes of `passMs` each. */
-export const passesPerInvocation = (passMs: number, timeoutMs = functionTimeoutSeconds * 1000): number => {
+export const passesPerInvocation = (passMs: number, timeoutMs = sweeperTimeoutSeconds * 1000): number => {
   let elapsed = otherMs;
   let longest = 0;
   let passes = 0;
@@ -82,4 +82,4 @@ export const projectPhase = (work: Work, measured: number, target: number, moves
 };
 
 export const describeProjection = (projection: PhaseProjection): string =>
-  `${projection.hours.toFixed(1)} h: ${projection.passes} passes of ~${projection.passSeconds.toFixed(1)} s (calls ${Math.round(projection.workSeconds)} s at concurrency ${sweepLimits.concurrency}, hottest key allows ${Math.round(projection.keyCapSeconds)} s), ${projection.passesPerInvocation} a ${functionTimeoutSeconds} s invocation, ${projection.invocations} invocations ${scheduleMinutes} min apart`;
+  `${projection.hours.toFixed(1)} h: ${projection.passes} passes of ~${projection.passSeconds.toFixed(1)} s (calls ${Math.round(projection.workSeconds)} s at concurrency ${sweepLimits.concurrency}, hottest key allows ${Math.round(projection.keyCapSeconds)} s), ${projection.passesPerInvocation} a ${sweeperTimeoutSeconds} s invocation, ${projection.invocations} invocations ${scheduleMinutes} min apart`;

@@ -31,6 +31,19 @@ export const tableActions = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'Upd
 export const functionTimeoutSeconds = 15;
 
 /**
+ * The rights sweeper's timeout and schedule: it carries the retention sweep, whose large day (a
+ * tenant's 100,000 principals due) is hundreds of passes of 1,000. At 15 s every 15 minutes that
+ * was about 25 hours a phase (docs/retention.md); at 4 minutes every 5, minutes. The sweep starts
+ * no pass it cannot finish before the timeout (sweepRetentionPasses), and an invocation ends
+ * before the next begins.
+ */
+export const sweeperTimeoutSeconds = 240;
+export const sweeperScheduleMinutes = 5;
+
+/** A function's timeout: the sweeper's own, every other function's the same. */
+export const timeoutOf = (name: string): number => (name === 'rights-sweeper' ? sweeperTimeoutSeconds : functionTimeoutSeconds);
+
+/**
  * The access-token key's generation, and the ARNs of earlier generations whose tokens are still
  * accepted while they expire: CDK context (`-c tokenKeyGeneration=2 -c previousTokenKeyArns=arn:…`),
  * the rotation docs/deploying.md describes.
@@ -269,9 +282,9 @@ export class GroupFunctions extends Construct {
         runtime: lambda.Runtime.NODEJS_22_X,
         architecture: lambda.Architecture.ARM_64,
         memorySize: functionMemoryMb[name] ?? defaultMemoryMb,
-        timeout: Duration.seconds(functionTimeoutSeconds),
+        timeout: Duration.seconds(timeoutOf(name)),
         logGroup,
-        environment,
+        environment: { ...environment, CMS_FUNCTION_TIMEOUT_SECONDS: String(timeoutOf(name)) },
         bundling: lambdaBundling,
       });
       for (const grant of access) grants[grant](fn);

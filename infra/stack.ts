@@ -9,7 +9,7 @@ import { breachQueues, ConsentTable, scanQueues, webhookQueues, type WorkQueue }
 import { EvidenceKeys } from './evidence';
 import { DocumentPrinter } from './document-printer';
 import { TrackerScanner } from './scanner';
-import { GroupFunctions, repoRoot } from './functions';
+import { GroupFunctions, repoRoot, sweeperScheduleMinutes } from './functions';
 import { WebAssets } from './web';
 import { join } from 'node:path';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -151,7 +151,7 @@ export class ConsentServiceStack extends Stack {
     const rightsSweeper = this.functions.build('rights-sweeper', join(repoRoot, 'functions', 'rights-sweeper', 'handler.ts'), 'consent-service rights request due sweep', accessOf('rights-sweeper'));
     new events.Rule(this, 'RightsSweepSchedule', {
       description: 'Expire unconfirmed rights requests; remind the DPO of due and overdue ones; expire unanswered guardian requests; announce children coming of age',
-      schedule: events.Schedule.rate(Duration.minutes(15)),
+      schedule: events.Schedule.rate(Duration.minutes(sweeperScheduleMinutes)),
       targets: [new targets.LambdaFunction(rightsSweeper)],
     });
 

@@ -96,6 +96,9 @@ describe('timeouts and retries', () => {
     const { connectionMs, requestMs } = config.awsTimeouts;
     expect({ connectionMs, requestMs }).toEqual({ connectionMs: 1000, requestMs: 3000 });
     expect(3 * (connectionMs + requestMs)).toBeLessThan(15_000);
+    // The sweeper's 4 minutes: an attempt still gives up after 15 s.
+    process.env.CMS_FUNCTION_TIMEOUT_SECONDS = '240';
+    expect(config.awsTimeouts.requestMs).toBe(15_000);
   });
 
   it('abandons an attempt that does not answer within the request timeout, and tries three times in all', async () => {

@@ -5,7 +5,7 @@ import { activityConsumer } from '../../shared/retention/activity-consumer';
 import { activityItemType, retentionKeys } from '../../shared/retention/keys';
 import { erasurePageSize } from '../../shared/retention/run';
 import { passReserveMs, sweepLimits, sweepRetentionDue, sweepRetentionPasses } from '../../shared/retention/sweeper';
-import { functionTimeoutSeconds } from '../../infra/functions';
+import { sweeperTimeoutSeconds } from '../../infra/functions';
 import { putItems, type BenchTenant } from '../fixtures';
 import { expectData, invoke, requireRoute } from '../invoke';
 import { describeAccesses, describeCalls, describeUnits, measure, totalCalls, type Work } from '../meter';
@@ -142,7 +142,7 @@ export const measureRetention = async (dayTenant: BenchTenant, activityTenant: B
   const wru = day.notices.work.wru + day.expiry.work.wru;
   const projection = {
     principals: projectedPrincipals,
-    model: `PROJECTION, not measured: the calls counted here at typical AWS latencies (ms: ${Object.entries(awsLatencyMs).map(([command, ms]) => `${command} ${ms}`).join(', ')}), one after another per principal, ${sweepLimits.concurrency} principals at once, capped at 1,000 WRU/s on the hottest key, plus ${indexReadMsPerPass} ms a pass to read the due index; passes of at most ${sweepLimits.tenantBudget} principals, started while the ${functionTimeoutSeconds} s invocation has max(${passReserveMs / 1000} s, twice its longest pass) left; one invocation every ${scheduleMinutes} min (bench/retention-projection.ts)`,
+    model: `PROJECTION, not measured: the calls counted here at typical AWS latencies (ms: ${Object.entries(awsLatencyMs).map(([command, ms]) => `${command} ${ms}`).join(', ')}), one after another per principal, ${sweepLimits.concurrency} principals at once, capped at 1,000 WRU/s on the hottest key, plus ${indexReadMsPerPass} ms a pass to read the due index; passes of at most ${sweepLimits.tenantBudget} principals, started while the ${sweeperTimeoutSeconds} s invocation has max(${passReserveMs / 1000} s, twice its longest pass) left; one invocation every ${scheduleMinutes} min (bench/retention-projection.ts)`,
     latencyMs: awsLatencyMs,
     notices: projectPhase(day.notices.work, principals, projectedPrincipals, 1, day.notices.hottestKeyWru),
     expiry: projectPhase(day.expiry.work, principals, projectedPrincipals, 2, day.expiry.hottestKeyWru),

@@ -5,7 +5,7 @@ import { sweepRetentionPasses } from '../../shared/retention/sweeper';
 import { sweepRightsDue } from '../../shared/rights/sweeper';
 
 /**
- * Scheduled (every 15 minutes): expires unconfirmed rights requests and mails the DPO's reminders
+ * Scheduled (every 5 minutes, infra/functions.ts sweeperScheduleMinutes): expires unconfirmed rights requests and mails the DPO's reminders
  * and overdue notices, each once; and the children's sweeps (shared/children/sweeper.ts): guardian
  * requests unanswered for 7 days expire, children whose majority date came are announced; and the
  * retention sweep (shared/retention/sweeper.ts): notices, cancellations and expiries. The retention

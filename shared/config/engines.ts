@@ -28,11 +28,13 @@ export const engineConfig = {
   /**
    * Timeouts of every AWS call (shared/aws/clients.ts): a connection must open within a second, and
    * each attempt answer within its share of 80% of the function's timeout, so three attempts and
-   * the pauses between them end before the function does (15 s: 1 s to connect, 3 s to answer).
+   * the pauses between them end before the function does (15 s: 1 s to connect, 3 s to answer),
+   * but never more than 15 s: a long-running function (the sweeper's 4 minutes) does not wait
+   * over a minute on one stuck call.
    */
   get awsTimeouts(): { connectionMs: number; requestMs: number } {
     const connectionMs = 1000;
-    return { connectionMs, requestMs: Math.max(1000, Math.floor((engineConfig.functionTimeoutSeconds * 1000 * 0.8) / 3) - connectionMs) };
+    return { connectionMs, requestMs: Math.max(1000, Math.min(15_000, Math.floor((engineConfig.functionTimeoutSeconds * 1000 * 0.8) / 3) - connectionMs)) };
   },
   get dynamodbEndpoint(): string | undefined {
     return env('DYNAMODB_ENDPOINT');

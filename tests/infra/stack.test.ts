@@ -154,12 +154,15 @@ describe('functions', () => {
     // And the tracker scanner and the document printer (container images of one image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
     expect(stack.functions.byName.size).toBe(functionGroups.length + 8);
     template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 8 + 3);
-    // The sweeper runs on a schedule, every 5 minutes; the checkpointer and the stream sweeper every minute; the rights sweeper every 15 minutes.
+    // The sweeper runs on a schedule, every 5 minutes; the checkpointer and the stream sweeper every minute; the rights
+    // sweeper (and the retention sweep it carries) every 5 minutes, each run over within 4 minutes, before the next.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
+    const rightsSweeper = stack.functions.byName.get('rights-sweeper')!.node.defaultChild as CfnResource;
     template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(15 minutes)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.byName.get('rights-sweeper')!.node.defaultChild as CfnResource), 'Arn'] } })],
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [stack.getLogicalId(rightsSweeper), 'Arn'] } })],
     });
+    expect(resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(rightsSweeper)]!.Properties.Timeout).toBe(240);
     for (const name of ['checkpointer', 'stream-sweeper']) {
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: 'rate(1 minute)',

@@ -150,7 +150,9 @@ export class GroupFunctions extends Construct {
     const environment: Record<string, string> = {
       TABLE_NAME: props.table.tableName,
       CMS_STAGE: 'aws',
-      NODE_OPTIONS: '--enable-source-maps',
+      // No NODE_OPTIONS=--enable-source-maps: with it Node reads and parses the bundle's whole source
+      // map on every cold start (a tenth or more of the cold path, docs/bundles.md). Stack traces are
+      // mapped to the sources on demand instead, from the map beside the bundle (shared/stack-traces.ts).
       CMS_FUNCTION_TIMEOUT_SECONDS: String(functionTimeoutSeconds),
       WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl,
       SCAN_QUEUE_URL: props.scanQueue.queueUrl,

@@ -417,7 +417,7 @@ describe('evidence keys', () => {
         if (granted) holders.add(name);
       }
     }
-    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'evidence', 'rights', 'stream']);
+    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'consent-staff', 'evidence', 'rights', 'stream']);
   });
 });
 

@@ -126,6 +126,7 @@ export class GroupFunctions extends Construct {
       signingKey: this.tokenSigningKey,
       previousKeyArns: tokenKeys.previous,
       entry: join(repoRoot, 'functions', 'token-public-keys', 'handler.ts'),
+      projectRoot: repoRoot,
       logRetention: serviceLogRetention,
     });
 

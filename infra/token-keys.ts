@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as cr from 'aws-cdk-lib/custom-resources';
+import { join } from 'node:path';
 import { Construct } from 'constructs';
 import { acknowledgeWildcards } from './compliance';
 import { lambdaBundling } from './bundling';
@@ -30,8 +31,9 @@ export interface TokenPublicKeysProps {
   signingKey: kms.IKey;
   /** A rotation's previous keys, whose tokens are accepted until they expire (tokenKeyContext). */
   previousKeyArns: string[];
-  /** The reader's entry (functions/token-public-keys/handler.ts). */
+  /** The reader's entry (functions/token-public-keys/handler.ts), and the repository root its lock file and tsconfig are found from. */
   entry: string;
+  projectRoot: string;
   /** How long the reader's and the provider framework's logs are kept (the service's own logs' period). */
   logRetention: logs.RetentionDays;
 }
@@ -67,6 +69,8 @@ export class TokenPublicKeys extends Construct {
       description: 'consent-service: reads the access-token keys\' public halves at deploy',
       entry: props.entry,
       handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 256,

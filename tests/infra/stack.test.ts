@@ -295,7 +295,7 @@ describe('functions', () => {
       const rotated = new Stack(app, 'Rotation', { env: { account: '123456789012', region: 'ap-south-1' } });
       const context = tokenKeyContext(rotated);
       const signingKey = new kms.Key(rotated, `TokenSigningKey${context.generation}`, { keySpec: kms.KeySpec.ECC_NIST_P256, keyUsage: kms.KeyUsage.SIGN_VERIFY });
-      new TokenPublicKeys(rotated, 'TokenPublicKeys', { signingKey, previousKeyArns: context.previous, entry: join(repoRoot, 'functions', 'token-public-keys', 'handler.ts'), logRetention: serviceLogRetention });
+      new TokenPublicKeys(rotated, 'TokenPublicKeys', { signingKey, previousKeyArns: context.previous, entry: join(repoRoot, 'functions', 'token-public-keys', 'handler.ts'), projectRoot: repoRoot, logRetention: serviceLogRetention });
       return { template: Template.fromStack(rotated), keyId: rotated.getLogicalId(signingKey.node.defaultChild as CfnResource) };
     };
     const rotation = rotationOf(` ${previous} `);

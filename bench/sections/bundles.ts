@@ -92,7 +92,7 @@ const startFakeDynamoDb = async (): Promise<{ server: Server; url: string; calls
 /**
  * What each HTTP function is invoked with: a route of its group, preferring one an API key opens
  * (a key the fake table does not hold: the lookup is the first DynamoDB call), then a bearer route
- * (a valid token from the local key file: verification, then the caller's rate limit), then a
+ * (a valid token signed with the local key file, verified with its public half given as the stack gives it: verification, then the caller's rate limit), then a
  * rate-limited public one, else any (meta serves documents and never calls DynamoDB). Workers get
  * their schedule's or queue's empty event.
  */

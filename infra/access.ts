@@ -16,8 +16,9 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   cmp: ['translate', 'scanQueueSend'],
   // The test delivery of a webhook is queued like any other.
   webhooks: ['webhookQueueSend'],
-  // Recording issues signed receipts.
+  // A record's proof carries its receipt, issued again; recording (the DPO's, consent-staff's) issues one.
   consent: ['receiptKey'],
+  'consent-staff': ['receiptKey'],
   'consent-public': ['receiptKey'],
   // The log's verification reads archived checkpoints; the public key set and evidence packs name both keys.
   evidence: ['receiptKey', 'logSigningKey', 'checkpointArchive'],

@@ -17,6 +17,7 @@ import { logRetentionDays } from '../shared/retention/third-schedule';
 import { accessOf, type Access } from './access';
 import { lambdaBundling } from './bundling';
 import type { EvidenceKeys } from './evidence';
+import { tokenKeyContext, TokenPublicKeys } from './token-keys';
 
 /** The repository root: entries, the lock file and tsconfig are found from here, whatever the cwd. */
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -42,22 +43,6 @@ export const sweeperScheduleMinutes = 5;
 
 /** A function's timeout: the sweeper's own, every other function's the same. */
 export const timeoutOf = (name: string): number => (name === 'rights-sweeper' ? sweeperTimeoutSeconds : functionTimeoutSeconds);
-
-/**
- * The access-token key's generation, and the ARNs of earlier generations whose tokens are still
- * accepted while they expire: CDK context (`-c tokenKeyGeneration=2 -c previousTokenKeyArns=arn:…`),
- * the rotation docs/deploying.md describes.
- */
-const tokenKeyContext = (scope: Construct): { generation: number; previous: string[] } => {
-  const generation = Number(scope.node.tryGetContext('tokenKeyGeneration') ?? 1);
-  if (!Number.isInteger(generation) || generation < 1) throw new Error('context tokenKeyGeneration must be a whole number from 1');
-  const previous = String(scope.node.tryGetContext('previousTokenKeyArns') ?? '')
-    .split(',')
-    .map((arn) => arn.trim())
-    .filter(Boolean);
-  for (const arn of previous) if (!/^arn:aws[\w-]*:kms:[\w-]+:\d{12}:key\/[\w-]+$/.test(arn)) throw new Error(`context previousTokenKeyArns: ${arn} is not a KMS key ARN`);
-  return { generation, previous };
-};
 
 /**
  * How long the service's own logs (every function's, the API's access log) are kept: rules 6(1)(e)
@@ -131,8 +116,10 @@ export class GroupFunctions extends Construct {
   readonly byGroup: ReadonlyMap<FunctionGroup, NodejsFunction>;
   /** Every function built here, route groups and workers, by name: what the grants test walks. */
   readonly byName = new Map<string, NodejsFunction>();
-  /** Signs access tokens: only the auth function may use it to sign; every HTTP function reads its public key. */
+  /** Signs access tokens: only the auth function may use it; every HTTP function is given its public half at deploy. */
   readonly tokenSigningKey: kms.Key;
+  /** The deploy-time reader of the access-token keys' public halves. */
+  readonly tokenPublicKeys: TokenPublicKeys;
   readonly webhookKeySecret: secretsmanager.Secret;
   readonly cursorSecret: secretsmanager.Secret;
 
@@ -147,8 +134,14 @@ export class GroupFunctions extends Construct {
       // A key replaced by a rotation is left for its deletion to be scheduled by hand, once no token it signed is valid.
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    /** Whose tokens are accepted: the current key's, then those of a rotation's previous key. */
-    const verifyKeyArns = [this.tokenSigningKey.keyArn, ...tokenKeys.previous];
+    // The public halves of it and of a rotation's previous keys, read from KMS at deploy and given to every HTTP function (TOKEN_PUBLIC_KEYS).
+    this.tokenPublicKeys = new TokenPublicKeys(this, 'TokenPublicKeys', {
+      signingKey: this.tokenSigningKey,
+      previousKeyArns: tokenKeys.previous,
+      entry: join(repoRoot, 'functions', 'token-public-keys', 'handler.ts'),
+      projectRoot: repoRoot,
+      logRetention: serviceLogRetention,
+    });
 
     this.webhookKeySecret = new secretsmanager.Secret(this, 'WebhookSecretKey', {
       description: 'Key that encrypts webhook signing secrets at rest',
@@ -171,7 +164,9 @@ export class GroupFunctions extends Construct {
     const environment: Record<string, string> = {
       TABLE_NAME: props.table.tableName,
       CMS_STAGE: 'aws',
-      NODE_OPTIONS: '--enable-source-maps',
+      // No NODE_OPTIONS=--enable-source-maps: with it Node reads and parses the bundle's whole source
+      // map on every cold start (a tenth or more of the cold path, docs/bundles.md). Stack traces are
+      // mapped to the sources on demand instead, from the map beside the bundle (shared/stack-traces.ts).
       CMS_FUNCTION_TIMEOUT_SECONDS: String(functionTimeoutSeconds),
       WEBHOOK_QUEUE_URL: props.webhookQueue.queueUrl,
       SCAN_QUEUE_URL: props.scanQueue.queueUrl,
@@ -233,15 +228,15 @@ export class GroupFunctions extends Construct {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [props.evidence.receiptKeySecret.secretArn] }));
         fn.addEnvironment('RECEIPT_KEY_SECRET_ARN', props.evidence.receiptKeySecret.secretArn);
       },
-      // Only the auth function can sign access tokens: the key never leaves KMS, and no other role may use it.
+      // Only the auth function can sign access tokens: the key never leaves KMS, and no other role may
+      // use it. Its signer reads its own public half once per warm instance, for the kid.
       tokenSigning: (fn) => {
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:Sign'], resources: [this.tokenSigningKey.keyArn] }));
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.tokenSigningKey.keyArn] }));
         fn.addEnvironment('TOKEN_SIGNING_KEY', this.tokenSigningKey.keyArn);
       },
-      // Every HTTP function checks access tokens with the public keys, read once per warm instance.
+      // Every HTTP function checks access tokens with the public keys read at deploy: no KMS client, no KMS right.
       tokenVerify: (fn) => {
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:GetPublicKey'], resources: verifyKeyArns }));
-        fn.addEnvironment('TOKEN_VERIFY_KEYS', verifyKeyArns.join(','));
+        fn.addEnvironment('TOKEN_PUBLIC_KEYS', this.tokenPublicKeys.jwks);
       },
       // A printed document: the page goes to the printer function and its PDF comes back (shared/documents/pdf.ts).
       documentPrint: (fn) => {
@@ -301,6 +296,9 @@ export class GroupFunctions extends Construct {
       byGroup.set(group, this.build(group, entryOf(group), `consent-service ${group} routes`, [...accessOf(group), 'tokenVerify']));
     }
     this.byGroup = byGroup;
+    // A rotation's deploy gives every verifying function the new key's public half before auth signs
+    // with it: CloudFormation updates auth only once the other HTTP functions are updated.
+    for (const [group, fn] of byGroup) if (group !== 'auth') this.of('auth').node.addDependency(fn);
   }
 
   /** Builds a function the same way as the route groups': for workers that no route reaches. */

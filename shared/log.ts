@@ -1,3 +1,9 @@
+import { mapBundleStackTraces } from './stack-traces';
+
+// Every function logs through here, so every deployed bundle maps its stack traces to the sources,
+// on demand (./stack-traces.ts); from source this does nothing.
+mapBundleStackTraces();
+
 /** Structured JSON logs, one object a line, so CloudWatch Logs Insights can query them. */
 type Level = 'info' | 'warn' | 'error';
 

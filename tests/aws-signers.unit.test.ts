@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { compactVerify, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { kmsSigner, seedSigner, type Signer } from '../shared/evidence/signer';
+import { kmsSigner } from '../shared/evidence/kms-signer';
+import { seedSigner, type Signer } from '../shared/evidence/signer';
 import { receiptSigner } from '../shared/evidence/signers';
 import { credentialOf, fakeAwsService, jsonAnswer, roleCredentials } from './support/aws-fake';
 import type { Received } from './support/receiver';

@@ -4,16 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, importJWK, jwtVerify } from 'jose';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clockToleranceSeconds, signAccessToken, verifyAccessToken } from '../shared/auth/jwt';
+import type { CdkCustomResourceEvent } from 'aws-lambda';
+import { handler as readTokenPublicKeys } from '../functions/token-public-keys/handler';
+import { signAccessToken } from '../shared/auth/access-token-signer';
+import { clockToleranceSeconds, verifyAccessToken } from '../shared/auth/jwt';
 import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { config } from '../shared/config';
 import { TokenInvalidError } from '../shared/errors';
-import { localSigner } from '../shared/evidence/signer';
+import { jwks, localSigner } from '../shared/evidence/signer';
 import { fakeKms } from './support/kms-fake';
 
 /**
  * Access tokens: signed by the auth function's key (a key file here, as in the local stack; a KMS
- * key in AWS, below against a fake), verified by everyone with the public keys found by kid.
+ * key in AWS, below against a fake), verified by everyone with the public keys found by kid: key
+ * files locally, in AWS the JWKS the stack read at deploy (TOKEN_PUBLIC_KEYS).
  */
 const claims = { tenantId: 'tenant-1', userId: 'user-1', role: 'DPO' as const };
 const keyDir = mkdtempSync(join(tmpdir(), 'cms-token-keys-'));
@@ -22,11 +26,20 @@ const now = () => Math.floor(Date.now() / 1000);
 const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const goodPayload = () => ({ iss: config.jwtIssuer, sub: 'user-1', aud: config.jwtAudience, tid: 'tenant-1', role: 'DPO', iat: now(), exp: now() + 600 });
 
-/** Signs the service's keys as they stand: `signing` signs, `verifying` are accepted. */
-const useKeys = (signing: string, verifying: string[]) => {
+/**
+ * Signs the service's keys as they stand: `signing` signs, `verifying` are accepted, given as key
+ * files (locally) or, with `published`, as the JWKS of their public halves (in AWS).
+ */
+const useKeys = async (signing: string, verifying: string[], published = false) => {
   vi.stubEnv('TOKEN_SIGNING_KEY', signing);
-  vi.stubEnv('TOKEN_VERIFY_KEYS', verifying.join(','));
+  if (!published) return vi.stubEnv('TOKEN_VERIFY_KEYS', verifying.join(','));
+  vi.stubEnv('TOKEN_VERIFY_KEYS', keyFile('never-read'));
+  vi.stubEnv('TOKEN_PUBLIC_KEYS', JSON.stringify(jwks(await Promise.all(verifying.map((file) => localSigner(file, 'access-token'))))));
 };
+
+/** What CloudFormation sends the deploy-time reader through the CDK's provider framework. */
+const readerEvent = (RequestType: 'Create' | 'Update' | 'Delete', KeyArns: unknown): CdkCustomResourceEvent =>
+  ({ RequestType, ServiceToken: 'arn', ResponseURL: 'https://example.invalid/', StackId: 'stack', RequestId: 'request', LogicalResourceId: 'Keys', ResourceType: 'Custom::TokenPublicKeys', ResourceProperties: { ServiceToken: 'arn', KeyArns }, ...(RequestType === 'Create' ? {} : { PhysicalResourceId: 'access-token-1', OldResourceProperties: { ServiceToken: 'arn', KeyArns } }) }) as CdkCustomResourceEvent;
 
 const privateKeyOf = (file: string): KeyObject => createPrivateKey(readFileSync(file, 'utf8'));
 
@@ -66,7 +79,7 @@ describe('access tokens (jose, asymmetric)', () => {
     expect(await refusal(await signedBy(stranger, { alg: 'EdDSA', kid: signer.keyId, typ: 'at+jwt' }, goodPayload()))).toBe('Access token is invalid');
     expect(await refusal(await signedBy(stranger, { alg: 'EdDSA', kid: 'access-token-0000000000000000', typ: 'at+jwt' }, goodPayload()))).toMatch(/unknown key/);
     // Another key of the service's own kind, not in the verifying set.
-    useKeys(keyFile('other'), [keyFile('a')]);
+    await useKeys(keyFile('other'), [keyFile('a')]);
     await refusal(await signAccessToken(claims));
   });
 
@@ -118,35 +131,72 @@ describe('access tokens (jose, asymmetric)', () => {
     expect(await refusal(await signedBy(key, header, { ...goodPayload(), role: 'OWNER' }))).toMatch(/tenant, user or role/);
   });
 
-  it('rotates by kid: tokens of the previous key stay valid until they expire, and none after the key is dropped', async () => {
-    const old = await signAccessToken(claims);
-    useKeys(keyFile('b'), [keyFile('b'), keyFile('a')]);
-    const fresh = await signAccessToken(claims);
-    expect(JSON.parse(Buffer.from(fresh.split('.')[0]!, 'base64url').toString()).kid).not.toBe(JSON.parse(Buffer.from(old.split('.')[0]!, 'base64url').toString()).kid);
-    expect(await verifyAccessToken(old)).toEqual(claims);
-    expect(await verifyAccessToken(fresh)).toEqual(claims);
-    setClock(offsetClock((config.accessTokenTtlSeconds + clockToleranceSeconds + 1) * 1000));
-    expect(await refusal(old)).toMatch(/expired/);
-    resetClock();
-    useKeys(keyFile('b'), [keyFile('b')]);
-    expect(await refusal(old)).toMatch(/unknown key/);
-    expect(await verifyAccessToken(fresh)).toEqual(claims);
-  });
+  for (const published of [false, true]) {
+    it(`rotates by kid: tokens of the previous key stay valid until they expire, and none after the key is dropped (${published ? 'public keys given as a JWKS, as in AWS' : 'key files'})`, async () => {
+      await useKeys(keyFile('a'), [keyFile('a')], published);
+      const old = await signAccessToken(claims);
+      await useKeys(keyFile('b'), [keyFile('b'), keyFile('a')], published);
+      const fresh = await signAccessToken(claims);
+      expect(JSON.parse(Buffer.from(fresh.split('.')[0]!, 'base64url').toString()).kid).not.toBe(JSON.parse(Buffer.from(old.split('.')[0]!, 'base64url').toString()).kid);
+      expect(await verifyAccessToken(old)).toEqual(claims);
+      expect(await verifyAccessToken(fresh)).toEqual(claims);
+      setClock(offsetClock((config.accessTokenTtlSeconds + clockToleranceSeconds + 1) * 1000));
+      expect(await refusal(old)).toMatch(/expired/);
+      resetClock();
+      await useKeys(keyFile('b'), [keyFile('b')], published);
+      expect(await refusal(old)).toMatch(/unknown key/);
+      expect(await verifyAccessToken(fresh)).toEqual(claims);
+    });
+  }
 });
 
 describe('access tokens signed by a KMS key (ES256), against a fake KMS', () => {
-  it('signs ES256 through kms:Sign, and a verifier reads only the public key', async () => {
+  it('signs ES256 through kms:Sign; the deploy-time reader publishes the public key, and a verifier given it calls no KMS', async () => {
     const kms = await fakeKms();
-    useKeys(kms.keyId, [kms.keyId]);
+    await useKeys(kms.keyId, [keyFile('a')]);
     const token = await signAccessToken(claims);
-    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+    const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as { kid: string };
+    expect(header).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
     const targets = () => kms.requests().map((request) => String(request.headers['x-amz-target']));
     expect(targets()).toEqual(['TrentService.GetPublicKey', 'TrentService.Sign']);
-    expect(await verifyAccessToken(token)).toEqual(claims);
-    // The verifier's own read of the key: GetPublicKey, never Sign.
+    // Not accepted before its key is published: the file key alone verifies.
+    expect(await refusal(token)).toMatch(/unknown key/);
+    // The stack's custom resource at deploy: one GetPublicKey per key, the JWKS as its output.
+    const read = await readTokenPublicKeys(readerEvent('Create', [kms.keyId]));
     expect(targets().slice(2)).toEqual(['TrentService.GetPublicKey']);
-    // A file key's tokens are not accepted where only the KMS key verifies.
-    useKeys(keyFile('a'), [kms.keyId]);
-    await refusal(await signAccessToken(claims));
+    const published = JSON.parse(read.Data!.Jwks) as { keys: { kid: string; alg: string; kty: string; crv: string; d?: string }[] };
+    expect(published.keys).toEqual([expect.objectContaining({ kid: header.kid, alg: 'ES256', kty: 'EC', crv: 'P-256', use: 'sig' })]);
+    expect(published.keys[0]!.d).toBeUndefined();
+    expect(read.PhysicalResourceId).toBe(header.kid);
+    vi.stubEnv('TOKEN_PUBLIC_KEYS', read.Data!.Jwks);
+    expect(await verifyAccessToken(token)).toEqual(claims);
+    // The verifier read nothing from KMS.
+    expect(targets()).toHaveLength(3);
+    // A file key's tokens are not accepted where only the KMS key's public half verifies.
+    vi.stubEnv('TOKEN_SIGNING_KEY', keyFile('a'));
+    expect(await refusal(await signAccessToken(claims))).toMatch(/unknown key/);
+  });
+
+  it('the reader: a key list read in its order, nothing done on delete, a malformed list refused; a verifier never reads a KMS key itself', async () => {
+    const kms = await fakeKms();
+    const updated = await readTokenPublicKeys(readerEvent('Update', [kms.keyId, kms.keyId]));
+    // The same key twice is published once.
+    expect((JSON.parse(updated.Data!.Jwks) as { keys: unknown[] }).keys).toHaveLength(1);
+    expect(await readTokenPublicKeys(readerEvent('Delete', [kms.keyId]))).toEqual({ PhysicalResourceId: 'access-token-1' });
+    for (const malformed of [undefined, 'arn:aws:kms:x', [42], []]) await expect(readTokenPublicKeys(readerEvent('Create', malformed))).rejects.toThrow();
+    const unknown = 'arn:aws:kms:ap-south-1:111122223333:key/unknown';
+    await expect(readTokenPublicKeys(readerEvent('Create', [kms.keyId, unknown]))).rejects.toThrow();
+    const calls = kms.requests().length;
+    // Verifying functions are given public keys, never a KMS key to read: such a configuration fails loudly, and calls nothing.
+    vi.stubEnv('TOKEN_VERIFY_KEYS', kms.keyId);
+    await expect(verifyAccessToken('a.b.c')).rejects.toThrow(/TOKEN_PUBLIC_KEYS/);
+    expect(kms.requests()).toHaveLength(calls);
+    // A malformed key set is the deployment's fault, not the token's.
+    for (const set of ['{}', '{"keys":[]}', '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"AA","alg":"EdDSA"}]}', '{"keys":[{"kty":"oct","k":"AA","kid":"k","alg":"HS256"}]}', 'not json']) {
+      vi.stubEnv('TOKEN_PUBLIC_KEYS', set);
+      const error = await verifyAccessToken(await signAccessToken(claims)).catch((caught: unknown) => caught);
+      expect(error, set).toBeInstanceOf(Error);
+      expect(error, set).not.toBeInstanceOf(TokenInvalidError);
+    }
   });
 });

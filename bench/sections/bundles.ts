@@ -16,7 +16,9 @@ import { median } from '../load';
 import { printTable } from '../report';
 import type { Settings } from '../settings';
 import { promisify } from 'node:util';
-import { signAccessToken } from '../../shared/auth/jwt';
+import { signAccessToken } from '../../shared/auth/access-token-signer';
+import { tokenKeyName } from '../../shared/auth/jwt';
+import { jwks, localSigner } from '../../shared/evidence/signer';
 
 /**
  * Cold starts measured, not kilobytes: every deployed function built with the CDK stack's esbuild
@@ -90,7 +92,7 @@ const startFakeDynamoDb = async (): Promise<{ server: Server; url: string; calls
 /**
  * What each HTTP function is invoked with: a route of its group, preferring one an API key opens
  * (a key the fake table does not hold: the lookup is the first DynamoDB call), then a bearer route
- * (a valid token from the local key file: verification, then the caller's rate limit), then a
+ * (a valid token signed with the local key file, verified with its public half given as the stack gives it: verification, then the caller's rate limit), then a
  * rate-limited public one, else any (meta serves documents and never calls DynamoDB). Workers get
  * their schedule's or queue's empty event.
  */
@@ -162,8 +164,11 @@ export const measureBundles = async (functions: Map<string, DeployedFunction>, s
   try {
     Object.assign(process.env, { TOKEN_SIGNING_KEY: keyFile, TOKEN_VERIFY_KEYS: keyFile });
     const token = await signAccessToken({ tenantId: 'bench-tenant', userId: 'bench-user', role: 'SUPER_ADMIN' });
+    // As the stack gives them (infra/token-keys.ts): the token key's public half, read at deploy.
+    const tokenPublicKeys = JSON.stringify(jwks([await localSigner(keyFile, tokenKeyName)]));
     const nodeOptions = functions.get('consent-public')?.nodeOptions ?? '';
-    // What Lambda gives a function (its role's credentials, the region) and the stack's variables that matter here; the local stage for the token key file.
+    // What Lambda gives a function (its role's credentials, the region) and the stack's variables that
+    // matter here: the token key's public half as a JWKS, as in AWS; the local stage for auth's key file.
     const environment = (name: string): Record<string, string> => ({
       PATH: process.env.PATH ?? '',
       NODE_OPTIONS: functions.get(name)?.nodeOptions ?? nodeOptions,
@@ -177,7 +182,7 @@ export const measureBundles = async (functions: Map<string, DeployedFunction>, s
       CMS_FUNCTION_TIMEOUT_SECONDS: '15',
       CMS_KEY_DIR: join(outRoot, 'keys'),
       TOKEN_SIGNING_KEY: keyFile,
-      TOKEN_VERIFY_KEYS: keyFile,
+      TOKEN_PUBLIC_KEYS: tokenPublicKeys,
       DYNAMODB_ENDPOINT: fake.url,
       TABLE_NAME: 'consent-service-bench',
     });

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
 import { clock } from '../clock';
 import { secretConfig } from '../config';
 import { TokenInvalidError } from '../errors';
-import { signCompactJws } from '../evidence/jws';
-import { kmsPublicKey, kmsSigner, localSigner, type Signer } from '../evidence/signer';
+import { localSigner } from '../evidence/signer';
 import { roles, type Role } from '../roles';
 
 /** The claims a dashboard access token carries. */
@@ -16,21 +14,24 @@ export interface AccessClaims {
 
 /**
  * Dashboard access tokens are JWTs (RFC 9068's `at+jwt`) signed with an asymmetric key that only
- * the auth function can use: an AWS KMS key (ES256) in AWS, a key file (Ed25519, EdDSA) locally.
- * Every function verifies them with the public keys of secretConfig.tokenVerifyKeys, found by `kid`,
- * through jose. Rotation adds a key to that list before it signs and removes the old one once its
- * tokens have expired (docs/deploying.md).
+ * the auth function can use (./access-token-signer.ts): an AWS KMS key (ES256) in AWS, a key file
+ * (Ed25519, EdDSA) locally. Every function verifies them here, through jose, with public keys found
+ * by `kid`: in AWS those the stack read from KMS at deploy and put in TOKEN_PUBLIC_KEYS (a JWKS;
+ * infra/token-keys.ts), so a verifying function neither bundles the KMS client nor calls KMS;
+ * locally the public halves of the key files in TOKEN_VERIFY_KEYS. Rotation adds a key to that set
+ * before it signs and removes the old one once its tokens have expired (docs/deploying.md).
  */
-const tokenType = 'at+jwt';
-const keyName = 'access-token';
+export const tokenType = 'at+jwt';
+/** What a token key's kid starts with (shared/evidence/signer.ts keyIdOf). */
+export const tokenKeyName = 'access-token';
 const algorithms = ['ES256', 'EdDSA'];
 /** Seconds a token's exp, nbf and iat may be off against this machine's clock. */
 export const clockToleranceSeconds = 5;
 
-const isKmsKey = (reference: string): boolean => reference.startsWith('arn:');
+export const isKmsKey = (reference: string): boolean => reference.startsWith('arn:');
 
-/** Keys by reference (a KMS key ARN or a key file), read once per warm instance. */
-const cached = <T>(kept: Map<string, Promise<T>>, reference: string, load: () => Promise<T>): Promise<T> => {
+/** A value per reference (a key file, a KMS key, a key set), made once per warm instance; a failed one is made again next time. */
+export const cached = <T>(kept: Map<string, Promise<T>>, reference: string, load: () => Promise<T>): Promise<T> => {
   let value = kept.get(reference);
   if (!value) {
     value = load();
@@ -40,38 +41,31 @@ const cached = <T>(kept: Map<string, Promise<T>>, reference: string, load: () =>
   return value;
 };
 
-const signers = new Map<string, Promise<Signer>>();
-const publicKeys = new Map<string, Promise<JWK>>();
+/**
+ * The key set of TOKEN_PUBLIC_KEYS. It is the stack's own output, not a caller's input, so a
+ * malformed one is the deployment's fault: thrown as it is (a 500), never taken as "no key".
+ */
+const publishedKeys = (published: string): JSONWebKeySet => {
+  const set = JSON.parse(published) as { keys?: unknown };
+  const keys = Array.isArray(set?.keys) ? (set.keys as JWK[]) : [];
+  if (keys.length === 0 || keys.some((key) => typeof key?.kid !== 'string' || !algorithms.includes(String(key.alg)))) {
+    throw new Error('TOKEN_PUBLIC_KEYS must be a JWKS whose every key has a kid and alg ES256 or EdDSA');
+  }
+  return { keys };
+};
 
-const signerOf = (reference: string): Promise<Signer> =>
-  cached(signers, reference, () => (isKmsKey(reference) ? kmsSigner(reference, keyName) : localSigner(reference, keyName)));
-
-/** A verifying function reads only public keys: kms:GetPublicKey in AWS, never kms:Sign. */
-const publicJwkOf = (reference: string): Promise<JWK> =>
-  cached(publicKeys, reference, async () => (isKmsKey(reference) ? await kmsPublicKey(reference, keyName) : await localSigner(reference, keyName)).publicJwk as JWK);
+/** A key file's public half (the file is made on first use, as the signing side would). */
+const publicJwkOfFile = async (file: string): Promise<JWK> => {
+  if (isKmsKey(file)) throw new Error(`TOKEN_VERIFY_KEYS names the KMS key ${file}: a verifying function is given KMS keys' public halves at deploy, in TOKEN_PUBLIC_KEYS`);
+  return (await localSigner(file, tokenKeyName)).publicJwk as JWK;
+};
 
 const keySets = new Map<string, Promise<JWTVerifyGetKey>>();
 const verificationKeys = (): Promise<JWTVerifyGetKey> => {
-  const references = secretConfig.tokenVerifyKeys;
-  return cached(keySets, references.join(','), async () => createLocalJWKSet({ keys: await Promise.all(references.map(publicJwkOf)) }));
-};
-
-export const signAccessToken = async (claims: AccessClaims): Promise<string> => {
-  const issuedAt = Math.floor(clock.now().getTime() / 1000);
-  return signCompactJws(
-    tokenType,
-    {
-      iss: secretConfig.jwtIssuer,
-      sub: claims.userId,
-      aud: secretConfig.jwtAudience,
-      tid: claims.tenantId,
-      role: claims.role,
-      iat: issuedAt,
-      exp: issuedAt + secretConfig.accessTokenTtlSeconds,
-      jti: randomUUID(),
-    },
-    await signerOf(secretConfig.tokenSigningKey),
-  );
+  const published = secretConfig.tokenPublicKeys;
+  if (published !== undefined) return cached(keySets, published, async () => createLocalJWKSet(publishedKeys(published)));
+  const files = secretConfig.tokenVerifyKeys;
+  return cached(keySets, files.join(','), async () => createLocalJWKSet({ keys: await Promise.all(files.map(publicJwkOfFile)) }));
 };
 
 /**

@@ -7,7 +7,8 @@ import { normaliseEmail } from '../users/keys';
 import { getTenant } from '../tenants/store';
 import { defaultTimeZone } from '../time/format';
 import { findLogin, getUser } from '../users/store';
-import { signAccessToken, type AccessClaims } from './jwt';
+import { signAccessToken } from './access-token-signer';
+import type { AccessClaims } from './jwt';
 import { endSession, issueRefreshToken, rotateRefreshToken } from './refresh-tokens';
 
 const invalidCredentials = () => new UnauthorizedError('Invalid email or password');

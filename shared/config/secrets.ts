@@ -66,15 +66,23 @@ export const secretConfig = {
     throw new Error('TOKEN_SIGNING_KEY is required outside the local stack');
   },
   /**
-   * The keys whose access tokens every function accepts, comma separated: KMS key ARNs (their
-   * public keys read with kms:GetPublicKey) or key files. The signing key's first; during a
-   * rotation the previous one too, until the tokens it signed have expired (docs/deploying.md).
-   * Locally the signing key file.
+   * The public keys whose access tokens every function accepts, as a JWKS (RFC 7517) in JSON: in
+   * AWS the stack reads them from KMS at deploy (a custom resource, infra/token-keys.ts) and gives
+   * them to every HTTP function, so none of them loads the KMS client or calls KMS. The signing
+   * key's first; during a rotation the previous one's too, until the tokens it signed have expired
+   * (docs/deploying.md). When unset, TOKEN_VERIFY_KEYS' key files are read instead.
+   */
+  get tokenPublicKeys(): string | undefined {
+    return env('TOKEN_PUBLIC_KEYS');
+  },
+  /**
+   * Key files (comma separated) whose public halves verify access tokens when TOKEN_PUBLIC_KEYS is
+   * not given: the local stack's and the tests'. Locally the signing key file.
    */
   get tokenVerifyKeys(): string[] {
     const configured = env('TOKEN_VERIFY_KEYS');
     if (configured !== undefined) return configured.split(',').map((key) => key.trim()).filter(Boolean);
     if (localOrTest()) return [secretConfig.tokenSigningKey];
-    throw new Error('TOKEN_VERIFY_KEYS is required outside the local stack');
+    throw new Error('TOKEN_PUBLIC_KEYS is required outside the local stack');
   },
 };

@@ -2,7 +2,6 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { derToJose, joseToDer } from 'ecdsa-sig-formatter';
-import { getPublicKey, sign as kmsSign } from '../aws/kms';
 
 /** A public JWK as served in the JWKS: the kid names the key in receipts and checkpoint notes. */
 export type PublicJwk = JsonWebKey & { kid: string; alg: string; use: string };
@@ -16,12 +15,12 @@ export interface Signer {
   sign(data: Uint8Array): Promise<Uint8Array>;
 }
 
-const sha256 = (data: Uint8Array): Buffer => createHash('sha256').update(data).digest();
+export const sha256 = (data: Uint8Array): Buffer => createHash('sha256').update(data).digest();
 
 /** The kid: a hash of the public key, so every process holding the same key names it the same. */
-const keyIdOf = (name: string, publicKeyBytes: Uint8Array): string => `${name}-${sha256(publicKeyBytes).subarray(0, 8).toString('hex')}`;
+export const keyIdOf = (name: string, publicKeyBytes: Uint8Array): string => `${name}-${sha256(publicKeyBytes).subarray(0, 8).toString('hex')}`;
 
-const publicJwkOf = (publicKey: KeyObject, kid: string, alg: Signer['alg']): PublicJwk => ({ ...publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' });
+export const publicJwkOf = (publicKey: KeyObject, kid: string, alg: Signer['alg']): PublicJwk => ({ ...publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' });
 
 /** The key object of a JWKS entry (its kid/alg/use are ignored by node:crypto). Throws on a malformed key. */
 export const publicKeyOf = (jwk: JsonWebKey): KeyObject => {
@@ -86,35 +85,7 @@ export const ecdsaDerToRaw = (der: Uint8Array): Uint8Array => new Uint8Array(Buf
 
 export const ecdsaRawToDer = (raw: Uint8Array): Uint8Array => new Uint8Array(joseToDer(Buffer.from(raw), 'ES256'));
 
-/** KMS signs RAW messages only up to 4 KiB; longer ones are hashed here and sent as a digest. */
-const kmsRawLimit = 4096;
-
-/**
- * An AWS KMS asymmetric key (KeySpec ECC_NIST_P256) signing ES256: the private key never leaves
- * KMS. Its public key is read once; signatures come back DER-encoded and are returned as r||s.
- */
-/** The public half of an AWS KMS signing key (ECC_NIST_P256), named as kmsSigner names it: all that verifying needs (kms:GetPublicKey). */
-export const kmsPublicKey = async (keyArn: string, name: string): Promise<Pick<Signer, 'keyId' | 'alg' | 'publicJwk'>> => {
-  const { PublicKey, KeySpec } = await getPublicKey(keyArn);
-  if (!PublicKey || KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyArn} must be an ECC_NIST_P256 signing key, got ${KeySpec ?? 'none'}`);
-  const publicKey = createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' });
-  const keyId = keyIdOf(name, publicKey.export({ format: 'der', type: 'spki' }));
-  return { keyId, alg: 'ES256', publicJwk: publicJwkOf(publicKey, keyId, 'ES256') };
-};
-
-export const kmsSigner = async (keyArn: string, name: string): Promise<Signer> => {
-  return {
-    ...(await kmsPublicKey(keyArn, name)),
-    sign: async (data) => {
-      const digest = data.length > kmsRawLimit;
-      const { Signature } = await kmsSign({ KeyId: keyArn, Message: digest ? sha256(data) : data, MessageType: digest ? 'DIGEST' : 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' });
-      if (!Signature) throw new Error('KMS returned no signature');
-      return ecdsaDerToRaw(Signature);
-    },
-  };
-};
-
 /** The public halves as a JWKS (RFC 7517), one entry per kid. */
-export const jwks = (signers: Signer[]): { keys: PublicJwk[] } => ({
+export const jwks = (signers: Pick<Signer, 'keyId' | 'publicJwk'>[]): { keys: PublicJwk[] } => ({
   keys: [...new Map(signers.map((signer) => [signer.keyId, signer.publicJwk])).values()],
 });

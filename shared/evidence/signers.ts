@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { secretString } from '../aws/secrets-manager';
 import { secretConfig } from '../config';
-import { jwks, kmsSigner, localSigner, seedSigner, type Signer } from './signer';
+import { kmsSigner } from './kms-signer';
+import { jwks, localSigner, seedSigner, type Signer } from './signer';
 
 /**
  * The service's two keys. Checkpoints are signed by an AWS KMS asymmetric key (a few signatures

@@ -4,12 +4,14 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { OperationsAlarms } from '../../infra/alarms';
 import { addComplianceChecks } from '../../infra/compliance';
 import { demoContentSecurityPolicy } from '../../web/build';
 import { immutableCacheControl, noStoreCacheControl, shortCacheControl } from '../../infra/web';
-import { repoRoot, tableActions } from '../../infra/functions';
+import { repoRoot, serviceLogRetention, tableActions } from '../../infra/functions';
+import { tokenKeyContext, TokenPublicKeys } from '../../infra/token-keys';
 import { ConsentServiceStack, streamItemTypes, streamChangedItemTypes, streamSubmittedTypes, streamSucceededTypes } from '../../infra/stack';
 import { streamConsumers } from '../../functions/stream/consumers';
 import { config } from '../../shared/config';
@@ -151,9 +153,9 @@ describe('functions', () => {
   });
 
   it('has one nodejs22.x arm64 function per group, plus the stream function, the delivery worker, the sweeper, the scan scheduler, the checkpointer, the stream sweeper, the breach worker and the rights sweeper', () => {
-    // And the tracker scanner and the document printer (container images of one image) and the CDK's own bucket-deployment handler, which runs only at deploy time.
+    // And the tracker scanner and the document printer (container images of one image); and three that run only at deploy time: the CDK's own bucket-deployment handler, the access-token key reader and the CDK's provider framework in front of it.
     expect(stack.functions.byName.size).toBe(functionGroups.length + 8);
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 8 + 3);
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 8 + 5);
     // The sweeper runs on a schedule, every 5 minutes; the checkpointer and the stream sweeper every minute; the rights
     // sweeper (and the retention sweep it carries) every 5 minutes, each run over within 4 minutes, before the next.
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)' });
@@ -190,18 +192,20 @@ describe('functions', () => {
       const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(variables)).toEqual(
-        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'NODE_OPTIONS', 'CMS_FUNCTION_TIMEOUT_SECONDS', 'WEBHOOK_QUEUE_URL', 'BREACH_QUEUE_URL', 'CURSOR_SECRET']),
+        expect.arrayContaining(['TABLE_NAME', 'CMS_STAGE', 'CMS_FUNCTION_TIMEOUT_SECONDS', 'WEBHOOK_QUEUE_URL', 'BREACH_QUEUE_URL', 'CURSOR_SECRET']),
       );
       expect(variables.CMS_STAGE).toBe('aws');
+      // Node's own source maps would parse the whole map on every cold start; the bundles map stack traces on demand (shared/stack-traces.ts).
+      expect(String(variables.NODE_OPTIONS ?? ''), 'NODE_OPTIONS').not.toContain('--enable-source-maps');
       // The SDK clients' timeouts are fitted inside the function's own.
       expect(variables.CMS_FUNCTION_TIMEOUT_SECONDS).toBe(String(fn.Properties.Timeout));
     }
   });
 
   it("keeps every function's logs and the API's access log at least the year of rules 6(1)(e) and 8(3)", () => {
-    // One per function: the groups, the eight functions beside them, the scanner and the document printer; the API's access log and the bucket-deployment handler's.
+    // One per function: the groups, the eight functions beside them, the scanner and the document printer; the API's access log, the bucket-deployment handler's, the token key reader's and its provider framework's.
     const logGroups = resourcesOf('AWS::Logs::LogGroup');
-    expect(Object.keys(logGroups)).toHaveLength(functionGroups.length + 10 + 2);
+    expect(Object.keys(logGroups)).toHaveLength(functionGroups.length + 10 + 4);
     for (const [id, group] of Object.entries(logGroups)) expect(group.Properties.RetentionInDays, id).toBeGreaterThanOrEqual(logRetentionDays);
     // Every function (the bucket-deployment handler too) logs into a log group of the stack, never one Lambda makes unbounded.
     for (const [id, fn] of Object.entries(resourcesOf('AWS::Lambda::Function'))) {
@@ -220,7 +224,7 @@ describe('functions', () => {
     sqs: ['sqs:SendMessage'],
     ses: ['ses:SendEmail', 'ses:SendRawEmail'],
     translate: ['translate:TranslateText'],
-    // Signing checkpoints or access tokens; reading public keys (every HTTP function checks tokens).
+    // Signing checkpoints or access tokens, with the signing key's own public half (its kid).
     kms: ['kms:Sign', 'kms:GetPublicKey'],
     // Notes are put with an Object Lock retention date; ListBucket turns a missing note into 404.
     s3: ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject', 's3:ListBucket'],
@@ -248,19 +252,34 @@ describe('functions', () => {
     // Bundling 21 functions with the SDK takes a while on a loaded 2-core machine.
   }, 240_000);
 
-  it('lets only the auth function sign access tokens; every HTTP function reads the public key, and no function holds a token secret', () => {
+  it('lets only the auth function sign access tokens; every HTTP function is given the public key at deploy and holds no KMS right on it, and no function holds a token secret', () => {
     const keyId = stack.getLogicalId(stack.functions.tokenSigningKey.node.defaultChild as CfnResource);
     template.hasResource('AWS::KMS::Key', { Properties: { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' }, DeletionPolicy: 'Retain' });
+    // The custom resource that reads the public halves at deploy: its properties are the key ARNs (a rotation's new list reads them again).
+    const readers = resourcesOf('Custom::TokenPublicKeys');
+    expect(Object.keys(readers)).toHaveLength(1);
+    const [readerId, reader] = Object.entries(readers)[0]!;
+    expect(reader.Properties.KeyArns).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+    const published = { 'Fn::GetAtt': [readerId, 'Jwks'] };
+    // Its reader may read the public key and nothing else of it.
+    expect(actionsOn(stack.functions.tokenPublicKeys.reader, keyId)).toEqual(['kms:GetPublicKey']);
+    expect([...new Set(actionsOf(stack.functions.tokenPublicKeys.reader))].sort()).toEqual(['kms:GetPublicKey', 'logs:CreateLogStream', 'logs:PutLogEvents']);
+    const authId = stack.getLogicalId(stack.functions.of('auth').node.defaultChild as CfnResource);
+    const authDependsOn = (resourcesOf('AWS::Lambda::Function')[authId] as unknown as { DependsOn?: string[] }).DependsOn ?? [];
     for (const [name, built] of stack.functions.byName) {
-      const fn = resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!;
+      const id = stack.getLogicalId(built.node.defaultChild as CfnResource);
+      const fn = resourcesOf('AWS::Lambda::Function')[id]!;
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
       const onKey = actionsOn(built, keyId);
-      expect(onKey.includes('kms:Sign'), name).toBe(name === 'auth');
+      // auth signs, and reads its own key's public half for the kid; no other function may do either.
+      expect(onKey.sort(), name).toEqual(name === 'auth' ? ['kms:GetPublicKey', 'kms:Sign'] : []);
       expect('TOKEN_SIGNING_KEY' in variables, name).toBe(name === 'auth');
       const isRouteGroup = (functionGroups as readonly string[]).includes(name);
-      expect(onKey.includes('kms:GetPublicKey'), name).toBe(isRouteGroup);
-      expect('TOKEN_VERIFY_KEYS' in variables, name).toBe(isRouteGroup);
+      expect(variables.TOKEN_PUBLIC_KEYS, name).toEqual(isRouteGroup ? published : undefined);
+      expect('TOKEN_VERIFY_KEYS' in variables, name).toBe(false);
       expect(Object.keys(variables).filter((variable) => /JWT_SIGNING|TOKEN_SECRET/.test(variable)), name).toEqual([]);
+      // A rotation's deploy updates every verifying function before auth signs with the new key.
+      if (isRouteGroup && name !== 'auth') expect(authDependsOn, name).toContain(id);
     }
     // Nothing else in the account's policies of this stack may sign with it.
     const signers = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
@@ -271,6 +290,35 @@ describe('functions', () => {
     expect(signers).toHaveLength(1);
     expect(Object.keys(resourcesOf('AWS::SecretsManager::Secret')).some((id) => /Jwt/i.test(id))).toBe(false);
   });
+
+  it("reads a rotation's previous keys too, after the signing key (CDK context), and refuses a previous key that is not a KMS key ARN", () => {
+    const previous = 'arn:aws:kms:ap-south-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+    const rotationOf = (previousTokenKeyArns: string) => {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [], tokenKeyGeneration: '2', previousTokenKeyArns } });
+      const rotated = new Stack(app, 'Rotation', { env: { account: '123456789012', region: 'ap-south-1' } });
+      const context = tokenKeyContext(rotated);
+      const signingKey = new kms.Key(rotated, `TokenSigningKey${context.generation}`, { keySpec: kms.KeySpec.ECC_NIST_P256, keyUsage: kms.KeyUsage.SIGN_VERIFY });
+      new TokenPublicKeys(rotated, 'TokenPublicKeys', { signingKey, previousKeyArns: context.previous, entry: join(repoRoot, 'functions', 'token-public-keys', 'handler.ts'), projectRoot: repoRoot, logRetention: serviceLogRetention });
+      return { template: Template.fromStack(rotated), keyId: rotated.getLogicalId(signingKey.node.defaultChild as CfnResource) };
+    };
+    const rotation = rotationOf(` ${previous} `);
+    expect(rotation.keyId).toMatch(/^TokenSigningKey2/);
+    rotation.template.hasResourceProperties('Custom::TokenPublicKeys', { KeyArns: [{ 'Fn::GetAtt': [rotation.keyId, 'Arn'] }, previous] });
+    rotation.template.hasResourceProperties('AWS::IAM::Policy', { PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'kms:GetPublicKey', Resource: [{ 'Fn::GetAtt': [rotation.keyId, 'Arn'] }, previous] })]) } });
+    expect(() => rotationOf('alias/old-key')).toThrow(/not a KMS key ARN/);
+  });
+
+  it('bundles the KMS client only where a function signs with KMS: auth (tokens), evidence (packs), the stream and the checkpointer (checkpoints)', async () => {
+    const signing = ['auth', 'checkpointer', 'evidence', 'stream'];
+    for (const name of stack.functions.byName.keys()) {
+      const packages = await packagesIn(join(repoRoot, 'functions', name, 'handler.ts'));
+      expect(packages.includes('@aws-sdk/client-kms'), name).toBe(signing.includes(name));
+    }
+    // The reader of the public keys at deploy carries it, and nothing of the service's HTTP stack.
+    const readerPackages = await packagesIn(join(repoRoot, 'functions', 'token-public-keys', 'handler.ts'));
+    expect(readerPackages).toContain('@aws-sdk/client-kms');
+    expect(readerPackages.filter((found) => ['@aws-sdk/client-dynamodb', 'zod', '@middy/core'].includes(found))).toEqual([]);
+  }, 240_000);
 
   it("keeps the scanner's classification data (third-party-web, the public-suffix trie, Chromium) out of every other bundle", async () => {
     const scannerOnly = ['third-party-web', 'tldts', 'puppeteer-core', '@sparticuz/chromium'];
@@ -372,7 +420,7 @@ describe('evidence keys', () => {
         if (granted) holders.add(name);
       }
     }
-    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'evidence', 'rights', 'stream']);
+    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'consent-staff', 'evidence', 'rights', 'stream']);
   });
 });
 

@@ -27,7 +27,7 @@ export const consentRoutes = {
   recordConsent: {
     method: 'POST',
     path: '/api/v1/consent/record',
-    group: 'consent',
+    group: 'consent-staff',
     auth: { kind: 'bearer', access: 'write' },
     summary: 'Record a consent decision',
     description:

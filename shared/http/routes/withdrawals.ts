@@ -29,7 +29,7 @@ export const withdrawalRoutes = {
   withdrawConsent: {
     method: 'POST',
     path: '/api/v1/consent/withdraw',
-    group: 'consent',
+    group: 'consent-staff',
     auth: { kind: 'bearer', access: 'write' },
     summary: "Withdraw a principal's consent for a notice (dashboard)",
     description: `Full withdrawal of every record of the principal for that notice. ${withdrawalEffects} No consent for that notice: 404; already fully withdrawn: 409. Exactly one withdrawal per decision: of simultaneous identical calls one withdraws and the others get 409 CONFLICT.`,
@@ -41,7 +41,7 @@ export const withdrawalRoutes = {
   createWithdrawalToken: {
     method: 'POST',
     path: '/api/v1/consent/withdrawal-token',
-    group: 'consent',
+    group: 'consent-staff',
     auth: { kind: 'bearer', access: 'write' },
     summary: 'A single-use withdrawal link for a principal',
     description: 'The token has 256 random bits, is stored hashed, is valid 7 days and can be redeemed once. portalUrl is PORTAL_BASE_URL/<token>.',

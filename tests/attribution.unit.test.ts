@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatApiKey, identityVerifierOf, maskApiKey, parseApiKey } from '../shared/api-keys/api-key';
 import { verifyGuardianAttestation } from '../shared/children/attestation';
 import { attributePrincipal } from '../shared/consent/attribution';
@@ -8,6 +8,7 @@ import type { ConsentRecord } from '../shared/consent/record';
 import { recordItem, recordOf } from '../shared/consent/record-item';
 import { defaultSettings } from '../shared/consent/settings';
 import { verifyTimedSignature } from '../shared/consent/timed-signature';
+import { fixedClock, resetClock, setClock } from '../shared/clock';
 import { encryptSecret } from '../shared/crypto/secret-box';
 import { sha256Hex } from '../shared/crypto/hash';
 
@@ -18,6 +19,10 @@ const sign = (key: string, text: string) => createHmac('sha256', key).update(tex
 const verifiers = new Map([[keyId, encryptSecret(identityVerifierOf(secretKey).toString('base64'))]]);
 const publishable = { by: 'apiKey', keyId: 'pk-1', keyKind: 'publishable', ip: '203.0.113.7' } as const;
 const signedAt = Math.floor(Date.now() / 1000);
+// The window's edges (±900 s accepted, ±901 s refused) are checked against the service's clock:
+// pinned at signedAt, so a slow, loaded worker crossing a second between lines cannot move them.
+beforeAll(() => setClock(fixedClock(new Date(signedAt * 1000))));
+afterAll(() => resetClock());
 /** What the tenant's server signs: the hash and the time (attribution.ts). */
 const signed = (key: string, identifierHash: string, at = signedAt) => ({ identifierHash, identifierSignature: sign(key, `${identifierHash}.${at}`), identifierSignedAt: at });
 

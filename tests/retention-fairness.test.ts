@@ -3,14 +3,16 @@ import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { mapWithConcurrency } from '../shared/concurrency';
 import { batchWriteAll } from '../shared/db/batch';
 import { documentsOf } from '../shared/evidence/documents';
-import { activityItemType, retentionKeys } from '../shared/retention/keys';
-import { dueSchedules } from '../shared/retention/store';
+import { activityItemType, dueShards, retentionKeys } from '../shared/retention/keys';
+import { dueQuery } from '../shared/retention/due-index';
+import { scheduleOf } from '../shared/retention/store';
+import { queryAll } from '../shared/db/query';
 import { sweepLimits, sweepRetention } from '../shared/retention/sweeper';
 import { newTenant, useApi } from './support/api';
 import { useClockReset } from './support/clock';
 import { sha256 } from './support/consent';
 import { createNotice, createPurpose, publish } from './support/notices';
-import { recordConsentAndActivity } from './support/retention';
+import { recordConsentAndActivity, sweepAhead } from './support/retention';
 import { manualSweeps, useTestWorkers } from './support/workers';
 
 /**
@@ -28,11 +30,15 @@ useTestWorkers();
 useClockReset();
 
 const day = 86_400_000;
+/** Every entry of the due index due by `now`, every tenant's (the test's own count, beside the sweep's read). */
+const dueEntries = async (now: string) => (await Promise.all(Array.from({ length: dueShards }, (_, shard) => queryAll(dueQuery(shard, now))))).flat().map(scheduleOf);
 const share = 100;
 const large = 10 * share;
-const { tenantBudget } = sweepLimits;
-beforeAll(() => void (sweepLimits.tenantBudget = share));
-afterAll(() => void (sweepLimits.tenantBudget = tenantBudget));
+/** Each shard keeps at most this many entries a pass: the large tenant's ~62 a shard are a backlog deeper than that. */
+const readPerShard = 20;
+const saved = { ...sweepLimits };
+beforeAll(() => void Object.assign(sweepLimits, { tenantBudget: share, readPerShard }));
+afterAll(() => void Object.assign(sweepLimits, saved));
 
 describe('fairness of the retention sweep', () => {
   it("sends a small tenant's notices in the first pass while a large tenant's due principals, ten times its share, get only that share", async () => {
@@ -47,7 +53,9 @@ describe('fairness of the retention sweep', () => {
     const noticeId = await createNotice(call, small.token, [purpose]);
     expect((await publish(call, small.token, noticeId)).status).toBe(200);
     const emails = [1, 2, 3].map((index) => `fair-${index}-${small.tenantId}@example.in`);
-    await Promise.all(emails.map((email) => recordConsentAndActivity(call, small, { noticeId, dataPrincipalIdentifier: email, consentGiven: { [purpose]: true } })));
+    const hashes = await Promise.all(emails.map((email) => recordConsentAndActivity(call, small, { noticeId, dataPrincipalIdentifier: email, consentGiven: { [purpose]: true } })));
+    // Their consents put them in the due index at now; a pass now moves each to her notice time (day 28).
+    await sweepAhead(small.tenantId, 0);
 
     // The large tenant: 1,000 principals in the due index an hour before the small tenant's notice
     // time (day 28), so in every shard they come first (seeded straight into the table, 25 an item
@@ -59,9 +67,13 @@ describe('fairness of the retention sweep', () => {
     });
     const batches = Array.from({ length: Math.ceil(large / 25) }, (_, index) => requests.slice(index * 25, index * 25 + 25));
     await mapWithConcurrency(batches, 8, batchWriteAll);
-    const remaining = async (tenantId: string) => (await dueSchedules(new Date(Date.now() + 29 * day).toISOString(), large)).filter((entry) => entry.tenantId === tenantId).length;
+    const remaining = async (tenantId: string) => (await dueEntries(new Date(Date.now() + 29 * day).toISOString())).filter((entry) => entry.tenantId === tenantId).length;
     const noticed = async () => (await Promise.all(emails.map((email) => documentsOf(small.tenantId, `retention:${sha256(email)}`)))).map((documents) => documents.filter((document) => document.documentType === 'retention.notice').length);
     expect(await remaining(big.tenantId)).toBe(large);
+    // Behind the large tenant's backlog in every shard: in each, more of its entries than a pass keeps come first.
+    const smallKeys = (await dueEntries(new Date(Date.now() + 29 * day).toISOString())).filter((entry) => entry.tenantId === small.tenantId).map((entry) => entry.indexKey!);
+    expect(smallKeys).toHaveLength(hashes.length);
+    for (const key of smallKeys) expect(key > earlier).toBe(true);
 
     setClock(offsetClock(29 * day));
     try {

@@ -4,10 +4,10 @@ import { mapWithConcurrency } from '../shared/concurrency';
 import { batchWriteAll } from '../shared/db/batch';
 import { documentsOf } from '../shared/evidence/documents';
 import { activityItemType, dueShards, retentionKeys } from '../shared/retention/keys';
-import { dueQuery } from '../shared/retention/due-index';
+import { dueQuery, dueSchedules } from '../shared/retention/due-index';
 import { scheduleOf } from '../shared/retention/store';
 import { queryAll } from '../shared/db/query';
-import { sweepLimits, sweepRetention } from '../shared/retention/sweeper';
+import { shardShare, sweepLimits, sweepRetention } from '../shared/retention/sweeper';
 import { newTenant, useApi } from './support/api';
 import { useClockReset } from './support/clock';
 import { sha256 } from './support/consent';
@@ -17,13 +17,16 @@ import { manualSweeps, useTestWorkers } from './support/workers';
 
 /**
  * One tenant's large day never delays another tenant's notices (issue 34): two tenants due the
- * same day, one with ten times its share of principals ahead of the other in the due index; one
- * pass sends every notice of the small tenant and does exactly the bounded share
- * (sweepLimits.tenantBudget) of the large one. The share is cut from 1,000 to 100 here (the large
- * day from 10,000 to 1,000): the property is the ratio, and ten times as many principals seeded
- * and noticed took a minute of CI's two cores. That the large tenant's day then finishes, with its
- * counts exact, is the bench's to show at scale (bench/sections/retention.ts). In process, on the
- * injectable clock; the local workers leave both tenants to the test's own pass.
+ * same day, one with ten times its share of principals ahead of the other in every shard of the
+ * due index, deeper there than a pass keeps of a shard (sweepLimits.readPerShard, cut to 20 here:
+ * ~62 of the large tenant's a shard); one pass sends every notice of the small tenant and does
+ * exactly the bounded share (sweepLimits.tenantBudget) of the large one. The read that took a
+ * shard's oldest entries up to readPerShard moved the large tenant's share only (100, not 103).
+ * The share is cut from 1,000 to 100 here (the large day from 10,000 to 1,000): the property is
+ * the ratio, and ten times as many principals seeded and noticed took a minute of CI's two cores.
+ * That the large tenant's day then finishes, with its counts exact, is the bench's to show at
+ * scale (bench/sections/retention.ts). In process, on the injectable clock; the local workers
+ * leave both tenants to the test's own pass.
  */
 const { call } = useApi();
 useTestWorkers();
@@ -74,6 +77,14 @@ describe('fairness of the retention sweep', () => {
     const smallKeys = (await dueEntries(new Date(Date.now() + 29 * day).toISOString())).filter((entry) => entry.tenantId === small.tenantId).map((entry) => entry.indexKey!);
     expect(smallKeys).toHaveLength(hashes.length);
     for (const key of smallKeys) expect(key > earlier).toBe(true);
+    // The pass's read (no writes): each shard gives the large tenant its share and reaches the small
+    // tenant behind it; a read allowed to evaluate fewer entries of a shard than the backlog holds does not.
+    const at = new Date(Date.now() + 29 * day).toISOString();
+    const read = { share: shardShare(), keep: readPerShard, accept: ours };
+    const seen = await dueSchedules(at, { ...read, evaluate: sweepLimits.scanPerShard });
+    expect(seen.filter((entry) => entry.tenantId === small.tenantId)).toHaveLength(hashes.length);
+    expect(seen.filter((entry) => entry.tenantId === big.tenantId)).toHaveLength(dueShards * shardShare());
+    expect((await dueSchedules(at, { ...read, evaluate: 10 })).some((entry) => entry.tenantId === small.tenantId)).toBe(false);
 
     setClock(offsetClock(29 * day));
     try {

@@ -106,10 +106,14 @@ const measureDay = async (tenant: BenchTenant, principals: number) => {
  * What a principal's activity costs a day, for `perDay` activities each (after a first day that
  * made her item, unmeasured): reported by the tenant's server (POST /principals/activity, up to
  * 1,000 a call), and seen as decisions on the stream (the activity consumer, which also keeps her
- * in the due index). One warm instance: it remembers the day it wrote for her.
+ * in the due index). One warm instance: it remembers the day it wrote for her. The tenant keeps a
+ * purpose's data three years from last activity: decisions count only where a retention is in
+ * force (activity-consumer.ts), and a tenant without one would show their cost as nothing.
  */
 const measureActivity = async (tenant: BenchTenant, principals: number, perDay: number) => {
   const route = requireRoute('POST', '/api/v1/principals/activity');
+  const [purposeId] = tenant.purposeIds as [string];
+  await expectData(requireRoute('PUT', '/api/v1/purposes/:id'), { bearer: tenant.token, params: { id: purposeId }, body: { retention: { period: 'P3Y', from: 'LAST_ACTIVITY' } } });
   const hashes = Array.from({ length: principals }, () => randomBytes(32).toString('hex'));
   const dayStart = (daysAgo: number) => Date.parse(new Date(Date.now() - daysAgo * dayMs).toISOString().slice(0, 10));
   const report = async (at: number) => {
@@ -131,6 +135,7 @@ const measureActivity = async (tenant: BenchTenant, principals: number, perDay: 
     }
   });
   const billed = (work: Work) => (work.wru + totalCalls(work.failed)) / principals;
+  if (billed(decisions.work) === 0) throw new Error('decisions wrote nothing: no retention in force for the activity tenant?');
   return { principals, perDay, reportedWruPerPrincipalPerDay: billed(reported.work), decisionsWruPerPrincipalPerDay: billed(decisions.work), reported: reported.work, decisions: decisions.work };
 };
 

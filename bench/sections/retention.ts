@@ -4,6 +4,7 @@ import { documentsOf } from '../../shared/evidence/documents';
 import { activityConsumer } from '../../shared/retention/activity-consumer';
 import { activityItemType, retentionKeys } from '../../shared/retention/keys';
 import { erasurePageSize } from '../../shared/retention/run';
+import { duePageItems } from '../../shared/retention/due-index';
 import { passReserveMs, sweepLimits, sweepRetentionDue, sweepRetentionPasses } from '../../shared/retention/sweeper';
 import { sweeperTimeoutSeconds } from '../../infra/functions';
 import { putItems, type BenchTenant } from '../fixtures';
@@ -11,7 +12,7 @@ import { expectData, invoke, requireRoute } from '../invoke';
 import { describeAccesses, describeCalls, describeUnits, measure, totalCalls, type Work } from '../meter';
 import { emptyKeyedUnits, maskKey, type KeyedUnits } from '../partition-units';
 import { printTable } from '../report';
-import { awsLatencyMs, describeProjection, indexReadMsPerPass, projectPhase, scheduleMinutes, type PhaseProjection } from '../retention-projection';
+import { averageBacklog, awsLatencyMs, describeProjection, duePageMs, indexReadMs, projectPhase, scheduleMinutes, type PhaseProjection } from '../retention-projection';
 import type { Settings } from '../settings';
 import { seedPrincipals } from './breach';
 
@@ -147,7 +148,7 @@ export const measureRetention = async (dayTenant: BenchTenant, activityTenant: B
   const wru = day.notices.work.wru + day.expiry.work.wru;
   const projection = {
     principals: projectedPrincipals,
-    model: `PROJECTION, not measured: the calls counted here at typical AWS latencies (ms: ${Object.entries(awsLatencyMs).map(([command, ms]) => `${command} ${ms}`).join(', ')}), one after another per principal, ${sweepLimits.concurrency} principals at once, capped at 1,000 WRU/s on the hottest key, plus ${indexReadMsPerPass} ms a pass to read the due index; passes of at most ${sweepLimits.tenantBudget} principals, started while the ${sweeperTimeoutSeconds} s invocation has max(${passReserveMs / 1000} s, twice its longest pass) left; one invocation every ${scheduleMinutes} min (bench/retention-projection.ts)`,
+    model: `PROJECTION, not measured: the calls counted here at typical AWS latencies (ms: ${Object.entries(awsLatencyMs).map(([command, ms]) => `${command} ${ms}`).join(', ')}), one after another per principal, ${sweepLimits.concurrency} principals at once, capped at 1,000 WRU/s on the hottest key, plus a pass's read of the due index, ${duePageMs} ms a page of ${duePageItems} entries of a partition (${indexReadMs(averageBacklog(projectedPrincipals, 1))} ms for the notices' backlog averaged, ${indexReadMs(averageBacklog(projectedPrincipals, 2))} ms for the expiry's); passes of at most ${sweepLimits.tenantBudget} principals, started while the ${sweeperTimeoutSeconds} s invocation has max(${passReserveMs / 1000} s, twice its longest pass) left; one invocation every ${scheduleMinutes} min (bench/retention-projection.ts)`,
     latencyMs: awsLatencyMs,
     notices: projectPhase(day.notices.work, principals, projectedPrincipals, 1, day.notices.hottestKeyWru),
     expiry: projectPhase(day.expiry.work, principals, projectedPrincipals, 2, day.expiry.hottestKeyWru),

@@ -30,8 +30,10 @@ type Accept = (tenantId: string) => boolean;
  * filtered out by DynamoDB, so another tenant's principals due later than a backlog are reached
  * in the same pass (due-index.ts). Past `scanPerShard` entries evaluated in a shard (a backlog of
  * more than 16 × 25,000 = 400,000 due) the shard is read no further that pass, bounding a pass's
- * read units: ~1,000 RRU a shard at ~0.3 KB an entry (docs/retention.md, "One tenant's large day
- * never delays another's notices"; tests/retention-fairness.test.ts).
+ * read units (filtered entries are paid for too): ~1,600 RRU a shard, ~25,000 a pass, at ~0.5 KB
+ * an entry; a backlog of 100,000 costs a pass ~6,250 RRU, and nothing once it is gone
+ * (docs/retention.md, "One tenant's large day never delays another's notices";
+ * tests/retention-fairness.test.ts).
  */
 export const sweepLimits = { readPerShard: 2_000, scanPerShard: 25_000, tenantBudget: 1_000, concurrency: 16 };
 /**

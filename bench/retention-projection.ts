@@ -1,4 +1,6 @@
 import { sweeperScheduleMinutes, sweeperTimeoutSeconds } from '../infra/functions';
+import { duePageItems } from '../shared/retention/due-index';
+import { dueShards } from '../shared/retention/keys';
 import { passReserveMs, sweepLimits } from '../shared/retention/sweeper';
 import type { Work } from './meter';
 
@@ -13,9 +15,10 @@ import type { Work } from './meter';
  * - unless the hottest partition key caps it first: ~1,000 WRU/s per key;
  * - passes move at most `sweepLimits.tenantBudget` principals of the tenant each (expiry moves
  *   each twice: her expiry, then her leaving the index), plus a last pass that finds none; each
- *   pass first reads up to `readPerShard` (2,000) entries of each of the 16 index partitions, about
- *   1 MB, two Query pages of ~50 ms each, partitions side by side: `indexReadMsPerPass` (a large
- *   day's backlog fills that read; the measured day's smaller one does not);
+ *   pass first reads the due index, its 16 partitions side by side, each paged to the end of what
+ *   is due (up to `scanPerShard`: the tenant's backlog is evaluated, filtered out past its share,
+ *   shared/retention/due-index.ts), a page of `duePageItems` (~0.5 MB) taking `duePageMs`: the
+ *   phase's backlog averaged over its passes (`indexReadMs`; the measured day's is too small to show it);
  * - one invocation of the rights sweeper every `sweeperScheduleMinutes` (infra/functions.ts),
  *   each with its timeout (`sweeperTimeoutSeconds`), starting passes while the time left is at least
  *   max(passReserveMs, twice its longest pass) (sweepRetentionPasses); the cold start and the
@@ -35,7 +38,19 @@ export const awsLatencyMs: Record<string, number> = {
 const otherLatencyMs = 10;
 const keyWruPerSecond = 1_000;
 export const scheduleMinutes = sweeperScheduleMinutes;
-export const indexReadMsPerPass = 100;
+/** One Query page of the due index in AWS: `duePageItems` entries evaluated, ~0.5 MB. */
+export const duePageMs = 50;
+/**
+ * A pass's read of the due index while `backlog` principals are due: a page per `duePageItems`
+ * entries of a partition, at least one, partitions side by side.
+ */
+export const indexReadMs = (backlog: number): number => Math.max(1, Math.ceil(Math.min(backlog / dueShards, sweepLimits.scanPerShard) / duePageItems)) * duePageMs;
+/**
+ * A phase's backlog averaged over its passes: it shrinks from the whole day to nothing as each
+ * principal makes her one move; with two (expiry), the expired go back in behind the rest, so the
+ * backlog stays whole for the first half of the passes: (1 - 1 / (2 × moves)) × the day.
+ */
+export const averageBacklog = (target: number, movesPerPrincipal: number): number => target * (1 - 1 / (2 * movesPerPrincipal));
 /** Cold start and the rights and children sweeps that run first in the same invocation. */
 const otherMs = 1_500;
 
@@ -73,7 +88,7 @@ export const projectPhase = (work: Work, measured: number, target: number, moves
   const workSeconds = (callMsPerPrincipal * target) / sweepLimits.concurrency / 1000;
   const keyCapSeconds = ((hottestKeyWru / measured) * target) / keyWruPerSecond;
   const passes = Math.ceil((target * movesPerPrincipal) / sweepLimits.tenantBudget) + 1;
-  const passSeconds = Math.max(workSeconds, keyCapSeconds) / passes + indexReadMsPerPass / 1000;
+  const passSeconds = Math.max(workSeconds, keyCapSeconds) / passes + indexReadMs(averageBacklog(target, movesPerPrincipal)) / 1000;
   const perInvocation = passesPerInvocation(passSeconds * 1000);
   const invocations = perInvocation > 0 ? Math.ceil(passes / perInvocation) : Infinity;
   const lastSeconds = otherMs / 1000 + (passes - (invocations - 1) * perInvocation) * passSeconds;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../shared/errors';
 import { retentionKeys } from '../shared/retention/keys';
-import { entryMove } from '../shared/retention/sweeper';
-import { dayCountsQuery, dayCountsUpdate, dueQuery, entryCancel, entryPut, scheduleUpdate, taskInsert, taskReplace, tasksQuery, upcomingQuery, type ErasureTask, type Schedule } from '../shared/retention/store';
+import { entryMove, shardShare, sweepLimits } from '../shared/retention/sweeper';
+import { dueQuery, filterTenantsMax, ShardTake } from '../shared/retention/due-index';
+import { dayCountsQuery, dayCountsUpdate, entryCancel, entryPut, scheduleUpdate, taskInsert, taskReplace, tasksQuery, upcomingQuery, type ErasureTask, type Schedule } from '../shared/retention/store';
 import { entryKeptDays, sweepKeys } from '../shared/retention/sweep-keys';
 import { monthsOf, rangeOf } from '../shared/retention/upcoming';
 import { newErasureTask } from '../shared/retention/erasures';
@@ -35,6 +36,28 @@ describe('scheduleUpdate', () => {
 describe('the due index and the upcoming entries', () => {
   it('queries one shard up to now, whatever follows the time in the sort key', () => {
     expect(dueQuery(3, '2026-02-01T00:00:00.000Z')).toEqual({ IndexName: 'GSI2', KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now', ExpressionAttributeValues: { ':pk': 'RETDUE#3', ':now': '2026-02-01T00:00:00.000Z~' } });
+  });
+
+  it('leaves the tenants a pass no longer takes out of the next page, at most 100 in the filter', () => {
+    const query = dueQuery(3, '2026-02-01T00:00:00.000Z', ['t1', 't2']);
+    expect(query).toMatchObject({ FilterExpression: 'NOT #tenant IN (:x0, :x1)', ExpressionAttributeNames: { '#tenant': 'tenantId' }, ExpressionAttributeValues: { ':pk': 'RETDUE#3', ':x0': 't1', ':x1': 't2' } });
+    const many = Array.from({ length: filterTenantsMax + 20 }, (_, index) => `t${index}`);
+    const capped = dueQuery(0, '2026-02-01T00:00:00.000Z', many);
+    expect(capped.FilterExpression!.split(',')).toHaveLength(filterTenantsMax);
+    expect(Object.keys(capped.ExpressionAttributeValues)).toHaveLength(filterTenantsMax + 2);
+  });
+
+  it("keeps each tenant's share of a shard, oldest first, then excludes it; a tenant not taken is excluded at once", () => {
+    const entry = (tenantId: string, index: number): Schedule => ({ ...schedule, tenantId, indexKey: `2026-02-01T00:00:0${index}.000Z#${tenantId}#${hash}` });
+    const take = new ShardTake({ share: 2, keep: 5, accept: (tenantId) => tenantId !== 'other' });
+    take.offer([entry('big', 0), entry('other', 1), entry('big', 2), entry('big', 3), entry('small', 4)]);
+    expect(take.kept.map((kept) => kept.tenantId)).toEqual(['big', 'big', 'small']);
+    expect(take.excluded).toEqual(['other', 'big']);
+    // A tenant excluded past the filter's 100 is still dropped as its entries arrive; the pass stops at `keep`.
+    take.offer([entry('big', 5), entry('a', 6), entry('b', 7), entry('c', 8)]);
+    expect(take.kept.map((kept) => kept.tenantId)).toEqual(['big', 'big', 'small', 'a', 'b']);
+    expect(take.full).toBe(true);
+    expect(shardShare()).toBe(Math.ceil((2 * sweepLimits.tenantBudget) / 16));
   });
 
   it('keeps an entry in its tenant\'s partition of its due month, and a CANCELLED or EXPIRED one only for entryKeptDays', () => {

@@ -4,6 +4,7 @@ import { documentsOf } from '../../shared/evidence/documents';
 import { activityConsumer } from '../../shared/retention/activity-consumer';
 import { activityItemType, retentionKeys } from '../../shared/retention/keys';
 import { erasurePageSize } from '../../shared/retention/run';
+import { duePageItems } from '../../shared/retention/due-index';
 import { passReserveMs, sweepLimits, sweepRetentionDue, sweepRetentionPasses } from '../../shared/retention/sweeper';
 import { sweeperTimeoutSeconds } from '../../infra/functions';
 import { putItems, type BenchTenant } from '../fixtures';
@@ -11,7 +12,7 @@ import { expectData, invoke, requireRoute } from '../invoke';
 import { describeAccesses, describeCalls, describeUnits, measure, totalCalls, type Work } from '../meter';
 import { emptyKeyedUnits, maskKey, type KeyedUnits } from '../partition-units';
 import { printTable } from '../report';
-import { awsLatencyMs, describeProjection, indexReadMsPerPass, projectPhase, scheduleMinutes, type PhaseProjection } from '../retention-projection';
+import { averageBacklog, awsLatencyMs, describeProjection, duePageMs, indexReadMs, projectPhase, scheduleMinutes, type PhaseProjection } from '../retention-projection';
 import type { Settings } from '../settings';
 import { seedPrincipals } from './breach';
 
@@ -106,10 +107,14 @@ const measureDay = async (tenant: BenchTenant, principals: number) => {
  * What a principal's activity costs a day, for `perDay` activities each (after a first day that
  * made her item, unmeasured): reported by the tenant's server (POST /principals/activity, up to
  * 1,000 a call), and seen as decisions on the stream (the activity consumer, which also keeps her
- * in the due index). One warm instance: it remembers the day it wrote for her.
+ * in the due index). One warm instance: it remembers the day it wrote for her. The tenant keeps a
+ * purpose's data three years from last activity: decisions count only where a retention is in
+ * force (activity-consumer.ts), and a tenant without one would show their cost as nothing.
  */
 const measureActivity = async (tenant: BenchTenant, principals: number, perDay: number) => {
   const route = requireRoute('POST', '/api/v1/principals/activity');
+  const [purposeId] = tenant.purposeIds as [string];
+  await expectData(requireRoute('PUT', '/api/v1/purposes/:id'), { bearer: tenant.token, params: { id: purposeId }, body: { retention: { period: 'P3Y', from: 'LAST_ACTIVITY' } } });
   const hashes = Array.from({ length: principals }, () => randomBytes(32).toString('hex'));
   const dayStart = (daysAgo: number) => Date.parse(new Date(Date.now() - daysAgo * dayMs).toISOString().slice(0, 10));
   const report = async (at: number) => {
@@ -131,6 +136,7 @@ const measureActivity = async (tenant: BenchTenant, principals: number, perDay: 
     }
   });
   const billed = (work: Work) => (work.wru + totalCalls(work.failed)) / principals;
+  if (billed(decisions.work) === 0) throw new Error('decisions wrote nothing: no retention in force for the activity tenant?');
   return { principals, perDay, reportedWruPerPrincipalPerDay: billed(reported.work), decisionsWruPerPrincipalPerDay: billed(decisions.work), reported: reported.work, decisions: decisions.work };
 };
 
@@ -142,7 +148,7 @@ export const measureRetention = async (dayTenant: BenchTenant, activityTenant: B
   const wru = day.notices.work.wru + day.expiry.work.wru;
   const projection = {
     principals: projectedPrincipals,
-    model: `PROJECTION, not measured: the calls counted here at typical AWS latencies (ms: ${Object.entries(awsLatencyMs).map(([command, ms]) => `${command} ${ms}`).join(', ')}), one after another per principal, ${sweepLimits.concurrency} principals at once, capped at 1,000 WRU/s on the hottest key, plus ${indexReadMsPerPass} ms a pass to read the due index; passes of at most ${sweepLimits.tenantBudget} principals, started while the ${sweeperTimeoutSeconds} s invocation has max(${passReserveMs / 1000} s, twice its longest pass) left; one invocation every ${scheduleMinutes} min (bench/retention-projection.ts)`,
+    model: `PROJECTION, not measured: the calls counted here at typical AWS latencies (ms: ${Object.entries(awsLatencyMs).map(([command, ms]) => `${command} ${ms}`).join(', ')}), one after another per principal, ${sweepLimits.concurrency} principals at once, capped at 1,000 WRU/s on the hottest key, plus a pass's read of the due index, ${duePageMs} ms a page of ${duePageItems} entries of a partition (${indexReadMs(averageBacklog(projectedPrincipals, 1))} ms for the notices' backlog averaged, ${indexReadMs(averageBacklog(projectedPrincipals, 2))} ms for the expiry's); passes of at most ${sweepLimits.tenantBudget} principals, started while the ${sweeperTimeoutSeconds} s invocation has max(${passReserveMs / 1000} s, twice its longest pass) left; one invocation every ${scheduleMinutes} min (bench/retention-projection.ts)`,
     latencyMs: awsLatencyMs,
     notices: projectPhase(day.notices.work, principals, projectedPrincipals, 1, day.notices.hottestKeyWru),
     expiry: projectPhase(day.expiry.work, principals, projectedPrincipals, 2, day.expiry.hottestKeyWru),

@@ -5,7 +5,7 @@ import { writtenUnlessRaced } from '../db/errors';
 import { addCounters, named, tryTransaction, type NamedItem } from '../db/transact';
 import { ConflictError } from '../errors';
 import { outboxPut, type EventEnvelope } from '../events/outbox';
-import { dueShards, retentionKeys } from './keys';
+import { retentionKeys } from './keys';
 import { entryKeptDays, sweepKeys, type TaskState } from './sweep-keys';
 
 /**
@@ -62,21 +62,6 @@ export const writeStep = async (items: readonly NamedItem[]): Promise<boolean> =
   }
   return (await tryTransaction(items)) === 'ok';
 };
-
-/** The Query of one shard of the due index: entries due by `now`, oldest first. */
-export const dueQuery = (shard: number, now: string) => ({
-  IndexName: 'GSI2',
-  KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :now',
-  ExpressionAttributeValues: { ':pk': retentionKeys.duePartition(shard), ':now': `${now}~` },
-});
-
-/**
- * Entries due by `now` in every shard, up to `perShard` each, oldest first: deep enough that one
- * tenant's backlog does not hide another tenant's entries behind it (the sweep then bounds what
- * each tenant gets done per pass). Reading is cheap beside the work: ~0.5 RCU per 4 KB of index.
- */
-export const dueSchedules = async (now: string, perShard: number): Promise<Schedule[]> =>
-  (await Promise.all(Array.from({ length: dueShards }, (_, shard) => queryAll(dueQuery(shard, now), { limit: perShard })))).flat().map(scheduleOf);
 
 export const scheduleChangedError = () => new ConflictError('The principal\'s retention schedule changed meanwhile; decided again at the next sweep');
 

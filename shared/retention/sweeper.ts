@@ -9,25 +9,40 @@ import { describeError, log } from '../log';
 import type { Purpose } from '../notices/notice';
 import { listPurposes } from '../purposes/store';
 import { purposeDues, sweepStep, type SweepStep } from './due';
-import { retentionKeys } from './keys';
+import { dueSchedules } from './due-index';
+import { dueShards, retentionKeys } from './keys';
 import { queueRetentionNoticeMail } from './notice-mail';
 import { retentionDocumentTypes } from './documents';
 import { eraseLapsed } from './erase-lapsed';
 import { runExpiries, type Expiry } from './run';
 import { readRetention, retentionInForce, type RetentionSettings } from './settings';
-import { dueSchedules, entryCancel, entryDelete, entryPut, scheduleUpdate, writeStep, type Schedule, type UpcomingEntry } from './store';
+import { entryCancel, entryDelete, entryPut, scheduleUpdate, writeStep, type Schedule, type UpcomingEntry } from './store';
 import { DayTally } from './tally';
 
 type Accept = (tenantId: string) => boolean;
 
 /**
- * Fairness: a pass reads up to `readPerShard` due entries of each shard (deep enough to see past
- * one tenant's backlog) and gets at most `tenantBudget` principals of each tenant done, tenants
- * side by side; the rest of a large day waits for the next pass. A tenant with 10,000 principals
- * due thus takes ceil(10,000 / tenantBudget) passes, and another tenant's notices go out in the
- * first one (tests/retention-fairness.test.ts).
+ * Fairness: a pass gets at most `tenantBudget` principals of each tenant done, tenants side by
+ * side, `concurrency` of each in flight; the rest of a large day waits for the next pass (a tenant
+ * with 10,000 due takes ceil(10,000 / tenantBudget) passes). To find them, it pages each shard of
+ * the due index from its oldest entry and keeps each tenant's first `shardShare` entries of it,
+ * `readPerShard` in all: once a tenant has its share of a shard, its further entries there are
+ * filtered out by DynamoDB, so another tenant's principals due later than a backlog are reached
+ * in the same pass (due-index.ts). Past `scanPerShard` entries evaluated in a shard (a backlog of
+ * more than 16 × 25,000 = 400,000 due) the shard is read no further that pass, bounding a pass's
+ * read units (filtered entries are paid for too): ~1,600 RRU a shard, ~25,000 a pass, at ~0.5 KB
+ * an entry; a backlog of 100,000 costs a pass ~6,250 RRU, and nothing once it is gone
+ * (docs/retention.md, "One tenant's large day never delays another's notices";
+ * tests/retention-fairness.test.ts).
  */
-export const sweepLimits = { readPerShard: 2_000, tenantBudget: 1_000, concurrency: 16 };
+export const sweepLimits = { readPerShard: 2_000, scanPerShard: 25_000, tenantBudget: 1_000, concurrency: 16 };
+/**
+ * A tenant's share of one shard: twice an even spread of its budget over the shards, since its
+ * principals fall into shards by hash, unevenly (a shard holds 62.5 of 1,000 on average, and
+ * hardly ever 125): a tenant with up to its budget due is still done in one pass, and a backlog
+ * gives a pass at most twice its budget, cut to the oldest `tenantBudget` across the shards.
+ */
+export const shardShare = () => Math.ceil((2 * sweepLimits.tenantBudget) / dueShards);
 /** How long a claim on a principal's expiry holds before another sweep may take it up. */
 const claimMs = 5 * 60_000;
 
@@ -155,12 +170,9 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
  */
 export const sweepRetention = async (options: { accept?: Accept } = {}): Promise<number> => {
   const now = clock.now();
-  const entries = await dueSchedules(now.toISOString(), sweepLimits.readPerShard);
+  const entries = await dueSchedules(now.toISOString(), { share: shardShare(), keep: sweepLimits.readPerShard, evaluate: sweepLimits.scanPerShard, accept: options.accept });
   const byTenant = new Map<string, Schedule[]>();
-  for (const entry of entries) {
-    if (options.accept && !options.accept(entry.tenantId)) continue;
-    byTenant.set(entry.tenantId, [...(byTenant.get(entry.tenantId) ?? []), entry]);
-  }
+  for (const entry of entries) byTenant.set(entry.tenantId, [...(byTenant.get(entry.tenantId) ?? []), entry]);
   const shares = [...byTenant].map(([tenantId, mine]) => [tenantId, mine.sort((a, b) => (a.indexKey ?? '').localeCompare(b.indexKey ?? '')).slice(0, sweepLimits.tenantBudget)] as const);
   const outcomes = await Promise.allSettled(shares.map(([tenantId, mine]) => sweepTenant(tenantId, mine, now)));
   for (const outcome of outcomes) if (outcome.status === 'rejected') log.error('retention sweep failed for a tenant', describeError(outcome.reason));

@@ -68,7 +68,7 @@ const checkInLog = (leafData, log, keys, tenantId, what) => {
   return `leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
 };
 
-const fieldWords = { externalId: 'external id', userAgent: 'user agent', ipAddress: 'IP address' };
+const fieldWords = { externalId: 'external id', userAgent: 'user agent', ipAddress: 'IP address', salt: 'salt' };
 const fieldsSaid = (fields) => {
   const words = fields.map((field) => fieldWords[field] ?? field);
   return `its ${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0]} ${words.length > 1 ? 'were' : 'was'}`;

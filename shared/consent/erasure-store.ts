@@ -14,8 +14,8 @@ import { recordKeyOf } from './store';
 /**
  * Retention's erasure of what a record holds of her: the sealed contact (never part of its
  * evidence; `sealedContact`: one was read) and the values a logged binding names
- * (evidence-erasure.ts), each replaced by its SHA-256 (`xe`, `xua`, `xip`), the external id with
- * its lookup keys (GSI3), in any proof format. Conditional on each value being the one read, so
+ * (evidence-erasure.ts), each replaced by its hash (`xe`, `xua`, `xip`; format 4's salt by `xsl`),
+ * the external id with its lookup keys (GSI3), in any proof format. Conditional on each value being the one read, so
  * only what the logged binding names is erased, and once.
  */
 export const erasureUpdate = (
@@ -42,8 +42,8 @@ export const erasureUpdate = (
       remove.push(`#${field}`);
       conditions.push(`#${field} = :${field}`);
       values[`:${field}`] = record[field];
-    } else {
-      // Formats 2 and 3 hold the external id only in its lookup key.
+    } else if (field === 'externalId') {
+      // Formats 2 to 4 hold the external id only in its lookup key.
       conditions.push('GSI3PK = :external');
       values[':external'] = consentKeys.externalPartition(record.tenantId, String(record.externalId));
     }

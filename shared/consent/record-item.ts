@@ -15,7 +15,8 @@ import type { ConsentState } from './states';
  * Format 3 adds the attribution in about 20 bytes (`am`: one letter for the method, which implies
  * the level; `ab`: who vouched, a UUID as 16 bytes, a `key:` for every method but DASHBOARD's
  * `user:`; `isa`: when a signed hash was signed, Unix seconds) and, for widget records, the SHA-256 of the withdrawal key (`wk`, 32 bytes; not
- * evidence). Format 1 items (the hash-chain era) are stored whole and read as they are.
+ * evidence). Format 4 adds the record's salt (`sl`, as the evidence holds it: 22 characters of
+ * base64url, so the erasure's condition compares it as read). Format 1 items (the hash-chain era) are stored whole and read as they are.
  */
 
 type Item = Record<string, unknown>;
@@ -56,7 +57,7 @@ const attributionOf = (item: Item) => {
   return { attribution: levelOf[method], attributionMethod: method, attributedBy: attributedByOf(method, item.ab) };
 };
 
-/** The item PutItem writes for a new (format 3; format 2 in tests of old records) record. */
+/** The item PutItem writes for a new (format 4; formats 2 and 3 in tests of old records) record. */
 export const recordItem = (record: ConsentRecord): Item => {
   const { tenantId, recordId, createdAt } = record;
   return {
@@ -65,7 +66,8 @@ export const recordItem = (record: ConsentRecord): Item => {
     ...(record.externalId ? consentKeys.external(tenantId, record.externalId, createdAt, recordId) : {}),
     type: recordItemType,
     pv: record.proofVersion,
-    ...(record.proofVersion === 3 ? { am: methodCodes[record.attributionMethod!], ab: attributedByItem(record.attributionMethod!, record.attributedBy!) } : {}),
+    ...(record.proofVersion >= 3 ? { am: methodCodes[record.attributionMethod!], ab: attributedByItem(record.attributionMethod!, record.attributedBy!) } : {}),
+    ...(record.proofVersion === 4 && record.salt ? { sl: record.salt } : {}),
     ...(record.identifierSignedAt === undefined ? {} : { isa: record.identifierSignedAt }),
     ...(record.withdrawalKeyHash ? { wk: bytes(record.withdrawalKeyHash) } : {}),
     nid: record.noticeId,
@@ -110,14 +112,15 @@ const childState = (item: Item): Partial<ConsentRecord> => ({
 });
 
 /**
- * Where retention keeps the SHA-256 of each value it erased from a record (32 bytes each), in
- * every proof format; the value itself is gone (the external id with its lookup keys).
+ * Where retention keeps the SHA-256 of each value it erased from a record (32 bytes each; format 4:
+ * keyed by its salt, evidence-erasure.ts), in every proof format; the value itself is gone (the
+ * external id with its lookup keys, format 4's salt with the values).
  */
-export const erasedAttributes = { externalId: 'xe', userAgent: 'xua', ipAddress: 'xip' } as const satisfies Record<ErasableRecordField, string>;
+export const erasedAttributes = { externalId: 'xe', userAgent: 'xua', ipAddress: 'xip', salt: 'xsl' } as const satisfies Record<ErasableRecordField, string>;
 
-/** Where each erasable value is stored: format 1 whole under its own name, formats 2 and 3 compactly (the external id only in its lookup keys, GSI3). */
+/** Where each erasable value is stored: format 1 whole under its own name, formats 2 to 4 compactly (the external id only in its lookup keys, GSI3; a salt in format 4 only). */
 export const valueAttributes = (proofVersion: ProofVersion): Record<ErasableRecordField, string | undefined> =>
-  proofVersion === 1 ? { externalId: 'externalId', userAgent: 'userAgent', ipAddress: 'ipAddress' } : { externalId: undefined, userAgent: 'ua', ipAddress: 'ip' };
+  proofVersion === 1 ? { externalId: 'externalId', userAgent: 'userAgent', ipAddress: 'ipAddress', salt: undefined } : { externalId: undefined, userAgent: 'ua', ipAddress: 'ip', salt: 'sl' };
 
 /** The values retention erased (evidence-erasure.ts), each as its SHA-256. */
 const erasedState = (item: Item): Pick<ConsentRecord, 'erasedSha256'> => {
@@ -135,13 +138,14 @@ const withdrawalState = (item: Item) => ({
   ...(item.lastWithdrawalId ? { lastWithdrawalId: String(item.lastWithdrawalId) } : {}),
 });
 
-/** Formats 2 and 3: keys derived from the item's keys, hashes as bytes. */
+/** Formats 2 to 4: keys derived from the item's keys, hashes as bytes. */
 const compact = (item: Item): ConsentRecord => {
   const tenantId = consentKeys.tenantOfRecordPartition(String(item.PK));
   if (!tenantId) throw new Error(`record ${String(item.SK)}: ${String(item.PK)} is no record partition`);
   return {
-    proofVersion: item.pv === 3 ? 3 : 2,
-    ...(item.pv === 3 ? attributionOf(item) : {}),
+    proofVersion: item.pv === 4 ? 4 : item.pv === 3 ? 3 : 2,
+    ...(item.pv === 3 || item.pv === 4 ? attributionOf(item) : {}),
+    ...(item.pv === 4 ? { salt: item.sl === undefined ? null : String(item.sl) } : {}),
     ...(item.isa === undefined ? {} : { identifierSignedAt: Number(item.isa) }),
     ...(item.wk === undefined ? {} : { withdrawalKeyHash: hex(item.wk) }),
     tenantId,
@@ -186,6 +190,6 @@ const whole = (item: Item): ConsentRecord => ({
 
 /** A stored record item (any format, either layout) as the domain's record. */
 export const recordOf = (item: Item): ConsentRecord => {
-  const record = item.pv === 2 || item.pv === 3 ? compact(item) : whole(item);
+  const record = item.pv === 2 || item.pv === 3 || item.pv === 4 ? compact(item) : whole(item);
   return consentKeys.isLegacyRecordPartition(String(item.PK)) ? { ...record, legacyKey: true } : record;
 };

@@ -16,7 +16,8 @@ import type { ConsentState } from './states';
  * the level; `ab`: who vouched, a UUID as 16 bytes, a `key:` for every method but DASHBOARD's
  * `user:`; `isa`: when a signed hash was signed, Unix seconds) and, for widget records, the SHA-256 of the withdrawal key (`wk`, 32 bytes; not
  * evidence). Format 4 adds the record's salt (`sl`, as the evidence holds it: 22 characters of
- * base64url, so the erasure's condition compares it as read). Format 1 items (the hash-chain era) are stored whole and read as they are.
+ * base64url, so the erasure's condition compares it as read) and makes room for it by keeping the
+ * notice and lineage ids (`nid`, `lin`) as 16 bytes each. Format 1 items (the hash-chain era) are stored whole and read as they are.
  */
 
 type Item = Record<string, unknown>;
@@ -38,18 +39,19 @@ const levelOf: Record<AttributionMethod, AttributionLevel> = { SECRET_KEY: 'VERI
 const methodOfCode = new Map(Object.entries(methodCodes).map(([method, code]) => [code, method as AttributionMethod]));
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** A UUID as its 16 bytes; anything else (never written so, but read as it is) as written. */
+const uuidItem = (id: string): Uint8Array | string => (uuidPattern.test(id) ? bytes(id.replaceAll('-', '')) : id);
+const uuidOf = (stored: unknown): string => (typeof stored === 'string' ? stored : hex(stored).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'));
+
 /** `key:<uuid>` or `user:<uuid>` as the 16 bytes of the UUID (the prefix follows from the method); anything else as written. */
 const attributedByItem = (method: AttributionMethod, by: string): Uint8Array | string => {
   const id = by.slice(by.indexOf(':') + 1);
   const expected = `${method === 'DASHBOARD' ? 'user' : 'key'}:${id}`;
-  return by === expected && uuidPattern.test(id) ? bytes(id.replaceAll('-', '')) : by;
+  return by === expected && uuidPattern.test(id) ? uuidItem(id) : by;
 };
 
-const attributedByOf = (method: AttributionMethod, stored: unknown): string => {
-  if (typeof stored === 'string') return stored;
-  const id = hex(stored).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-  return `${method === 'DASHBOARD' ? 'user' : 'key'}:${id}`;
-};
+const attributedByOf = (method: AttributionMethod, stored: unknown): string =>
+  typeof stored === 'string' ? stored : `${method === 'DASHBOARD' ? 'user' : 'key'}:${uuidOf(stored)}`;
 
 const attributionOf = (item: Item) => {
   const method = methodOfCode.get(String(item.am));
@@ -70,7 +72,8 @@ export const recordItem = (record: ConsentRecord): Item => {
     ...(record.proofVersion === 4 && record.salt ? { sl: record.salt } : {}),
     ...(record.identifierSignedAt === undefined ? {} : { isa: record.identifierSignedAt }),
     ...(record.withdrawalKeyHash ? { wk: bytes(record.withdrawalKeyHash) } : {}),
-    nid: record.noticeId,
+    // Format 4 keeps the notice and lineage ids as 16 bytes each, room for the salt under 1 KB.
+    nid: record.proofVersion === 4 ? uuidItem(record.noticeId) : record.noticeId,
     nv: record.noticeVersionNumber,
     nth: bytes(record.noticeTextHash),
     lang: record.languageShown,
@@ -80,7 +83,7 @@ export const recordItem = (record: ConsentRecord): Item => {
     ...(record.userAgent === null ? {} : { ua: record.userAgent }),
     ph: bytes(record.proofHash),
     title: record.noticeTitle,
-    lin: record.lineageId,
+    lin: record.proofVersion === 4 ? uuidItem(record.lineageId) : record.lineageId,
     ch: record.channel,
     ...(record.decision === null ? {} : { dec: record.decision }),
     ...(record.requiredPurposesDeclined.length === 0 ? {} : { rpd: record.requiredPurposesDeclined }),
@@ -150,7 +153,7 @@ const compact = (item: Item): ConsentRecord => {
     ...(item.wk === undefined ? {} : { withdrawalKeyHash: hex(item.wk) }),
     tenantId,
     recordId: after(item.SK, consentKeys.recordPrefix),
-    noticeId: String(item.nid),
+    noticeId: uuidOf(item.nid),
     noticeVersionNumber: Number(item.nv),
     noticeTextHash: hex(item.nth),
     languageShown: String(item.lang),
@@ -164,7 +167,7 @@ const compact = (item: Item): ConsentRecord => {
     ...erasedState(item),
     proofHash: hex(item.ph),
     noticeTitle: String(item.title),
-    lineageId: String(item.lin),
+    lineageId: uuidOf(item.lin),
     channel: item.ch as ConsentRecord['channel'],
     decision: item.dec === undefined ? null : String(item.dec),
     requiredPurposesDeclined: (item.rpd as string[] | undefined) ?? [],

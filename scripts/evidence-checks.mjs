@@ -178,11 +178,11 @@ export const openCheckpoint = (note, keys, keysName) => {
  * consent lapsed for every purpose, these values of her evidence are shown as `{ "sha256": … }`,
  * and a logged retention.erased binds the evidence so shown to the hash the log holds. Nothing else
  * can be erased: a choice, a purpose, a time, a notice, an id the service gave. In evidence with a
- * `salt` (proof format 4) each value's hash is the SHA-256 of the RFC 8785 form of
+ * `salt` (a record of proof format 4, a withdrawal with a reason made since) each value's hash is the SHA-256 of the RFC 8785 form of
  * { "salt": <salt>, "value": <value> } and the salt, erased with them, shows as its own SHA-256;
  * in older evidence it is the SHA-256 of the value.
  */
-export const erasableFields = { record: ['externalId', 'userAgent', 'ipAddress', 'salt'], withdrawal: ['reason'] };
+export const erasableFields = { record: ['externalId', 'userAgent', 'ipAddress', 'salt'], withdrawal: ['reason', 'salt'] };
 const bindingKeys = { record: { id: 'recordId', hash: 'proofHash' }, withdrawal: { id: 'withdrawalId', hash: 'hash' } };
 
 export const isErasedMarker = (value) =>

@@ -238,6 +238,28 @@ describe("erasing the reason of a withdrawal's evidence keeps it verifiable", ()
     expect(checkedWithdrawal(withdrawalItem, undefined)).toMatchObject({ hash, matches: true });
   });
 
+  it('keys the reason of a withdrawal with a salt by it, erases the salt with it, and refuses the same tampering', () => {
+    const salt = 'Xb3v9Qm1LkR7yT2wPz0aHg';
+    const salted = { ...withdrawalItem, salt };
+    const saltedHash = withdrawalHashOf(salted);
+    const saltedBinding = withdrawalBinding(salted)!;
+    const keyedReason = hashOf({ salt, value: 'I moved to another city' });
+    expect(saltedBinding).toEqual({ withdrawalId: withdrawalItem.withdrawalId, hash: saltedHash, reasonSha256: keyedReason, saltSha256: sha256(salt), evidenceSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(saltedBinding.reasonSha256).not.toBe(sha256('I moved to another city'));
+    const { reason: _r, principalEmail: _e, salt: _s, ...kept } = salted;
+    const checked = checkedWithdrawal({ ...kept, reasonSha256: keyedReason, saltSha256: sha256(salt) }, saltedBinding);
+    expect(checked).toMatchObject({ hash: saltedHash, matches: true, evidence: { reason: { sha256: keyedReason }, salt: { sha256: sha256(salt) } } });
+    expect(JSON.stringify(checked.evidence)).not.toContain(salt);
+    expect(hashOf({ ...checked.evidence, reason: 'I moved to another city', salt })).toBe(saltedHash);
+    expect(problems('withdrawal', checked.evidence, withdrawalItem.withdrawalId, saltedHash, saltedBinding)).toBeUndefined();
+    expect(problems('withdrawal', { ...checked.evidence, purposeIds: [] }, withdrawalItem.withdrawalId, saltedHash, saltedBinding)).toMatch(/not the evidence it bound to its hash/);
+    expect(problems('withdrawal', { ...checked.evidence, salt }, withdrawalItem.withdrawalId, saltedHash, saltedBinding)).toMatch(/its salt is not the erased value/);
+    const update = withdrawalErasureUpdate(salted, saltedBinding).item.Update!;
+    expect(update.UpdateExpression).toBe('REMOVE principalEmail, #reason, #salt SET reasonSha256 = :sha256, saltSha256 = :saltSha256');
+    expect(update.ConditionExpression).toBe('attribute_exists(PK) AND #reason = :reason AND attribute_not_exists(reasonSha256) AND #salt = :salt AND attribute_not_exists(saltSha256)');
+    expect(update.ExpressionAttributeValues).toEqual({ ':reason': 'I moved to another city', ':sha256': keyedReason, ':salt': salt, ':saltSha256': sha256(salt) });
+  });
+
   it('writes the erasure conditionally on the reason read, and removes her email with it', () => {
     const update = withdrawalErasureUpdate(withdrawalItem, binding).item.Update!;
     expect(update.UpdateExpression).toBe('REMOVE principalEmail, #reason SET reasonSha256 = :sha256');

@@ -127,6 +127,7 @@ describe('erasure after the retention period', () => {
       expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
       const withdrawalId = withdrawn.body.data.withdrawalId as string;
       const hashes = emails.map(sha256).sort();
+      const withdrawalSalt = (await getItem(consentKeys.withdrawal(tenant.tenantId, withdrawalId)))?.salt as string | undefined;
       const before = await principalRecordsWithContact(tenant.tenantId, second);
       expect(before.map((row) => typeof row.sealedContact)).toEqual(['string', 'undefined']);
       const saltBefore = before[0]!.record.salt;
@@ -223,7 +224,7 @@ describe('erasure after the retention period', () => {
       const hex64 = expect.stringMatching(/^[0-9a-f]{64}$/);
       type Content = { erased: string[]; records: string[]; withdrawals: string[]; recordBindings: Record<string, string>[]; withdrawalBindings: Record<string, string>[] };
       const content = (JSON.parse(erased[0]!.canonical) as { content: Content }).content;
-      expect(content.erased).toEqual(['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'salt', 'withdrawalReason', 'withdrawalEmail']);
+      expect(content.erased).toEqual(['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'salt', 'withdrawalReason', 'withdrawalSalt', 'withdrawalEmail']);
       expect(content.records).toEqual([herRecord.recordId, oldRecord.recordId]);
       expect(content.withdrawals).toEqual([withdrawalId]);
       // Her record (proof format 4): each value's hash keyed by the record's salt, read before the sweep; the salt erased too, as its SHA-256.
@@ -238,18 +239,22 @@ describe('erasure after the retention period', () => {
       const oldSha256 = sha256s(clear.slice(3, 6));
       const bindingOf = (recordId: string, proofHash: string, fields: ReturnType<typeof sha256s> & { salt?: string }) => ({ recordId, proofHash, externalIdSha256: fields.externalId, userAgentSha256: fields.userAgent, ipAddressSha256: fields.ipAddress, ...(fields.salt ? { saltSha256: fields.salt } : {}), evidenceSha256: hex64 });
       expect(content.recordBindings).toEqual([bindingOf(herRecord.recordId, herRecord.proofHash, herSha256), bindingOf(chained.recordId, chained.proofHash, oldSha256)]);
-      expect(content.withdrawalBindings).toEqual([{ withdrawalId, hash: hex64, reasonSha256: sha256(reason), evidenceSha256: hex64 }]);
+      // Her withdrawal's reason likewise, keyed by the withdrawal's own salt (erased with it).
+      expect(withdrawalSalt).toMatch(/^[\w-]{22}$/);
+      const reasonSha256 = sha256(canonicalize({ salt: withdrawalSalt, value: reason })!);
+      expect(reasonSha256).not.toBe(sha256(reason));
+      expect(content.withdrawalBindings).toEqual([{ withdrawalId, hash: hex64, reasonSha256, saltSha256: sha256(withdrawalSalt!), evidenceSha256: hex64 }]);
       expect(herRecord).toMatchObject({ externalId: null, userAgent: null, ipAddress: null, salt: null, erasedSha256: herSha256 });
       expect(oldRecord).toMatchObject({ externalId: null, userAgent: null, ipAddress: null, erasedSha256: oldSha256 });
       const stored = JSON.stringify(await Promise.all([consentKeys.record(tenant.tenantId, herRecord.recordId), consentKeys.legacyRecord(tenant.tenantId, oldRecord.recordId), consentKeys.withdrawal(tenant.tenantId, withdrawalId)].map(getItem)));
-      for (const value of [...clear, salt]) expect(stored).not.toContain(value);
+      for (const value of [...clear, salt, withdrawalSalt!]) expect(stored).not.toContain(value);
       for (const externalId of ['customer-1', 'legacy-7']) expect((await call('GET', `/api/v1/consent/by-external-id/${externalId}`, { token: tenant.token })).body.data).toEqual([]);
       const proof = (await call('GET', `/api/v1/consent/records/${herRecord.recordId}/proof`, { token: tenant.token })).body.data;
       const markers = (fields: ReturnType<typeof sha256s> & { salt?: string }) => ({ externalId: { sha256: fields.externalId }, userAgent: { sha256: fields.userAgent }, ipAddress: { sha256: fields.ipAddress }, ...(fields.salt ? { salt: { sha256: fields.salt } } : {}) });
       expect(proof).toMatchObject({ proofHash: herRecord.proofHash, matches: true, payload: markers(herSha256), erasure: { documentId: erased[0]!.documentId, at: erased[0]!.at, runId, erasedFields: herSha256 } });
       for (const value of [...clear, salt]) expect(proof.canonicalPayload).not.toContain(value);
       expect(proof.recomputedHash).toBe(proof.erasure.evidenceSha256);
-      expect(proof.lastWithdrawal).toMatchObject({ withdrawalId, reason: null, reasonSha256: sha256(reason) });
+      expect(proof.lastWithdrawal).toMatchObject({ withdrawalId, reason: null, reasonSha256 });
       // Whoever holds the clear values, and the salt shown with her evidence before, puts them back and recomputes the original proof hash.
       expect(sha256(canonicalize({ ...proof.payload, externalId: 'customer-1', userAgent: 'Her browser/2.0', ipAddress: '203.0.113.2', salt })!)).toBe(herRecord.proofHash);
       const oldProof = (await call('GET', `/api/v1/consent/records/${oldRecord.recordId}/proof`, { token: tenant.token })).body.data;
@@ -263,19 +268,20 @@ describe('erasure after the retention period', () => {
       const pack = JSON.parse(JSON.stringify(await buildEvidencePack(tenant.tenantId, { principalHash: second }).finally(resetClock)));
       expect(pack.erasures).toHaveLength(1);
       expect(pack.records.map((record: { recordId: string }) => record.recordId)).toEqual([oldRecord.recordId, herRecord.recordId]);
-      expect(pack.withdrawals[0]).toMatchObject({ withdrawalId, hash: content.withdrawalBindings[0]!.hash, evidence: { reason: { sha256: sha256(reason) } } });
-      for (const value of [...clear, salt]) expect(JSON.stringify(pack)).not.toContain(value);
+      expect(pack.withdrawals[0]).toMatchObject({ withdrawalId, hash: content.withdrawalBindings[0]!.hash, evidence: { reason: { sha256: reasonSha256 }, salt: { sha256: sha256(withdrawalSalt!) } } });
+      expect(sha256(canonicalize({ ...pack.withdrawals[0].evidence, reason, salt: withdrawalSalt })!)).toBe(pack.withdrawals[0].hash);
+      for (const value of [...clear, salt, withdrawalSalt!]) expect(JSON.stringify(pack)).not.toContain(value);
       const dir = await mkdtemp(join(tmpdir(), 'retention-pack-'));
       await writeFile(join(dir, 'pack.json'), JSON.stringify(pack));
       const verified = await run_('scripts/verify-evidence-pack.mjs', [join(dir, 'pack.json')]);
       expect([0, 3], verified.stdout).toContain(verified.code);
       expect(verified.stdout).toMatch(
-        /erasure #1 \(.+\), .+: her personal data \(sealedContact, externalId, userAgent, ipAddress, salt, withdrawalReason, withdrawalEmail\) of 2 records and 1 withdrawal erased, reason RETENTION_PERIOD_ENDED, run .+; the evidence stays, its erased values \(externalId, userAgent, ipAddress, salt, withdrawal reason\) bound by their SHA-256\./,
+        /erasure #1 \(.+\), .+: her personal data \(sealedContact, externalId, userAgent, ipAddress, salt, withdrawalReason, withdrawalSalt, withdrawalEmail\) of 2 records and 1 withdrawal erased, reason RETENTION_PERIOD_ENDED, run .+; the evidence stays, its erased values \(externalId, userAgent, ipAddress, salt, withdrawal reason\) bound by their SHA-256\./,
       );
       const page = renderDocument(packDocumentModel(pack, { dpoContact: null, timeZone: undefined, actors: new Map() }));
       const shown = page.slice(0, page.indexOf('<script'));
       for (const words of ['What was erased when consent lapsed', `Erasure ${erased[0]!.documentId.slice(0, 8)}`, runId, 'Her browser (user agent), in the evidence', 'The reason she gave for a withdrawal, in its evidence', 'giving a reason (erased when consent lapsed)']) expect(shown).toContain(words);
-      for (const value of [...clear, salt]) expect(shown).not.toContain(value);
+      for (const value of [...clear, salt, withdrawalSalt!]) expect(shown).not.toContain(value);
       const refusedPack = async (name: string, change: (copy: Record<string, any>) => void) => {
         const { signature: _signature, ...copy } = structuredClone(pack);
         change(copy);

@@ -13,17 +13,17 @@
  * choice, a purpose, a time, a notice or an id the service gave: a binding can hide a value, never
  * a decision, a record or a change to one.
  *
- * The hash of an erased value: in evidence holding a `salt` (proof format 4, 128 random bits of
- * that record), the SHA-256 of the RFC 8785 form of `{ "salt": <salt>, "value": <value> }`, and
+ * The hash of an erased value: in evidence holding a `salt` (a record of proof format 4, a
+ * withdrawal with a reason made since: 128 random bits of that entry), the SHA-256 of the RFC 8785 form of `{ "salt": <salt>, "value": <value> }`, and
  * the salt, erased with them, as the SHA-256 of its own text; in evidence without one (older
  * formats), the SHA-256 of the value. A salted hash cannot be searched by hashing candidates (every
  * IPv4 address, common user agents), nor can the proof hash; an unsalted one can, and is all
- * records made before format 4 have. These checks need not tell which: whoever holds the clear
+ * records made before format 4, and withdrawals before their salt, have. These checks need not tell which: whoever holds the clear
  * values (and the salt) puts them back and recomputes the proof hash.
  */
 export const erasableFields = {
   record: ['externalId', 'userAgent', 'ipAddress', 'salt'],
-  withdrawal: ['reason'],
+  withdrawal: ['reason', 'salt'],
 } as const;
 
 export type EvidenceKind = keyof typeof erasableFields;
@@ -51,6 +51,8 @@ export interface WithdrawalBinding {
   withdrawalId: string;
   hash: string;
   reasonSha256?: string;
+  /** A withdrawal with a salt: its salt's SHA-256; the reason's is keyed by the salt. */
+  saltSha256?: string;
   evidenceSha256: string;
 }
 

@@ -66,20 +66,29 @@ export const erasureUpdate = (
 /**
  * Retention's erasure of what a withdrawal holds of her: her email (kept to confirm the withdrawal
  * to her; never part of its evidence) and, when a logged binding names it, the reason she gave,
- * replaced by its SHA-256 (`reasonSha256`). Conditional on the reason being the one read.
+ * replaced by its hash (`reasonSha256`), with the salt that keys it where there is one
+ * (`saltSha256`). Conditional on the reason (and salt) being the ones read.
  */
 export const withdrawalErasureUpdate = (item: Record<string, unknown>, binding: WithdrawalBinding | undefined): NamedItem => {
   const reasonSha256 = binding?.reasonSha256;
+  const saltSha256 = reasonSha256 ? binding?.saltSha256 : undefined;
   return {
     name: 'withdrawal',
     item: {
       Update: {
         TableName: tableName(),
         Key: consentKeys.withdrawal(String(item.tenantId), String(item.withdrawalId)),
-        UpdateExpression: `REMOVE principalEmail${reasonSha256 ? ', #reason SET reasonSha256 = :sha256' : ''}`,
+        UpdateExpression: `REMOVE principalEmail${reasonSha256 ? `, #reason${saltSha256 ? ', #salt' : ''} SET reasonSha256 = :sha256${saltSha256 ? ', saltSha256 = :saltSha256' : ''}` : ''}`,
         // What was read: the reason bound, else the email (so that of two erasures at once, one logs it).
-        ConditionExpression: reasonSha256 ? 'attribute_exists(PK) AND #reason = :reason AND attribute_not_exists(reasonSha256)' : 'attribute_exists(principalEmail)',
-        ...(reasonSha256 ? { ExpressionAttributeNames: { '#reason': 'reason' }, ExpressionAttributeValues: { ':reason': item.reason, ':sha256': reasonSha256 } } : {}),
+        ConditionExpression: reasonSha256
+          ? `attribute_exists(PK) AND #reason = :reason AND attribute_not_exists(reasonSha256)${saltSha256 ? ' AND #salt = :salt AND attribute_not_exists(saltSha256)' : ''}`
+          : 'attribute_exists(principalEmail)',
+        ...(reasonSha256
+          ? {
+              ExpressionAttributeNames: { '#reason': 'reason', ...(saltSha256 ? { '#salt': 'salt' } : {}) },
+              ExpressionAttributeValues: { ':reason': item.reason, ':sha256': reasonSha256, ...(saltSha256 ? { ':salt': item.salt, ':saltSha256': saltSha256 } : {}) },
+            }
+          : {}),
       },
     },
   };

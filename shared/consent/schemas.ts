@@ -199,7 +199,7 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
         withdrawnAt: z.iso.datetime(),
         method: z.enum(withdrawalMethods),
         reason: described(z.nullable(z.string()), 'The reason she gave; null when she gave none, or once retention erased it (reasonSha256)'),
-        reasonSha256: described(z.nullable(z.string()), "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the reason she gave is erased; the withdrawal's evidence keeps its SHA-256, bound to the withdrawal's hash by the logged retention.erased. null otherwise"),
+        reasonSha256: described(z.nullable(z.string()), "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the reason she gave is erased; the withdrawal's evidence keeps its SHA-256 (of the RFC 8785 form of { salt, value } on a withdrawal whose evidence has a salt, erased with the reason), bound to the withdrawal's hash by the logged retention.erased. null otherwise"),
         isFullWithdrawal: z.boolean(),
         purposeIds: z.array(z.string()),
         attribution: described(z.nullable(withdrawalAttributionSchema), 'Set for a withdrawal by email at POST /consent/withdraw-public (PUBLIC_EMAIL_CLAIM: unverified); null otherwise'),

@@ -154,7 +154,7 @@ const evidenceLabels: Record<string, string> = {
   createdAt: 'Recorded',
   ipAddress: 'IP address',
   userAgent: 'Browser',
-  salt: 'Salt (random, of this record: keys the hashes of its erased values)',
+  salt: 'Salt (random, of this entry alone: keys the hashes of its erased values)',
   chainSeq: 'Position in the former hash chain',
   prevProofHash: 'Previous proof hash in the former hash chain',
   attribution: 'Attribution',

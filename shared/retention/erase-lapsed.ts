@@ -14,7 +14,7 @@ import { retentionDocumentTypes } from './documents';
 const erasureChunk = 99;
 
 /** What an erasure entry says went, in this order: the names a verifier prints. */
-const erasedNames = ['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'salt', 'withdrawalReason', 'withdrawalEmail'] as const;
+const erasedNames = ['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'salt', 'withdrawalReason', 'withdrawalSalt', 'withdrawalEmail'] as const;
 type ErasedName = (typeof erasedNames)[number];
 
 /** One record's or withdrawal's part of an erasure: its update, its binding when values of its evidence go, and what goes. */
@@ -47,7 +47,11 @@ const recordErasure = (record: ConsentRecord, sealedContact: string | undefined)
 
 const withdrawalErasure = (item: Record<string, unknown>): Erasure | undefined => {
   const binding = boundOrKept(() => withdrawalBinding(item), { tenantId: item.tenantId, withdrawalId: item.withdrawalId });
-  const erased: ErasedName[] = [...(binding ? ['withdrawalReason' as const] : []), ...(typeof item.principalEmail === 'string' ? ['withdrawalEmail' as const] : [])];
+  const erased: ErasedName[] = [
+    ...(binding ? ['withdrawalReason' as const] : []),
+    ...(binding?.saltSha256 ? ['withdrawalSalt' as const] : []),
+    ...(typeof item.principalEmail === 'string' ? ['withdrawalEmail' as const] : []),
+  ];
   return erased.length === 0 ? undefined : { kind: 'withdrawal', id: String(item.withdrawalId), update: withdrawalErasureUpdate(item, binding), binding, erased };
 };
 

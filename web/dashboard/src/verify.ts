@@ -241,7 +241,7 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
   }
 
   const receipt = await receiptCheck(proof.receipt, keys ?? []);
-  // Proof format 3: the evidence states the attribution, and the receipt must name the same.
+  // Proof formats 3 and 4: the evidence states the attribution, and the receipt must name the same.
   const attribution = payload.attribution ?? null;
   const receiptOk =
     !receipt.failure && receipt.claims?.rid === proof.recordId && receipt.claims?.ph === proof.proofHash && (receipt.claims?.att ?? null) === attribution;

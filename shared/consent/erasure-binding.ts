@@ -14,11 +14,12 @@
  * a decision, a record or a change to one.
  *
  * The hash of an erased value: in evidence holding a `salt` (a record of proof format 4, a
- * withdrawal with a reason made since: 128 random bits of that entry), the SHA-256 of the RFC 8785 form of `{ "salt": <salt>, "value": <value> }`, and
- * the salt, erased with them, as the SHA-256 of its own text; in evidence without one (older
- * formats), the SHA-256 of the value. A salted hash cannot be searched by hashing candidates (every
- * IPv4 address, common user agents), nor can the proof hash; an unsalted one can, and is all
- * records made before format 4, and withdrawals before their salt, have. These checks need not tell which: whoever holds the clear
+ * withdrawal with a reason made since: 128 random bits of that entry), the SHA-256 of the RFC 8785
+ * form of `{ "salt": <salt>, "value": <value> }`, and the salt, erased with them, as the SHA-256
+ * of its own text; in evidence without one (older formats), the SHA-256 of the value. A salted
+ * hash cannot be searched by hashing candidates (every IPv4 address, common user agents), nor can
+ * the proof hash; an unsalted one can, and is all that records made before format 4, and
+ * withdrawals before their salt, have. These checks need not tell which: whoever holds the clear
  * values (and the salt) puts them back and recomputes the proof hash.
  */
 export const erasableFields = {
@@ -80,10 +81,10 @@ export const boundFields = (kind: EvidenceKind, binding: Binding): Record<string
  * Why evidence shown with erased fields (`shown`, whose RFC 8785 form hashes to `shownSha256`) does
  * not stand for entry `id` under the hash `hash` by `binding`; undefined when it does. The binding
  * must name this entry and hash, name only erasable fields, at least one; each field it names must
- * show as its marker with that SHA-256, and none it does not name may show as erased; a salt may not
- * show in the clear beside erased values (they could be searched by it); and the evidence as shown
- * must be what it bound. What is not erased is covered by `evidenceSha256`: a
- * choice altered, another value's hash swapped in, a field dropped or added, all change it.
+ * show as its marker with that SHA-256, and none it does not name may show as erased; a salt may
+ * not show in the clear beside erased values (they could be searched by it); and the evidence as
+ * shown must be what it bound. What is not erased is covered by `evidenceSha256`: a choice
+ * altered, another value's hash swapped in, a field dropped or added, all change it.
  */
 export const bindingProblem = (kind: EvidenceKind, shown: Readonly<Record<string, unknown>>, shownSha256: string, id: string, hash: string, binding: Binding): string | undefined => {
   const keys = keysOf[kind];

@@ -12,8 +12,7 @@ import { hashedWithdrawal } from './withdrawal-evidence';
  * (erasure-binding.ts): the hash the log holds for it, the hash of each erased field (keyed by the
  * record's salt in proof format 4, the salt itself erased and bound too; the plain SHA-256 in older
  * formats), and the SHA-256 (RFC 8785) of the evidence with each erased field replaced by
- * `{ sha256 }`. The binding
- * is a leaf of the Merkle log, so the evidence shown without those values is proven to be the
+ * `{ sha256 }`. The binding is a leaf of the Merkle log, so the evidence shown without those values is proven to be the
  * evidence the hash covered; whoever holds a clear value puts it back in place of `{ sha256 }` and
  * recomputes the hash with any RFC 8785 implementation, no service code needed (and the value
  * never travels to the service again to be logged).

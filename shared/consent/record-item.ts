@@ -17,7 +17,8 @@ import type { ConsentState } from './states';
  * `user:`; `isa`: when a signed hash was signed, Unix seconds) and, for widget records, the SHA-256 of the withdrawal key (`wk`, 32 bytes; not
  * evidence). Format 4 adds the record's salt (`sl`, as the evidence holds it: 22 characters of
  * base64url, so the erasure's condition compares it as read) and makes room for it by keeping the
- * notice and lineage ids (`nid`, `lin`) as 16 bytes each. Format 1 items (the hash-chain era) are stored whole and read as they are.
+ * notice and lineage ids (`nid`, `lin`) as 16 bytes each. Format 1 items (the hash-chain era) are
+ * stored whole and read as they are.
  */
 
 type Item = Record<string, unknown>;

@@ -177,9 +177,12 @@ export const openCheckpoint = (note, keys, keysName) => {
  * Retention's erasure (shared/consent/erasure-binding.ts, the same rule): once a principal's
  * consent lapsed for every purpose, these values of her evidence are shown as `{ "sha256": … }`,
  * and a logged retention.erased binds the evidence so shown to the hash the log holds. Nothing else
- * can be erased: a choice, a purpose, a time, a notice, an id the service gave.
+ * can be erased: a choice, a purpose, a time, a notice, an id the service gave. In evidence with a
+ * `salt` (a record of proof format 4, a withdrawal with a reason made since) each value's hash is the SHA-256 of the RFC 8785 form of
+ * { "salt": <salt>, "value": <value> } and the salt, erased with them, shows as its own SHA-256;
+ * in older evidence it is the SHA-256 of the value.
  */
-export const erasableFields = { record: ['externalId', 'userAgent', 'ipAddress'], withdrawal: ['reason'] };
+export const erasableFields = { record: ['externalId', 'userAgent', 'ipAddress', 'salt'], withdrawal: ['reason', 'salt'] };
 const bindingKeys = { record: { id: 'recordId', hash: 'proofHash' }, withdrawal: { id: 'withdrawalId', hash: 'hash' } };
 
 export const isErasedMarker = (value) =>
@@ -195,7 +198,8 @@ export const recordBindingsOf = (content) => [...(Array.isArray(content?.recordB
  * Why evidence shown with erased values (`shown`, whose RFC 8785 form hashes to `shownSha256`)
  * does not stand for entry `id` under `hash` by `binding`; undefined when it does. The binding names
  * this entry and hash, only erasable fields and at least one; each shows as its marker with that
- * SHA-256 and no other shows as erased; and the evidence as shown is what it bound.
+ * SHA-256 and no other shows as erased; no salt shows in the clear beside them; and the evidence as
+ * shown is what it bound.
  */
 export const bindingProblem = (kind, shown, shownSha256, id, hash, binding) => {
   const keys = bindingKeys[kind];
@@ -210,6 +214,7 @@ export const bindingProblem = (kind, shown, shownSha256, id, hash, binding) => {
     if (bound === undefined && isErasedMarker(shown[field])) return `its ${field} shows as erased, and the binding does not name it`;
     if (bound !== undefined && !(isErasedMarker(shown[field]) && shown[field].sha256 === bound)) return `its ${field} is not the erased value the binding names`;
   }
+  if (typeof shown.salt === 'string') return 'its salt shows in the clear beside erased values, which it keys: they were not erased';
   if (binding.evidenceSha256 !== shownSha256) return `the evidence shown is not the evidence it bound to ${kind === 'record' ? 'the proof hash' : 'its hash'}: the evidence was altered`;
   return undefined;
 };

@@ -22,9 +22,9 @@
  *              optional when new.json is a log.checkpoint event whose previousTreeSize is the kept
  *              size (its consistencyProof is used)
  *
- * A consent receipt: signed by a listed key, naming this record, proof hash and (proof format 3)
+ * A consent receipt: signed by a listed key, naming this record, proof hash and (proof formats 3 and 4)
  * attribution; the canonical evidence hashes to that proof hash (or, for a record whose values
- * retention erased, its external id, user agent or IP address, the logged erasure in proof.json
+ * retention erased, its external id, user agent or IP address and in format 4 its salt, the logged erasure in proof.json
  * binds the evidence shown to that proof hash, and is itself a leaf of the same signed checkpoint). A closure receipt: signed by a
  * listed key, naming the logged resolution (request, type, outcome, time, tenant) whose canonical
  * text hashes to its `dh`; the answer in answer.json must be that request's, with the same outcome,
@@ -68,14 +68,14 @@ const checkInLog = (leafData, log, keys, tenantId, what) => {
   return `leaf ${log.leafIndex} of the tenant's log of size ${log.treeSize}, signed ${log.checkpoint.signedAt}`;
 };
 
-const fieldWords = { externalId: 'external id', userAgent: 'user agent', ipAddress: 'IP address' };
+const fieldWords = { externalId: 'external id', userAgent: 'user agent', ipAddress: 'IP address', salt: 'salt' };
 const fieldsSaid = (fields) => {
   const words = fields.map((field) => fieldWords[field] ?? field);
   return `its ${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0]} ${words.length > 1 ? 'were' : 'was'}`;
 };
 
 /**
- * A record whose values retention erased (its external id, user agent, IP address): its evidence
+ * A record whose values retention erased (its external id, user agent, IP address; format 4 its salt): its evidence
  * shows each as `{ sha256 }` and stands for the proof hash only by the binding the logged
  * retention.erased holds. The erasure as logged must hash to its leaf, be this tenant's erasure of
  * this principal naming this record, and bind this proof hash, only erasable fields, each value's
@@ -117,7 +117,7 @@ const checkConsent = (jws, proofFile, keysFile) => {
     fail('the canonical evidence does not hash to the proof hash: the evidence was altered');
   }
   if (payload.recordId !== proof.recordId || payload.tenantId !== claims.tid) fail(`the evidence is of record ${payload.recordId} of tenant ${payload.tenantId}`);
-  // Proof format 3 records state their attribution in the evidence, and their receipt names it (att).
+  // Proof format 3 and 4 records state their attribution in the evidence, and their receipt names it (att).
   const attribution = payload.attribution ?? null;
   if ((claims.att ?? null) !== attribution) fail(`the receipt names attribution ${claims.att ?? 'none'}, the evidence ${attribution ?? 'none'}`);
   const where = checkInLog(proofHash, proof.log, keys, claims.tid, 'record');

@@ -55,7 +55,7 @@ describe('two kinds of API key', () => {
     expect(fromServer.status).toBe(201);
     expect(fromServer.body.data.attribution).toBe('VERIFIED');
     const proof = await proofOf(fromServer.body.data.consentRecordId);
-    expect(proof).toMatchObject({ proofVersion: 3, matches: true, payload: { dataPrincipalHash: sha256('meera@example.in'), attribution: 'VERIFIED', attributionMethod: 'SECRET_KEY' } });
+    expect(proof).toMatchObject({ proofVersion: 4, matches: true, payload: { dataPrincipalHash: sha256('meera@example.in'), attribution: 'VERIFIED', attributionMethod: 'SECRET_KEY' } });
     expect(proof.payload.attributedBy).toMatch(/^key:/);
     expect(proof.attributedByActor).toBeNull();
 

@@ -139,7 +139,7 @@ const sizeOf = (value: unknown): number => {
   return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [name, inner]) => sum + Buffer.byteLength(name) + 1 + sizeOf(inner), 0);
 };
 
-describe('the record item, proof formats 2 and 3', () => {
+describe('the record item, proof formats 2 to 4', () => {
   const evidence = {
     tenantId: '0190a8f4-0000-7000-8000-000000000001',
     recordId: '0190a8f4-0000-7000-8000-000000000002',
@@ -168,16 +168,24 @@ describe('the record item, proof formats 2 and 3', () => {
     withdrawalVersion: 0,
   };
 
-  it('keeps a format 3 widget record, attribution and withdrawal key included, under 1 KB, and reads it back to the same proof hash', () => {
+  it('keeps a format 4 widget record, attribution, salt and withdrawal key included, under 1 KB, and reads it back to the same proof hash', () => {
     const attributed = { ...evidence, attribution: 'VERIFIED' as const, attributionMethod: 'SIGNED_HASH' as const, attributedBy: `key:${keyId}`, identifierSignedAt: 1_795_600_000 };
-    const record: ConsentRecord = { ...attributed, ...rest, proofVersion: 3, proofHash: proofHashOf({ ...attributed, proofVersion: 3 }), withdrawalKeyHash: sha256Hex('key') };
+    const salt = randomBytes(16).toString('base64url');
+    const record: ConsentRecord = { ...attributed, salt, ...rest, proofVersion: 4, proofHash: proofHashOf({ ...attributed, salt, proofVersion: 4 }), withdrawalKeyHash: sha256Hex('key') };
     const item = recordItem(record);
     expect(sizeOf(item)).toBeLessThan(1024);
     const read = recordOf(item);
-    expect(read).toMatchObject({ proofVersion: 3, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${keyId}`, identifierSignedAt: 1_795_600_000, withdrawalKeyHash: sha256Hex('key') });
+    expect(read).toMatchObject({ proofVersion: 4, salt, attribution: 'VERIFIED', attributionMethod: 'SIGNED_HASH', attributedBy: `key:${keyId}`, identifierSignedAt: 1_795_600_000, withdrawalKeyHash: sha256Hex('key') });
     expect(proofHashOf(read)).toBe(record.proofHash);
     expect(canonicalEvidence(read)).toContain('"attribution":"VERIFIED"');
     expect(canonicalEvidence(read)).toContain('"identifierSignedAt":1795600000');
+    expect(canonicalEvidence(read)).toContain(`"salt":"${salt}"`);
+    // A format 3 record (attribution, no salt) reads and hashes as it was written.
+    const three: ConsentRecord = { ...attributed, ...rest, proofVersion: 3, proofHash: proofHashOf({ ...attributed, proofVersion: 3 }) };
+    const readThree = recordOf(recordItem(three));
+    expect(readThree).toMatchObject({ proofVersion: 3, attribution: 'VERIFIED' });
+    expect(proofHashOf(readThree)).toBe(three.proofHash);
+    expect(canonicalEvidence(readThree)).not.toContain('salt');
     // A format 3 record signed before signatures carried a time hashes as it always did.
     const { identifierSignedAt: _at, ...untimed } = attributed;
     expect(canonicalEvidence({ ...untimed, proofVersion: 3 })).not.toContain('identifierSignedAt');

@@ -48,8 +48,9 @@ describe('recording consent', () => {
       positionShown: 'api',
     });
     expect(proof.payload).not.toHaveProperty('chainSeq');
-    expect(proof).toMatchObject({ proofVersion: 3, matches: true, log: { leafIndex: expect.toBeOneOf([null, 0]) } });
-    expect(proof.payload).toMatchObject({ attribution: 'VERIFIED', attributionMethod: 'DASHBOARD' });
+    expect(proof).toMatchObject({ proofVersion: 4, matches: true, log: { leafIndex: expect.toBeOneOf([null, 0]) } });
+    // Format 4: the record's own random salt is evidence, shown with it, so the hash above is recomputed from the payload alone.
+    expect(proof.payload).toMatchObject({ attribution: 'VERIFIED', attributionMethod: 'DASHBOARD', salt: expect.stringMatching(/^[\w-]{22}$/) });
   });
 
   it('refuses unknown purposes, system fields, other notices and a notice that is not published', async () => {

@@ -136,6 +136,77 @@ describe("erasing values of a record's evidence keeps it verifiable", () => {
   });
 });
 
+describe("erasing values of a format 4 record's evidence leaves nothing to search", () => {
+  const salt = 'q1f0VlWJ0n3s8mJd0KqZ1w';
+  const salted = { ...record, proofVersion: 4 as const, salt };
+  const saltedEvidence = evidenceOf(salted);
+  const saltedHash = proofHashOf(salted);
+  const keyed = (value: string) => hashOf({ salt, value });
+  const binding = recordBinding(saltedEvidence, saltedHash)!;
+  const shown = withErasedFields({ ...saltedEvidence }, { externalId: binding.externalIdSha256!, userAgent: binding.userAgentSha256!, ipAddress: binding.ipAddressSha256!, salt: binding.saltSha256! });
+
+  it('keys each erased value by the record\'s salt, erases the salt too, and binds it like a value', () => {
+    expect(saltedEvidence).toMatchObject({ salt, attribution: 'VERIFIED' });
+    expect(binding).toEqual({
+      recordId: record.recordId,
+      proofHash: saltedHash,
+      externalIdSha256: keyed('customer-4711'),
+      userAgentSha256: keyed('test agent'),
+      ipAddressSha256: keyed('192.0.2.1'),
+      saltSha256: sha256(salt),
+      evidenceSha256: hashOf(shown),
+    });
+    // Not the plain SHA-256 a format 3 record's erasure shows (which anyone can search by hashing candidates).
+    expect(binding.ipAddressSha256).not.toBe(sha256('192.0.2.1'));
+    expect(binding.externalIdSha256).not.toBe(sha256('customer-4711'));
+    expect(JSON.stringify(shown)).not.toContain(salt);
+    expect(problems('record', shown, record.recordId, saltedHash, binding)).toBeUndefined();
+  });
+
+  it('leaves an IPv4 address unsearchable: hashing every candidate finds a format 3 record\'s, not a format 4 record\'s, by its marker or its proof hash', () => {
+    const plain = recordBinding(evidence, proofHash)!;
+    const candidates = Array.from({ length: 256 }, (_, index) => `192.0.2.${index}`);
+    const rest = { ...saltedEvidence, externalId: 'customer-4711', userAgent: 'test agent' };
+    expect(candidates.find((ip) => sha256(ip) === plain.ipAddressSha256)).toBe('192.0.2.1');
+    expect(candidates.find((ip) => proofHashOf({ ...record, ipAddress: ip }) === proofHash)).toBe('192.0.2.1');
+    // What the evidence shows once erased, with every value but the salt known, the salt's marker in its place.
+    expect(candidates.find((ip) => sha256(ip) === binding.ipAddressSha256 || hashOf({ salt: shown.salt, value: ip }) === binding.ipAddressSha256)).toBeUndefined();
+    expect(candidates.find((ip) => hashOf({ ...rest, ipAddress: ip, salt: shown.salt }) === saltedHash)).toBeUndefined();
+  });
+
+  it('restores the evidence as hashed for whoever kept the salt with the values', () => {
+    const restored = JSON.parse(JSON.stringify({ ...shown, externalId: 'customer-4711', userAgent: 'test agent', ipAddress: '192.0.2.1', salt })) as ConsentEvidence;
+    expect(hashOf(restored)).toBe(saltedHash);
+    expect(keyed('192.0.2.1')).toBe((shown.ipAddress as unknown as { sha256: string }).sha256);
+  });
+
+  it('refuses the same tampering as in older formats, and a salt left in the clear beside erased values', () => {
+    expect(problems('record', { ...shown, consentGiven: { [purpose]: false } }, record.recordId, saltedHash, binding)).toMatch(/not the evidence it bound to the proof hash/);
+    expect(problems('record', { ...shown, userAgent: shown.ipAddress }, record.recordId, saltedHash, binding)).toMatch(/its userAgent is not the erased value/);
+    expect(problems('record', { ...shown, ipAddress: { sha256: sha256('192.0.2.1') } }, record.recordId, saltedHash, binding)).toMatch(/its ipAddress is not the erased value/);
+    expect(problems('record', { ...shown, salt: { sha256: sha256('another salt') } }, record.recordId, saltedHash, binding)).toMatch(/its salt is not the erased value/);
+    const { saltSha256: _salt, ...withoutSalt } = binding;
+    expect(problems('record', shown, record.recordId, saltedHash, withoutSalt)).toMatch(/its salt shows as erased, and the binding does not name it/);
+    // Values erased with the salt shown beside them: searchable again, so refused even with a binding computed to fit.
+    const clearSalt = { ...shown, salt };
+    expect(problems('record', clearSalt, record.recordId, saltedHash, { ...withoutSalt, evidenceSha256: hashOf(clearSalt) })).toMatch(/its salt shows in the clear beside erased values/);
+    expect(problems('record', shown, record.recordId, proofHash, binding)).toMatch(/another hash/);
+  });
+
+  it('checks a stored format 4 record after erasure by its binding, and writes the erasure of its salt conditionally on the salt read', () => {
+    const stored = { ...salted, proofHash: saltedHash } as unknown as ConsentRecord;
+    expect(checkedEvidence(stored, undefined)).toMatchObject({ recomputedHash: saltedHash, matches: true, payload: { salt } });
+    const erased = { ...stored, externalId: null, userAgent: null, ipAddress: null, salt: null, erasedSha256: { externalId: binding.externalIdSha256!, userAgent: binding.userAgentSha256!, ipAddress: binding.ipAddressSha256!, salt: binding.saltSha256! } };
+    expect(checkedEvidence(erased, binding)).toMatchObject({ payload: { salt: { sha256: sha256(salt) }, ipAddress: { sha256: keyed('192.0.2.1') } }, recomputedHash: binding.evidenceSha256, matches: true });
+    expect(checkedEvidence({ ...erased, consentGiven: { [purpose]: false } }, binding).matches).toBe(false);
+    const update = erasureUpdate(salted, binding, false).item.Update!;
+    expect(update.UpdateExpression).toBe('REMOVE #contact, GSI3PK, GSI3SK, #userAgent, #ipAddress, #salt SET xe = :xe, xua = :xua, xip = :xip, xsl = :xsl');
+    expect(update.ExpressionAttributeNames).toMatchObject({ '#salt': 'sl' });
+    expect(update.ConditionExpression).toContain('attribute_not_exists(xsl) AND #salt = :salt');
+    expect(update.ExpressionAttributeValues).toMatchObject({ ':salt': salt, ':xsl': Buffer.from(sha256(salt), 'hex'), ':xip': Buffer.from(keyed('192.0.2.1'), 'hex') });
+  });
+});
+
 describe("erasing the reason of a withdrawal's evidence keeps it verifiable", () => {
   const hash = withdrawalHashOf(withdrawalItem);
   const binding = withdrawalBinding(withdrawalItem)!;
@@ -165,6 +236,28 @@ describe("erasing the reason of a withdrawal's evidence keeps it verifiable", ()
     // A withdrawal without a reason has nothing to bind; one never erased stands by its own hash.
     expect(withdrawalBinding({ ...withdrawalItem, reason: null })).toBeUndefined();
     expect(checkedWithdrawal(withdrawalItem, undefined)).toMatchObject({ hash, matches: true });
+  });
+
+  it('keys the reason of a withdrawal with a salt by it, erases the salt with it, and refuses the same tampering', () => {
+    const salt = 'Xb3v9Qm1LkR7yT2wPz0aHg';
+    const salted = { ...withdrawalItem, salt };
+    const saltedHash = withdrawalHashOf(salted);
+    const saltedBinding = withdrawalBinding(salted)!;
+    const keyedReason = hashOf({ salt, value: 'I moved to another city' });
+    expect(saltedBinding).toEqual({ withdrawalId: withdrawalItem.withdrawalId, hash: saltedHash, reasonSha256: keyedReason, saltSha256: sha256(salt), evidenceSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(saltedBinding.reasonSha256).not.toBe(sha256('I moved to another city'));
+    const { reason: _r, principalEmail: _e, salt: _s, ...kept } = salted;
+    const checked = checkedWithdrawal({ ...kept, reasonSha256: keyedReason, saltSha256: sha256(salt) }, saltedBinding);
+    expect(checked).toMatchObject({ hash: saltedHash, matches: true, evidence: { reason: { sha256: keyedReason }, salt: { sha256: sha256(salt) } } });
+    expect(JSON.stringify(checked.evidence)).not.toContain(salt);
+    expect(hashOf({ ...checked.evidence, reason: 'I moved to another city', salt })).toBe(saltedHash);
+    expect(problems('withdrawal', checked.evidence, withdrawalItem.withdrawalId, saltedHash, saltedBinding)).toBeUndefined();
+    expect(problems('withdrawal', { ...checked.evidence, purposeIds: [] }, withdrawalItem.withdrawalId, saltedHash, saltedBinding)).toMatch(/not the evidence it bound to its hash/);
+    expect(problems('withdrawal', { ...checked.evidence, salt }, withdrawalItem.withdrawalId, saltedHash, saltedBinding)).toMatch(/its salt is not the erased value/);
+    const update = withdrawalErasureUpdate(salted, saltedBinding).item.Update!;
+    expect(update.UpdateExpression).toBe('REMOVE principalEmail, #reason, #salt SET reasonSha256 = :sha256, saltSha256 = :saltSha256');
+    expect(update.ConditionExpression).toBe('attribute_exists(PK) AND #reason = :reason AND attribute_not_exists(reasonSha256) AND #salt = :salt AND attribute_not_exists(saltSha256)');
+    expect(update.ExpressionAttributeValues).toEqual({ ':reason': 'I moved to another city', ':sha256': keyedReason, ':salt': salt, ':saltSha256': sha256(salt) });
   });
 
   it('writes the erasure conditionally on the reason read, and removes her email with it', () => {

@@ -127,7 +127,10 @@ describe('erasure after the retention period', () => {
       expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
       const withdrawalId = withdrawn.body.data.withdrawalId as string;
       const hashes = emails.map(sha256).sort();
-      expect((await principalRecordsWithContact(tenant.tenantId, second)).map((row) => typeof row.sealedContact)).toEqual(['string', 'undefined']);
+      const withdrawalSalt = (await getItem(consentKeys.withdrawal(tenant.tenantId, withdrawalId)))?.salt as string | undefined;
+      const before = await principalRecordsWithContact(tenant.tenantId, second);
+      expect(before.map((row) => typeof row.sealedContact)).toEqual(['string', 'undefined']);
+      const saltBefore = before[0]!.record.salt;
       expect((await call('GET', '/api/v1/consent/by-external-id/customer-1', { token: tenant.token })).body.data).toHaveLength(1);
 
       // Scheduled now: both due 30 days on.
@@ -221,28 +224,39 @@ describe('erasure after the retention period', () => {
       const hex64 = expect.stringMatching(/^[0-9a-f]{64}$/);
       type Content = { erased: string[]; records: string[]; withdrawals: string[]; recordBindings: Record<string, string>[]; withdrawalBindings: Record<string, string>[] };
       const content = (JSON.parse(erased[0]!.canonical) as { content: Content }).content;
-      expect(content.erased).toEqual(['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'withdrawalReason', 'withdrawalEmail']);
+      expect(content.erased).toEqual(['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'salt', 'withdrawalReason', 'withdrawalSalt', 'withdrawalEmail']);
       expect(content.records).toEqual([herRecord.recordId, oldRecord.recordId]);
       expect(content.withdrawals).toEqual([withdrawalId]);
+      // Her record (proof format 4): each value's hash keyed by the record's salt, read before the sweep; the salt erased too, as its SHA-256.
+      // Her record of the hash-chain era has no salt: the plain SHA-256 of each value (docs/retention.md says so).
+      expect(herRecord.proofVersion).toBe(4);
+      expect(saltBefore).toMatch(/^[\w-]{22}$/);
+      const salt = saltBefore!;
       const sha256s = (values: string[]) => ({ externalId: sha256(values[0]!), userAgent: sha256(values[1]!), ipAddress: sha256(values[2]!) });
-      const herSha256 = sha256s(clear.slice(0, 3));
+      const keyed = (value: string) => sha256(canonicalize({ salt, value })!);
+      const herSha256 = { externalId: keyed(clear[0]!), userAgent: keyed(clear[1]!), ipAddress: keyed(clear[2]!), salt: sha256(salt) };
+      expect(herSha256.ipAddress).not.toBe(sha256(clear[2]!));
       const oldSha256 = sha256s(clear.slice(3, 6));
-      const bindingOf = (recordId: string, proofHash: string, fields: ReturnType<typeof sha256s>) => ({ recordId, proofHash, externalIdSha256: fields.externalId, userAgentSha256: fields.userAgent, ipAddressSha256: fields.ipAddress, evidenceSha256: hex64 });
+      const bindingOf = (recordId: string, proofHash: string, fields: ReturnType<typeof sha256s> & { salt?: string }) => ({ recordId, proofHash, externalIdSha256: fields.externalId, userAgentSha256: fields.userAgent, ipAddressSha256: fields.ipAddress, ...(fields.salt ? { saltSha256: fields.salt } : {}), evidenceSha256: hex64 });
       expect(content.recordBindings).toEqual([bindingOf(herRecord.recordId, herRecord.proofHash, herSha256), bindingOf(chained.recordId, chained.proofHash, oldSha256)]);
-      expect(content.withdrawalBindings).toEqual([{ withdrawalId, hash: hex64, reasonSha256: sha256(reason), evidenceSha256: hex64 }]);
-      expect(herRecord).toMatchObject({ externalId: null, userAgent: null, ipAddress: null, erasedSha256: herSha256 });
+      // Her withdrawal's reason likewise, keyed by the withdrawal's own salt (erased with it).
+      expect(withdrawalSalt).toMatch(/^[\w-]{22}$/);
+      const reasonSha256 = sha256(canonicalize({ salt: withdrawalSalt, value: reason })!);
+      expect(reasonSha256).not.toBe(sha256(reason));
+      expect(content.withdrawalBindings).toEqual([{ withdrawalId, hash: hex64, reasonSha256, saltSha256: sha256(withdrawalSalt!), evidenceSha256: hex64 }]);
+      expect(herRecord).toMatchObject({ externalId: null, userAgent: null, ipAddress: null, salt: null, erasedSha256: herSha256 });
       expect(oldRecord).toMatchObject({ externalId: null, userAgent: null, ipAddress: null, erasedSha256: oldSha256 });
       const stored = JSON.stringify(await Promise.all([consentKeys.record(tenant.tenantId, herRecord.recordId), consentKeys.legacyRecord(tenant.tenantId, oldRecord.recordId), consentKeys.withdrawal(tenant.tenantId, withdrawalId)].map(getItem)));
-      for (const value of clear) expect(stored).not.toContain(value);
+      for (const value of [...clear, salt, withdrawalSalt!]) expect(stored).not.toContain(value);
       for (const externalId of ['customer-1', 'legacy-7']) expect((await call('GET', `/api/v1/consent/by-external-id/${externalId}`, { token: tenant.token })).body.data).toEqual([]);
       const proof = (await call('GET', `/api/v1/consent/records/${herRecord.recordId}/proof`, { token: tenant.token })).body.data;
-      const markers = (fields: ReturnType<typeof sha256s>) => ({ externalId: { sha256: fields.externalId }, userAgent: { sha256: fields.userAgent }, ipAddress: { sha256: fields.ipAddress } });
+      const markers = (fields: ReturnType<typeof sha256s> & { salt?: string }) => ({ externalId: { sha256: fields.externalId }, userAgent: { sha256: fields.userAgent }, ipAddress: { sha256: fields.ipAddress }, ...(fields.salt ? { salt: { sha256: fields.salt } } : {}) });
       expect(proof).toMatchObject({ proofHash: herRecord.proofHash, matches: true, payload: markers(herSha256), erasure: { documentId: erased[0]!.documentId, at: erased[0]!.at, runId, erasedFields: herSha256 } });
-      for (const value of clear) expect(proof.canonicalPayload).not.toContain(value);
+      for (const value of [...clear, salt]) expect(proof.canonicalPayload).not.toContain(value);
       expect(proof.recomputedHash).toBe(proof.erasure.evidenceSha256);
-      expect(proof.lastWithdrawal).toMatchObject({ withdrawalId, reason: null, reasonSha256: sha256(reason) });
-      // Whoever holds the clear values puts them back and recomputes the original proof hash.
-      expect(sha256(canonicalize({ ...proof.payload, externalId: 'customer-1', userAgent: 'Her browser/2.0', ipAddress: '203.0.113.2' })!)).toBe(herRecord.proofHash);
+      expect(proof.lastWithdrawal).toMatchObject({ withdrawalId, reason: null, reasonSha256 });
+      // Whoever holds the clear values, and the salt shown with her evidence before, puts them back and recomputes the original proof hash.
+      expect(sha256(canonicalize({ ...proof.payload, externalId: 'customer-1', userAgent: 'Her browser/2.0', ipAddress: '203.0.113.2', salt })!)).toBe(herRecord.proofHash);
       const oldProof = (await call('GET', `/api/v1/consent/records/${oldRecord.recordId}/proof`, { token: tenant.token })).body.data;
       expect(oldProof).toMatchObject({ proofVersion: 1, matches: true, payload: { chainSeq: 1, prevProofHash: genesisHash, ...markers(oldSha256) }, erasure: { erasedFields: oldSha256 } });
       expect(sha256(canonicalize({ ...oldProof.payload, externalId: 'legacy-7', userAgent: 'Old browser/0.9', ipAddress: '198.51.100.23' })!)).toBe(chained.proofHash);
@@ -254,19 +268,20 @@ describe('erasure after the retention period', () => {
       const pack = JSON.parse(JSON.stringify(await buildEvidencePack(tenant.tenantId, { principalHash: second }).finally(resetClock)));
       expect(pack.erasures).toHaveLength(1);
       expect(pack.records.map((record: { recordId: string }) => record.recordId)).toEqual([oldRecord.recordId, herRecord.recordId]);
-      expect(pack.withdrawals[0]).toMatchObject({ withdrawalId, hash: content.withdrawalBindings[0]!.hash, evidence: { reason: { sha256: sha256(reason) } } });
-      for (const value of clear) expect(JSON.stringify(pack)).not.toContain(value);
+      expect(pack.withdrawals[0]).toMatchObject({ withdrawalId, hash: content.withdrawalBindings[0]!.hash, evidence: { reason: { sha256: reasonSha256 }, salt: { sha256: sha256(withdrawalSalt!) } } });
+      expect(sha256(canonicalize({ ...pack.withdrawals[0].evidence, reason, salt: withdrawalSalt })!)).toBe(pack.withdrawals[0].hash);
+      for (const value of [...clear, salt, withdrawalSalt!]) expect(JSON.stringify(pack)).not.toContain(value);
       const dir = await mkdtemp(join(tmpdir(), 'retention-pack-'));
       await writeFile(join(dir, 'pack.json'), JSON.stringify(pack));
       const verified = await run_('scripts/verify-evidence-pack.mjs', [join(dir, 'pack.json')]);
       expect([0, 3], verified.stdout).toContain(verified.code);
       expect(verified.stdout).toMatch(
-        /erasure #1 \(.+\), .+: her personal data \(sealedContact, externalId, userAgent, ipAddress, withdrawalReason, withdrawalEmail\) of 2 records and 1 withdrawal erased, reason RETENTION_PERIOD_ENDED, run .+; the evidence stays, its erased values \(externalId, userAgent, ipAddress, withdrawal reason\) bound by their SHA-256\./,
+        /erasure #1 \(.+\), .+: her personal data \(sealedContact, externalId, userAgent, ipAddress, salt, withdrawalReason, withdrawalSalt, withdrawalEmail\) of 2 records and 1 withdrawal erased, reason RETENTION_PERIOD_ENDED, run .+; the evidence stays, its erased values \(externalId, userAgent, ipAddress, salt, withdrawal reason\) bound by their SHA-256\./,
       );
       const page = renderDocument(packDocumentModel(pack, { dpoContact: null, timeZone: undefined, actors: new Map() }));
       const shown = page.slice(0, page.indexOf('<script'));
       for (const words of ['What was erased when consent lapsed', `Erasure ${erased[0]!.documentId.slice(0, 8)}`, runId, 'Her browser (user agent), in the evidence', 'The reason she gave for a withdrawal, in its evidence', 'giving a reason (erased when consent lapsed)']) expect(shown).toContain(words);
-      for (const value of clear) expect(shown).not.toContain(value);
+      for (const value of [...clear, salt, withdrawalSalt!]) expect(shown).not.toContain(value);
       const refusedPack = async (name: string, change: (copy: Record<string, any>) => void) => {
         const { signature: _signature, ...copy } = structuredClone(pack);
         change(copy);
@@ -305,7 +320,7 @@ describe('erasure after the retention period', () => {
       // Each of her records, checked from the proof endpoint's answer alone: the erasure as logged, its inclusion against the record's checkpoint, and its binding.
       const keys = (await call('GET', '/api/v1/consent/log/keys')).body;
       await writeFile(join(dir, 'keys.json'), JSON.stringify(keys));
-      const erasureSaid = `external id, user agent and IP address were erased on ${erased[0]!.at} by the retention run ${runId}, bound by log entry ${erasureLeaf}`;
+      const erasureSaid = `were erased on ${erased[0]!.at} by the retention run ${runId}, bound by log entry ${erasureLeaf}`;
       const answers = new Map<string, Record<string, any>>();
       for (const record of [herRecord, oldRecord]) {
         const answer = await waitFor(async () => {
@@ -321,14 +336,15 @@ describe('erasure after the retention period', () => {
         await writeFile(join(dir, name), JSON.stringify({ data: body }));
         return run_('scripts/verify-receipt.mjs', [join(dir, `${recordId}.jws`), join(dir, name), join(dir, 'keys.json')]);
       };
-      for (const [recordId, attribution] of [[herRecord.recordId, ' \\(attribution VERIFIED\\)'], [oldRecord.recordId, '']] as const) {
+      const said = { offline: ['external id, user agent, IP address and salt', 'external id, user agent and IP address'], dashboard: ['the external id, the user agent, the IP address and the salt', 'the external id, the user agent and the IP address'] };
+      for (const [index, [recordId, attribution]] of ([[herRecord.recordId, ' \\(attribution VERIFIED\\)'], [oldRecord.recordId, '']] as const).entries()) {
         const good = await receiptCheck(recordId, 'proof.json', answers.get(recordId));
         expect(good.code, good.stdout).toBe(0);
         expect(good.stdout).toMatch(new RegExp(`^VALID: record ${recordId}${attribution} is leaf \\d+ of the tenant.s log`));
-        expect(good.stdout).toContain(`its ${erasureSaid}`);
+        expect(good.stdout).toContain(`its ${said.offline[index]!} ${erasureSaid}`);
         const dashboard = await verifyProof(answers.get(recordId) as never, keys.keys, tenant.tenantId);
         expect(dashboard.failure).toBeUndefined();
-        expect(dashboard).toMatchObject({ holds: true, erasure: `Verified; ${erasureSaid.replace('external id, user agent and', 'the external id, the user agent and the')}.` });
+        expect(dashboard).toMatchObject({ holds: true, erasure: `Verified; ${said.dashboard[index]!} ${erasureSaid}.` });
         expect(dashboard.checks.every((check) => check.ok)).toBe(true);
       }
 
@@ -347,6 +363,7 @@ describe('erasure after the retention period', () => {
         copy.canonicalPayload = canonicalize({ ...payload, userAgent: payload.ipAddress });
       });
       const unbound = tampered((copy) => { copy.erasure = null; });
+      const clearSalt = tampered((copy) => { copy.canonicalPayload = canonicalize({ ...JSON.parse(copy.canonicalPayload), salt }); });
       const rebound = tampered((copy) => {
         copy.canonicalPayload = alteredEvidence.canonicalPayload;
         const document = JSON.parse(copy.erasure.document.canonical);
@@ -360,6 +377,7 @@ describe('erasure after the retention period', () => {
         ['altered-evidence.json', alteredEvidence, /not the evidence the erasure bound/, /not the evidence the logged erasure bound/],
         ['swapped.json', swapped, /its userAgent is not the erased value/, /its userAgent is not the erased value/],
         ['unbound.json', unbound, /the proof names no erasure that binds them/, /the proof names no erasure that binds it/],
+        ['clear-salt.json', clearSalt, /its salt is not the erased value/, /its salt is not the erased value/],
         ['rebound.json', rebound, /does not place the erasure at leaf/, /does not lead from the logged erasure/],
         ['other-proof.json', otherProof, /the logged erasure does not hash to its hash/, /The logged erasure does not hash to its hash/],
         ['pending.json', pending, /the erasure is not yet in a signed checkpoint/, /erasure of its values is pending/],

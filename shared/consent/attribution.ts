@@ -7,7 +7,7 @@ import { signatureWindowSeconds, verifyTimedSignature } from './timed-signature'
 
 /**
  * Who a record says the principal is, and how much that is worth: part of every new record's
- * evidence (proof format 3), so it is as tamper-evident as the decision itself.
+ * evidence (proof formats 3 and 4), so it is as tamper-evident as the decision itself.
  * - VERIFIED: the tenant vouched for the identity: its server sent it with a secret key
  *   (SECRET_KEY), or signed the hash the page sent (SIGNED_HASH), or its staff recorded it in the
  *   dashboard (DASHBOARD).

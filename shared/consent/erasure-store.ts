@@ -14,8 +14,8 @@ import { recordKeyOf } from './store';
 /**
  * Retention's erasure of what a record holds of her: the sealed contact (never part of its
  * evidence; `sealedContact`: one was read) and the values a logged binding names
- * (evidence-erasure.ts), each replaced by its SHA-256 (`xe`, `xua`, `xip`), the external id with
- * its lookup keys (GSI3), in any proof format. Conditional on each value being the one read, so
+ * (evidence-erasure.ts), each replaced by its hash (`xe`, `xua`, `xip`; format 4's salt by `xsl`),
+ * the external id with its lookup keys (GSI3), in any proof format. Conditional on each value being the one read, so
  * only what the logged binding names is erased, and once.
  */
 export const erasureUpdate = (
@@ -42,8 +42,8 @@ export const erasureUpdate = (
       remove.push(`#${field}`);
       conditions.push(`#${field} = :${field}`);
       values[`:${field}`] = record[field];
-    } else {
-      // Formats 2 and 3 hold the external id only in its lookup key.
+    } else if (field === 'externalId') {
+      // Formats 2 to 4 hold the external id only in its lookup key.
       conditions.push('GSI3PK = :external');
       values[':external'] = consentKeys.externalPartition(record.tenantId, String(record.externalId));
     }
@@ -66,20 +66,29 @@ export const erasureUpdate = (
 /**
  * Retention's erasure of what a withdrawal holds of her: her email (kept to confirm the withdrawal
  * to her; never part of its evidence) and, when a logged binding names it, the reason she gave,
- * replaced by its SHA-256 (`reasonSha256`). Conditional on the reason being the one read.
+ * replaced by its hash (`reasonSha256`), with the salt that keys it where there is one
+ * (`saltSha256`). Conditional on the reason (and salt) being the ones read.
  */
 export const withdrawalErasureUpdate = (item: Record<string, unknown>, binding: WithdrawalBinding | undefined): NamedItem => {
   const reasonSha256 = binding?.reasonSha256;
+  const saltSha256 = reasonSha256 ? binding?.saltSha256 : undefined;
   return {
     name: 'withdrawal',
     item: {
       Update: {
         TableName: tableName(),
         Key: consentKeys.withdrawal(String(item.tenantId), String(item.withdrawalId)),
-        UpdateExpression: `REMOVE principalEmail${reasonSha256 ? ', #reason SET reasonSha256 = :sha256' : ''}`,
+        UpdateExpression: `REMOVE principalEmail${reasonSha256 ? `, #reason${saltSha256 ? ', #salt' : ''} SET reasonSha256 = :sha256${saltSha256 ? ', saltSha256 = :saltSha256' : ''}` : ''}`,
         // What was read: the reason bound, else the email (so that of two erasures at once, one logs it).
-        ConditionExpression: reasonSha256 ? 'attribute_exists(PK) AND #reason = :reason AND attribute_not_exists(reasonSha256)' : 'attribute_exists(principalEmail)',
-        ...(reasonSha256 ? { ExpressionAttributeNames: { '#reason': 'reason' }, ExpressionAttributeValues: { ':reason': item.reason, ':sha256': reasonSha256 } } : {}),
+        ConditionExpression: reasonSha256
+          ? `attribute_exists(PK) AND #reason = :reason AND attribute_not_exists(reasonSha256)${saltSha256 ? ' AND #salt = :salt AND attribute_not_exists(saltSha256)' : ''}`
+          : 'attribute_exists(principalEmail)',
+        ...(reasonSha256
+          ? {
+              ExpressionAttributeNames: { '#reason': 'reason', ...(saltSha256 ? { '#salt': 'salt' } : {}) },
+              ExpressionAttributeValues: { ':reason': item.reason, ':sha256': reasonSha256, ...(saltSha256 ? { ':salt': item.salt, ':saltSha256': saltSha256 } : {}) },
+            }
+          : {}),
       },
     },
   };

@@ -9,19 +9,30 @@ import { hashedWithdrawal } from './withdrawal-evidence';
  * (retention, s.8(7)): the external id, the user agent and the IP address of a record, the reason
  * she typed for a withdrawal. Each is inside the hashed evidence, so once it is gone the hash cannot
  * be recomputed from what is left. At erasure the sweep logs, per record and withdrawal, a binding
- * (erasure-binding.ts): the hash the log holds for it, the SHA-256 of each erased field, and the
- * SHA-256 (RFC 8785) of the evidence with each erased field replaced by `{ sha256 }`. The binding
- * is a leaf of the Merkle log, so the evidence shown without those values is proven to be the
+ * (erasure-binding.ts): the hash the log holds for it, the hash of each erased field (keyed by the
+ * record's salt in proof format 4, the salt itself erased and bound too; the plain SHA-256 in older
+ * formats), and the SHA-256 (RFC 8785) of the evidence with each erased field replaced by
+ * `{ sha256 }`. The binding is a leaf of the Merkle log, so the evidence shown without those values is proven to be the
  * evidence the hash covered; whoever holds a clear value puts it back in place of `{ sha256 }` and
  * recomputes the hash with any RFC 8785 implementation, no service code needed (and the value
  * never travels to the service again to be logged).
  *
- * Not a secret: anyone holding the evidence and a candidate value can test it (as the hash always
- * allowed). What goes is the value itself, and the lookup by it.
+ * Format 4: whoever kept the salt (shown with the evidence until the erasure) can test a candidate
+ * value, as the proof hash always allowed; nobody else can, the salt being 128 random bits. Older
+ * formats have no salt: anyone can test a candidate against the plain SHA-256 or the proof hash,
+ * and a value of few possibilities (an IPv4 address) is found so. What goes there is the value
+ * itself, and the lookup by it (docs/retention.md).
  */
 
 /**
- * The SHA-256 of each erasable field holding a value, and of the evidence with those as markers;
+ * The hash that stands for an erased value: keyed by the evidence's salt when it has one (format
+ * 4; the salt's own is its plain SHA-256, being unguessable), the plain SHA-256 otherwise.
+ */
+export const erasedValueHash = (field: string, value: string, salt: unknown): string =>
+  typeof salt === 'string' && field !== 'salt' ? sha256Hex(canonicalJson({ salt, value })) : sha256Hex(value);
+
+/**
+ * The hash of each erasable field holding a value, and the SHA-256 of the evidence with those as markers;
  * undefined when none holds one. Refuses evidence that does not hash to `hash`: logging a binding
  * for altered evidence would launder it.
  */
@@ -30,7 +41,7 @@ const bindingOf = (kind: EvidenceKind, evidence: Readonly<Record<string, unknown
   const sha256s: Record<string, string> = {};
   for (const field of erasableFields[kind]) {
     const value = evidence[field];
-    if (typeof value === 'string' && value !== '') sha256s[field] = sha256Hex(value);
+    if (typeof value === 'string' && value !== '') sha256s[field] = erasedValueHash(field, value, evidence.salt);
   }
   if (Object.keys(sha256s).length === 0) return undefined;
   return {

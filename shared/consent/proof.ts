@@ -8,6 +8,9 @@ import type { ConsentEvidence, ProofVersion } from './record';
  */
 export const proofAlgorithm = 'SHA-256 over the RFC 8785 (JCS) canonical JSON of the evidence';
 
+/** Formats 3 and 4 state the attribution in the evidence. */
+const attributed = (proofVersion: ProofVersion | undefined): boolean => proofVersion === 3 || proofVersion === 4;
+
 /** The evidence a proof hash covers, in the record's proof format (record.ts). */
 export const evidenceOf = (record: ConsentEvidence & { proofVersion?: ProofVersion }): ConsentEvidence => ({
   tenantId: record.tenantId,
@@ -24,9 +27,11 @@ export const evidenceOf = (record: ConsentEvidence & { proofVersion?: ProofVersi
   ipAddress: record.ipAddress,
   userAgent: record.userAgent,
   ...(record.proofVersion === 1 ? { chainSeq: record.chainSeq, prevProofHash: record.prevProofHash } : {}),
-  ...(record.proofVersion === 3 ? { attribution: record.attribution, attributionMethod: record.attributionMethod, attributedBy: record.attributedBy } : {}),
-  ...(record.proofVersion === 3 && record.child ? { child: record.child } : {}),
-  ...(record.proofVersion === 3 && record.identifierSignedAt !== undefined ? { identifierSignedAt: record.identifierSignedAt } : {}),
+  ...(attributed(record.proofVersion) ? { attribution: record.attribution, attributionMethod: record.attributionMethod, attributedBy: record.attributedBy } : {}),
+  ...(attributed(record.proofVersion) && record.child ? { child: record.child } : {}),
+  ...(attributed(record.proofVersion) && record.identifierSignedAt !== undefined ? { identifierSignedAt: record.identifierSignedAt } : {}),
+  // Format 4: null once retention erased it (the evidence then shows its marker, evidence-erasure.ts).
+  ...(record.proofVersion === 4 ? { salt: record.salt ?? null } : {}),
 });
 
 export const canonicalJson = (value: unknown): string => {

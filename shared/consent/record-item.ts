@@ -15,7 +15,10 @@ import type { ConsentState } from './states';
  * Format 3 adds the attribution in about 20 bytes (`am`: one letter for the method, which implies
  * the level; `ab`: who vouched, a UUID as 16 bytes, a `key:` for every method but DASHBOARD's
  * `user:`; `isa`: when a signed hash was signed, Unix seconds) and, for widget records, the SHA-256 of the withdrawal key (`wk`, 32 bytes; not
- * evidence). Format 1 items (the hash-chain era) are stored whole and read as they are.
+ * evidence). Format 4 adds the record's salt (`sl`, as the evidence holds it: 22 characters of
+ * base64url, so the erasure's condition compares it as read) and makes room for it by keeping the
+ * notice and lineage ids (`nid`, `lin`) as 16 bytes each. Format 1 items (the hash-chain era) are
+ * stored whole and read as they are.
  */
 
 type Item = Record<string, unknown>;
@@ -37,18 +40,19 @@ const levelOf: Record<AttributionMethod, AttributionLevel> = { SECRET_KEY: 'VERI
 const methodOfCode = new Map(Object.entries(methodCodes).map(([method, code]) => [code, method as AttributionMethod]));
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** A UUID as its 16 bytes; anything else (never written so, but read as it is) as written. */
+const uuidItem = (id: string): Uint8Array | string => (uuidPattern.test(id) ? bytes(id.replaceAll('-', '')) : id);
+const uuidOf = (stored: unknown): string => (typeof stored === 'string' ? stored : hex(stored).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'));
+
 /** `key:<uuid>` or `user:<uuid>` as the 16 bytes of the UUID (the prefix follows from the method); anything else as written. */
 const attributedByItem = (method: AttributionMethod, by: string): Uint8Array | string => {
   const id = by.slice(by.indexOf(':') + 1);
   const expected = `${method === 'DASHBOARD' ? 'user' : 'key'}:${id}`;
-  return by === expected && uuidPattern.test(id) ? bytes(id.replaceAll('-', '')) : by;
+  return by === expected && uuidPattern.test(id) ? uuidItem(id) : by;
 };
 
-const attributedByOf = (method: AttributionMethod, stored: unknown): string => {
-  if (typeof stored === 'string') return stored;
-  const id = hex(stored).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-  return `${method === 'DASHBOARD' ? 'user' : 'key'}:${id}`;
-};
+const attributedByOf = (method: AttributionMethod, stored: unknown): string =>
+  typeof stored === 'string' ? stored : `${method === 'DASHBOARD' ? 'user' : 'key'}:${uuidOf(stored)}`;
 
 const attributionOf = (item: Item) => {
   const method = methodOfCode.get(String(item.am));
@@ -56,7 +60,7 @@ const attributionOf = (item: Item) => {
   return { attribution: levelOf[method], attributionMethod: method, attributedBy: attributedByOf(method, item.ab) };
 };
 
-/** The item PutItem writes for a new (format 3; format 2 in tests of old records) record. */
+/** The item PutItem writes for a new (format 4; formats 2 and 3 in tests of old records) record. */
 export const recordItem = (record: ConsentRecord): Item => {
   const { tenantId, recordId, createdAt } = record;
   return {
@@ -65,10 +69,12 @@ export const recordItem = (record: ConsentRecord): Item => {
     ...(record.externalId ? consentKeys.external(tenantId, record.externalId, createdAt, recordId) : {}),
     type: recordItemType,
     pv: record.proofVersion,
-    ...(record.proofVersion === 3 ? { am: methodCodes[record.attributionMethod!], ab: attributedByItem(record.attributionMethod!, record.attributedBy!) } : {}),
+    ...(record.proofVersion >= 3 ? { am: methodCodes[record.attributionMethod!], ab: attributedByItem(record.attributionMethod!, record.attributedBy!) } : {}),
+    ...(record.proofVersion === 4 && record.salt ? { sl: record.salt } : {}),
     ...(record.identifierSignedAt === undefined ? {} : { isa: record.identifierSignedAt }),
     ...(record.withdrawalKeyHash ? { wk: bytes(record.withdrawalKeyHash) } : {}),
-    nid: record.noticeId,
+    // Format 4 keeps the notice and lineage ids as 16 bytes each, room for the salt under 1 KB.
+    nid: record.proofVersion === 4 ? uuidItem(record.noticeId) : record.noticeId,
     nv: record.noticeVersionNumber,
     nth: bytes(record.noticeTextHash),
     lang: record.languageShown,
@@ -78,7 +84,7 @@ export const recordItem = (record: ConsentRecord): Item => {
     ...(record.userAgent === null ? {} : { ua: record.userAgent }),
     ph: bytes(record.proofHash),
     title: record.noticeTitle,
-    lin: record.lineageId,
+    lin: record.proofVersion === 4 ? uuidItem(record.lineageId) : record.lineageId,
     ch: record.channel,
     ...(record.decision === null ? {} : { dec: record.decision }),
     ...(record.requiredPurposesDeclined.length === 0 ? {} : { rpd: record.requiredPurposesDeclined }),
@@ -110,14 +116,15 @@ const childState = (item: Item): Partial<ConsentRecord> => ({
 });
 
 /**
- * Where retention keeps the SHA-256 of each value it erased from a record (32 bytes each), in
- * every proof format; the value itself is gone (the external id with its lookup keys).
+ * Where retention keeps the SHA-256 of each value it erased from a record (32 bytes each; format 4:
+ * keyed by its salt, evidence-erasure.ts), in every proof format; the value itself is gone (the
+ * external id with its lookup keys, format 4's salt with the values).
  */
-export const erasedAttributes = { externalId: 'xe', userAgent: 'xua', ipAddress: 'xip' } as const satisfies Record<ErasableRecordField, string>;
+export const erasedAttributes = { externalId: 'xe', userAgent: 'xua', ipAddress: 'xip', salt: 'xsl' } as const satisfies Record<ErasableRecordField, string>;
 
-/** Where each erasable value is stored: format 1 whole under its own name, formats 2 and 3 compactly (the external id only in its lookup keys, GSI3). */
+/** Where each erasable value is stored: format 1 whole under its own name, formats 2 to 4 compactly (the external id only in its lookup keys, GSI3; a salt in format 4 only). */
 export const valueAttributes = (proofVersion: ProofVersion): Record<ErasableRecordField, string | undefined> =>
-  proofVersion === 1 ? { externalId: 'externalId', userAgent: 'userAgent', ipAddress: 'ipAddress' } : { externalId: undefined, userAgent: 'ua', ipAddress: 'ip' };
+  proofVersion === 1 ? { externalId: 'externalId', userAgent: 'userAgent', ipAddress: 'ipAddress', salt: undefined } : { externalId: undefined, userAgent: 'ua', ipAddress: 'ip', salt: 'sl' };
 
 /** The values retention erased (evidence-erasure.ts), each as its SHA-256. */
 const erasedState = (item: Item): Pick<ConsentRecord, 'erasedSha256'> => {
@@ -135,18 +142,19 @@ const withdrawalState = (item: Item) => ({
   ...(item.lastWithdrawalId ? { lastWithdrawalId: String(item.lastWithdrawalId) } : {}),
 });
 
-/** Formats 2 and 3: keys derived from the item's keys, hashes as bytes. */
+/** Formats 2 to 4: keys derived from the item's keys, hashes as bytes. */
 const compact = (item: Item): ConsentRecord => {
   const tenantId = consentKeys.tenantOfRecordPartition(String(item.PK));
   if (!tenantId) throw new Error(`record ${String(item.SK)}: ${String(item.PK)} is no record partition`);
   return {
-    proofVersion: item.pv === 3 ? 3 : 2,
-    ...(item.pv === 3 ? attributionOf(item) : {}),
+    proofVersion: item.pv === 4 ? 4 : item.pv === 3 ? 3 : 2,
+    ...(item.pv === 3 || item.pv === 4 ? attributionOf(item) : {}),
+    ...(item.pv === 4 ? { salt: item.sl === undefined ? null : String(item.sl) } : {}),
     ...(item.isa === undefined ? {} : { identifierSignedAt: Number(item.isa) }),
     ...(item.wk === undefined ? {} : { withdrawalKeyHash: hex(item.wk) }),
     tenantId,
     recordId: after(item.SK, consentKeys.recordPrefix),
-    noticeId: String(item.nid),
+    noticeId: uuidOf(item.nid),
     noticeVersionNumber: Number(item.nv),
     noticeTextHash: hex(item.nth),
     languageShown: String(item.lang),
@@ -160,7 +168,7 @@ const compact = (item: Item): ConsentRecord => {
     ...erasedState(item),
     proofHash: hex(item.ph),
     noticeTitle: String(item.title),
-    lineageId: String(item.lin),
+    lineageId: uuidOf(item.lin),
     channel: item.ch as ConsentRecord['channel'],
     decision: item.dec === undefined ? null : String(item.dec),
     requiredPurposesDeclined: (item.rpd as string[] | undefined) ?? [],
@@ -186,6 +194,6 @@ const whole = (item: Item): ConsentRecord => ({
 
 /** A stored record item (any format, either layout) as the domain's record. */
 export const recordOf = (item: Item): ConsentRecord => {
-  const record = item.pv === 2 || item.pv === 3 ? compact(item) : whole(item);
+  const record = item.pv === 2 || item.pv === 3 || item.pv === 4 ? compact(item) : whole(item);
   return consentKeys.isLegacyRecordPartition(String(item.PK)) ? { ...record, legacyKey: true } : record;
 };

@@ -8,7 +8,12 @@ export type RecordChannel = 'DASHBOARD' | 'SDK';
 /**
  * What the proof hash covers. Written once, never changed.
  *
- * Proof format 3 (every record since attribution was recorded): format 2's evidence plus who
+ * Proof format 4 (every record since erased values are salted): format 3's evidence plus `salt`,
+ * 16 random bytes (base64url) drawn for the record alone. Shown with the evidence, it lets anyone
+ * holding the values recompute the proof hash; erased with them by retention, it keys the hashes
+ * that stand for them (evidence-erasure.ts), so neither those nor the proof hash can be searched
+ * for a low-entropy value (an IP address, a common user agent, a sequential external id).
+ * Proof format 3 (records since attribution was recorded, before format 4): format 2's evidence plus who
  * the record says the principal is and how that is known (`attribution`, `attributionMethod`,
  * `attributedBy`: attribution.ts, and for a signed hash `identifierSignedAt`, present only on
  * records made since signatures carry a time, so older records hash as they always did). Format 2 (records since the evidence log): the evidence alone;
@@ -34,23 +39,25 @@ export interface ConsentEvidence {
   ipAddress: string | null;
   /** null when none was sent, or once retention erased it (erasedSha256). */
   userAgent: string | null;
-  /** Format 3 only: VERIFIED, CLAIMED or IP. */
+  /** Formats 3 and 4 only: VERIFIED, CLAIMED or IP. */
   attribution?: AttributionLevel;
-  /** Format 3 only. */
+  /** Formats 3 and 4 only. */
   attributionMethod?: AttributionMethod;
-  /** Format 3 only: `key:<keyId>` or `user:<userId>`. */
+  /** Formats 3 and 4 only: `key:<keyId>` or `user:<userId>`. */
   attributedBy?: string;
   /**
-   * Format 3, a child's or guarded person's decision only (s.9): who decided, whom the parent or
+   * Formats 3 and 4, a child's or guarded person's decision only (s.9): who decided, whom the parent or
    * guardian is, and what the decision relies on besides. Adults' records have none, so their
    * evidence is unchanged.
    */
   child?: ChildEvidence;
   /**
-   * Format 3, SIGNED_HASH records since signatures carry a time: when the tenant's server signed
+   * Formats 3 and 4, SIGNED_HASH records since signatures carry a time: when the tenant's server signed
    * the identifier hash (Unix seconds), within 15 minutes of createdAt (attribution.ts).
    */
   identifierSignedAt?: number;
+  /** Format 4 only: 16 random bytes, base64url; null once retention erased it (erasedSha256). */
+  salt?: string | null;
   /** Format 1 only. */
   chainSeq?: number;
   /** Format 1 only. */
@@ -80,7 +87,7 @@ export interface GuardianDecision {
   documentId: string;
 }
 
-export type ProofVersion = 1 | 2 | 3;
+export type ProofVersion = 1 | 2 | 3 | 4;
 
 export interface ConsentRecord extends ConsentEvidence {
   proofVersion: ProofVersion;
@@ -111,9 +118,9 @@ export interface ConsentRecord extends ConsentEvidence {
   expiredAt?: string;
   expiryReason?: string;
   /**
-   * The values retention erased (state, not evidence), each as its SHA-256: the field reads null,
-   * and the evidence is shown with `<field>: { sha256 }`, bound to the proof hash by the logged
-   * retention.erased (evidence-erasure.ts).
+   * The values retention erased (state, not evidence), each as its SHA-256 (format 4: keyed by the
+   * record's salt, erased with them; evidence-erasure.ts): the field reads null, and the evidence
+   * is shown with `<field>: { sha256 }`, bound to the proof hash by the logged retention.erased.
    */
   erasedSha256?: Partial<Record<ErasableRecordField, string>>;
   /** Bumped by each withdrawal; withdrawals are conditional on the version read. */

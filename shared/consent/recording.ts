@@ -107,7 +107,7 @@ const decideOnLatest = async (input: RecordInput) => {
 /**
  * Records a consent: one conditional PutItem of the record (idempotent by its id), nothing else
  * on the request path besides the reads, which a warm instance mostly answers from memory (above).
- * The record's proof hash covers its evidence and its attribution (proof format 3); ordering and
+ * The record's proof hash covers its evidence, its attribution and its salt (proof format 4); ordering and
  * tamper evidence come from the tenant's Merkle log, which the table's stream appends it to within
  * seconds (shared/evidence/sequencer.ts), together with the counters and day buckets and the
  * consent.recorded event. No per-tenant head is read or written here, so a tenant's consents do
@@ -184,11 +184,13 @@ const buildRecord = (
     attributedBy: principal.attributedBy,
     ...(principal.identifierSignedAt === undefined ? {} : { identifierSignedAt: principal.identifierSignedAt }),
     ...(child ? { child } : {}),
+    // 128 random bits of this record alone: what keys the hashes of its values once retention erases them (record.ts, format 4).
+    salt: randomToken(16),
   };
   return {
     ...evidence,
-    proofVersion: 3,
-    proofHash: proofHashOf({ ...evidence, proofVersion: 3 }),
+    proofVersion: 4,
+    proofHash: proofHashOf({ ...evidence, proofVersion: 4 }),
     ...(withdrawalKeyHash ? { withdrawalKeyHash } : {}),
     noticeTitle: pointer.title,
     lineageId: pointer.lineageId,

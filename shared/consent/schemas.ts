@@ -167,7 +167,7 @@ export const recordPage = /* @__PURE__ */ z.lazy(() => z.object({
 
 export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
   recordId: z.uuid(),
-  proofVersion: described(z.union([z.literal(1), z.literal(2), z.literal(3)]), '3: the evidence with its attribution (attribution, attributionMethod, attributedBy; and identifierSignedAt on SIGNED_HASH records whose signature carried a time); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
+  proofVersion: described(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]), '4: format 3\'s evidence plus salt, 16 random bytes (base64url) of this record, which keys the hashes of its values once retention erases them (and is erased with them); 3: the evidence with its attribution (attribution, attributionMethod, attributedBy; and identifierSignedAt on SIGNED_HASH records whose signature carried a time); 2: the evidence alone; 1: records of the hash-chain era, whose evidence also holds chainSeq and prevProofHash'),
   algorithm: z.string(),
   canonicalPayload: described(z.string(), 'The RFC 8785 canonical JSON that was hashed'),
   payload: z.record(z.string(), z.unknown()),
@@ -180,7 +180,7 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
       documentId: z.string(),
       at: described(z.iso.datetime(), 'When the values were erased'),
       runId: described(z.nullable(z.string()), 'The retention run that erased them'),
-      erasedFields: described(z.partialRecord(z.enum(erasableFields.record), z.string()), 'Each erased field (externalId, userAgent, ipAddress) and the SHA-256 of its value, as the binding holds them; the payload shows each as `{ sha256 }`'),
+      erasedFields: described(z.partialRecord(z.enum(erasableFields.record), z.string()), 'Each erased field (externalId, userAgent, ipAddress; salt in proof format 4) and its hash, as the binding holds them; the payload shows each as `{ sha256 }`. Proof format 4: the SHA-256 of the RFC 8785 form of { salt, value }, the salt\'s own the SHA-256 of its text; older formats: the SHA-256 of the value'),
       evidenceSha256: z.string(),
       document: described(z.object({ documentId: z.string(), canonical: described(z.string(), "The logged retention.erased, RFC 8785 canonical JSON: content.recordBindings holds the binding (recordId, proofHash, <field>Sha256 of each erased field, evidenceSha256; content.externalIds in erasures logged before user agents and IP addresses were erased), content.runId the retention run, at when"), hash: described(z.string(), 'SHA-256 of canonical, the entry\'s leaf data') }), 'The erasure as logged'),
       log: described(z.object({
@@ -189,7 +189,7 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
         inclusionProof: z.array(z.string()),
       }), 'The erasure\'s place in the log, against the same checkpoint as `log` (PENDING until that checkpoint covers it)'),
     })),
-    "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the record's external id, user agent and IP address are erased: the payload holds each as `{ sha256 }` and stands for proofHash by the binding in the logged retention.erased documentId (the SHA-256 of each value and of the payload's RFC 8785 form), given here as logged with its inclusion proof so the binding can be checked, not trusted (the dashboard's Proof check and scripts/verify-receipt.mjs do). Whoever holds a clear value can put it back in place of `{ sha256 }` and hash the payload to proofHash. null otherwise",
+    "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the record's external id, user agent and IP address (and in proof format 4 its salt) are erased: the payload holds each as `{ sha256 }` and stands for proofHash by the binding in the logged retention.erased documentId (the hash of each value, keyed by the salt in format 4, and the SHA-256 of the payload's RFC 8785 form), given here as logged with its inclusion proof so the binding can be checked, not trusted (the dashboard's Proof check and scripts/verify-receipt.mjs do). Whoever holds the clear values (and in format 4 the salt) can put them back in place of `{ sha256 }` and hash the payload to proofHash. null otherwise",
   ),
   log: logView,
   lastWithdrawal: described(
@@ -199,7 +199,7 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
         withdrawnAt: z.iso.datetime(),
         method: z.enum(withdrawalMethods),
         reason: described(z.nullable(z.string()), 'The reason she gave; null when she gave none, or once retention erased it (reasonSha256)'),
-        reasonSha256: described(z.nullable(z.string()), "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the reason she gave is erased; the withdrawal's evidence keeps its SHA-256, bound to the withdrawal's hash by the logged retention.erased. null otherwise"),
+        reasonSha256: described(z.nullable(z.string()), "Extension (retention, s.8(7)): once the principal's consent lapsed for every purpose, the reason she gave is erased; the withdrawal's evidence keeps its SHA-256 (of the RFC 8785 form of { salt, value } on a withdrawal whose evidence has a salt, erased with the reason), bound to the withdrawal's hash by the logged retention.erased. null otherwise"),
         isFullWithdrawal: z.boolean(),
         purposeIds: z.array(z.string()),
         attribution: described(z.nullable(withdrawalAttributionSchema), 'Set for a withdrawal by email at POST /consent/withdraw-public (PUBLIC_EMAIL_CLAIM: unverified); null otherwise'),

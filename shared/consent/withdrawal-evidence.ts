@@ -9,7 +9,10 @@ import type { WithdrawalAttribution } from './withdrawal-attribution';
  * Its hash is the leaf of the withdrawal in the tenant's log, so erasing or rewriting a
  * withdrawal (or the withdrawal fields of the records it covers) is found by log verification.
  * The principal's email, kept on the item only to send the confirmation, is contact data, not
- * part of the decision, and stays out.
+ * part of the decision, and stays out. A withdrawal made since erased values are salted with a
+ * reason also holds `salt`, 16 random bytes (base64url) of its own: retention erases it with the
+ * reason and keys the reason's hash by it (evidence-erasure.ts), so the reason cannot be found by
+ * trying candidates. Older withdrawals, and those without a reason, have none and hash as always.
  */
 export interface WithdrawalEvidence {
   tenantId: string;
@@ -20,12 +23,14 @@ export interface WithdrawalEvidence {
   purposeIds: string[];
   isFullWithdrawal: boolean;
   method: string;
-  /** As she gave it, or once retention erased it, its SHA-256 (evidence-erasure.ts). */
+  /** As she gave it, or once retention erased it, its hash (keyed by `salt` when there is one; evidence-erasure.ts). */
   reason: string | null | ErasedMarker;
   actor: string;
   withdrawnAt: string;
   /** Only on withdrawals by email at withdraw-public since they are attributed (withdrawal-attribution.ts). */
   attribution?: WithdrawalAttribution;
+  /** Only on withdrawals with a reason made since reasons are salted; once retention erased it, its SHA-256. */
+  salt?: string | ErasedMarker;
 }
 
 export const withdrawalEvidenceOf = (item: Record<string, unknown>): WithdrawalEvidence => ({
@@ -42,6 +47,7 @@ export const withdrawalEvidenceOf = (item: Record<string, unknown>): WithdrawalE
   withdrawnAt: String(item.withdrawnAt),
   // Absent on older withdrawals and other methods: their hash is what it always was.
   ...(item.attribution ? { attribution: item.attribution as WithdrawalAttribution } : {}),
+  ...(typeof item.saltSha256 === 'string' ? { salt: { sha256: item.saltSha256 } } : typeof item.salt === 'string' ? { salt: item.salt } : {}),
 });
 
 /**

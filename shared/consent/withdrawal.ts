@@ -1,4 +1,5 @@
 import { clock, dayMs } from '../clock';
+import { randomToken } from '../crypto/hash';
 import { ValidationError } from '../errors';
 import { newId, newTimeOrderedId } from '../ids';
 import { mailPut } from '../mail/outbox';
@@ -177,7 +178,8 @@ const commitAndApply = async (request: WithdrawalRequest, affected: Affected, cl
   const items: NamedItem[] = [
     claimPut(tenantId, dataPrincipalHash, claim, withdrawalId),
     // The attribution only where there is one: the evidence of every other withdrawal is as it always was.
-    withdrawalPut({ ...stored, ...(attribution ? { attribution } : {}), state: 'IN_PROGRESS', dataPrincipalHash, isFullWithdrawal, purposeIds: purposesWithdrawn, actor: request.actor, taskId }),
+    // A reason she typed gets a salt of its own in the evidence (128 random bits): once retention erases the reason, its hash is keyed by it (withdrawal-evidence.ts).
+    withdrawalPut({ ...stored, ...(attribution ? { attribution } : {}), ...(request.reason ? { salt: randomToken(16) } : {}), state: 'IN_PROGRESS', dataPrincipalHash, isFullWithdrawal, purposeIds: purposesWithdrawn, actor: request.actor, taskId }),
     taskPut({
       tenantId,
       taskId,

@@ -21,7 +21,9 @@ const erasedWords: Record<string, string> = {
   externalId: 'The Data Fiduciary’s own reference to her (external id), in the evidence',
   userAgent: 'Her browser (user agent), in the evidence',
   ipAddress: 'Her IP address, in the evidence',
+  salt: 'The random salt of each record that keyed the hashes of those values, in the evidence',
   withdrawalReason: 'The reason she gave for a withdrawal, in its evidence',
+  withdrawalSalt: 'The random salt that keyed the hash of that reason, in its evidence',
   withdrawalEmail: 'Her email address on a withdrawal, kept to confirm it to her',
 };
 

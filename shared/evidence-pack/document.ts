@@ -154,6 +154,7 @@ const evidenceLabels: Record<string, string> = {
   createdAt: 'Recorded',
   ipAddress: 'IP address',
   userAgent: 'Browser',
+  salt: 'Salt (random, of this entry alone: keys the hashes of its erased values)',
   chainSeq: 'Position in the former hash chain',
   prevProofHash: 'Previous proof hash in the former hash chain',
   attribution: 'Attribution',
@@ -174,13 +175,13 @@ const evidenceLabels: Record<string, string> = {
 const hashLike = /^(?:[0-9a-f]{32,}|[0-9a-f-]{36})$/i;
 
 /** One evidence value as words: times, names for ids, Yes/No, lists, nested fields; never raw JSON. */
-const evidenceValue = (name: string, value: unknown, context: PackContext, notice: PackNotice | undefined): Line | Block => {
+const evidenceValue = (name: string, value: unknown, context: PackContext, notice: PackNotice | undefined, salted = false): Line | Block => {
   if (value === null || value === undefined || value === '') return ['Not recorded'];
   if (name === 'attributedBy' || name === 'actor') return whoLine(value, context);
   if (name === 'attributionMethod') return [attributionWords[String(value)] ?? String(value)];
   if (name === 'attribution') return [({ VERIFIED: 'Verified', CLAIMED: 'Claimed, not verified', IP: 'By IP address only' } as Record<string, string>)[String(value)] ?? String(value)];
-  // Retention erased the value: the evidence holds its SHA-256 (evidence-erasure.ts).
-  if (isErasedMarker(value)) return ['Erased when consent lapsed; its SHA-256: ', { code: value.sha256 }];
+  // Retention erased the value: the evidence holds its SHA-256, keyed by the record's salt where it has one (evidence-erasure.ts).
+  if (isErasedMarker(value)) return [`Erased when consent lapsed; ${salted && name !== 'salt' ? 'its SHA-256 with the salt' : 'its SHA-256'}: `, { code: value.sha256 }];
   if (name === 'kind') return [value === 'withdrawal' ? 'A withdrawal' : String(value)];
   if (name === 'positionShown') return [value === 'api' ? 'On the Data Fiduciary’s own page or system (recorded through the API)' : `In the consent widget, ${String(value).replace(/-/g, ' ')}`];
   if (name === 'method') return [methods[String(value)] ?? String(value)];
@@ -196,7 +197,7 @@ const evidenceValue = (name: string, value: unknown, context: PackContext, notic
 };
 
 const evidenceRows = (fields: Record<string, unknown>, context: PackContext, notice: PackNotice | undefined) =>
-  Object.entries(fields).map(([name, value]) => [evidenceLabels[name] ?? `“${name}”`, evidenceValue(name, value, context, notice)] as const);
+  Object.entries(fields).map(([name, value]) => [evidenceLabels[name] ?? `“${name}”`, evidenceValue(name, value, context, notice, 'salt' in fields)] as const);
 
 const recordEvidence = (pack: EvidencePack, record: PackRecord, context: PackContext): Section => ({
   heading: `Record ${record.recordId.slice(0, 8)}… (proof format ${record.proofVersion})`,

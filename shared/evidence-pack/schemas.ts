@@ -90,7 +90,7 @@ export const evidencePackView = /* @__PURE__ */ z.lazy(() => z.object({
       erasures: described(z.optional(z.array(
         z.object({
           documentId: z.uuid(),
-          canonical: described(z.string(), 'The logged document as hashed (RFC 8785): retention.erased, what the service erased of the principal (erased: sealedContact, externalId, userAgent, ipAddress, withdrawalReason, withdrawalEmail), when, which records and withdrawals, why (reason, run), and the bindings of their evidence without the erased values to their hashes (recordBindings: recordId, proofHash, <field>Sha256, evidenceSha256; withdrawalBindings: withdrawalId, hash, reasonSha256, evidenceSha256; externalIds in erasures logged before user agents and IP addresses were erased)'),
+          canonical: described(z.string(), 'The logged document as hashed (RFC 8785): retention.erased, what the service erased of the principal (erased: sealedContact, externalId, userAgent, ipAddress, salt, withdrawalReason, withdrawalSalt, withdrawalEmail), when, which records and withdrawals, why (reason, run), and the bindings of their evidence without the erased values to their hashes (recordBindings: recordId, proofHash, <field>Sha256, evidenceSha256; withdrawalBindings: withdrawalId, hash, reasonSha256, saltSha256 when the withdrawal has a salt, evidenceSha256; each hash keyed by the entry\'s salt where it has one; externalIds in erasures logged before user agents and IP addresses were erased)'),
           hash: hex32,
           log: entryLog,
         }),

@@ -18,7 +18,7 @@ export interface ReceiptClaims {
   nid: string;
   /** notice version number */
   nv: number;
-  /** attribution (VERIFIED, CLAIMED, IP) of proof format 3 records; absent for older records */
+  /** attribution (VERIFIED, CLAIMED, IP) of proof format 3 and 4 records; absent for older records */
   att?: string;
   /** issued at, seconds since the epoch */
   iat: number;

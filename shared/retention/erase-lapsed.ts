@@ -14,7 +14,7 @@ import { retentionDocumentTypes } from './documents';
 const erasureChunk = 99;
 
 /** What an erasure entry says went, in this order: the names a verifier prints. */
-const erasedNames = ['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'withdrawalReason', 'withdrawalEmail'] as const;
+const erasedNames = ['sealedContact', 'externalId', 'userAgent', 'ipAddress', 'salt', 'withdrawalReason', 'withdrawalSalt', 'withdrawalEmail'] as const;
 type ErasedName = (typeof erasedNames)[number];
 
 /** One record's or withdrawal's part of an erasure: its update, its binding when values of its evidence go, and what goes. */
@@ -47,7 +47,11 @@ const recordErasure = (record: ConsentRecord, sealedContact: string | undefined)
 
 const withdrawalErasure = (item: Record<string, unknown>): Erasure | undefined => {
   const binding = boundOrKept(() => withdrawalBinding(item), { tenantId: item.tenantId, withdrawalId: item.withdrawalId });
-  const erased: ErasedName[] = [...(binding ? ['withdrawalReason' as const] : []), ...(typeof item.principalEmail === 'string' ? ['withdrawalEmail' as const] : [])];
+  const erased: ErasedName[] = [
+    ...(binding ? ['withdrawalReason' as const] : []),
+    ...(binding?.saltSha256 ? ['withdrawalSalt' as const] : []),
+    ...(typeof item.principalEmail === 'string' ? ['withdrawalEmail' as const] : []),
+  ];
   return erased.length === 0 ? undefined : { kind: 'withdrawal', id: String(item.withdrawalId), update: withdrawalErasureUpdate(item, binding), binding, erased };
 };
 
@@ -55,7 +59,8 @@ const withdrawalErasure = (item: Record<string, unknown>): Erasure | undefined =
  * Once every record of a principal has expired, what the service holds of her that is not
  * evidence goes: the sealed email her records carry and the email on her withdrawals (never part
  * of a hash), and the values of her evidence that identify her or that she typed: each record's
- * external id, user agent and IP address, each withdrawal's reason, in every proof format (the
+ * external id, user agent and IP address (with, in proof format 4, the salt that keys their hashes),
+ * each withdrawal's reason, in every proof format (the
  * hash-chain era's too). Those are part of the hashed evidence: each record's and withdrawal's
  * binding of its evidence without them to its hash is logged with the erasure
  * (evidence-erasure.ts), so her evidence still verifies. The entry and the updates are one

@@ -241,7 +241,7 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
   }
 
   const receipt = await receiptCheck(proof.receipt, keys ?? []);
-  // Proof format 3: the evidence states the attribution, and the receipt must name the same.
+  // Proof formats 3 and 4: the evidence states the attribution, and the receipt must name the same.
   const attribution = payload.attribution ?? null;
   const receiptOk =
     !receipt.failure && receipt.claims?.rid === proof.recordId && receipt.claims?.ph === proof.proofHash && (receipt.claims?.att ?? null) === attribution;
@@ -253,7 +253,7 @@ export const verifyProof = async (proof: Proof, keys: Jwk[] | undefined, tenantI
 /** Whether the evidence shows any value as erased (`{ sha256 }` in place of the value). */
 const showsErasedValues = (payload: Record<string, unknown>): boolean => Object.values(payload).some(isErasedMarker);
 
-const fieldWords: Record<string, string> = { externalId: 'the external id', userAgent: 'the user agent', ipAddress: 'the IP address' };
+const fieldWords: Record<string, string> = { externalId: 'the external id', userAgent: 'the user agent', ipAddress: 'the IP address', salt: 'the salt' };
 const wordsOf = (fields: string[]) => {
   const words = fields.map((field) => fieldWords[field] ?? field);
   return `${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}` : words[0]!} ${words.length > 1 ? 'were' : 'was'}`;

@@ -16,7 +16,7 @@ const loadKeys = async () => {
   return ((await response.json()) as { keys: { kty: string; kid: string; crv?: string; x?: string; y?: string }[] }).keys;
 };
 
-/** What the record's attribution (proof format 3, part of its evidence) means, in words. */
+/** What the record's attribution (proof formats 3 and 4, part of its evidence) means, in words. */
 const attributionText = (payload: Record<string, unknown>, proofVersion: number, actor: ActorView | null): string => {
   const by = typeof payload.attributedBy === 'string' ? payload.attributedBy.replace(/^\w+:/, '') : '';
   switch (payload.attributionMethod) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHead } from '../shared/evidence/log-store';
 import { newTenant, uniqueEmail, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
+import { failWrites } from './support/storage';
 import { sequenced, whileSequencing } from './support/workers';
 
 /**
@@ -62,6 +63,11 @@ describe('an evidence pack made right after a write', () => {
     const unwaited = await packOf(0);
     expect(unwaited.records.map((record: { log: { status: string } }) => record.log.status)).toEqual(['INTEGRATED', 'PENDING']);
     expect(await verify(unwaited)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^COMPLETE BUT NOT YET CHECKPOINTED/) });
+
+    // The request is only a hastener: when it cannot be written, the pack still comes, its new entry resting on the signature.
+    const requestFails = failWrites({ except: (command, input) => !(command === 'PutItem' && String((input as { Item?: { PK?: unknown } }).Item?.PK).endsWith('#REQUEST')) });
+    const unasked = await packOf(interval + 1).finally(() => requestFails.restore());
+    expect(unasked.records.map((record: { log: { status: string } }) => record.log.status)).toEqual(['INTEGRATED', 'PENDING']);
 
     const waited = await whileSequencing(() => packOf(interval + 4));
     expect(waited.records.map((record: { log: { status: string } }) => record.log.status)).toEqual(['INTEGRATED', 'INTEGRATED']);

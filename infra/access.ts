@@ -4,7 +4,7 @@
  * each bundle actually imports, and tests/infra/grants.test.ts holds the two together, so a
  * function that starts calling SES or SQS fails a test until its grant is written down here.
  */
-export type Access = 'tokenSigning' | 'tokenVerify' | 'webhookQueueSend' | 'scanQueueSend' | 'breachQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'checkpointArchive' | 'receiptKey' | 'documentPrint' | 'documentSource';
+export type Access = 'tokenSigning' | 'tokenVerify' | 'webhookQueueSend' | 'scanQueueSend' | 'breachQueueSend' | 'sesSend' | 'translate' | 'logSigningKey' | 'logPublicKey' | 'checkpointArchive' | 'checkpointArchiveRead' | 'receiptKey' | 'documentPrint' | 'documentSource';
 
 export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   // Sign-in and refresh issue access tokens; no other function can sign one. (Every route group
@@ -20,8 +20,12 @@ export const accessRules: Readonly<Record<string, readonly Access[]>> = {
   consent: ['receiptKey'],
   'consent-staff': ['receiptKey'],
   'consent-public': ['receiptKey'],
-  // The log's verification reads archived checkpoints; the public key set and evidence packs name both keys.
-  evidence: ['receiptKey', 'logSigningKey', 'checkpointArchive'],
+  // Evidence packs are signed by the log's key; the public key set and packs name both keys. A pack
+  // asks the stream for the checkpoint it waits for: no archive here.
+  evidence: ['receiptKey', 'logSigningKey'],
+  // The log's verification reads archived checkpoints (never writes one) and opens them with the
+  // checkpoint key's public half.
+  'evidence-verify': ['logPublicKey', 'checkpointArchiveRead'],
   // The table's stream: mails and events leave only through the outbox (every other writer just
   // writes an outbox item), and new records are appended to the evidence log, which is then signed and archived.
   stream: ['sesSend', 'webhookQueueSend', 'logSigningKey', 'checkpointArchive'],

@@ -134,10 +134,12 @@ export class GroupFunctions extends Construct {
       // A key replaced by a rotation is left for its deletion to be scheduled by hand, once no token it signed is valid.
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    // The public halves of it and of a rotation's previous keys, read from KMS at deploy and given to every HTTP function (TOKEN_PUBLIC_KEYS).
+    // The public halves of it and of a rotation's previous keys, read from KMS at deploy and given to every HTTP function
+    // (TOKEN_PUBLIC_KEYS); and the checkpoint key's, given to the log's verification (LOG_PUBLIC_KEYS).
     this.tokenPublicKeys = new TokenPublicKeys(this, 'TokenPublicKeys', {
       signingKey: this.tokenSigningKey,
       previousKeyArns: tokenKeys.previous,
+      logSigningKey: props.evidence.logSigningKey,
       entry: join(repoRoot, 'functions', 'token-public-keys', 'handler.ts'),
       projectRoot: repoRoot,
       logRetention: serviceLogRetention,
@@ -181,6 +183,17 @@ export class GroupFunctions extends Construct {
       CURSOR_SECRET: this.cursorSecret.secretValue.unsafeUnwrap(),
     };
 
+    const archiveGrant = (fn: lambda.Function, objectActions: string[]) => {
+      const bucket = props.evidence.checkpointBucket;
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: objectActions, resources: [bucket.arnForObjects('*')] }));
+      fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+      fn.addEnvironment('CHECKPOINT_BUCKET', bucket.bucketName);
+      Validations.of(fn.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnResource)}.Arn>/*]`,
+        reason: 'Checkpoint notes are named per tenant and tree size as they are signed; the grant covers the objects of the one archive bucket, which Object Lock keeps from being overwritten.',
+      });
+    };
+
     const grants: Record<Access, (fn: lambda.Function) => void> = {
       webhookQueueSend: (fn) => {
         fn.addToRolePolicy(
@@ -212,18 +225,15 @@ export class GroupFunctions extends Construct {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [props.evidence.logSigningKey.keyArn] }));
         fn.addEnvironment('LOG_SIGNING_KEY_ARN', props.evidence.logSigningKey.keyArn);
       },
-      checkpointArchive: (fn) => {
-        const bucket = props.evidence.checkpointBucket;
-        // Write notes with their retention date (PutObjectRetention; compliance mode only lets a
-        // lock grow) and read them; never delete. ListBucket makes a missing note a 404 instead of a 403.
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject'], resources: [bucket.arnForObjects('*')] }));
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-        fn.addEnvironment('CHECKPOINT_BUCKET', bucket.bucketName);
-        Validations.of(fn.role!).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(bucket.node.defaultChild as CfnResource)}.Arn>/*]`,
-          reason: 'Checkpoint notes are named per tenant and tree size as they are signed; the grant covers the objects of the one archive bucket, which Object Lock keeps from being overwritten.',
-        });
+      // The checkpoint key's public half, read at deploy: the verification opens notes with it, and
+      // holds no KMS client and no KMS right (it never signs).
+      logPublicKey: (fn) => {
+        fn.addEnvironment('LOG_PUBLIC_KEYS', this.tokenPublicKeys.logJwks!);
       },
+      // Write notes with their retention date (PutObjectRetention; compliance mode only lets a
+      // lock grow) and read them; never delete. ListBucket makes a missing note a 404 instead of a 403.
+      checkpointArchive: (fn) => archiveGrant(fn, ['s3:PutObject', 's3:PutObjectRetention', 's3:GetObject']),
+      checkpointArchiveRead: (fn) => archiveGrant(fn, ['s3:GetObject']),
       receiptKey: (fn) => {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [props.evidence.receiptKeySecret.secretArn] }));
         fn.addEnvironment('RECEIPT_KEY_SECRET_ARN', props.evidence.receiptKeySecret.secretArn);

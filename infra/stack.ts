@@ -18,7 +18,7 @@ import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-
 export const stackName = 'ConsentServiceStack';
 
 /** The item types whose inserts the stream function receives: every type a stream consumer takes but deliveries. */
-export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] as const;
+export const streamItemTypes = ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument', 'CheckpointRequest'] as const;
 /** Item types whose changes, not only inserts, a consumer takes: a guardian request's resend mails its new link (shared/children/requested.ts). */
 export const streamChangedItemTypes = ['GuardianRequest'] as const;
 /** Webhook deliveries reach it only as they succeed (inserted so, or changed to it by a retry): a breach.principals page is acknowledged. */

@@ -31,6 +31,8 @@ export interface TokenPublicKeysProps {
   signingKey: kms.IKey;
   /** A rotation's previous keys, whose tokens are accepted until they expire (tokenKeyContext). */
   previousKeyArns: string[];
+  /** The checkpoint key, whose public half the log's verification is given (LOG_PUBLIC_KEYS), if the stack has one. */
+  logSigningKey?: kms.IKey;
   /** The reader's entry (functions/token-public-keys/handler.ts), and the repository root its lock file and tsconfig are found from. */
   entry: string;
   projectRoot: string;
@@ -50,6 +52,8 @@ export interface TokenPublicKeysProps {
 export class TokenPublicKeys extends Construct {
   /** The JWKS as JSON, a deploy-time token. */
   readonly jwks: string;
+  /** The checkpoint key's public half as a JWKS in JSON, a deploy-time token (when logSigningKey was given). */
+  readonly logJwks: string | undefined;
   readonly reader: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: TokenPublicKeysProps) {
@@ -60,6 +64,7 @@ export class TokenPublicKeys extends Construct {
     const role = new iam.Role(this, 'ReaderRole', { description: 'consent-service access-token public key reader (deploy time)', assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     role.addToPolicy(new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [`${logGroup.logGroupArn}:*`] }));
     role.addToPolicy(new iam.PolicyStatement({ actions: ['kms:GetPublicKey'], resources: keyArns }));
+    if (props.logSigningKey) role.addToPolicy(new iam.PolicyStatement({ actions: ['kms:GetPublicKey'], resources: [props.logSigningKey.keyArn] }));
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(logGroup.node.defaultChild as CfnResource)}.Arn>:*]`,
       reason: "Lambda names its own log streams inside the function's log group; the grant stops at that group.",
@@ -101,5 +106,13 @@ export class TokenPublicKeys extends Construct {
       properties: { KeyArns: keyArns },
     });
     this.jwks = keys.getAttString('Jwks');
+    // The checkpoint key's public half, read by the same reader, named as the checkpoint signer names it.
+    this.logJwks = props.logSigningKey
+      ? new CustomResource(this, 'LogKeys', {
+          serviceToken: provider.serviceToken,
+          resourceType: 'Custom::LogPublicKeys',
+          properties: { KeyArns: [props.logSigningKey.keyArn], KeyKind: 'log' },
+        }).getAttString('Jwks')
+      : undefined;
   }
 }

@@ -7,13 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHead } from '../shared/evidence/log-store';
 import { newTenant, uniqueEmail, useApi } from './support/api';
 import { publishedNotice, recordConsent } from './support/consent';
-import { sequenced } from './support/workers';
+import { failWrites } from './support/storage';
+import { sequenced, whileSequencing } from './support/workers';
 
 /**
  * POST /consent/evidence-packs waits briefly (EVIDENCE_PACK_WAIT_SECONDS) for a checkpoint that
- * covers the pack's newest entries, and signs it itself once the tenant's interval allows, rather
- * than leave them resting on the pack's signature alone. No workers run in this file: its stream
- * reader runs only while `sequenced` appends the entries, and no checkpointer loop of its own signs.
+ * covers the pack's newest entries, and once the tenant's interval allows asks the stream's
+ * evidence log consumer for one (a request item: the function building packs holds neither the
+ * archive nor the signing of checkpoints), rather than leave them resting on the pack's signature
+ * alone. No workers run in this file: its stream reader runs only while `sequenced` appends the
+ * entries and while the waited pack is made, and no checkpointer loop of its own signs, so the
+ * checkpoint the waited pack gets is the one it asked for (no entry is written meanwhile).
  */
 const { call } = useApi();
 const run = promisify(execFile);
@@ -29,7 +33,7 @@ afterAll(() => {
 });
 
 describe('an evidence pack made right after a write', () => {
-  it('waits for the next checkpoint, signing it when due, so the pack comes back fully covered; without the wait, the new entry rests on the signature', async () => {
+  it('waits for the next checkpoint, asking the stream for it when due, so the pack comes back fully covered; without the wait, the new entry rests on the signature', async () => {
     const tenant = await newTenant(call);
     const notice = await publishedNotice(call, tenant.token);
     const email = uniqueEmail('fresh');
@@ -60,7 +64,12 @@ describe('an evidence pack made right after a write', () => {
     expect(unwaited.records.map((record: { log: { status: string } }) => record.log.status)).toEqual(['INTEGRATED', 'PENDING']);
     expect(await verify(unwaited)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^COMPLETE BUT NOT YET CHECKPOINTED/) });
 
-    const waited = await packOf(interval + 4);
+    // The request is only a hastener: when it cannot be written, the pack still comes, its new entry resting on the signature.
+    const requestFails = failWrites({ except: (command, input) => !(command === 'PutItem' && String((input as { Item?: { PK?: unknown } }).Item?.PK).endsWith('#REQUEST')) });
+    const unasked = await packOf(interval + 1).finally(() => requestFails.restore());
+    expect(unasked.records.map((record: { log: { status: string } }) => record.log.status)).toEqual(['INTEGRATED', 'PENDING']);
+
+    const waited = await whileSequencing(() => packOf(interval + 4));
     expect(waited.records.map((record: { log: { status: string } }) => record.log.status)).toEqual(['INTEGRATED', 'INTEGRATED']);
     expect(waited.log.checkpoint.treeSize).toBe(2);
     expect(await verify(waited)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^VALID/) });

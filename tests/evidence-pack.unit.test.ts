@@ -8,6 +8,8 @@ import { csvCell, csvLine } from '../shared/consent/export';
 import { documentPolicy, renderDocument } from '../shared/documents/render';
 import { packDocumentModel } from '../shared/evidence-pack/document';
 import type { EvidencePack } from '../shared/evidence-pack/pack';
+import { checkpointRequestPut, checkpointRequestType } from '../shared/evidence/checkpoint-request';
+import { evidenceLogConsumer } from '../shared/evidence/log-consumer';
 
 /** The offline verifiers' shared checks (plain .mjs, no types: the scripts need nothing but Node.js). */
 const checks: {
@@ -257,5 +259,18 @@ describe('the printable pack page', () => {
     expect(page).toContain('giving a reason (erased when consent lapsed)');
     expect(page).toContain('1 erasure of her personal data');
     expect(page.match(/<script/g)).toHaveLength(1);
+  });
+});
+
+describe('a checkpoint a pack asks for', () => {
+  it('is a new item each time, in a partition of its own, naming its tenant, gone by TTL after a day, and taken by the evidence log consumer', () => {
+    const now = new Date('2026-11-28T16:00:00.000Z');
+    const first = checkpointRequestPut('tenant-1', now, 'a');
+    const second = checkpointRequestPut('tenant-1', now, 'b');
+    expect(first.Item).toMatchObject({ PK: 'LOG#tenant-1#REQUEST', type: checkpointRequestType, tenantId: 'tenant-1', requestedAt: now.toISOString(), expiresAt: now.getTime() / 1000 + 86_400 });
+    // Each request is an INSERT the stream hands on; the log's own partition (whose queries read SK ranges) never holds one.
+    expect(second.Item.SK).not.toBe(first.Item.SK);
+    expect(evidenceLogConsumer.itemTypes).toContain(checkpointRequestType);
+    expect(evidenceLogConsumer.eventNames).toEqual(['INSERT']);
   });
 });

@@ -12,6 +12,9 @@ import { offsetClock, resetClock, setClock } from '../shared/clock';
 import { config } from '../shared/config';
 import { TokenInvalidError } from '../shared/errors';
 import { jwks, localSigner } from '../shared/evidence/signer';
+import { openCheckpoint, signCheckpoint } from '../shared/evidence/checkpoint';
+import { kmsSigner } from '../shared/evidence/kms-signer';
+import { logKeyName, logPublicKeys } from '../shared/evidence/log-public-keys';
 import { fakeKms } from './support/kms-fake';
 
 /**
@@ -175,6 +178,26 @@ describe('access tokens signed by a KMS key (ES256), against a fake KMS', () => 
     // A file key's tokens are not accepted where only the KMS key's public half verifies.
     vi.stubEnv('TOKEN_SIGNING_KEY', keyFile('a'));
     expect(await refusal(await signAccessToken(claims))).toMatch(/unknown key/);
+  });
+
+  it("the reader reads the checkpoint key too (KeyKind log), named as the checkpoint signer names it: the log's verification opens a KMS-signed note with what it published, and calls no KMS", async () => {
+    const kms = await fakeKms();
+    const event = readerEvent('Create', [kms.keyId]);
+    const read = await readTokenPublicKeys({ ...event, ResourceProperties: { ...event.ResourceProperties, KeyKind: 'log' } } as CdkCustomResourceEvent);
+    const signer = await kmsSigner(kms.keyId, logKeyName);
+    expect(read.PhysicalResourceId).toBe(signer.keyId);
+    const body = { origin: 'consent-service/log/tenant-1', treeSize: 3, rootHash: new Uint8Array(32).fill(7) };
+    const note = await signCheckpoint(body, signer);
+    const calls = kms.requests().length;
+    vi.stubEnv('LOG_PUBLIC_KEYS', read.Data!.Jwks);
+    expect(openCheckpoint(note, (await logPublicKeys()).keys)).toMatchObject({ treeSize: 3, keyId: signer.keyId });
+    expect(kms.requests()).toHaveLength(calls);
+    // Another kind is refused; a token key's reading (a different kid) does not open the note; a malformed set is the deployment's fault.
+    await expect(readTokenPublicKeys({ ...event, ResourceProperties: { ...event.ResourceProperties, KeyKind: 'receipt' } } as CdkCustomResourceEvent)).rejects.toThrow(/KeyKind/);
+    vi.stubEnv('LOG_PUBLIC_KEYS', (await readTokenPublicKeys(event)).Data!.Jwks);
+    expect(openCheckpoint(note, (await logPublicKeys()).keys)).toBeUndefined();
+    vi.stubEnv('LOG_PUBLIC_KEYS', '{"keys":[]}');
+    await expect(logPublicKeys()).rejects.toThrow(/LOG_PUBLIC_KEYS/);
   });
 
   it('the reader: a key list read in its order, nothing done on delete, a malformed list refused; a verifier never reads a KMS key itself', async () => {

@@ -131,6 +131,6 @@ describe('dispatchChanges', () => {
 
   it('registers the evidence log, consent.recorded, outbox, withdrawal, guardian request, breach acknowledgement and principal activity (decisions, rights requests) consumers', () => {
     expect(streamConsumers.map((consumer) => consumer.name)).toEqual(['evidence log', 'consent.recorded events', 'outbox', 'withdrawal completion', 'guardian requests', 'breach acknowledgements', 'principal activity', 'principal activity (rights requests)']);
-    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'LogDocument', 'OutboxMail', 'OutboxEvent', 'GuardianRequest', 'WebhookDelivery', 'RightsRequest']));
+    expect(new Set(streamConsumers.flatMap((consumer) => consumer.itemTypes))).toEqual(new Set(['ConsentRecord', 'WithdrawalRecord', 'LogDocument', 'OutboxMail', 'OutboxEvent', 'GuardianRequest', 'WebhookDelivery', 'RightsRequest', 'CheckpointRequest']));
   });
 });

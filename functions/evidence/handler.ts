@@ -5,7 +5,6 @@ import { packDocument } from '../../shared/evidence-pack/page';
 import { buildEvidencePack } from '../../shared/evidence-pack/pack';
 import { consistencyBetween, latestCheckpoint } from '../../shared/evidence/proofs';
 import { verificationKeys } from '../../shared/evidence/signers';
-import { verifyLog } from '../../shared/evidence/verify';
 import { createGroupHandler } from '../../shared/http/handler';
 import { ok } from '../../shared/http/operation';
 import { evidenceExportRoutes } from '../../shared/http/routes/evidence-exports';
@@ -14,13 +13,14 @@ import { evidenceLogRoutes } from '../../shared/http/routes/evidence-log';
 const exportTypes = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' };
 
 /**
- * What a DPO or a verifier asks of the evidence: the log's verification, checkpoint, consistency
- * proofs and public keys, evidence packs and bulk exports. The only routes that need the
- * checkpoint archive (S3) and the log signing key (KMS), kept apart so the record path's
- * functions load neither.
+ * What a DPO or a verifier asks of the evidence: the log's checkpoint, consistency proofs and
+ * public keys, evidence packs and bulk exports. Packs are signed with the log signing key (KMS),
+ * kept apart so the record path's functions do not load it. Neither the checkpoint archive (S3) nor
+ * the signing of checkpoints is here: a pack asks the stream for the checkpoint it waits for
+ * (shared/evidence/checkpoint-request.ts), and the log's verification, which reads the archive, is
+ * the group evidence-verify.
  */
 export const handler = createGroupHandler('evidence', { ...evidenceLogRoutes, ...evidenceExportRoutes }, {
-  verifyProofChain: async ({ caller, query }) => ok(await verifyLog(caller.tenantId, query.from, query.to)),
   logCheckpoint: async ({ caller }) => ok(await latestCheckpoint(caller.tenantId)),
   logConsistency: async ({ caller, query }) => ok(await consistencyBetween(caller.tenantId, query.from, query.to)),
   logKeys: async () => ({ headers: { 'Cache-Control': 'public, max-age=300' }, bareJson: await verificationKeys() }),

@@ -19,9 +19,10 @@ export const evidenceConfig = {
   },
   /**
    * How long POST /consent/evidence-packs waits, at most, for a signed checkpoint to cover the
-   * pack's newest entries (signing one itself once one is due), so that a pack made seconds after
-   * a write is normally fully covered; 0 never waits. A few seconds: the evidence function's
-   * timeout (15 s) must also hold building the pack.
+   * pack's newest entries (asking the stream function for one once one is due:
+   * shared/evidence/checkpoint-request.ts), so that a pack made seconds after a write is normally
+   * fully covered; 0 never waits. A few seconds: the evidence function's timeout (15 s) must also
+   * hold building the pack.
    */
   get evidencePackWaitSeconds(): number {
     return intFromEnv('EVIDENCE_PACK_WAIT_SECONDS', 5);

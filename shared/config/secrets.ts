@@ -35,6 +35,14 @@ export const secretConfig = {
   get logSigningKeyArn(): string | undefined {
     return env('LOG_SIGNING_KEY_ARN');
   },
+  /**
+   * The checkpoint key's public half as a JWKS (RFC 7517) in JSON, which the stack reads from KMS at
+   * deploy (infra/token-keys.ts) for the function that only verifies the log (evidence-verify), so
+   * it neither loads the KMS client nor calls KMS. Unset locally: the key file's public half.
+   */
+  get logPublicKeys(): string | undefined {
+    return env('LOG_PUBLIC_KEYS');
+  },
   /** The Secrets Manager secret the receipt key (Ed25519) is derived from; unset locally (a key file signs). */
   get receiptKeySecretArn(): string | undefined {
     return env('RECEIPT_KEY_SECRET_ARN');

@@ -83,13 +83,6 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
   return checkpoint;
 };
 
-/** A checkpoint is due once the last is CHECKPOINT_INTERVAL_SECONDS old (signCheckpointFor decides for certain). */
-export const checkpointDue = (head: LogHead, now: Date): boolean => {
-  if (!head.checkpoint) return true;
-  const age = now.getTime() - Date.parse(head.checkpoint.signedAt);
-  return age < 0 || age >= evidenceConfig.checkpointIntervalSeconds * 1000;
-};
-
 /**
  * Signs the tenant's tree if due; a failure (a refused tree, the archive or the signing key out of
  * reach) is reported, never thrown: the tenant stays in the unsigned index and the checkpointer

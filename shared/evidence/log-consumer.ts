@@ -4,7 +4,8 @@ import { documentItemType } from './documents';
 import { entryOf, withdrawalItemType, type LogEntry } from './entries';
 import { recordItemType } from '../consent/record-item';
 import { clock } from '../clock';
-import { checkpointDue, signOrReport } from './checkpointer';
+import { checkpointDue, checkpointRequestType } from './checkpoint-request';
+import { signOrReport } from './checkpointer';
 import { readLog } from './log-store';
 import { parkEntries } from './parked';
 import { sequenceEntries } from './sequencer';
@@ -41,19 +42,29 @@ const appendToLog = async (tenantId: string, entries: LogEntry[]): Promise<void>
 
 const reasonOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
+/** Tenants of the batch's checkpoint requests (checkpoint-request.ts) that have no new entries in it (appending signs those when due anyway). */
+const requestedOnly = (changes: StreamChange[], appending: ReadonlyMap<string, unknown>): Set<string> =>
+  new Set(changes.filter((change) => change.newImage?.type === checkpointRequestType).map((change) => String(change.newImage!.tenantId)).filter((tenantId) => !appending.has(tenantId)));
+
 /**
  * The stream-driven sequencer: each batch of the table's stream appends its tenants' new records,
  * withdrawals and logged documents to their logs (in parallel across tenants), integrates them into
  * the trees and signs a checkpoint when the tenant's last one is old enough (checkpointer.ts; the
- * scheduled checkpointer signs the rest). A replayed batch finds its entries already placed and adds
- * nothing. A tenant whose log fails is parked, never skipped, and never holds up another tenant.
+ * scheduled checkpointer signs the rest). A checkpoint an evidence pack asked for is signed the same
+ * way, if one is due (signOrReport reports a failure and never throws: the pack then waits its bound
+ * out). A replayed batch finds its entries already placed and adds nothing. A tenant whose log
+ * fails is parked, never skipped, and never holds up another tenant.
  */
 export const evidenceLogConsumer: StreamConsumer = {
   name: 'evidence log',
-  itemTypes: [recordItemType, withdrawalItemType, documentItemType],
+  itemTypes: [recordItemType, withdrawalItemType, documentItemType, checkpointRequestType],
   eventNames: ['INSERT'],
   handle: async (changes) => {
-    await Promise.all([...entriesByTenant(changes)].map(([tenantId, entries]) => appendToLog(tenantId, entries)));
+    const byTenant = entriesByTenant(changes);
+    await Promise.all([
+      ...[...byTenant].map(([tenantId, entries]) => appendToLog(tenantId, entries)),
+      ...[...requestedOnly(changes, byTenant)].map((tenantId) => signOrReport(tenantId)),
+    ]);
   },
   park: async (tenantId, changes, error) => {
     const entries = entriesByTenant(changes).get(tenantId) ?? [];

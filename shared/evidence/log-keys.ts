@@ -20,11 +20,13 @@
  * - a parked tenant's marker .............. GetItem SK=PARKED                       (the head carries `parked` while it exists)
  * - its parked entries, in stream order ... Query   SK begins_with PARKED#           (only while parked: a failure, then its retry)
  * - parked tenants ........................ Query   GSI1 LOG#PARKED                  (sparse: set by parking, cleared once its entries are in)
+ * - a checkpoint asked for ................ Put     LOG#<tid>#REQUEST / <time>#<id>  (an evidence pack's; read only by the stream, removed by TTL)
  */
 const padded = (n: number) => String(n).padStart(12, '0');
 const partition = (tenantId: string) => `LOG#${tenantId}`;
 const tilePartition = (tenantId: string) => `LOG#${tenantId}#TILE`;
 const mapPartition = (tenantId: string, bucket: string) => `LOG#${tenantId}#MAP#${bucket}`;
+const requestPartition = (tenantId: string) => `LOG#${tenantId}#REQUEST`;
 
 export const logKeys = {
   partition,
@@ -54,6 +56,8 @@ export const logKeys = {
   parkedEntriesPrefix: 'PARKED#',
   parkedIndex: (tenantId: string) => ({ GSI1PK: 'LOG#PARKED', GSI1SK: tenantId }),
   parkedPartition: 'LOG#PARKED',
+  /** A request for a checkpoint (checkpoint-request.ts): a partition of its own, so no query of the log's partition ever meets one. */
+  checkpointRequest: (tenantId: string, at: string) => ({ PK: requestPartition(tenantId), SK: at }),
 };
 
 /** The map bucket of an entry id: its first 40 bits (for UUIDv7, time in 256 ms steps). */

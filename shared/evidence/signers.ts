@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { secretString } from '../aws/secrets-manager';
 import { secretConfig } from '../config';
 import { kmsSigner } from './kms-signer';
+import { localLogKeyFile, logKeyName } from './log-public-keys';
 import { jwks, localSigner, seedSigner, type Signer } from './signer';
 
 /**
@@ -16,8 +17,8 @@ let receiptKey: Promise<Signer> | undefined;
 
 export const checkpointSigner = (): Promise<Signer> =>
   (checkpointKey ??= secretConfig.logSigningKeyArn
-    ? kmsSigner(secretConfig.logSigningKeyArn, 'consent-service-log')
-    : localSigner(join(secretConfig.localKeyDir, 'log-signing.pem'), 'consent-service-log'));
+    ? kmsSigner(secretConfig.logSigningKeyArn, logKeyName)
+    : localSigner(localLogKeyFile(), logKeyName));
 
 const secretValue = async (arn: string): Promise<string> => {
   const secret = await secretString(arn);

@@ -6,7 +6,7 @@ import { buildTree } from './full-tree';
 import type { LogProblem } from './log-problem';
 import { readBatches, readHead, readTiles, type StoredCheckpoint } from './log-store';
 import { toHex } from './merkle';
-import { verificationKeys } from './signers';
+import { logPublicKeys } from './log-public-keys';
 import { tileName } from './tiles';
 import { entryProblems, type PositionedEntry } from './verify-entries';
 import { archiveProblems, floorOf, headCopyProblems, readArchive, tileProblems } from './verify-history';
@@ -48,7 +48,8 @@ const genuineSize = (tenantId: string, checkpoint: StoredCheckpoint | null, keys
  * latest checkpoint or the largest archived one, whichever is largest) is a ValidationError.
  */
 export const verifyLog = async (tenantId: string, from: number, requestedTo: number | undefined) => {
-  const { keys } = await verificationKeys();
+  // Only the checkpoint key signs notes; its public half, given at deploy: the verification holds nothing that signs.
+  const { keys } = await logPublicKeys();
   // Where the archive's listing may start: at or below the head's genuine checkpoint, every larger
   // archived one is listed (one S3 list per 1,000 above it, not the whole archive for a large `from`).
   const listAfter = Math.min(from, genuineSize(tenantId, (await readHead(tenantId)).checkpoint, keys) - 1);

@@ -5,7 +5,7 @@ import type { EdgeCacheName } from './edge-cache';
 import type { AccessLevel, StateChangingAccess } from '../roles';
 
 /** The Lambda that serves a route. One esbuild bundle and one function per group. */
-export const functionGroups = ['auth', 'api-keys', 'notices', 'consent', 'consent-staff', 'consent-public', 'evidence', 'portal', 'webhooks', 'cmp', 'cmp-public', 'meta', 'breaches', 'rights', 'children', 'retention', 'documents'] as const;
+export const functionGroups = ['auth', 'api-keys', 'notices', 'consent', 'consent-staff', 'consent-public', 'evidence', 'evidence-verify', 'portal', 'webhooks', 'cmp', 'cmp-public', 'meta', 'breaches', 'rights', 'children', 'retention', 'documents'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -8,6 +8,7 @@ import { cmpPublicRoutes } from './routes/cmp-public';
 import { consentRoutes } from './routes/consent';
 import { evidenceExportRoutes } from './routes/evidence-exports';
 import { evidenceLogRoutes } from './routes/evidence-log';
+import { evidenceVerifyRoutes } from './routes/evidence-verify';
 import { dataMapRoutes } from './routes/data-map';
 import { documentRoutes } from './routes/documents';
 import { metaRoutes } from './routes/meta';
@@ -36,6 +37,7 @@ export const routes = {
   ...noticeRoutes,
   ...consentRoutes,
   ...evidenceExportRoutes,
+  ...evidenceVerifyRoutes,
   ...evidenceLogRoutes,
   ...withdrawalRoutes,
   ...webhookRoutes,

@@ -125,7 +125,7 @@ describe('functions', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: Match.anyValue() });
   });
 
-  it('feeds the stream function the inserts of outbox items, withdrawals, consent records and logged documents, and the inserts and changes of guardian requests, reporting failures per record and never dropping a batch', () => {
+  it('feeds the stream function the inserts of outbox items, withdrawals, consent records, logged documents and the checkpoints evidence packs ask for, and the inserts and changes of guardian requests, reporting failures per record and never dropping a batch', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: stack.getLogicalId(stack.functions.byName.get('stream')!.node.defaultChild as CfnResource) },
       StartingPosition: 'TRIM_HORIZON',
@@ -136,7 +136,7 @@ describe('functions', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       FilterCriteria: {
         Filters: [
-          { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument'] } } } }) },
+          { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['OutboxMail', 'OutboxEvent', 'WithdrawalRecord', 'ConsentRecord', 'LogDocument', 'CheckpointRequest'] } } } }) },
           { Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['GuardianRequest'] } } } }) },
           // A webhook delivery only as it succeeds (a breach.principals page acknowledged), inserted so or retried into it.
           { Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['WebhookDelivery'] }, status: { S: ['SUCCESS'] } } } }) },
@@ -403,11 +403,25 @@ describe('evidence keys', () => {
     expect(rules).toEqual([]);
   });
 
+  it("gives the log's verification the checkpoint key's public half read at deploy, and it alone; the reader may only read it", () => {
+    const logKeyId = stack.getLogicalId(stack.evidence.logSigningKey.node.defaultChild as CfnResource);
+    const readings = Object.entries(resourcesOf('Custom::LogPublicKeys'));
+    expect(readings).toHaveLength(1);
+    const [readingId, reading] = readings[0]!;
+    expect(reading.Properties).toMatchObject({ KeyArns: [{ 'Fn::GetAtt': [logKeyId, 'Arn'] }], KeyKind: 'log' });
+    expect(actionsOn(stack.functions.tokenPublicKeys.reader, logKeyId)).toEqual(['kms:GetPublicKey']);
+    for (const [name, built] of stack.functions.byName) {
+      const variables = (resourcesOf('AWS::Lambda::Function')[stack.getLogicalId(built.node.defaultChild as CfnResource)]!.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables.LOG_PUBLIC_KEYS, name).toEqual(name === 'evidence-verify' ? { 'Fn::GetAtt': [readingId, 'Jwks'] } : undefined);
+    }
+    expect(actionsOn(stack.functions.of('evidence-verify'), logKeyId)).toEqual([]);
+  });
+
   it('tells every function granted a key or the archive where it is', () => {
     const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnResource);
     const variableOf: [string, string, string][] = [
       ['kms:Sign', idOf(stack.evidence.logSigningKey), 'LOG_SIGNING_KEY_ARN'],
-      ['s3:PutObject', idOf(stack.evidence.checkpointBucket), 'CHECKPOINT_BUCKET'],
+      ['s3:GetObject', idOf(stack.evidence.checkpointBucket), 'CHECKPOINT_BUCKET'],
       ['secretsmanager:GetSecretValue', idOf(stack.evidence.receiptKeySecret), 'RECEIPT_KEY_SECRET_ARN'],
     ];
     const holders = new Set<string>();
@@ -420,7 +434,10 @@ describe('evidence keys', () => {
         if (granted) holders.add(name);
       }
     }
-    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'consent-staff', 'evidence', 'rights', 'stream']);
+    expect([...holders].sort()).toEqual(['checkpointer', 'consent', 'consent-public', 'consent-staff', 'evidence', 'evidence-verify', 'rights', 'stream']);
+    // Only the signers may write a note; the log's verification reads them and nothing more.
+    const writers = [...stack.functions.byName].filter(([, built]) => actionsOn(built, idOf(stack.evidence.checkpointBucket)).includes('s3:PutObject')).map(([name]) => name);
+    expect(writers.sort()).toEqual(['checkpointer', 'stream']);
   });
 });
 

@@ -104,9 +104,14 @@ export const useEvidenceLog = () => {
  * writes must not use up.
  */
 export const sequenced = async (tenantId: string, entries: number): Promise<void> => {
+  await whileSequencing(() => waitForLog(tenantId, entries, { signed: false }));
+};
+
+/** Runs `work` with a stream reader of its own feeding the evidence log (which also takes the checkpoints evidence packs ask for), stopped before returning. */
+export const whileSequencing = async <T>(work: () => Promise<T>): Promise<T> => {
   const reader = evidenceLogReader();
   try {
-    await waitForLog(tenantId, entries, { signed: false });
+    return await work();
   } finally {
     await reader.stop();
   }

@@ -92,8 +92,9 @@ const main = async () => {
     const pageViewTenant = await createBenchTenant('page-views');
     // Its own tenant: every one of its principals is affected by the breach.
     const breachTenant = await createBenchTenant('breach');
-    // Their own tenants: a day of one tenant's erasures, and activity on principals of another.
+    // Their own tenants: a day of one tenant's erasures, a small tenant's due the same day, and activity on principals of another.
     const retentionTenant = await createBenchTenant('retention');
+    const retentionSmallTenant = await createBenchTenant('retention-small');
     const activityTenant = await createBenchTenant('activity');
     // Its own tenant: the partition arithmetic counts every write of its consents.
     const partitionTenant = await createBenchTenant('partitions');
@@ -123,7 +124,7 @@ const main = async () => {
       await section('burst', () => measureBurst(burstTenant, settings));
       await section('growth', () => measureGrowth(growthTenant, settings));
       // Its sweeps run on a moved clock, with no worker loop beside them.
-      await section('retention', () => measureRetention(retentionTenant, activityTenant, settings));
+      await section('retention', () => measureRetention({ large: retentionTenant, small: retentionSmallTenant }, activityTenant, settings));
       // Last: the mails it queues beyond its sample stay pending, which no later section may trip over.
       await section('breach', () => measureBreachIntimation(breachTenant, settings));
       // After every section with worker loops: no stream reader may consume its records beside the stream handler it calls

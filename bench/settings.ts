@@ -25,9 +25,10 @@ export interface Settings {
    * A day on which `principals` of one tenant fall due (notice, then expiry), measured, and projected
    * to `projectedPrincipals` in AWS (DynamoDB Local sweeps 17-32 principals a second: 100,000 took
    * hours and said little of AWS); `activityPrincipals` each with `activitiesPerDay` activities.
-   * `--retention-principals N` sets `principals`.
+   * `--retention-principals N` sets `principals`. `smallPrincipals` of another tenant fall due the
+   * same day, behind them in the due index: their notices must go out in the first pass.
    */
-  retention: { principals: number; projectedPrincipals: number; activityPrincipals: number; activitiesPerDay: number };
+  retention: { principals: number; smallPrincipals: number; projectedPrincipals: number; activityPrincipals: number; activitiesPerDay: number };
   /** Consents of one tenant whose write units are counted per partition key (sections/partitions.ts), and how many are in flight at once. */
   partitions: { consents: number; concurrency: number };
   /** Fresh node processes per function for its cold path (bench/sections/bundles.ts); the median is reported. */
@@ -49,7 +50,7 @@ export const settingsFor = (quick: boolean): Settings =>
         webhookConsents: 3,
         growth: { small: 50, large: 250, deepPage: 10, samples: 5 },
         breach: { principals: 300, emailShare: 0.8, mailSample: 50 },
-        retention: { principals: 600, projectedPrincipals: 100_000, activityPrincipals: 100, activitiesPerDay: 10 },
+        retention: { principals: 600, smallPrincipals: 20, projectedPrincipals: 100_000, activityPrincipals: 100, activitiesPerDay: 10 },
         partitions: { consents: 1_000, concurrency: 8 },
         importRuns: 2,
       }
@@ -66,7 +67,7 @@ export const settingsFor = (quick: boolean): Settings =>
         webhookConsents: 20,
         growth: { small: 100, large: 10_000, deepPage: 50, samples: 30 },
         breach: { principals: 10_000, emailShare: 0.8, mailSample: 500 },
-        retention: { principals: 3_000, projectedPrincipals: 100_000, activityPrincipals: 1_000, activitiesPerDay: 10 },
+        retention: { principals: 3_000, smallPrincipals: 20, projectedPrincipals: 100_000, activityPrincipals: 1_000, activitiesPerDay: 10 },
         partitions: { consents: 10_000, concurrency: 16 },
         importRuns: 11,
       };

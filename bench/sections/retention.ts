@@ -5,7 +5,7 @@ import { activityConsumer } from '../../shared/retention/activity-consumer';
 import { activityItemType, retentionKeys } from '../../shared/retention/keys';
 import { erasurePageSize } from '../../shared/retention/run';
 import { duePageItems } from '../../shared/retention/due-index';
-import { passReserveMs, sweepLimits, sweepRetentionDue, sweepRetentionPasses } from '../../shared/retention/sweeper';
+import { passReserveMs, shardShare, sweepLimits, sweepRetentionDue, sweepRetentionPasses } from '../../shared/retention/sweeper';
 import { sweeperTimeoutSeconds } from '../../infra/functions';
 import { putItems, type BenchTenant } from '../fixtures';
 import { expectData, invoke, requireRoute } from '../invoke';
@@ -14,6 +14,7 @@ import { emptyKeyedUnits, maskKey, type KeyedUnits } from '../partition-units';
 import { printTable } from '../report';
 import { averageBacklog, awsLatencyMs, describeProjection, duePageMs, indexReadMs, projectPhase, scheduleMinutes, type PhaseProjection } from '../retention-projection';
 import type { Settings } from '../settings';
+import { aheadOf, PassWatch, requireOnTime, smallNotices, smallRuns, type FairnessPhase, type FairnessResult } from '../retention-fairness';
 import { seedPrincipals } from './breach';
 
 const hourMs = 3_600_000;
@@ -39,6 +40,12 @@ export interface RetentionResult {
   noticeHours: number;
   notices: RetentionPhase;
   expiry: RetentionPhase;
+  /**
+   * A small tenant (`fairness.principals`) due the same day, behind the large tenant's entries in
+   * the due index, swept by the same passes: the pass and second of each phase by which all its
+   * notices, and all its expiries, were out. Not in any figure above, which are the large tenant's.
+   */
+  fairness: FairnessResult;
   /** Erasure runs (one per sweep pass of the tenant) and retention.erasure_due pages (at most `pageSize` hashes each). */
   runs: number;
   erasurePages: number;
@@ -62,16 +69,37 @@ const hottest = (keyed: KeyedUnits, tenantId: string) => {
   return { hottestKey: maskKey(key, tenantId), hottestKeyWru: units };
 };
 
-/** The tenant's sweep passes until none moves a principal, on the clock moved `offsetMs` on. */
-const sweepAt = async (tenantId: string, offsetMs: number, principals: number): Promise<RetentionPhase> => {
+/**
+ * The sweep's passes until none moves a principal, on the clock moved `offsetMs` on, the large
+ * and the small tenant in the same passes; the phase's figures are the large tenant's (the small
+ * one's part is counted apart by `watch`).
+ */
+const sweepAt = async (tenants: DayTenants, offsetMs: number, principals: number, watch: PassWatch): Promise<RetentionPhase> => {
   const keyed = emptyKeyedUnits();
+  const ours = new Set([tenants.large.tenantId, tenants.small.tenantId]);
   setClock(offsetClock(offsetMs));
   try {
-    const { result, work, ms } = await measure(() => sweepRetentionPasses({ accept: (id) => id === tenantId }), { byKey: keyed });
-    return { moved: result.moved, passes: result.passes, ms, localPrincipalsPerSecond: principals / (ms / 1000), work, ...hottest(keyed, tenantId) };
+    const { result, work, ms } = await measure(() => sweepRetentionPasses({ accept: (id) => ours.has(id), around: watch.around }), { byKey: keyed });
+    return { moved: result.moved - watch.smallMoved(), passes: result.passes, ms, localPrincipalsPerSecond: principals / (ms / 1000), work, ...hottest(keyed, tenants.large.tenantId) };
   } finally {
     resetClock();
   }
+};
+
+interface DayTenants {
+  large: BenchTenant;
+  small: BenchTenant;
+}
+
+/** A tenant's purpose kept a day from consent, 48 hours' notice, `count` principals seeded and put in the due index at `at`. */
+const seedDay = async (tenant: BenchTenant, count: number, at: string): Promise<string[]> => {
+  const [purposeId] = tenant.purposeIds as [string];
+  await expectData(requireRoute('PUT', '/api/v1/purposes/:id'), { bearer: tenant.token, params: { id: purposeId }, body: { retention: { period: 'P1D', from: 'CONSENT' } } });
+  await expectData(requireRoute('PUT', '/api/v1/retention/settings'), { bearer: tenant.token, body: { noticeHours } });
+  const { hashes } = await seedPrincipals(tenant, count, 0.8);
+  // Each principal in the due index as her consent's activity put her there.
+  await putItems(hashes.map((hash) => ({ ...retentionKeys.activity(tenant.tenantId, hash), ...retentionKeys.due(tenant.tenantId, hash, at), type: activityItemType, tenantId: tenant.tenantId, identifierHash: hash, lastActivityAt: at })));
+  return hashes;
 };
 
 /**
@@ -79,28 +107,42 @@ const sweepAt = async (tenantId: string, offsetMs: number, principals: number): 
  * day from consent; the tenant gives 48 hours' notice. The sweep's own passes (the scheduled
  * function's body) are run on the moved clock: first every principal is noticed, then, 48 hours
  * on, every one's consent lapses in erasure runs with their retention.erasure_due pages, and each
- * leaves the due index. Counts are checked exact.
+ * leaves the due index. Counts are checked exact. Beside it, a small tenant's principals due the
+ * same day, their index entries put in after the large tenant's (later in every partition, behind
+ * its whole backlog): its notices must all go out in the first pass that reaches their due time,
+ * and its expiries likewise (retention-fairness.ts).
  */
-const measureDay = async (tenant: BenchTenant, principals: number) => {
-  const [purposeId] = tenant.purposeIds as [string];
+const measureDay = async (tenants: DayTenants, principals: number, smallPrincipals: number) => {
+  const { large, small } = tenants;
   // Other sections' principals in the due index (every decision through the stream puts one there) leave it first, unmeasured.
   await sweepRetentionDue();
-  await expectData(requireRoute('PUT', '/api/v1/purposes/:id'), { bearer: tenant.token, params: { id: purposeId }, body: { retention: { period: 'P1D', from: 'CONSENT' } } });
-  await expectData(requireRoute('PUT', '/api/v1/retention/settings'), { bearer: tenant.token, body: { noticeHours } });
-  const { hashes } = await seedPrincipals(tenant, principals, 0.8);
-  // Each principal in the due index as her consent's activity put her there.
   const seededAt = new Date().toISOString();
-  await putItems(hashes.map((hash) => ({ ...retentionKeys.activity(tenant.tenantId, hash), ...retentionKeys.due(tenant.tenantId, hash, seededAt), type: activityItemType, tenantId: tenant.tenantId, identifierHash: hash, lastActivityAt: seededAt })));
+  const hashes = await seedDay(large, principals, seededAt);
+  const smallSeededAt = new Date(Math.max(Date.now(), Date.parse(seededAt) + 1)).toISOString();
+  const smallHashes = await seedDay(small, smallPrincipals, smallSeededAt);
+  const depth = aheadOf({ tenantId: large.tenantId, hashes }, { tenantId: small.tenantId, hashes: smallHashes }, shardShare());
 
-  const notices = await sweepAt(tenant.tenantId, dayMs + hourMs, principals);
+  const noticeWatch = new PassWatch(small.tenantId);
+  const notices = await sweepAt(tenants, dayMs + hourMs, principals, noticeWatch);
   if (notices.moved !== principals) throw new Error(`noticed ${notices.moved} of ${principals} principals`);
-  const expiry = await sweepAt(tenant.tenantId, dayMs + hourMs + noticeHours * hourMs + 60_000, principals);
+  const noticed = await smallNotices(small.tenantId, smallHashes);
+  const smallNoticed = noticeWatch.phase(noticeWatch.passAt(noticed.latestAt), noticeWatch.firstPassFrom(smallSeededAt), notices.passes, large.tenantId);
+  if (smallNoticed.moved !== smallPrincipals) throw new Error(`small tenant: noticed ${smallNoticed.moved} of ${smallPrincipals}`);
+  requireOnTime('notices', smallNoticed);
+
+  const expiryWatch = new PassWatch(small.tenantId);
+  const expiry = await sweepAt(tenants, dayMs + hourMs + noticeHours * hourMs + 60_000, principals, expiryWatch);
   // Each principal twice: her expiry, then leaving the index (nothing of hers is left due).
   if (expiry.moved !== 2 * principals) throw new Error(`expiry moved ${expiry.moved}, expected ${2 * principals}`);
-  const runs = (await documentsOf(tenant.tenantId, 'retention-runs')).map((document) => (JSON.parse(document.canonical) as { content: { principals: number; pages: number } }).content);
+  const runs = (await documentsOf(large.tenantId, 'retention-runs')).map((document) => (JSON.parse(document.canonical) as { content: { principals: number; pages: number } }).content);
   const lapsed = runs.reduce((sum, run) => sum + run.principals, 0);
   if (lapsed !== principals) throw new Error(`runs list ${lapsed} of ${principals} principals`);
-  return { notices, expiry, runs: runs.length, erasurePages: runs.reduce((sum, run) => sum + run.pages, 0) };
+  const smallLapsedAt = await smallRuns(small.tenantId, smallPrincipals);
+  const smallExpired = expiryWatch.phase(expiryWatch.passAt(smallLapsedAt), expiryWatch.firstPassFrom(noticed.latestDueAt), expiry.passes, large.tenantId);
+  if (smallExpired.moved !== 2 * smallPrincipals) throw new Error(`small tenant: expiry moved ${smallExpired.moved}, expected ${2 * smallPrincipals}`);
+  requireOnTime('expiries', smallExpired);
+  const fairness: FairnessResult = { principals: smallPrincipals, ...depth, notices: smallNoticed, expiries: smallExpired };
+  return { notices, expiry, runs: runs.length, erasurePages: runs.reduce((sum, run) => sum + run.pages, 0), fairness };
 };
 
 /**
@@ -141,9 +183,9 @@ const measureActivity = async (tenant: BenchTenant, principals: number, perDay: 
 };
 
 /** The retention section: a large day of one tenant, and activity's write units per principal per day. */
-export const measureRetention = async (dayTenant: BenchTenant, activityTenant: BenchTenant, settings: Settings): Promise<RetentionResult> => {
-  const { principals, projectedPrincipals, activityPrincipals, activitiesPerDay } = settings.retention;
-  const day = await measureDay(dayTenant, principals);
+export const measureRetention = async (dayTenants: DayTenants, activityTenant: BenchTenant, settings: Settings): Promise<RetentionResult> => {
+  const { principals, smallPrincipals, projectedPrincipals, activityPrincipals, activitiesPerDay } = settings.retention;
+  const day = await measureDay(dayTenants, principals, smallPrincipals);
   const activity = await measureActivity(activityTenant, activityPrincipals, activitiesPerDay);
   const wru = day.notices.work.wru + day.expiry.work.wru;
   const projection = {
@@ -160,8 +202,11 @@ export const measureRetention = async (dayTenant: BenchTenant, activityTenant: B
     [`${name}: hottest partition key`, `${value.hottestKey}: ${value.hottestKeyWru} WRU (${((value.hottestKeyWru / Math.max(1, value.work.wru)) * 100).toFixed(1)} %)`],
     [`${name}: DynamoDB calls`, describeCalls(value.work)],
   ];
+  const { fairness } = day;
+  const onTime = (name: string, value: FairnessPhase) =>
+    [`small tenant's ${name}: all out`, `pass ${value.pass} of ${value.passes} (the first to reach their due time), ${value.seconds.toFixed(1)} s into the phase; the large tenant moved in ${value.largePasses} passes`];
   printTable(
-    `13. Retention: a day on which ${principals.toLocaleString('en-US')} principals of one tenant fall due (${noticeHours} h notice, then expiry), and activity's write units`,
+    `13. Retention: a day on which ${principals.toLocaleString('en-US')} principals of one tenant fall due (${noticeHours} h notice, then expiry), ${smallPrincipals} of another the same day, and activity's write units`,
     ['measure', 'figure'],
     [
       ...phase('notices', day.notices),
@@ -171,13 +216,19 @@ export const measureRetention = async (dayTenant: BenchTenant, activityTenant: B
       [`PROJECTED in AWS, ${projectedPrincipals.toLocaleString('en-US')} principals: expiry`, describeProjection(projection.expiry)],
       [`write units, ${projectedPrincipals.toLocaleString('en-US')} principals`, `${Math.round((result.wruPerPrincipal * projectedPrincipals) / 1000).toLocaleString('en-US')} k WRU`],
       ['erasure runs, retention.erasure_due pages', `${day.runs} runs, ${day.erasurePages} pages of at most ${erasurePageSize}`],
+      [
+        `small tenant, ${smallPrincipals} principals due the same day: behind`,
+        `${fairness.aheadPerPartition.min}-${fairness.aheadPerPartition.max} of the large tenant's entries in each partition it is in (a pass takes ${fairness.aheadPerPartition.share} of a tenant's a partition: ${fairness.behindBacklog ? 'behind a backlog' : 'NOT behind a backlog, the large day fits one read'})`,
+      ],
+      onTime('notices', fairness.notices),
+      onTime('expiries', fairness.expiries),
       [`activity reported by the tenant, ${activitiesPerDay} a day`, `${activity.reportedWruPerPrincipalPerDay.toFixed(2)} WRU per principal per day (${describeCalls(activity.reported)})`],
       [`decisions on the stream, ${activitiesPerDay} a day`, `${activity.decisionsWruPerPrincipalPerDay.toFixed(2)} WRU per principal per day (${describeCalls(activity.decisions)})`],
     ],
     [
       `Where the expiry's units go: ${describeAccesses(day.expiry.work)}`,
       `Projection model: ${projection.model}. DynamoDB Local's rate on this machine is beside it, not behind it.`,
-      `Counts checked exact: ${principals} noticed, ${principals} lapsed in the runs, each then leaving the due index. Activity: ${activityPrincipals} principals, one warm instance; refused conditional writes billed 1 WRU each, as AWS does.`,
+      `Counts checked exact: ${principals} noticed, ${principals} lapsed in the runs, each then leaving the due index; the small tenant's ${smallPrincipals} likewise, counted apart (its own ${fairness.notices.work.wru + fairness.expiries.work.wru} WRU are in no figure above). Activity: ${activityPrincipals} principals, one warm instance; refused conditional writes billed 1 WRU each, as AWS does.`,
     ],
   );
   return result;

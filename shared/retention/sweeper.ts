@@ -20,6 +20,15 @@ import { entryCancel, entryDelete, entryPut, scheduleUpdate, writeStep, type Sch
 import { DayTally } from './tally';
 
 type Accept = (tenantId: string) => boolean;
+/**
+ * Runs one tenant's part of a pass (`sweep`) at the pass's `now`: the bench times and counts a
+ * small tenant's part apart from a large one's in the same passes (bench/retention-fairness.ts).
+ */
+export type AroundTenant = (tenantId: string, now: Date, sweep: () => Promise<number>) => Promise<number>;
+interface SweepOptions {
+  accept?: Accept;
+  around?: AroundTenant;
+}
 
 /**
  * Fairness: a pass gets at most `tenantBudget` principals of each tenant done, tenants side by
@@ -166,15 +175,16 @@ const sweepTenant = async (tenantId: string, entries: readonly Schedule[], now: 
  * One pass of the retention sweep (a scheduled function in AWS, a loop of the local workers): the
  * principals due by now, from the due index sharded by time (never a Scan), tenant by tenant side
  * by side, each tenant's share bounded (sweepLimits), one tenant's fault never stopping another's.
- * `accept`: each test file sweeps its own tenants. Answers how many principals it moved on.
+ * `accept`: each test file sweeps its own tenants; `around` wraps each tenant's part. Answers how many principals it moved on.
  */
-export const sweepRetention = async (options: { accept?: Accept } = {}): Promise<number> => {
+export const sweepRetention = async (options: SweepOptions = {}): Promise<number> => {
   const now = clock.now();
   const entries = await dueSchedules(now.toISOString(), { share: shardShare(), keep: sweepLimits.readPerShard, evaluate: sweepLimits.scanPerShard, accept: options.accept });
   const byTenant = new Map<string, Schedule[]>();
   for (const entry of entries) byTenant.set(entry.tenantId, [...(byTenant.get(entry.tenantId) ?? []), entry]);
   const shares = [...byTenant].map(([tenantId, mine]) => [tenantId, mine.sort((a, b) => (a.indexKey ?? '').localeCompare(b.indexKey ?? '')).slice(0, sweepLimits.tenantBudget)] as const);
-  const outcomes = await Promise.allSettled(shares.map(([tenantId, mine]) => sweepTenant(tenantId, mine, now)));
+  const around = options.around ?? ((_tenantId, _now, sweep) => sweep());
+  const outcomes = await Promise.allSettled(shares.map(([tenantId, mine]) => around(tenantId, now, () => sweepTenant(tenantId, mine, now))));
   for (const outcome of outcomes) if (outcome.status === 'rejected') log.error('retention sweep failed for a tenant', describeError(outcome.reason));
   return outcomes.reduce((sum, outcome) => sum + (outcome.status === 'fulfilled' ? outcome.value : 0), 0);
 };
@@ -199,14 +209,14 @@ export interface SweepOutcome {
  * pass. Stopping between passes leaves nothing half done; what is still due waits in the index
  * for the next scheduled run.
  */
-export const sweepRetentionPasses = async (options: { accept?: Accept; deadline?: number } = {}): Promise<SweepOutcome> => {
+export const sweepRetentionPasses = async (options: SweepOptions & { deadline?: number } = {}): Promise<SweepOutcome> => {
   let moved = 0;
   let passes = 0;
   let longestMs = 0;
   for (;;) {
     const startedAt = clock.now().getTime();
     if (options.deadline !== undefined && options.deadline - startedAt < Math.max(passReserveMs, 2 * longestMs)) return { moved, passes, stoppedForDeadline: true };
-    const step = await sweepRetention({ accept: options.accept });
+    const step = await sweepRetention({ accept: options.accept, around: options.around });
     passes += 1;
     longestMs = Math.max(longestMs, clock.now().getTime() - startedAt);
     moved += step;
@@ -215,4 +225,4 @@ export const sweepRetentionPasses = async (options: { accept?: Accept; deadline?
 };
 
 /** Sweeps until a pass moves no one (or the deadline is near); answers how many principals it moved on. */
-export const sweepRetentionDue = async (options: { accept?: Accept; deadline?: number } = {}): Promise<number> => (await sweepRetentionPasses(options)).moved;
+export const sweepRetentionDue = async (options: SweepOptions & { deadline?: number } = {}): Promise<number> => (await sweepRetentionPasses(options)).moved;

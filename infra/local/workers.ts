@@ -120,7 +120,10 @@ export interface WorkerOptions {
    * (on by default). Test files share one table, so theirs leave it to the tests that call it.
    */
   scheduleScans?: boolean;
-  /** Whose due rights requests the rights sweep moves on (every tenant's by default). */
+  /**
+   * Whose due work the tenant-wide loops take: the sweeps (unless `sweepAccept`), the checkpoints
+   * signed and the parked logs retried (every tenant's by default; a test file's workers, its own).
+   */
   tenantAccept?: (tenantId: string) => boolean;
   /** Dead-letter queues whose depth the health check warns about, by name (`npm start` passes its queues'). */
   deadLetterQueueUrls?: Record<string, string>;
@@ -177,9 +180,9 @@ export const startWorkers = (idleMs = 200, options: WorkerOptions = {}) => {
         [loop('checkpointer', () => checkpointer(undefined), Math.max(idleMs, 2000))]
       : [
           // Checkpoints are signed at most every CHECKPOINT_INTERVAL_SECONDS per tenant (the checkpointer function's schedule in AWS).
-          loop('checkpointer', async () => void (await signDueCheckpoints()), Math.max(idleMs, 500)),
+          loop('checkpointer', async () => void (await signDueCheckpoints(options.tenantAccept)), Math.max(idleMs, 500)),
           // Tenants whose log entries the stream parked after a failure are retried apart (the checkpointer function's job in AWS).
-          loop('parked log retry', async () => void (await retryParkedLogs()), Math.max(idleMs, 5000)),
+          loop('parked log retry', async () => void (await retryParkedLogs(options.tenantAccept)), Math.max(idleMs, 5000)),
         ]),
     // What the stream's consumers parked for a tenant (the stream sweeper function's job, every minute in AWS).
     ...(bundles ? [loop('stream sweeper', scheduled('stream-sweeper', async () => undefined), Math.max(idleMs, 60_000))] : []),

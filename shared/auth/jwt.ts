@@ -2,7 +2,7 @@ import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWK, typ
 import { clock } from '../clock';
 import { secretConfig } from '../config';
 import { TokenInvalidError } from '../errors';
-import { localSigner } from '../evidence/signer';
+import { localSigner, publishedJwks } from '../evidence/signer';
 import { roles, type Role } from '../roles';
 
 /** The claims a dashboard access token carries. */
@@ -41,19 +41,6 @@ export const cached = <T>(kept: Map<string, Promise<T>>, reference: string, load
   return value;
 };
 
-/**
- * The key set of TOKEN_PUBLIC_KEYS. It is the stack's own output, not a caller's input, so a
- * malformed one is the deployment's fault: thrown as it is (a 500), never taken as "no key".
- */
-const publishedKeys = (published: string): JSONWebKeySet => {
-  const set = JSON.parse(published) as { keys?: unknown };
-  const keys = Array.isArray(set?.keys) ? (set.keys as JWK[]) : [];
-  if (keys.length === 0 || keys.some((key) => typeof key?.kid !== 'string' || !algorithms.includes(String(key.alg)))) {
-    throw new Error('TOKEN_PUBLIC_KEYS must be a JWKS whose every key has a kid and alg ES256 or EdDSA');
-  }
-  return { keys };
-};
-
 /** A key file's public half (the file is made on first use, as the signing side would). */
 const publicJwkOfFile = async (file: string): Promise<JWK> => {
   if (isKmsKey(file)) throw new Error(`TOKEN_VERIFY_KEYS names the KMS key ${file}: a verifying function is given KMS keys' public halves at deploy, in TOKEN_PUBLIC_KEYS`);
@@ -63,7 +50,7 @@ const publicJwkOfFile = async (file: string): Promise<JWK> => {
 const keySets = new Map<string, Promise<JWTVerifyGetKey>>();
 const verificationKeys = (): Promise<JWTVerifyGetKey> => {
   const published = secretConfig.tokenPublicKeys;
-  if (published !== undefined) return cached(keySets, published, async () => createLocalJWKSet(publishedKeys(published)));
+  if (published !== undefined) return cached(keySets, published, async () => createLocalJWKSet(publishedJwks('TOKEN_PUBLIC_KEYS', published, algorithms) as JSONWebKeySet));
   const files = secretConfig.tokenVerifyKeys;
   return cached(keySets, files.join(','), async () => createLocalJWKSet({ keys: await Promise.all(files.map(publicJwkOfFile)) }));
 };

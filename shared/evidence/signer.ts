@@ -85,6 +85,21 @@ export const ecdsaDerToRaw = (der: Uint8Array): Uint8Array => new Uint8Array(Buf
 
 export const ecdsaRawToDer = (raw: Uint8Array): Uint8Array => new Uint8Array(joseToDer(Buffer.from(raw), 'ES256'));
 
+/**
+ * A JWKS the stack itself put in a function's environment at deploy (TOKEN_PUBLIC_KEYS,
+ * LOG_PUBLIC_KEYS): its own output, not a caller's input, so a malformed one is the deployment's
+ * fault, thrown as it is (a 500), never taken as "no key" (which would refuse every token, or
+ * report every checkpoint as forged). Every key needs a kid and one of `algorithms`.
+ */
+export const publishedJwks = (variable: string, published: string, algorithms: readonly string[]): { keys: PublicJwk[] } => {
+  const set = JSON.parse(published) as { keys?: unknown };
+  const keys = Array.isArray(set?.keys) ? (set.keys as PublicJwk[]) : [];
+  if (keys.length === 0 || keys.some((key) => typeof key?.kid !== 'string' || !algorithms.includes(String(key.alg)))) {
+    throw new Error(`${variable} must be a JWKS whose every key has a kid and alg ${algorithms.join(' or ')}`);
+  }
+  return { keys };
+};
+
 /** The public halves as a JWKS (RFC 7517), one entry per kid. */
 export const jwks = (signers: Pick<Signer, 'keyId' | 'publicJwk'>[]): { keys: PublicJwk[] } => ({
   keys: [...new Map(signers.map((signer) => [signer.keyId, signer.publicJwk])).values()],

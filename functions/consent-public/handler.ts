@@ -1,7 +1,7 @@
 import { createGroupHandler } from '../../shared/http/handler';
 import { sdkRoutes } from '../../shared/http/routes/sdk';
 import { widgetRoutes } from '../../shared/http/routes/widget';
-import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
+import { publicWithdrawalRoutes } from '../../shared/http/routes/withdrawals';
 import { created, ok } from '../../shared/http/operation';
 import { recordConsent } from '../../shared/consent/recording';
 import { childInputOf } from '../../shared/children/decision';
@@ -12,7 +12,7 @@ import { etagMatches } from '../../shared/etag';
 import { readPublicNotice } from '../../shared/notices/public-notice';
 import { widgetBootstrap } from '../../shared/widget/bootstrap';
 
-export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...widgetRoutes, ...withdrawalRoutes }, {
+export const handler = createGroupHandler('consent-public', { ...sdkRoutes, ...widgetRoutes, ...publicWithdrawalRoutes }, {
   sdkRecord: async ({ caller, body, meta }) =>
     created(
       await recordConsent({

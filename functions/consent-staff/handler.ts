@@ -3,15 +3,15 @@ import { recordConsent } from '../../shared/consent/recording';
 import { createWithdrawalToken, withdrawForPrincipal } from '../../shared/consent/withdrawal-routes';
 import { createGroupHandler } from '../../shared/http/handler';
 import { created, ok } from '../../shared/http/operation';
-import { consentRoutes } from '../../shared/http/routes/consent';
-import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
+import { consentStaffRoutes } from '../../shared/http/routes/consent';
+import { withdrawalStaffRoutes } from '../../shared/http/routes/withdrawals';
 
 /**
  * What a DPO does from the dashboard for a principal: record a consent (as staff, against the
  * published notice), withdraw one, or make a single-use withdrawal link. Apart from the consent
  * screens' reads (functions/consent), which then load none of the recording and withdrawal code.
  */
-export const handler = createGroupHandler('consent-staff', { ...consentRoutes, ...withdrawalRoutes }, {
+export const handler = createGroupHandler('consent-staff', { ...consentStaffRoutes, ...withdrawalStaffRoutes }, {
   recordConsent: async ({ caller, body, meta }) =>
     created(
       await recordConsent({

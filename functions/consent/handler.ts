@@ -5,7 +5,7 @@ import { listSettingsChanges, readConsentSettings, saveConsentSettings } from '.
 import { completeComplianceTask, listComplianceTasks } from '../../shared/consent/compliance-tasks';
 import { createGroupHandler } from '../../shared/http/handler';
 import { consentRoutes } from '../../shared/http/routes/consent';
-import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
+import { complianceTaskRoutes } from '../../shared/http/routes/withdrawals';
 import { ok } from '../../shared/http/operation';
 
 /**
@@ -14,7 +14,7 @@ import { ok } from '../../shared/http/operation';
  * consent, withdraw one, make a withdrawal link) is the function consent-staff, so these reads do
  * not load the recording and withdrawal code on a cold start (docs/bundles.md).
  */
-export const handler = createGroupHandler('consent', { ...consentRoutes, ...withdrawalRoutes }, {
+export const handler = createGroupHandler('consent', { ...consentRoutes, ...complianceTaskRoutes }, {
   getConsentSettings: async ({ caller }) => ok(await readConsentSettings(caller.tenantId)),
   saveConsentSettings: async ({ caller, body }) => ok(await saveConsentSettings(caller.tenantId, body, caller.userId)),
   listConsentSettingsChanges: async ({ caller }) => ok(await listSettingsChanges(caller.tenantId)),

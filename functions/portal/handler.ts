@@ -1,12 +1,12 @@
 import { requestPortalLink } from '../../shared/consent/portal-link';
 import { portalView, portalVisit, portalWithdraw } from '../../shared/consent/withdrawal-routes';
 import { createGroupHandler } from '../../shared/http/handler';
-import { withdrawalRoutes } from '../../shared/http/routes/withdrawals';
+import { portalRoutes } from '../../shared/http/routes/withdrawals';
 import { ok } from '../../shared/http/operation';
-import { wordsRoutes } from '../../shared/http/routes/words';
+import { publicWordsRoutes } from '../../shared/http/routes/words';
 import { publicPageWords } from '../../shared/words/read';
 
-export const handler = createGroupHandler('portal', { ...withdrawalRoutes, ...wordsRoutes }, {
+export const handler = createGroupHandler('portal', { ...portalRoutes, ...publicWordsRoutes }, {
   portalView: async ({ params }) => ok(await portalView(params.token)),
   portalWithdraw: async ({ params, body }) => ok(await portalWithdraw(params.token, body)),
   portalVisit: async ({ params }) => ok(await portalVisit(params.token), 202),

@@ -127,8 +127,8 @@ type GroupRoutes<G extends FunctionGroup> = { [K in OperationId as Routes[K]['gr
 /**
  * One Lambda handler per function group: parse, authenticate and authorise, validate, count the
  * route's own limits, call the operation (one domain function), map its result to the envelope. The handler gets
- * only the route modules its group needs, not the whole table, so a bundle carries no other
- * group's schemas.
+ * only its group's routes (a route module whose routes span groups exports one object per group),
+ * not the whole table, so a bundle builds no other group's request schemas on a cold start.
  */
 export const createGroupHandler = <G extends FunctionGroup>(group: G, routes: GroupRoutes<G>, operations: OperationsOf<G>) => {
   const served = new Map(

@@ -105,6 +105,19 @@ export type RouteDefinition =
   | (RouteFields & { method: 'GET'; auth: RouteAuth })
   | (RouteFields & { method: Exclude<HttpMethod, 'GET'>; auth: RouteAuth<StateChangingAccess> });
 
+/**
+ * A description joined from shared passages, called as `/* @__PURE__ *\/ prose(…)`. A route object
+ * that esbuild cannot prove free of side effects is kept in every bundle importing its module, read
+ * or not, and with it the request schemas it names: one holding a `${…}` (it might call a
+ * toString), a spread, or a call without that annotation (`/* @__PURE__ *\/ z.array(…)`; esbuild
+ * does not carry a function's own annotation across modules). Held so, a function's bundle holds
+ * only its own group's routes, in a module whose routes span groups too (tests/infra/stack.test.ts
+ * checks every bundle), and builds no other group's schemas on a cold start.
+ */
+export function prose(...passages: string[]): string {
+  return passages.join('');
+}
+
 /** `/api/v1/things/:id` → `/api/v1/things/{id}`, the form API Gateway and OpenAPI use. */
 export const bracedPath = (path: string): string => path.replace(/:([A-Za-z][A-Za-z0-9]*)/g, '{$1}');
 

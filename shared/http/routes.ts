@@ -5,7 +5,7 @@ import { breachRoutes } from './routes/breaches';
 import { childrenRoutes } from './routes/children';
 import { cmpRoutes } from './routes/cmp';
 import { cmpPublicRoutes } from './routes/cmp-public';
-import { consentRoutes } from './routes/consent';
+import { consentRoutes, consentStaffRoutes } from './routes/consent';
 import { evidenceExportRoutes } from './routes/evidence-exports';
 import { evidenceLogRoutes } from './routes/evidence-log';
 import { evidenceVerifyRoutes } from './routes/evidence-verify';
@@ -20,8 +20,8 @@ import { sdkRoutes } from './routes/sdk';
 import { userRoutes } from './routes/users';
 import { webhookRoutes } from './routes/webhooks';
 import { widgetRoutes } from './routes/widget';
-import { withdrawalRoutes } from './routes/withdrawals';
-import { wordsRoutes } from './routes/words';
+import { complianceTaskRoutes, portalRoutes, publicWithdrawalRoutes, withdrawalStaffRoutes } from './routes/withdrawals';
+import { publicWordsRoutes, wordsRoutes } from './routes/words';
 
 /**
  * The route table: the one description of the HTTP interface. The CDK stack makes an API Gateway
@@ -35,11 +35,15 @@ export const routes = {
   ...apiKeyRoutes,
   ...purposeRoutes,
   ...noticeRoutes,
+  ...consentStaffRoutes,
   ...consentRoutes,
   ...evidenceExportRoutes,
   ...evidenceVerifyRoutes,
   ...evidenceLogRoutes,
-  ...withdrawalRoutes,
+  ...withdrawalStaffRoutes,
+  ...portalRoutes,
+  ...publicWithdrawalRoutes,
+  ...complianceTaskRoutes,
   ...webhookRoutes,
   ...sdkRoutes,
   ...widgetRoutes,
@@ -49,6 +53,7 @@ export const routes = {
   ...dataMapRoutes,
   ...rightsRoutes,
   ...wordsRoutes,
+  ...publicWordsRoutes,
   ...childrenRoutes,
   ...retentionRoutes,
   ...metaRoutes,

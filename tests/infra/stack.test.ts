@@ -23,7 +23,7 @@ import { scanBudget } from '../../shared/scanner/budget';
 import { edgeCachePolicies } from '../../shared/http/edge-cache';
 import { functionGroups, routeKeyOf, type FunctionGroup } from '../../shared/http/route';
 import { routeList } from '../../shared/http/routes';
-import { awsServicesIn, packagesIn } from '../support/bundle-clients';
+import { awsServicesIn, packagesIn, routeGroupsIn } from '../support/bundle-clients';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -318,6 +318,12 @@ describe('functions', () => {
     const readerPackages = await packagesIn(join(repoRoot, 'functions', 'token-public-keys', 'handler.ts'));
     expect(readerPackages).toContain('@aws-sdk/client-kms');
     expect(readerPackages.filter((found) => ['@aws-sdk/client-dynamodb', 'zod', '@middy/core'].includes(found))).toEqual([]);
+  }, 240_000);
+
+  it("holds in each HTTP function's bundle only its own group's routes, so no cold start builds another group's request schemas", async () => {
+    const held: Record<string, string[]> = {};
+    for (const group of functionGroups) held[group] = await routeGroupsIn(join(repoRoot, 'functions', group, 'handler.ts'));
+    expect(held).toEqual(Object.fromEntries(functionGroups.map((group) => [group, [group]])));
   }, 240_000);
 
   it("keeps the scanner's classification data (third-party-web, the public-suffix trie, Chromium) out of every other bundle", async () => {

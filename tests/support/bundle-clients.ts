@@ -1,25 +1,41 @@
 import { build } from 'esbuild';
 import { esbuildOptionsOf } from '../../infra/bundling';
 
-const built = new Map<string, Promise<[string, number][]>>();
+interface Built {
+  /** Each input file with its bytes in the output. */
+  inputs: [string, number][];
+  text: string;
+}
+
+const built = new Map<string, Promise<Built>>();
 
 /**
  * What survives tree-shaking into a function's deployed bundle: each input file with its bytes
- * there. Built once per entry and test file: the stack test reads every bundle twice.
+ * there, and the bundle's text. Built once per entry and test file: the stack test reads every
+ * bundle several times.
  */
-const inputsIn = (entry: string): Promise<[string, number][]> => {
-  let inputs = built.get(entry);
-  if (!inputs) {
-    inputs = build({ ...esbuildOptionsOf(entry, '/nonexistent'), write: false, metafile: true, sourcemap: false }).then((result) => {
+const bundleOf = (entry: string): Promise<Built> => {
+  let bundle = built.get(entry);
+  if (!bundle) {
+    bundle = build({ ...esbuildOptionsOf(entry, '/nonexistent'), write: false, metafile: true, sourcemap: false }).then((result) => {
       const output = Object.values(result.metafile.outputs).find((candidate) => candidate.entryPoint !== undefined)!;
-      return Object.entries(output.inputs)
-        .filter(([, input]) => input.bytesInOutput > 0)
-        .map(([path, input]): [string, number] => [path, input.bytesInOutput]);
+      return {
+        inputs: Object.entries(output.inputs)
+          .filter(([, input]) => input.bytesInOutput > 0)
+          .map(([path, input]): [string, number] => [path, input.bytesInOutput]),
+        text: result.outputFiles.find((file) => file.path.endsWith('.mjs'))!.text,
+      };
     });
-    built.set(entry, inputs);
+    built.set(entry, bundle);
   }
-  return inputs;
+  return bundle;
 };
+
+const inputsIn = async (entry: string): Promise<[string, number][]> => (await bundleOf(entry)).inputs;
+
+/** The function groups whose routes a bundle holds: every route object carries its path, then its `group`, as literals. */
+export const routeGroupsIn = async (entry: string): Promise<string[]> =>
+  [...new Set([...(await bundleOf(entry)).text.matchAll(/path:"[^"]*",group:"([a-z-]+)"/g)].map((match) => match[1]!))].sort();
 
 /** The npm packages whose code survives tree-shaking into a function's deployed bundle. */
 export const packagesIn = async (entry: string): Promise<string[]> => {

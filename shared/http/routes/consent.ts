@@ -23,7 +23,8 @@ const tags = ['Consent records'];
  * Roles: the spec does not give them for the consent dashboard endpoints. Writing and verifying
  * evidence is for DPO and SUPER_ADMIN; reading it is open to every role.
  */
-export const consentRoutes = {
+/** Group consent-staff: a consent recorded for a principal by the dashboard. */
+export const consentStaffRoutes = {
   recordConsent: {
     method: 'POST',
     path: '/api/v1/consent/record',
@@ -37,6 +38,10 @@ export const consentRoutes = {
     response: { status: 201, description: 'The record', data: recordResult },
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
+} as const satisfies Record<string, RouteDefinition>;
+
+/** Group consent: the dashboard's reads of the records and the consent settings. */
+export const consentRoutes = {
   getConsentSettings: {
     method: 'GET',
     path: '/api/v1/consent/settings',
@@ -69,7 +74,7 @@ export const consentRoutes = {
     description:
       "Extension. Every change of a setting's value, newest first: when, by whom (user:<userId>), each changed setting from and to, and the SHA-256 of the logged document (its leaf in the tenant's evidence log, which GET /consent/proof-chain/verify re-reads and re-hashes). An audit read, like the notice audit trail.",
     tags,
-    response: { status: 200, description: 'The changes, newest first', data: z.array(consentSettingsChange) },
+    response: { status: 200, description: 'The changes, newest first', data: /* @__PURE__ */ z.array(consentSettingsChange) },
   },
   consentAnalytics: {
     method: 'GET',
@@ -103,7 +108,7 @@ export const consentRoutes = {
       ':hash is the SHA-256 hex of the identifier, trimmed, with emails lower-cased. Newest first; data[0] is the current state; an empty array means no consent on record. isWithdrawn is true only on full withdrawal: check isPartiallyWithdrawn too.',
     tags,
     request: { params: hashParams },
-    response: { status: 200, description: 'Records, newest first', data: z.array(statusItem) },
+    response: { status: 200, description: 'Records, newest first', data: /* @__PURE__ */ z.array(statusItem) },
   },
   consentByExternalId: {
     method: 'GET',
@@ -113,7 +118,7 @@ export const consentRoutes = {
     summary: "A principal's records by the tenant's own id",
     tags,
     request: { params: externalIdParams },
-    response: { status: 200, description: 'Records, newest first; empty when none', data: z.array(externalIdItem) },
+    response: { status: 200, description: 'Records, newest first; empty when none', data: /* @__PURE__ */ z.array(externalIdItem) },
   },
   consentProof: {
     method: 'GET',

@@ -18,14 +18,12 @@ import {
   updateTranslationBody,
   versionView,
   withdrawalUrlBody,
-  translationView as noticeTranslationView,
+  languageTranslationView as translationView,
 } from '../../notices/schemas';
 import type { RouteDefinition } from '../route';
 
 const tags = ['Notices'];
 const translationTags = ['Notice translations'];
-
-const translationView = z.extend(noticeTranslationView, { language: z.string() });
 
 export const noticeRoutes = {
   listNotices: {
@@ -217,12 +215,12 @@ export const noticeRoutes = {
     response: {
       status: 200,
       description: 'What was drafted',
-      data: z.object({
+      data: z.lazy(() => z.object({
         noticeId: z.uuid(),
         translator: z.string(),
         languages: z.array(z.object({ language: z.string(), source: z.enum(['MACHINE_DRAFTED', 'NEEDS_TRANSLATION']) })),
         keptManual: z.array(z.string()),
-      }),
+      })),
     },
     errors: ['NOT_FOUND', 'CONFLICT'],
   },
@@ -251,7 +249,7 @@ export const noticeRoutes = {
     response: {
       status: 200,
       description: 'Audit entries',
-      data: z.array(z.object({ action: z.string(), actorUserId: z.string(), at: z.iso.datetime(), oldValue: z.nullable(z.string()), newValue: z.nullable(z.string()) })),
+      data: z.lazy(() => z.array(z.object({ action: z.string(), actorUserId: z.string(), at: z.iso.datetime(), oldValue: z.nullable(z.string()), newValue: z.nullable(z.string()) }))),
     },
     errors: ['NOT_FOUND'],
   },

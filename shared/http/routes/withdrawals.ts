@@ -15,8 +15,8 @@ import {
   withdrawBody,
   withdrawPublicBody,
 } from '../../consent/schemas';
-import type { RouteDefinition } from '../route';
-import { sdkLimits } from './limits';
+import { prose, type RouteDefinition } from '../route';
+import { withdrawPublicLimits } from './limits';
 
 const tags = ['Withdrawal'];
 const withdrawalEffects =
@@ -25,14 +25,15 @@ const withdrawalEffects =
 const linkErrors =
   'Only the spec\'s codes, with the reason in error.details.reason (extension): unknown link 404 NOT_FOUND (reason NOT_FOUND); used 409 CONFLICT (reason USED, with usedAt); expired 409 CONFLICT (reason EXPIRED, with expiredAt); used and expired also name the tenant and newLinkUrl, its public withdrawal page. Every answer carries Cache-Control: no-store.';
 
-export const withdrawalRoutes = {
+/** Group consent-staff: withdrawals and withdrawal links made by the dashboard. */
+export const withdrawalStaffRoutes = {
   withdrawConsent: {
     method: 'POST',
     path: '/api/v1/consent/withdraw',
     group: 'consent-staff',
     auth: { kind: 'bearer', access: 'write' },
     summary: "Withdraw a principal's consent for a notice (dashboard)",
-    description: `Full withdrawal of every record of the principal for that notice. ${withdrawalEffects} No consent for that notice: 404; already fully withdrawn: 409. Exactly one withdrawal per decision: of simultaneous identical calls one withdraws and the others get 409 CONFLICT.`,
+    description: /* @__PURE__ */ prose(`Full withdrawal of every record of the principal for that notice. `, withdrawalEffects, ` No consent for that notice: 404; already fully withdrawn: 409. Exactly one withdrawal per decision: of simultaneous identical calls one withdraws and the others get 409 CONFLICT.`),
     tags,
     request: { body: withdrawBody },
     response: { status: 200, description: 'The withdrawal', data: withdrawalResult },
@@ -50,6 +51,10 @@ export const withdrawalRoutes = {
     response: { status: 201, description: 'The link', data: withdrawalTokenResult },
     errors: ['NOT_FOUND'],
   },
+} as const satisfies Record<string, RouteDefinition>;
+
+/** Group portal: the principal's withdrawal page and the link to it. */
+export const portalRoutes = {
   portalView: {
     method: 'GET',
     path: '/api/v1/consent/portal/:token',
@@ -57,7 +62,7 @@ export const withdrawalRoutes = {
     auth: { kind: 'none' },
     summary: 'The consent a withdrawal link is for',
     description:
-      `What the portal page shows: the notice as consented to (title, version, contact, rights and complaint text) and each purpose's state, with the notice's words in every language it was published in (availableLanguages, translations: English where a language has no text). The spec leaves the body's fields beyond the notice and purposes unstated; these are extensions. Only reads: opening the link never spends it (mail scanners prefetch links). ${linkErrors}`,
+      /* @__PURE__ */ prose(`What the portal page shows: the notice as consented to (title, version, contact, rights and complaint text) and each purpose's state, with the notice's words in every language it was published in (availableLanguages, translations: English where a language has no text). The spec leaves the body's fields beyond the notice and purposes unstated; these are extensions. Only reads: opening the link never spends it (mail scanners prefetch links). `, linkErrors),
     tags,
     noStore: true,
     request: { params: tokenParams },
@@ -70,7 +75,7 @@ export const withdrawalRoutes = {
     group: 'portal',
     auth: { kind: 'none' },
     summary: 'Redeem a withdrawal link',
-    description: `withdrawAll (default true) withdraws everything; withdrawAll false with purposeIds withdraws those only. purposeIds with withdrawAll true (sent or defaulted) is 400 VALIDATION_ERROR, and so is a purpose the consent never granted (both on purposeIds). The token is spent in the same transaction: of simultaneous redemptions exactly one succeeds, the others get 409 CONFLICT with reason USED; 409 CONFLICT without a reason when nothing is left to withdraw. ${linkErrors} ${withdrawalEffects}`,
+    description: /* @__PURE__ */ prose(`withdrawAll (default true) withdraws everything; withdrawAll false with purposeIds withdraws those only. purposeIds with withdrawAll true (sent or defaulted) is 400 VALIDATION_ERROR, and so is a purpose the consent never granted (both on purposeIds). The token is spent in the same transaction: of simultaneous redemptions exactly one succeeds, the others get 409 CONFLICT with reason USED; 409 CONFLICT without a reason when nothing is left to withdraw. `, linkErrors, ` `, withdrawalEffects),
     tags,
     noStore: true,
     request: { params: tokenParams, body: portalWithdrawBody },
@@ -84,7 +89,7 @@ export const withdrawalRoutes = {
     auth: { kind: 'none' },
     summary: 'The principal is on her link\'s page (her activity)',
     description:
-      `Extension (rule 8(1): she approached the fiduciary). The portal page sends it once, at the person's first gesture on it (a tap, a key), never on load: opening a link is not a visit, as mail scanners open links. It records her activity (her last activity, at most one write a day: docs/retention.md) and nothing else; the link is not spent. ${linkErrors}`,
+      /* @__PURE__ */ prose(`Extension (rule 8(1): she approached the fiduciary). The portal page sends it once, at the person's first gesture on it (a tap, a key), never on load: opening a link is not a visit, as mail scanners open links. It records her activity (her last activity, at most one write a day: docs/retention.md) and nothing else; the link is not spent. `, linkErrors),
     tags,
     noStore: true,
     request: { params: tokenParams },
@@ -105,19 +110,27 @@ export const withdrawalRoutes = {
     response: { status: 202, description: 'Accepted: a link is mailed if the email has consent', data: portalLinkResult },
     errors: ['NOT_FOUND', 'RATE_LIMIT'],
   },
+} as const satisfies Record<string, RouteDefinition>;
+
+/** Group consent-public: a withdrawal by the tenant's page, with the publishable key. */
+export const publicWithdrawalRoutes = {
   withdrawPublic: {
     method: 'POST',
     path: '/api/v1/consent/withdraw-public',
     group: 'consent-public',
     auth: { kind: 'apiKey', in: 'body', checkOrigin: true, secretKey: 'accepted' },
-    limits: [{ limit: 'withdrawPublicPerIp', per: 'ip', code: 'RATE_LIMIT' }, ...sdkLimits],
+    limits: withdrawPublicLimits,
     summary: 'Withdraw consent by email (public)',
-    description: `Empty purposeIds withdraws everything. ${withdrawalEffects} Always 200: with no active consent for the email, withdrawalId is null and withdrawnCount 0, and the answer takes as long (it is held to at least WITHDRAW_PUBLIC_MIN_MS), so emails cannot be enumerated. Purposes the principal never consented to are ignored. 5 requests per hour per IP. The trade-off of the spec's behaviour (the default, the tenant's consent setting publicWithdrawal IMMEDIATE): the key is public, so anyone who knows an email can withdraw that person's consent. Such a withdrawal is recorded as what it is (extension): its attribution, in the withdrawal's logged evidence, the evidence pack, GET /compliance-tasks, the record's proof (lastWithdrawal) and every consent.withdrawn event, is level CLAIMED, method PUBLIC_EMAIL_CLAIM, attributedBy key:<keyId>, origin (the request's Origin, else its Referer's origin) and ipHash (SHA-256 of ip:<address>); with a secret key, VERIFIED, SECRET_KEY. With publicWithdrawal CONFIRM_BY_EMAIL (extension, recommended) nothing is withdrawn by this call: the address is mailed a single-use link to the withdrawal pages (as POST /consent/portal-link does, 3 per hour per address: 429 RATE_LIMIT) and the withdrawal happens when the person confirms there; the answer is the same for every address (withdrawalId null, withdrawnCount 0, confirmationRequired true), held to the same minimum time. A secret key may call it too (from a server, no Origin).`,
+    description: /* @__PURE__ */ prose(`Empty purposeIds withdraws everything. `, withdrawalEffects, ` Always 200: with no active consent for the email, withdrawalId is null and withdrawnCount 0, and the answer takes as long (it is held to at least WITHDRAW_PUBLIC_MIN_MS), so emails cannot be enumerated. Purposes the principal never consented to are ignored. 5 requests per hour per IP. The trade-off of the spec's behaviour (the default, the tenant's consent setting publicWithdrawal IMMEDIATE): the key is public, so anyone who knows an email can withdraw that person's consent. Such a withdrawal is recorded as what it is (extension): its attribution, in the withdrawal's logged evidence, the evidence pack, GET /compliance-tasks, the record's proof (lastWithdrawal) and every consent.withdrawn event, is level CLAIMED, method PUBLIC_EMAIL_CLAIM, attributedBy key:<keyId>, origin (the request's Origin, else its Referer's origin) and ipHash (SHA-256 of ip:<address>); with a secret key, VERIFIED, SECRET_KEY. With publicWithdrawal CONFIRM_BY_EMAIL (extension, recommended) nothing is withdrawn by this call: the address is mailed a single-use link to the withdrawal pages (as POST /consent/portal-link does, 3 per hour per address: 429 RATE_LIMIT) and the withdrawal happens when the person confirms there; the answer is the same for every address (withdrawalId null, withdrawnCount 0, confirmationRequired true), held to the same minimum time. A secret key may call it too (from a server, no Origin).`),
     tags,
     request: { body: withdrawPublicBody },
     response: { status: 200, description: 'The withdrawal, or nothing withdrawn', data: publicWithdrawalResult },
     errors: ['RATE_LIMIT'],
   },
+} as const satisfies Record<string, RouteDefinition>;
+
+/** Group consent: the compliance tasks withdrawals make. */
+export const complianceTaskRoutes = {
   listComplianceTasks: {
     method: 'GET',
     path: '/api/v1/compliance-tasks',
@@ -127,7 +140,7 @@ export const withdrawalRoutes = {
     description: 'Extension. status OPEN (due date not passed), OVERDUE (open past its due date) or DONE; all when omitted. By due date.',
     tags,
     request: { query: taskQuery },
-    response: { status: 200, description: 'Tasks', data: z.array(taskView) },
+    response: { status: 200, description: 'Tasks', data: /* @__PURE__ */ z.array(taskView) },
   },
   completeComplianceTask: {
     method: 'POST',

@@ -12,12 +12,13 @@ import {
   wordsSettingsBody,
   wordsSettingsView,
 } from '../../words/schemas';
-import type { RouteDefinition } from '../route';
+import { prose, type RouteDefinition } from '../route';
 
 const tags = ['Principal words'];
 const workflow =
   "Extension (issues 26, 36): every word a principal reads besides the tenant's own texts (the widget's banners, the withdrawal and rights pages, every mail to a principal) comes from one catalogue of keys with English defaults, the service's built-in words in each of the 22 scheduled languages (translated by the service, each language with its provenance), and one label set per language per tenant. A tenant's word is DRAFT (machine-drafted), NEEDS_TRANSLATION (the translator lacks the language, or its draft lost a {slot}) or REVIEWED (saved by a person, the tenant's own); a key without one is BUILT_IN (the service's word stands) or DEFAULT (English). A principal reads the tenant's REVIEWED word; else, under the setting MACHINE_DRAFTS, its DRAFT; else, unless the setting is ENGLISH, the service's built-in word (only where the tenant's English for the key is the catalogue's, which it translates); otherwise the tenant's English, marked lang=\"en\". Every plan has them.";
 
+/** Group notices: the tenant's words, as the dashboard edits them. */
 export const wordsRoutes = {
   getWordsOverview: {
     method: 'GET',
@@ -25,7 +26,7 @@ export const wordsRoutes = {
     group: 'notices',
     auth: { kind: 'bearer', access: 'read' },
     summary: 'Words people see: every language with its status, and the setting for unreviewed words',
-    description: `${workflow} One read of the tenant's words head.`,
+    description: /* @__PURE__ */ prose(workflow, ` One read of the tenant's words head.`),
     tags,
     response: { status: 200, description: 'The overview', data: wordsOverviewView },
   },
@@ -48,7 +49,7 @@ export const wordsRoutes = {
     group: 'notices',
     auth: { kind: 'bearer', access: 'read' },
     summary: 'Every word of one language, beside the English',
-    description: `Each catalogue key with its surface, its English default, the tenant's English, the {slots} it must keep, the tenant's word and status, the service's built-in word, and what principals read (shownFrom). builtIn: who translated the language's built-in words and how they were checked. en lists the tenant's own English words. ${workflow}`,
+    description: /* @__PURE__ */ prose(`Each catalogue key with its surface, its English default, the tenant's English, the {slots} it must keep, the tenant's word and status, the service's built-in word, and what principals read (shownFrom). builtIn: who translated the language's built-in words and how they were checked. en lists the tenant's own English words. `, workflow),
     tags,
     request: { params: wordsLanguageParams },
     response: { status: 200, description: "The language's words", data: languageWordsView },
@@ -92,6 +93,10 @@ export const wordsRoutes = {
     response: { status: 200, description: 'What was drafted', data: draftAllWordsResult },
     errors: ['CONFLICT'],
   },
+} as const satisfies Record<string, RouteDefinition>;
+
+/** Group portal: the words the principal's pages read. */
+export const publicWordsRoutes = {
   getPublicWords: {
     method: 'GET',
     path: '/api/v1/words/public/:tenantSlug',

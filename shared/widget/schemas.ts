@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { cookieCategory, configView } from '../cmp/visitor-schemas';
 import { described } from '../described';
 import { languageCodes } from '../i18n/languages';
-import { publicNoticeView } from '../notices/schemas';
+import { publicNoticeObject } from '../notices/schemas';
 
 /** The cache key, and all the request there is: the origin gets nothing else (shared/http/edge-cache.ts). */
 export const widgetBootstrapQuery = z.strictObject({
@@ -12,7 +12,7 @@ export const widgetBootstrapQuery = z.strictObject({
 
 export const widgetBootstrapView = /* @__PURE__ */ z.lazy(() => z.object({
     notice: described(
-      z.nullable(z.omit(publicNoticeView, { labels: true })),
+      z.nullable(z.omit(publicNoticeObject(), { labels: true })),
       "The published notice exactly as GET /consent/public-notice serves it, with translations holding only the requested language (when the notice has it) and without labels (they are in words); null while nothing is published",
     ),
     cmp: described(

@@ -52,9 +52,10 @@ export const wordsSettingsBody = z.strictObject({
   ),
 });
 
-const status = z.enum(wordStatuses);
-const counts = described(z.object({ DRAFT: z.number().check(z.int()), NEEDS_TRANSLATION: z.number().check(z.int()), REVIEWED: z.number().check(z.int()) }), "The tenant's own words by status (the service's built-in words are not counted)");
-const provenance = z.object({
+/* The views are z.lazy (built for OpenAPI, never on a cold start); what several share is a function each calls. */
+const status = () => z.enum(wordStatuses);
+const counts = () => described(z.object({ DRAFT: z.number().check(z.int()), NEEDS_TRANSLATION: z.number().check(z.int()), REVIEWED: z.number().check(z.int()) }), "The tenant's own words by status (the service's built-in words are not counted)");
+const provenance = () => z.object({
   translatedBy: z.string(),
   translatedOn: z.string(),
   method: z.string(),
@@ -64,7 +65,7 @@ const provenance = z.object({
   confidence: described(z.enum(['draft', 'lower']), "lower: the translator's command of the language is limited; review before relying on it"),
   note: z.string(),
 });
-const surfaceId = z.enum(surfaces.map((surface) => surface.id) as [string, ...string[]]);
+const surfaceId = () => z.enum(surfaces.map((surface) => surface.id) as [string, ...string[]]);
 
 export const wordsSettingsView = /* @__PURE__ */ z.lazy(() => z.object({ unreviewed: z.enum(unreviewedChoices), updatedAt: z.nullable(z.iso.datetime()) }));
 
@@ -76,12 +77,12 @@ export const wordsOverviewView = /* @__PURE__ */ z.lazy(() => z.object({
     z.object({ name: z.string(), standIn: described(z.boolean(), 'true in the local stack: its drafts are marked stand-ins ([TA machine draft] …), not translations') }),
     'The translator POST /words/draft uses',
   ),
-  surfaces: z.array(z.object({ id: surfaceId, name: z.string(), count: z.number().check(z.int()) })),
+  surfaces: z.array(z.object({ id: surfaceId(), name: z.string(), count: z.number().check(z.int()) })),
   languages: z.array(
     z.object({
       language: z.string(),
-      status: described(status, "REVIEWED once a person saved a word of it; DRAFT while any word is a machine draft; NEEDS_TRANSLATION; without words of the tenant's, BUILT_IN where the service has words in the language, else DEFAULT"),
-      counts,
+      status: described(status(), "REVIEWED once a person saved a word of it; DRAFT while any word is a machine draft; NEEDS_TRANSLATION; without words of the tenant's, BUILT_IN where the service has words in the language, else DEFAULT"),
+      counts: counts(),
       updatedAt: z.nullable(z.iso.datetime()),
       shown: described(z.boolean(), "Principals are shown some word of this language, the tenant's or the service's (English always)"),
       builtIn: described(z.boolean(), 'The service has built-in words in this language (every scheduled language)'),
@@ -90,22 +91,22 @@ export const wordsOverviewView = /* @__PURE__ */ z.lazy(() => z.object({
   ),
 }));
 
-export const languageWordsView = z.object({
+const languageWordsShape = () => ({
   language: z.string(),
-  status,
-  counts,
+  status: status(),
+  counts: counts(),
   updatedAt: z.nullable(z.iso.datetime()),
   unreviewed: z.enum(unreviewedChoices),
-  builtIn: described(z.nullable(z.object({ name: z.string(), script: z.string(), provenance })), "The service's built-in words of this language: who translated them and how they were checked (null for English)"),
+  builtIn: described(z.nullable(z.object({ name: z.string(), script: z.string(), provenance: provenance() })), "The service's built-in words of this language: who translated them and how they were checked (null for English)"),
   words: z.array(
     z.object({
       key: z.string(),
-      surface: surfaceId,
+      surface: surfaceId(),
       default: described(z.string(), "The catalogue's English"),
       english: described(z.string(), "The tenant's English (its own word, else the default): what stands in, and what drafts translate"),
       placeholders: described(z.array(z.string()), 'The {slots} every word of this key must keep'),
       text: described(z.nullable(z.string()), "The tenant's own word in this language, null without one"),
-      status: described(status, "DEFAULT: no word (English stands in); BUILT_IN: no word of the tenant's, the service's built-in word stands; DRAFT; NEEDS_TRANSLATION (English stands in); REVIEWED"),
+      status: described(status(), "DEFAULT: no word (English stands in); BUILT_IN: no word of the tenant's, the service's built-in word stands; DRAFT; NEEDS_TRANSLATION (English stands in); REVIEWED"),
       builtIn: described(z.nullable(z.string()), "The service's built-in word; null for English, and where the tenant rewrote its English for the key (the built-in word translates the catalogue's)"),
       shown: described(z.boolean(), 'Principals read this word in this language (else English, marked lang="en")'),
       shownFrom: described(z.enum(['REVIEWED', 'DRAFT', 'BUILT_IN', 'ENGLISH']), "What principals read: the tenant's reviewed word, its machine draft, the service's built-in word, or English"),
@@ -113,7 +114,9 @@ export const languageWordsView = z.object({
   ),
 });
 
-export const draftedWordsView = /* @__PURE__ */ z.lazy(() => z.extend(languageWordsView, { translator: z.string() }));
+export const languageWordsView = /* @__PURE__ */ z.lazy(() => z.object(languageWordsShape()));
+
+export const draftedWordsView = /* @__PURE__ */ z.lazy(() => z.object({ ...languageWordsShape(), translator: z.string() }));
 
 export const draftAllWordsResult = /* @__PURE__ */ z.lazy(() => z.object({
   translator: z.string(),

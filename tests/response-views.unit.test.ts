@@ -14,13 +14,13 @@ const named = (schema: Schema): Schema => {
 /**
  * Routes whose success view is still built at import: objects written in the route file itself,
  * and views other views extend (z.extend needs the object itself: configView,
- * labelSetView, scanRunView, recordResult, checkpointSchema, breachSummaryView, externalIdItem,
+ * labelSetView, scanRunView, recordResult, checkpointSchema, breachSummaryView,
  * accessSummary, the rights requestPage). A new route's view is z.lazy where it
  * is defined (fields several views share are a function each calls, as notices/schemas.ts noticeShape),
  * or it joins this list with a reason.
  */
 const builtAtImport = [
-  'recordConsent', 'consentByExternalId', 'logCheckpoint', 'testWebhook', 'verifySdkKey', 'saveCmpConfig', 'listCmpTranslations', 'draftCmpTranslation',
+  'recordConsent', 'logCheckpoint', 'testWebhook', 'verifySdkKey', 'saveCmpConfig', 'listCmpTranslations', 'draftCmpTranslation',
   'saveCmpTranslation', 'listCmpScanRuns', 'createBreach', 'listBreaches', 'intimateBreachPrincipals', 'listRightsRequests', 'getRightsRequestSummary',
   'listGuardianRequests',
 ];

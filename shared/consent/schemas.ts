@@ -97,11 +97,12 @@ export const sdkRecordResult = /* @__PURE__ */ z.lazy(() => z.extend(recordResul
   withdrawalKey: described(z.string(), 'Extension: 256 random bits (base64url), the proof of possession POST /consent/sdk-withdraw asks for. Returned only here, stored only as its SHA-256, never shown again: keep it with the record id (the widget keeps it in localStorage).'),
 }));
 
-export const hashParams = /* @__PURE__ */ (() => z.strictObject({ hash: principalHashSchema }))();
-export const externalIdParams = /* @__PURE__ */ (() => z.strictObject({ externalId: z.string().check(z.minLength(1), z.maxLength(256)) }))();
-export const recordIdParams = /* @__PURE__ */ (() => z.strictObject({ id: z.uuid() }))();
+export const hashParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ hash: principalHashSchema }));
+export const externalIdParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ externalId: z.string().check(z.minLength(1), z.maxLength(256)) }));
+export const recordIdParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ id: z.uuid() }));
 
-export const listRecordsQuery = /* @__PURE__ */ (() => z.object({
+/* The dashboard routes' request schemas are z.lazy: a cold start builds those of the route it serves, on its first request (as in notices/schemas.ts). */
+export const listRecordsQuery = /* @__PURE__ */ z.lazy(() => z.object({
   page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
   limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 20),
   search: described(z.optional(z.email()), 'A full email address; hashed and matched against dataPrincipalHash. Partial search is not supported.'),
@@ -109,14 +110,15 @@ export const listRecordsQuery = /* @__PURE__ */ (() => z.object({
   sortBy: z._default(z.enum(['createdAt', 'withdrawnAt']), 'createdAt'),
   sortOrder: z._default(z.enum(['asc', 'desc']), 'desc'),
   cursor: described(z.optional(z.string().check(z.maxLength(2000))), 'Extension: the nextCursor of the previous page; cheap at any depth. page is ignored when given.'),
-}))();
+}));
 
-const guardianVerificationSchema = /* @__PURE__ */ (() =>
-  described(z.nullable(z.object({ attribution: z.literal('GUARDIAN_VERIFIED'), method: z.enum(verificationMethods), verifiedAt: z.iso.datetime() })), "Extension: on a child's or guarded person's record the parent or lawful guardian approved, how the adult was verified (rule 10(1)); null otherwise"))();
+const guardianVerificationSchema = () =>
+  described(z.nullable(z.object({ attribution: z.literal('GUARDIAN_VERIFIED'), method: z.enum(verificationMethods), verifiedAt: z.iso.datetime() })), "Extension: on a child's or guarded person's record the parent or lawful guardian approved, how the adult was verified (rule 10(1)); null otherwise");
 
-const statusFields = /* @__PURE__ */ (() => ({
+/** A record's state, as the status views show it; a function, built with each view (all z.lazy) that holds it. */
+const statusFields = () => ({
   consentState: consentStateSchema,
-  guardianVerification: guardianVerificationSchema,
+  guardianVerification: guardianVerificationSchema(),
   attribution: described(z.nullable(attributionSchema), 'Extension: how the record knows its principal (VERIFIED, CLAIMED or IP); null for records made before attribution was recorded (proof formats 1 and 2)'),
   isWithdrawn: z.boolean(),
   withdrawnAt: z.nullable(z.iso.datetime()),
@@ -128,35 +130,38 @@ const statusFields = /* @__PURE__ */ (() => ({
   createdAt: z.iso.datetime(),
   noticeId: z.uuid(),
   noticeTitle: z.string(),
-}))();
+});
 
 export const statusItem = /* @__PURE__ */ z.lazy(() => z.object({
   consentRecordId: z.uuid(),
   noticeVersion: z.number().check(z.int()),
   consentGiven: z.record(z.string(), z.boolean()),
   proofHash: z.string(),
-  ...statusFields,
+  ...statusFields(),
 }));
 
-export const externalIdItem = /* @__PURE__ */ (() => z.object({
+const externalIdShape = () => ({
   id: z.uuid(),
   dataPrincipalHash: z.string(),
   externalId: z.nullable(z.string()),
   consentGiven: z.record(z.string(), z.boolean()),
   noticeVersionNumber: z.number().check(z.int()),
   currentNoticeVersion: z.number().check(z.int()),
-  ...statusFields,
-}))();
+  ...statusFields(),
+});
 
-export const listItem = /* @__PURE__ */ (() => z.extend(externalIdItem, {
+export const externalIdItem = /* @__PURE__ */ z.lazy(() => z.object(externalIdShape()));
+
+const listItem = () => z.object({
+  ...externalIdShape(),
   consentGiven: described(z.boolean(), 'true when the principal granted at least one purpose in this record'),
   languageShown: z.string(),
   positionShown: z.string(),
   proofHash: z.string(),
-}))();
+});
 
 export const recordPage = /* @__PURE__ */ z.lazy(() => z.object({
-  items: z.array(listItem),
+  items: z.array(listItem()),
   total: z.number().check(z.int()),
   page: z.number().check(z.int()),
   limit: z.number().check(z.int()),
@@ -209,7 +214,7 @@ export const proofView = /* @__PURE__ */ z.lazy(() => z.object({
   ),
   receipt: described(z.string(), 'Extension: the record\'s receipt, the compact JWS record returned (issued again; Ed25519 signatures are deterministic), verifiable with GET /consent/log/keys'),
   consentState: consentStateSchema,
-  guardianVerification: guardianVerificationSchema,
+  guardianVerification: guardianVerificationSchema(),
   guardianRequestId: described(z.nullable(z.uuid()), "Extension: the guardian request of a child's or guarded person's decision (GET /children/guardian-requests/:requestId holds its logged decision); null otherwise"),
 }));
 
@@ -291,10 +296,10 @@ export const publicWithdrawalModes = ['IMMEDIATE', 'CONFIRM_BY_EMAIL'] as const;
 export type PublicWithdrawalMode = (typeof publicWithdrawalModes)[number];
 
 /** PUT merges: the settings not sent keep their value. */
-export const consentSettingsBody = /* @__PURE__ */ (() => z.strictObject({
+export const consentSettingsBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
     requireVerifiedIdentity: z.optional(z.boolean()),
     publicWithdrawal: z.optional(z.enum(publicWithdrawalModes)),
-  }).check(z.refine((body) => body.requireVerifiedIdentity !== undefined || body.publicWithdrawal !== undefined, { message: 'send at least one setting', path: ['requireVerifiedIdentity'] })))();
+  }).check(z.refine((body) => body.requireVerifiedIdentity !== undefined || body.publicWithdrawal !== undefined, { message: 'send at least one setting', path: ['requireVerifiedIdentity'] })));
 
 export const consentSettingsView = /* @__PURE__ */ z.lazy(() => z.object({
   requireVerifiedIdentity: described(z.boolean(), 'sdk-record refuses records that are not VERIFIED (an unsigned identifierHash, or no identifier): 400 VALIDATION_ERROR naming identifierSignature'),
@@ -355,8 +360,8 @@ export const portalViewResult = /* @__PURE__ */ z.lazy(() => z.object({
   expiresAt: z.iso.datetime(),
 }));
 
-export const taskQuery = /* @__PURE__ */ (() => z.object({ status: z.optional(z.enum(['OPEN', 'DONE', 'OVERDUE'])) }))();
-export const taskParams = /* @__PURE__ */ (() => z.strictObject({ id: z.uuid() }))();
+export const taskQuery = /* @__PURE__ */ z.lazy(() => z.object({ status: z.optional(z.enum(['OPEN', 'DONE', 'OVERDUE'])) }));
+export const taskParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ id: z.uuid() }));
 export const taskView = /* @__PURE__ */ z.lazy(() => z.object({
   taskId: z.uuid(),
   withdrawalId: z.uuid(),

@@ -11,7 +11,8 @@ import { startBenchStack } from './stack';
  * section and writes everything to bench/results/latest.json (the committed figures; a quick run
  * writes bench/results/quick.json, which git ignores). `--only work,price` runs just the sections
  * named, for working on one figure, and writes bench/results/partial.json (also ignored): the
- * committed figures always come from one whole run. `--retention-principals N` sets the retention
+ * committed figures always come from one whole run; `--functions a,b` narrows the bundles section
+ * to those functions (with the reference). `--retention-principals N` sets the retention
  * section's day (settings.ts).
  */
 const settings = settingsFor(process.argv.includes('--quick'));
@@ -21,6 +22,8 @@ if (retentionPrincipals >= 0) {
   if (!Number.isInteger(principals) || principals < 1) throw new Error('--retention-principals takes a whole number of principals');
   settings.retention.principals = principals;
 }
+const functionsArgument = process.argv.indexOf('--functions');
+const functionNames = functionsArgument >= 0 ? (process.argv[functionsArgument + 1] ?? '').split(',').filter(Boolean) : undefined;
 const onlyArgument = process.argv.indexOf('--only');
 const only = onlyArgument >= 0 ? new Set((process.argv[onlyArgument + 1] ?? '').split(',').filter(Boolean)) : undefined;
 const resultsFile = fileURLToPath(new URL(only ? './results/partial.json' : settings.quick ? './results/quick.json' : './results/latest.json', import.meta.url));
@@ -138,7 +141,7 @@ const main = async () => {
   }
   // After the engines stopped, so that the import timings share the machine with nothing else.
   const { measureBundles } = await import('./sections/bundles');
-  const bundles = await section('bundles', () => measureBundles(functions, settings));
+  const bundles = await section('bundles', () => measureBundles(functions, settings, functionNames));
   // The issue's figure, at the top level of the results: each function's cold path beside the SDK's own.
   if (bundles) results.coldStart = bundles.coldStart;
 

@@ -155,8 +155,10 @@ process.exit(0);`;
 /**
  * Builds every deployed function and the reference, then runs each in fresh processes, round-robin
  * (so a noisy moment of the machine does not land on one function), against the fake DynamoDB.
+ * `names`: the functions measured beside the reference (all, unless `--functions a,b` narrows a
+ * run for work on one figure).
  */
-export const measureBundles = async (functions: Map<string, DeployedFunction>, settings: Settings): Promise<BundlesResult> => {
+export const measureBundles = async (functions: Map<string, DeployedFunction>, settings: Settings, names: readonly string[] = bundledFunctionNames): Promise<BundlesResult> => {
   const outRoot = mkdtempSync(join(tmpdir(), 'cms-bench-bundles-'));
   const fake = await startFakeDynamoDb();
   const keyFile = join(outRoot, 'keys', 'token-signing.pem');
@@ -188,7 +190,7 @@ export const measureBundles = async (functions: Map<string, DeployedFunction>, s
     });
     const entries: { name: string; entry: string; http: boolean; invoke: { event: unknown; label: string } }[] = [
       { name: referenceName, entry: fileURLToPath(new URL('../baseline/dynamodb-only.ts', import.meta.url)), http: false, invoke: { event: {}, label: 'one GetItem' } },
-      ...bundledFunctionNames.map((name) => {
+      ...bundledFunctionNames.filter((name) => names.includes(name)).map((name) => {
         const http = (functionGroups as readonly string[]).includes(name);
         return { name, entry: join(repoRoot, 'functions', name, 'handler.ts'), http, invoke: http ? eventOf(name as FunctionGroup, token) : (workerEvents[name] ?? { event: {}, label: 'its schedule (no event)' }) };
       }),

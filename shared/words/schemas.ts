@@ -120,7 +120,7 @@ export const draftedWordsView = /* @__PURE__ */ z.lazy(() => z.object({ ...langu
 
 export const draftAllWordsResult = /* @__PURE__ */ z.lazy(() => z.object({
   translator: z.string(),
-  languages: z.array(z.object({ language: z.string(), status })),
+  languages: z.array(z.object({ language: z.string(), status: status() })),
   keptReviewed: described(z.array(z.string()), 'Languages a person reviewed: their words are kept; only keys they had no word for were drafted'),
 }));
 

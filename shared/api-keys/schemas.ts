@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { described } from '../described';
 
 /** A bare hostname: no scheme, port or path. Stored lower-case. */
-export const domainSchema = z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253), z.regex(/^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/, 'a hostname such as shop.example.com, without scheme, port or path'));
+export const domainSchema = /* @__PURE__ */ (() => z.string().check(z.trim(), z.toLowerCase(), z.maxLength(253), z.regex(/^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/, 'a hostname such as shop.example.com, without scheme, port or path')))();
 
 /**
  * Two kinds of key (an extension: the spec's one key is the publishable kind).
@@ -13,13 +13,13 @@ export const domainSchema = z.string().check(z.trim(), z.toLowerCase(), z.maxLen
 export const apiKeyKinds = ['publishable', 'secret'] as const;
 export type ApiKeyKind = (typeof apiKeyKinds)[number];
 
-const kindSchema = described(z.enum(apiKeyKinds), 'publishable: for pages (the widget), origin allowlist, never a raw identifier. secret (cms_sk_…): for your servers only, refused from a browser, may send identifier and signs identifierHash');
+const kindSchema = /* @__PURE__ */ (() => described(z.enum(apiKeyKinds), 'publishable: for pages (the widget), origin allowlist, never a raw identifier. secret (cms_sk_…): for your servers only, refused from a browser, may send identifier and signs identifierHash'))();
 
-export const createApiKeyBody = z.strictObject({ kind: z._default(kindSchema, 'publishable') });
+export const createApiKeyBody = /* @__PURE__ */ (() => z.strictObject({ kind: z._default(kindSchema, 'publishable') }))();
 
-export const keyIdParams = z.strictObject({ keyId: z.uuid() });
-export const domainParams = z.strictObject({ keyId: z.uuid(), domainId: z.uuid() });
-export const addDomainBody = z.strictObject({ domain: domainSchema });
+export const keyIdParams = /* @__PURE__ */ (() => z.strictObject({ keyId: z.uuid() }))();
+export const domainParams = /* @__PURE__ */ (() => z.strictObject({ keyId: z.uuid(), domainId: z.uuid() }))();
+export const addDomainBody = /* @__PURE__ */ (() => z.strictObject({ domain: domainSchema }))();
 
 export const createdApiKey = /* @__PURE__ */ z.lazy(() => z.object({
   keyId: z.uuid(),

@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
 
-export const loginBody = z.strictObject({
+export const loginBody = /* @__PURE__ */ (() => z.strictObject({
   email: z.string().check(z.minLength(1), z.maxLength(254)),
   password: z.string().check(z.minLength(1), z.maxLength(200)),
-});
+}))();
 
-export const refreshBody = z.strictObject({
+export const refreshBody = /* @__PURE__ */ (() => z.strictObject({
   refreshToken: z.string().check(z.minLength(1), z.maxLength(200)),
-});
+}))();
 
 export const loginResponse = /* @__PURE__ */ z.lazy(() => z.object({
   token: described(z.string(), 'Access token (JWT), valid 15 minutes'),

@@ -12,7 +12,7 @@ import { intimationLabelKeys } from './mail-labels';
  */
 
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
-const instant = z.iso.datetime();
+const instant = /* @__PURE__ */ (() => z.iso.datetime())();
 const nullableText = (max: number) => z.nullable(text(max));
 
 export const breachStatuses = ['OPEN', 'CLOSED'] as const;
@@ -23,7 +23,7 @@ export type FilingStage = (typeof filingStages)[number];
 /** At most this many principal hashes per call (create, or POST /breaches/:id/principals). */
 export const maxListedPerCall = 10_000;
 
-const principalHashes = z.array(principalHashSchema).check(z.minLength(1), z.maxLength(maxListedPerCall));
+const principalHashes = /* @__PURE__ */ (() => z.array(principalHashSchema).check(z.minLength(1), z.maxLength(maxListedPerCall)))();
 
 const checkScope = (affected: { scope: string; noticeIds?: unknown[] | undefined; purposeIds?: unknown[] | undefined; principalHashes?: unknown[] | undefined }, context: z.core.$RefinementCtx) => {
   const lists = { noticeIds: 'NOTICES', purposeIds: 'PURPOSES', principalHashes: 'PRINCIPALS' } as const;
@@ -39,13 +39,13 @@ const affectedFields = {
   purposeIds: z.optional(z.array(z.uuid()).check(z.minLength(1), z.maxLength(100))),
 };
 
-export const createAffected = z.strictObject({
+export const createAffected = /* @__PURE__ */ (() => z.strictObject({
     ...affectedFields,
     principalHashes: described(z.optional(principalHashes), 'SHA-256 hex of each identifier (as dataPrincipalHash); at most 10,000 here, more through POST /breaches/:breachId/principals'),
-  }).check(z.superRefine(checkScope));
+  }).check(z.superRefine(checkScope)))();
 
 /** A PUT may change the scope and its notices or purposes; hashes are only ever added (POST …/principals). */
-export const updateAffected = z.strictObject(affectedFields).check(z.superRefine(checkScope));
+export const updateAffected = /* @__PURE__ */ (() => z.strictObject(affectedFields).check(z.superRefine(checkScope)))();
 
 /**
  * What a breach says about itself. The Board intimation needs all of these (Rule 7(2)(a): nature,
@@ -71,15 +71,15 @@ export const reportFields = {
   remedialMeasures: described(nullableText(8000), '(v) remedial measures taken to prevent its recurrence'),
 };
 
-export const createBreachBody = z.strictObject({
+export const createBreachBody = /* @__PURE__ */ (() => z.strictObject({
   ...descriptionFields,
   occurredAt: z.optional(descriptionFields.occurredAt),
   assetIds: z.optional(descriptionFields.assetIds),
   affected: createAffected,
-});
+}))();
 export type CreateBreachInput = z.output<typeof createBreachBody>;
 
-export const updateBreachBody = z.strictObject({
+export const updateBreachBody = /* @__PURE__ */ (() => z.strictObject({
     title: z.optional(descriptionFields.title),
     awareAt: z.optional(descriptionFields.awareAt),
     occurredAt: z.optional(z.nullable(descriptionFields.occurredAt)),
@@ -94,13 +94,13 @@ export const updateBreachBody = z.strictObject({
     mitigationMeasures: z.optional(reportFields.mitigationMeasures),
     causeFindings: z.optional(reportFields.causeFindings),
     remedialMeasures: z.optional(reportFields.remedialMeasures),
-  }).check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field to change' }));
+  }).check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field to change' })))();
 export type BreachChanges = z.output<typeof updateBreachBody>;
 
-export const principalsBody = z.strictObject({ principalHashes });
+export const principalsBody = /* @__PURE__ */ (() => z.strictObject({ principalHashes }))();
 
 const intimationText = (max: number) => text(max);
-const labelOverrides = described(z.partialRecord(z.enum(intimationLabelKeys), text(500)), 'Optional: the mail\'s own words (headings, subject) in this language, by label key; the built-in catalogue fills the rest');
+const labelOverrides = /* @__PURE__ */ (() => described(z.partialRecord(z.enum(intimationLabelKeys), text(500)), 'Optional: the mail\'s own words (headings, subject) in this language, by label key; the built-in catalogue fills the rest'))();
 
 const languageTexts = {
   consequences: described(intimationText(1000), '(b) the likely consequences for the principal'),
@@ -110,17 +110,17 @@ const languageTexts = {
   labels: z.optional(labelOverrides),
 };
 
-export const intimationBody = z.strictObject({
+export const intimationBody = /* @__PURE__ */ (() => z.strictObject({
   ...languageTexts,
   contact: described(intimationText(500), '(e) whom to contact: the DPO or person who answers questions about the breach'),
   translations: described(z.optional(z.partialRecord(z.enum(scheduledLanguageCodes as [LanguageCode, ...LanguageCode[]]), z.strictObject(languageTexts))), 'The same texts per scheduled language (upper-case code): a principal whose latest consent was given in one of them is written to in it, everyone else in English'),
-});
+}))();
 export type IntimationText = z.output<typeof intimationBody>;
 
 /** The intimation's texts as they would be sent, and which language's mail to show. */
-export const intimationPreviewBody = z.extend(intimationBody, {
+export const intimationPreviewBody = /* @__PURE__ */ (() => z.extend(intimationBody, {
   previewLanguage: described(z._default(z.enum(['EN', ...scheduledLanguageCodes] as [LanguageCode, ...LanguageCode[]]), 'EN'), 'The mail of a principal whose latest consent was in this language (English where the texts have none in it)'),
-});
+}))();
 
 export const intimationPreview = /* @__PURE__ */ z.lazy(() => z.object({
   language: described(z.string(), 'The language the mail is in: previewLanguage when the texts have it, else EN'),
@@ -128,33 +128,33 @@ export const intimationPreview = /* @__PURE__ */ z.lazy(() => z.object({
   text: described(z.string(), 'The plain-text part, exactly as a principal receives it (with the tenant\'s labels of the moment)'),
 }));
 
-export const extensionBody = z.strictObject({
+export const extensionBody = /* @__PURE__ */ (() => z.strictObject({
   grantedUntil: described(instant, "The new due time of the detailed report, as the Board allowed; later than the current one"),
   reference: described(text(200), "The Board's reference for the extension"),
-});
+}))();
 
-export const emptyBody = z.strictObject({});
+export const emptyBody = /* @__PURE__ */ (() => z.strictObject({}))();
 
-export const breachParams = z.strictObject({ breachId: z.uuid() });
+export const breachParams = /* @__PURE__ */ (() => z.strictObject({ breachId: z.uuid() }))();
 
-export const listBreachesQuery = z.strictObject({
+export const listBreachesQuery = /* @__PURE__ */ (() => z.strictObject({
   status: z.optional(z.enum(breachStatuses)),
   overdue: described(z.optional(z.pipe(z.enum(['true', 'false']), z.transform((value) => value === 'true'))), 'true: only breaches with a clock past due and its stage not filed'),
-});
+}))();
 
-const filingStage = z._default(z.enum(filingStages), 'DETAILED_REPORT');
-export const reportQuery = z.strictObject({ stage: filingStage, format: documentFormat });
+const filingStage = /* @__PURE__ */ (() => z._default(z.enum(filingStages), 'DETAILED_REPORT'))();
+export const reportQuery = /* @__PURE__ */ (() => z.strictObject({ stage: filingStage, format: documentFormat }))();
 /** The printed filing's query (`/board-report/pdf`): the stage alone. */
-export const printedReportQuery = z.strictObject({ stage: filingStage });
+export const printedReportQuery = /* @__PURE__ */ (() => z.strictObject({ stage: filingStage }))();
 
-const clock = z.object({
+const clock = /* @__PURE__ */ (() => z.object({
   dueAt: instant,
   lateAfter: described(instant, 'Filed after this, the stage is late'),
   filedAt: z.nullable(instant),
   late: described(z.nullable(z.boolean()), 'Frozen at filing; null until filed'),
   overdue: described(z.boolean(), 'Not filed and past lateAfter now'),
   documentId: described(z.nullable(z.string()), 'The filed document in the evidence log'),
-});
+}))();
 
 export const progressView = /* @__PURE__ */ z.lazy(() => z.object({
   total: z.number().check(z.int()),
@@ -164,7 +164,7 @@ export const progressView = /* @__PURE__ */ z.lazy(() => z.object({
   failed: described(z.number().check(z.int()), 'Principals whose stored contact could not be read; listed in the batch documents'),
 }));
 
-export const intimationView = z.object({
+export const intimationView = /* @__PURE__ */ (() => z.object({
   status: z.enum(['NOT_STARTED', 'RUNNING', 'DONE']),
   runs: z.number().check(z.int()),
   startedAt: z.nullable(instant),
@@ -175,16 +175,16 @@ export const intimationView = z.object({
     z.object({ webhookSubscribed: z.boolean() }),
     'Whether an active webhook of the tenant is subscribed to breach.principals: without one, principals with no known email are never reached through the service',
   ),
-});
+}))();
 
-const affectedView = z.object({
+const affectedView = /* @__PURE__ */ (() => z.object({
   scope: z.enum(affectedScopes),
   noticeIds: z.array(z.uuid()),
   purposeIds: z.array(z.uuid()),
   listedPrincipals: described(z.number().check(z.int()), 'Hashes listed so far (scope PRINCIPALS), duplicates across calls counted once only when intimated'),
-});
+}))();
 
-export const breachSummaryView = z.object({
+export const breachSummaryView = /* @__PURE__ */ (() => z.object({
   breachId: z.uuid(),
   title: z.string(),
   status: z.enum(breachStatuses),
@@ -196,15 +196,15 @@ export const breachSummaryView = z.object({
   intimation: intimationView,
   createdAt: instant,
   updatedAt: instant,
-});
+}))();
 
-export const timelineEntry = z.object({
+export const timelineEntry = /* @__PURE__ */ (() => z.object({
   at: instant,
   action: described(z.string(), 'created, updated, principals-listed, principal-intimation, intimation-completed, board-intimation, board-report, extension, closed'),
   by: described(z.nullable(z.object({ userId: z.string(), role: z.string(), email: z.nullable(z.string()) })), 'null: the service itself'),
   details: z.record(z.string(), z.unknown()),
   documentId: described(z.string(), 'Its entry in the tenant\'s evidence log'),
-});
+}))();
 
 export const breachView = /* @__PURE__ */ z.lazy(() => z.extend(breachSummaryView, {
   occurredAt: z.nullable(instant),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { described } from '../described';
 
-const dataCategory = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+const dataCategory = /* @__PURE__ */ (() => z.string().check(z.trim(), z.minLength(1), z.maxLength(100)))();
 const uniqueIds = (max: number, what: string) =>
   z.array(z.uuid()).check(z.maxLength(max), z.refine((ids) => new Set(ids).size === ids.length, `each ${what} at most once`));
 
@@ -21,7 +21,7 @@ const assetFields = {
   retentionDays: z.nullable(z.number().check(z.int(), z.gte(1), z.lte(36_500))),
 };
 
-export const createAssetBody = z.strictObject({
+export const createAssetBody = /* @__PURE__ */ (() => z.strictObject({
   name: assetFields.name,
   description: z._default(assetFields.description, ''),
   system: z._default(assetFields.system, ''),
@@ -30,11 +30,11 @@ export const createAssetBody = z.strictObject({
   purposeIds: z._default(assetFields.purposeIds, []),
   processorIds: z._default(assetFields.processorIds, []),
   retentionDays: z._default(assetFields.retentionDays, null),
-});
+}))();
 
 const atLeastOne = (body: object) => Object.keys(body).length > 0;
 
-export const updateAssetBody = z.strictObject({
+export const updateAssetBody = /* @__PURE__ */ (() => z.strictObject({
     name: z.optional(assetFields.name),
     description: z.optional(assetFields.description),
     system: z.optional(assetFields.system),
@@ -43,9 +43,9 @@ export const updateAssetBody = z.strictObject({
     purposeIds: z.optional(assetFields.purposeIds),
     processorIds: z.optional(assetFields.processorIds),
     retentionDays: z.optional(assetFields.retentionDays),
-  }).check(z.refine(atLeastOne, 'at least one field is required'));
+  }).check(z.refine(atLeastOne, 'at least one field is required')))();
 
-export const assetParams = z.strictObject({ assetId: z.uuid() });
+export const assetParams = /* @__PURE__ */ (() => z.strictObject({ assetId: z.uuid() }))();
 
 export const assetView = /* @__PURE__ */ z.lazy(() => z.object({
   assetId: z.uuid(),
@@ -71,25 +71,25 @@ const processorFields = {
   lawfulDisclosure: described(z.boolean(), 'true: sharing with an authority under s.11(2) of the DPDP Act (for example a law enforcement request); left out of access summaries'),
 };
 
-export const createProcessorBody = z.strictObject({
+export const createProcessorBody = /* @__PURE__ */ (() => z.strictObject({
   name: processorFields.name,
   role: processorFields.role,
   contactEmail: z._default(processorFields.contactEmail, null),
   country: processorFields.country,
   description: z._default(processorFields.description, ''),
   lawfulDisclosure: z._default(processorFields.lawfulDisclosure, false),
-});
+}))();
 
-export const updateProcessorBody = z.strictObject({
+export const updateProcessorBody = /* @__PURE__ */ (() => z.strictObject({
     name: z.optional(processorFields.name),
     role: z.optional(processorFields.role),
     contactEmail: z.optional(processorFields.contactEmail),
     country: z.optional(processorFields.country),
     description: z.optional(processorFields.description),
     lawfulDisclosure: z.optional(processorFields.lawfulDisclosure),
-  }).check(z.refine(atLeastOne, 'at least one field is required'));
+  }).check(z.refine(atLeastOne, 'at least one field is required')))();
 
-export const processorParams = z.strictObject({ processorId: z.uuid() });
+export const processorParams = /* @__PURE__ */ (() => z.strictObject({ processorId: z.uuid() }))();
 
 export const processorView = /* @__PURE__ */ z.lazy(() => z.object({
   processorId: z.uuid(),

@@ -5,8 +5,8 @@ import { described } from '../described';
  * `?format=` of a route that answers a document (shared/documents): its JSON as it always was, or
  * the page. The page printed is a route of its own, the same path with `/pdf` (group `documents`).
  */
-export const documentFormat = described(
+export const documentFormat = /* @__PURE__ */ (() => described(
   z._default(z.enum(['json', 'html']), 'json'),
   'json (default): the data; html: the same as a document (text/html, self-contained, printable). The same path with /pdf prints that page (application/pdf)',
-);
-export const documentFormatQuery = z.strictObject({ format: documentFormat });
+))();
+export const documentFormatQuery = /* @__PURE__ */ (() => z.strictObject({ format: documentFormat }))();

@@ -23,7 +23,7 @@ export const eventEnvelope = <T extends EmittedEventType>(type: T) => {
 type AnyEnvelopeSchema = { [T in EmittedEventType]: ReturnType<typeof eventEnvelope<T>> }[EmittedEventType];
 
 /** Any delivery, told apart by `type`. */
-export const anyEventEnvelope = z.discriminatedUnion('type', emittedEvents.map((type) => eventEnvelope(type)) as [AnyEnvelopeSchema, ...AnyEnvelopeSchema[]]);
+export const anyEventEnvelope = /* @__PURE__ */ (() => z.discriminatedUnion('type', emittedEvents.map((type) => eventEnvelope(type)) as [AnyEnvelopeSchema, ...AnyEnvelopeSchema[]]))();
 
 /** The headers of a delivery of one event type. */
 export const deliveryHeaders = (type: EmittedEventType) =>

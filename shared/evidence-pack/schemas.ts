@@ -15,7 +15,7 @@ export const packKind = 'consent-service/evidence-pack';
 /** A pack holds at most this many records: with proofs, receipts and the page around them it stays a few MB (a Lambda response is at most 6 MB). */
 export const maxPackRecords = 500;
 
-const hex32 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+const hex32 = /* @__PURE__ */ (() => z.string().check(z.regex(/^[0-9a-f]{64}$/)))();
 
 /**
  * Exactly one of the two, handed on as the union of the two shapes. A strict object of both
@@ -23,7 +23,7 @@ const hex32 = z.string().check(z.regex(/^[0-9a-f]{64}$/));
  * neither, with one message on the whole body, where this names the field to fix. (Not
  * `.pipe(z.union(...))` either: zod 4 lets a strict object's unknown key through a pipe.)
  */
-export const evidencePackBody = z.pipe(z.strictObject({
+export const evidencePackBody = /* @__PURE__ */ (() => z.pipe(z.strictObject({
     dataPrincipalIdentifier: described(z.optional(identifierSchema), "The principal's identifier (an email is lower-cased), hashed as records hash it; not kept"),
     principalHash: described(z.optional(principalHashSchema), 'Or the SHA-256 hex of the identifier, as status/:hash takes it'),
   }).check(z.superRefine((body, context) => {
@@ -31,17 +31,17 @@ export const evidencePackBody = z.pipe(z.strictObject({
     if (given === 0) context.addIssue({ code: 'custom', path: ['dataPrincipalIdentifier'], message: 'required: dataPrincipalIdentifier or principalHash' });
     if (given === 2) context.addIssue({ code: 'custom', path: ['principalHash'], message: 'give dataPrincipalIdentifier or principalHash, not both' });
   })), z.transform((body): { dataPrincipalIdentifier: string } | { principalHash: string } =>
-    body.principalHash !== undefined ? { principalHash: body.principalHash } : { dataPrincipalIdentifier: body.dataPrincipalIdentifier! }));
+    body.principalHash !== undefined ? { principalHash: body.principalHash } : { dataPrincipalIdentifier: body.dataPrincipalIdentifier! })))();
 
-export const evidencePackQuery = z.strictObject({
+export const evidencePackQuery = /* @__PURE__ */ (() => z.strictObject({
   format: described(documentFormat, 'json: { data: { pack } }; html: the pack as a document with the JSON embedded (the verifier reads it)'),
-});
+}))();
 
-const entryLog = described(z.object({
+const entryLog = /* @__PURE__ */ (() => described(z.object({
     status: described(z.enum(['INTEGRATED', 'PENDING']), "PENDING: no signed checkpoint covered the entry yet when the pack was made (seconds after it was written, and the request waits a few seconds for one); it has no inclusion proof and rests on the pack's signature"),
     leafIndex: z.nullable(z.number().check(z.int())),
     inclusionProof: described(z.array(hex32), 'RFC 9162 §2.1.3, to log.checkpoint'),
-  }), "The entry's place in the tenant's log");
+  }), "The entry's place in the tenant's log"))();
 
 export const evidencePackView = /* @__PURE__ */ z.lazy(() => z.object({
   pack: described(z.object({

@@ -7,14 +7,14 @@ import { slugSchema } from '../tenants/tenant';
 import { actorView } from '../users/schemas';
 import { assetStates, loggedChannels, outcomes, requestChannels, requestStatuses, requestTypes } from './request';
 
-const hash = z.string().check(z.regex(/^[0-9a-f]{64}$/));
-const time = z.iso.datetime();
-const details = described(z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)), 'What the principal asks for, in their words');
-const nominee = z.strictObject({
+const hash = /* @__PURE__ */ (() => z.string().check(z.regex(/^[0-9a-f]{64}$/)))();
+const time = /* @__PURE__ */ (() => z.iso.datetime())();
+const details = /* @__PURE__ */ (() => described(z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)), 'What the principal asks for, in their words'))();
+const nominee = /* @__PURE__ */ (() => z.strictObject({
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   email: z.email().check(z.maxLength(254)),
   relationship: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
-});
+}))();
 
 /** A nominee is what a NOMINATION is about, and nothing else carries one. */
 const nomineeRule = (body: { type: string; nominee?: unknown }, context: z.core.$RefinementCtx) => {
@@ -22,56 +22,56 @@ const nomineeRule = (body: { type: string; nominee?: unknown }, context: z.core.
   if (body.type !== 'NOMINATION' && body.nominee) context.addIssue({ code: 'custom', path: ['nominee'], message: 'only a NOMINATION names a nominee' });
 };
 
-export const publicRequestBody = z.strictObject({
+export const publicRequestBody = /* @__PURE__ */ (() => z.strictObject({
     tenantSlug: slugSchema,
     type: z.enum(requestTypes),
     email: described(z.email().check(z.maxLength(254)), 'Where the confirmation link, and later the answer, are mailed'),
     details,
     nominee: described(z.optional(nominee), 'NOMINATION only (required there): the person who may exercise the principal\'s rights on death or incapacity (s.14)'),
     language: described(z._default(languageCode, 'EN'), 'Extension: the language of the request form; the principal\'s mails and link page use it where labels exist'),
-  }).check(z.superRefine(nomineeRule));
+  }).check(z.superRefine(nomineeRule)))();
 
 export const publicRequestResult = /* @__PURE__ */ z.lazy(() => z.object({ accepted: z.literal(true) }));
 
-export const loggedRequestBody = z.strictObject({
+export const loggedRequestBody = /* @__PURE__ */ (() => z.strictObject({
     type: z.enum(requestTypes),
     dataPrincipalIdentifier: described(z.string().check(z.trim(), z.minLength(1), z.maxLength(512)), 'Email or the tenant\'s identifier of the principal; only its hash is shown. An email also gets the acknowledgement and the answer by mail'),
     details: described(details, 'What the principal asks, in their words: the principal reads it back on their request page'),
     teamNote: described(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(5000))), 'Extension: the team\'s own note (who took the call, what was checked); kept with the request and never shown to the principal'),
     channel: z.enum(loggedChannels),
     nominee: z.optional(nominee),
-  }).check(z.superRefine(nomineeRule));
+  }).check(z.superRefine(nomineeRule)))();
 
-export const listRequestsQuery = z.object({
+export const listRequestsQuery = /* @__PURE__ */ (() => z.object({
   status: z.optional(z.enum(requestStatuses)),
   type: z.optional(z.enum(requestTypes)),
   overdue: described(z.optional(z.enum(['true', 'false'])), 'true: open requests (SUBMITTED, IN_PROGRESS) past their due date only'),
   limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 20),
   cursor: described(z.optional(z.string().check(z.maxLength(2000))), 'The nextCursor of the previous page'),
-});
+}))();
 
-export const requestParams = z.strictObject({ requestId: z.uuid() });
-export const requestAssetParams = z.strictObject({ requestId: z.uuid(), assetId: z.uuid() });
-export const publicTokenParams = z.strictObject({ token: z.string().check(z.minLength(20), z.maxLength(100)) });
-export const tenantSlugParams = z.strictObject({ tenantSlug: slugSchema });
+export const requestParams = /* @__PURE__ */ (() => z.strictObject({ requestId: z.uuid() }))();
+export const requestAssetParams = /* @__PURE__ */ (() => z.strictObject({ requestId: z.uuid(), assetId: z.uuid() }))();
+export const publicTokenParams = /* @__PURE__ */ (() => z.strictObject({ token: z.string().check(z.minLength(20), z.maxLength(100)) }))();
+export const tenantSlugParams = /* @__PURE__ */ (() => z.strictObject({ tenantSlug: slugSchema }))();
 
-export const resolveBody = z.strictObject({
+export const resolveBody = /* @__PURE__ */ (() => z.strictObject({
   outcome: z.enum(outcomes),
   response: described(z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)), 'The answer to the principal, a rejection\'s reasons included'),
-});
+}))();
 
-export const assetStateBody = z.strictObject({
+export const assetStateBody = /* @__PURE__ */ (() => z.strictObject({
     state: z.enum(['DONE', 'RETAINED']),
     note: described(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))), 'Required for RETAINED: the law or purpose that requires keeping the data (s.12(3))'),
   }).check(z.superRefine((body, context) => {
     if (body.state === 'RETAINED' && !body.note) context.addIssue({ code: 'custom', path: ['note'], message: 'say which law or purpose requires keeping the data' });
-  }));
+  })))();
 
-export const settingsBody = z.strictObject({
+export const settingsBody = /* @__PURE__ */ (() => z.strictObject({
     grievanceResponseDays: z.optional(z.number().check(z.int(), z.gte(1), z.lte(90))),
     requestResponseDays: z.optional(z.number().check(z.int(), z.gte(1), z.lte(90))),
     identifiersRequired: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(20))),
-  }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required'));
+  }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required')))();
 
 export const settingsView = /* @__PURE__ */ z.lazy(() => z.object({
   grievanceResponseDays: described(z.number().check(z.int()), 'Days to answer a grievance (s.13; at most 90, Rule 14(3))'),
@@ -80,7 +80,7 @@ export const settingsView = /* @__PURE__ */ z.lazy(() => z.object({
   updatedAt: z.nullable(time),
 }));
 
-const requestAsset = z.object({
+const requestAsset = /* @__PURE__ */ (() => z.object({
   assetId: z.uuid(),
   name: z.string(),
   system: z.string(),
@@ -89,7 +89,7 @@ const requestAsset = z.object({
   updatedAt: z.nullable(time),
   updatedBy: z.nullable(z.string()),
   updatedByActor: z.nullable(actorView),
-});
+}))();
 
 const requestFields = {
   requestId: z.uuid(),
@@ -106,14 +106,14 @@ const requestFields = {
   resolvedAt: z.nullable(time),
 };
 
-export const requestListItem = z.object(requestFields);
-export const requestPage = z.object({ items: z.array(requestListItem), nextCursor: z.nullable(z.string()) });
+export const requestListItem = /* @__PURE__ */ (() => z.object(requestFields))();
+export const requestPage = /* @__PURE__ */ (() => z.object({ items: z.array(requestListItem), nextCursor: z.nullable(z.string()) }))();
 
-const closureView = described(z.object({
+const closureView = /* @__PURE__ */ (() => described(z.object({
     receipt: described(z.string(), 'Compact JWS (typ rights-closure+jwt) by the receipt key over rid (request), rt (type), out (outcome), rat (resolvedAt), tid (tenant), dh (the resolution document\'s hash), iat'),
     document: z.object({ documentId: z.uuid(), canonical: described(z.string(), 'The logged resolution, RFC 8785 canonical JSON'), hash }),
     log: logView,
-  }), 'GRIEVANCE resolved: the signed closure receipt and the logged resolution it names, with its place in the tenant\'s Merkle log; `node scripts/verify-receipt.mjs --closure` checks all of it offline');
+  }), 'GRIEVANCE resolved: the signed closure receipt and the logged resolution it names, with its place in the tenant\'s Merkle log; `node scripts/verify-receipt.mjs --closure` checks all of it offline'))();
 
 export const requestView = /* @__PURE__ */ z.lazy(() => z.object({
   ...requestFields,
@@ -129,9 +129,9 @@ export const requestView = /* @__PURE__ */ z.lazy(() => z.object({
   closure: z.nullable(closureView),
 }));
 
-const named = z.object({ purposeId: z.uuid(), name: z.string() });
+const named = /* @__PURE__ */ (() => z.object({ purposeId: z.uuid(), name: z.string() }))();
 
-export const accessSummary = described(z.object({
+export const accessSummary = /* @__PURE__ */ (() => described(z.object({
     principalHash: hash,
     generatedAt: time,
     tenant: z.object({ name: z.string() }),
@@ -170,7 +170,7 @@ export const accessSummary = described(z.object({
       }),
     ),
     nominees: z.array(z.object({ name: z.string(), relationship: z.string(), nominatedAt: time })),
-  }), 'The s.11 summary: the consent records, per purpose the data is used for now (consent given and not withdrawn, or another lawful basis, stated) the data categories and the assets that process them, every processor and fiduciary the data is shared with (except disclosures to authorities under s.11(2)), and the nominees');
+  }), 'The s.11 summary: the consent records, per purpose the data is used for now (consent given and not withdrawn, or another lawful basis, stated) the data categories and the assets that process them, every processor and fiduciary the data is shared with (except disclosures to authorities under s.11(2)), and the nominees'))();
 
 export const publicRequestView = /* @__PURE__ */ z.lazy(() => z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),

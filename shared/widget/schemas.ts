@@ -5,10 +5,10 @@ import { languageCodes } from '../i18n/languages';
 import { publicNoticeObject } from '../notices/schemas';
 
 /** The cache key, and all the request there is: the origin gets nothing else (shared/http/edge-cache.ts). */
-export const widgetBootstrapQuery = z.strictObject({
+export const widgetBootstrapQuery = /* @__PURE__ */ (() => z.strictObject({
   apiKey: described(z.string().check(z.maxLength(200)), 'A publishable key; it names the tenant'),
   language: described(z.enum(languageCodes), 'The language whose words and notice translation the answer holds, as the widget chose it (upper case)'),
-});
+}))();
 
 export const widgetBootstrapView = /* @__PURE__ */ z.lazy(() => z.object({
     notice: described(

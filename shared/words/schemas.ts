@@ -34,23 +34,23 @@ const wordText = (key: WordKey) => {
 const labelsBody = () =>
   z.strictObject(Object.fromEntries(wordKeys.map((key) => [key, z.optional(wordText(key))])) as Record<WordKey, z.ZodMiniOptional<ReturnType<typeof wordText>>>).check(z.refine((labels) => Object.keys(labels).length > 0, 'name at least one label'));
 
-export const wordsBody = z.strictObject({
+export const wordsBody = /* @__PURE__ */ (() => z.strictObject({
   labels: described(z.lazy(labelsBody), "Words by key (GET /words/languages/en lists every key with its English and its {slots}); each saved word becomes REVIEWED, the tenant's own (a built-in word saved as it is too); keys not named keep their status"),
-});
+}))();
 
-export const wordsLanguageParams = z.strictObject({ language: wordsLanguage });
+export const wordsLanguageParams = /* @__PURE__ */ (() => z.strictObject({ language: wordsLanguage }))();
 
-export const draftWordsBody = z.strictObject({
+export const draftWordsBody = /* @__PURE__ */ (() => z.strictObject({
   language: draftableLanguage,
   replaceReviewed: described(z.optional(z.boolean()), 'Draft over words a person reviewed; without it such a language is a 409 CONFLICT'),
-});
+}))();
 
-export const wordsSettingsBody = z.strictObject({
+export const wordsSettingsBody = /* @__PURE__ */ (() => z.strictObject({
   unreviewed: described(
     z.enum(unreviewedChoices),
     'What principals read where none of the tenant\'s people reviewed a word. BUILT_IN (the default): the service\'s built-in word of the language; ENGLISH: the tenant\'s English (marked lang="en") until a person reviews a word; MACHINE_DRAFTS: the tenant\'s machine draft, else the built-in word',
   ),
-});
+}))();
 
 /* The views are z.lazy (built for OpenAPI, never on a cold start); what several share is a function each calls. */
 const status = () => z.enum(wordStatuses);
@@ -124,8 +124,8 @@ export const draftAllWordsResult = /* @__PURE__ */ z.lazy(() => z.object({
   keptReviewed: described(z.array(z.string()), 'Languages a person reviewed: their words are kept; only keys they had no word for were drafted'),
 }));
 
-export const publicWordsParams = z.strictObject({ tenantSlug: slugSchema });
-export const publicWordsQuery = z.strictObject({ language: described(z.optional(z.string().check(z.maxLength(10))), 'A language code, either case; anything else is English') });
+export const publicWordsParams = /* @__PURE__ */ (() => z.strictObject({ tenantSlug: slugSchema }))();
+export const publicWordsQuery = /* @__PURE__ */ (() => z.strictObject({ language: described(z.optional(z.string().check(z.maxLength(10))), 'A language code, either case; anything else is English') }))();
 
 export const publicWordsView = /* @__PURE__ */ z.lazy(() => z.object({
   tenant: z.object({ name: z.string(), slug: z.string() }),

@@ -22,7 +22,6 @@ const named = (schema: Schema): Schema => {
 const builtAtImport = [
   'recordConsent', 'logCheckpoint', 'testWebhook', 'verifySdkKey', 'saveCmpConfig', 'listCmpTranslations', 'draftCmpTranslation',
   'saveCmpTranslation', 'listCmpScanRuns', 'createBreach', 'listBreaches', 'intimateBreachPrincipals', 'listRightsRequests', 'getRightsRequestSummary',
-  'listGuardianRequests',
 ];
 
 describe('response views', () => {

@@ -71,15 +71,15 @@ export const reportFields = {
   remedialMeasures: described(nullableText(8000), '(v) remedial measures taken to prevent its recurrence'),
 };
 
-export const createBreachBody = /* @__PURE__ */ (() => z.strictObject({
+export const createBreachBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   ...descriptionFields,
   occurredAt: z.optional(descriptionFields.occurredAt),
   assetIds: z.optional(descriptionFields.assetIds),
   affected: createAffected,
-}))();
+}));
 export type CreateBreachInput = z.output<typeof createBreachBody>;
 
-export const updateBreachBody = /* @__PURE__ */ (() => z.strictObject({
+export const updateBreachBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
     title: z.optional(descriptionFields.title),
     awareAt: z.optional(descriptionFields.awareAt),
     occurredAt: z.optional(z.nullable(descriptionFields.occurredAt)),
@@ -94,10 +94,10 @@ export const updateBreachBody = /* @__PURE__ */ (() => z.strictObject({
     mitigationMeasures: z.optional(reportFields.mitigationMeasures),
     causeFindings: z.optional(reportFields.causeFindings),
     remedialMeasures: z.optional(reportFields.remedialMeasures),
-  }).check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field to change' })))();
+  }).check(z.refine((body) => Object.keys(body).length > 0, { message: 'at least one field to change' })));
 export type BreachChanges = z.output<typeof updateBreachBody>;
 
-export const principalsBody = /* @__PURE__ */ (() => z.strictObject({ principalHashes }))();
+export const principalsBody = /* @__PURE__ */ z.lazy(() => z.strictObject({ principalHashes }));
 
 const intimationText = (max: number) => text(max);
 const labelOverrides = /* @__PURE__ */ (() => described(z.partialRecord(z.enum(intimationLabelKeys), text(500)), 'Optional: the mail\'s own words (headings, subject) in this language, by label key; the built-in catalogue fills the rest'))();
@@ -118,9 +118,9 @@ export const intimationBody = /* @__PURE__ */ (() => z.strictObject({
 export type IntimationText = z.output<typeof intimationBody>;
 
 /** The intimation's texts as they would be sent, and which language's mail to show. */
-export const intimationPreviewBody = /* @__PURE__ */ (() => z.extend(intimationBody, {
+export const intimationPreviewBody = /* @__PURE__ */ z.lazy(() => z.extend(intimationBody, {
   previewLanguage: described(z._default(z.enum(['EN', ...scheduledLanguageCodes] as [LanguageCode, ...LanguageCode[]]), 'EN'), 'The mail of a principal whose latest consent was in this language (English where the texts have none in it)'),
-}))();
+}));
 
 export const intimationPreview = /* @__PURE__ */ z.lazy(() => z.object({
   language: described(z.string(), 'The language the mail is in: previewLanguage when the texts have it, else EN'),
@@ -128,22 +128,22 @@ export const intimationPreview = /* @__PURE__ */ z.lazy(() => z.object({
   text: described(z.string(), 'The plain-text part, exactly as a principal receives it (with the tenant\'s labels of the moment)'),
 }));
 
-export const extensionBody = /* @__PURE__ */ (() => z.strictObject({
+export const extensionBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   grantedUntil: described(instant, "The new due time of the detailed report, as the Board allowed; later than the current one"),
   reference: described(text(200), "The Board's reference for the extension"),
-}))();
+}));
 
-export const emptyBody = /* @__PURE__ */ (() => z.strictObject({}))();
+export const emptyBody = /* @__PURE__ */ z.lazy(() => z.strictObject({}));
 
 export const breachParams = /* @__PURE__ */ (() => z.strictObject({ breachId: z.uuid() }))();
 
-export const listBreachesQuery = /* @__PURE__ */ (() => z.strictObject({
+export const listBreachesQuery = /* @__PURE__ */ z.lazy(() => z.strictObject({
   status: z.optional(z.enum(breachStatuses)),
   overdue: described(z.optional(z.pipe(z.enum(['true', 'false']), z.transform((value) => value === 'true'))), 'true: only breaches with a clock past due and its stage not filed'),
-}))();
+}));
 
 const filingStage = /* @__PURE__ */ (() => z._default(z.enum(filingStages), 'DETAILED_REPORT'))();
-export const reportQuery = /* @__PURE__ */ (() => z.strictObject({ stage: filingStage, format: documentFormat }))();
+export const reportQuery = /* @__PURE__ */ z.lazy(() => z.strictObject({ stage: filingStage, format: documentFormat }));
 /** The printed filing's query (`/board-report/pdf`): the stage alone. */
 export const printedReportQuery = /* @__PURE__ */ (() => z.strictObject({ stage: filingStage }))();
 

@@ -26,26 +26,29 @@ export const purposeExemptionSchema = /* @__PURE__ */ (() => z.strictObject({
   exemption: described(z.enum(partBPurposeIds), 'A purpose of Part B of the Fourth Schedule'),
 }))();
 
-const settingsFields = /* @__PURE__ */ (() => ({
+const settingsFields = () => ({
   audience: described(z.enum(audiences), 'ADULTS: a child\'s decision is refused (400); MIXED or CHILD_DIRECTED: it waits for the parent'),
   askAge: described(z.boolean(), 'Whether the widget asks the visitor whether they are under 18'),
   methods: described(z.array(z.enum(verificationMethods)).check(z.maxLength(3)), 'The verification methods accepted for the parent (rule 10(1))'),
   tokenIssuers: z.array(tokenIssuerSchema).check(z.maxLength(5)),
   fourthScheduleClass: described(z.nullable(z.enum(partAClassIds)), 'The Part A class of the Fourth Schedule the tenant is in, or null'),
   purposeExemptions: z.array(purposeExemptionSchema).check(z.maxLength(50)),
-}))();
+});
 
-export const childrenSettingsBody = /* @__PURE__ */ (() => z.strictObject({
-  audience: z.optional(settingsFields.audience),
-  askAge: z.optional(settingsFields.askAge),
-  methods: z.optional(settingsFields.methods),
-  tokenIssuers: z.optional(settingsFields.tokenIssuers),
-  fourthScheduleClass: z.optional(settingsFields.fourthScheduleClass),
-  purposeExemptions: z.optional(settingsFields.purposeExemptions),
-}))();
+export const childrenSettingsBody = /* @__PURE__ */ z.lazy(() => {
+  const settings = settingsFields();
+  return z.strictObject({
+    audience: z.optional(settings.audience),
+    askAge: z.optional(settings.askAge),
+    methods: z.optional(settings.methods),
+    tokenIssuers: z.optional(settings.tokenIssuers),
+    fourthScheduleClass: z.optional(settings.fourthScheduleClass),
+    purposeExemptions: z.optional(settings.purposeExemptions),
+  });
+});
 
 export const childrenSettingsView = /* @__PURE__ */ z.lazy(() => z.object({
-  ...settingsFields,
+  ...settingsFields(),
   childProhibitedPurposes: described(z.array(z.uuid()), 'Purposes marked childProhibited (tracking, behavioural monitoring or targeted advertising, s.9(3)), read-only here: set on the purpose'),
   updatedAt: z.nullable(z.iso.datetime()),
   updatedBy: z.nullable(z.string()),
@@ -58,44 +61,45 @@ export const fourthScheduleView = /* @__PURE__ */ z.lazy(() => z.object({
   sources: z.record(z.string(), z.object({ title: z.string(), url: z.string() })),
 }));
 
-export const guardianTokenParams = /* @__PURE__ */ (() => z.strictObject({ token: z.string().check(z.regex(/^g[0-9a-f]{32}[A-Za-z0-9_-]{43}$/, 'not a guardian link')) }))();
-export const guardianRequestParams = /* @__PURE__ */ (() => z.strictObject({ requestId: z.uuid() }))();
+export const guardianTokenParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ token: z.string().check(z.regex(/^g[0-9a-f]{32}[A-Za-z0-9_-]{43}$/, 'not a guardian link')) }));
+export const guardianRequestParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ requestId: z.uuid() }));
 
-const guardianship = /* @__PURE__ */ (() => described(z.strictObject({
+/* What only approveBody holds is a function, so a cold start builds it with that route's schema. */
+const guardianship = () => described(z.strictObject({
   authority: described(z.string().check(z.trim(), z.minLength(2), z.maxLength(200)), 'The court or designated authority that appointed the guardian (rule 11)'),
   orderReference: described(z.string().check(z.trim(), z.minLength(1), z.maxLength(200)), 'The order or certificate number'),
-}), 'GUARDED only, required there: the appointment of the lawful guardian'))();
+}), 'GUARDED only, required there: the appointment of the lawful guardian');
 
-const approvalCommon = /* @__PURE__ */ (() => ({
+const approvalCommon = () => ({
   consentGiven: described(z.optional(z.record(z.uuid(), z.boolean())), 'Purposes to switch off (false); a purpose the child did not grant cannot be switched on'),
-  guardianship: z.optional(guardianship),
-}))();
+  guardianship: z.optional(guardianship()),
+});
 
-export const approveBody = /* @__PURE__ */ (() => z.discriminatedUnion('method', [
-  z.strictObject({ method: z.literal('TENANT_ATTESTED'), ...approvalCommon }),
+export const approveBody = /* @__PURE__ */ z.lazy(() => z.discriminatedUnion('method', [
+  z.strictObject({ method: z.literal('TENANT_ATTESTED'), ...approvalCommon() }),
   z.strictObject({
     method: z.literal('SELF_DECLARED'),
     name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
     birthYear: z.number().check(z.int(), z.gte(1900), z.lte(2100)),
     declaration: described(z.literal(true), 'I am the parent or lawful guardian of this person'),
-    ...approvalCommon,
+    ...approvalCommon(),
   }),
   z.strictObject({
     method: z.literal('VIRTUAL_TOKEN'),
     token: described(z.string().check(z.minLength(10), z.maxLength(8000)), 'A compact JWS from a configured issuer (rule 10(1)(b)(ii)): iss, aud (the tenant id), exp and the age claim are checked'),
-    ...approvalCommon,
+    ...approvalCommon(),
   }),
-]))();
+]));
 
-export const refuseBody = /* @__PURE__ */ (() => z.strictObject({ reason: z.optional(reasonSchema) }))();
+export const refuseBody = /* @__PURE__ */ z.lazy(() => z.strictObject({ reason: z.optional(reasonSchema) }));
 
-export const listRequestsQuery = /* @__PURE__ */ (() => z.strictObject({
+export const listRequestsQuery = /* @__PURE__ */ z.lazy(() => z.strictObject({
   status: z._default(z.enum(requestStatuses), 'PENDING'),
   limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 20),
   cursor: z.optional(z.string().check(z.maxLength(2000))),
-}))();
+}));
 
-export const requestItemView = /* @__PURE__ */ (() => z.object({
+export const requestItemView = /* @__PURE__ */ z.lazy(() => z.object({
   requestId: z.uuid(),
   consentRecordId: z.uuid(),
   status: z.enum(requestStatuses),
@@ -105,18 +109,18 @@ export const requestItemView = /* @__PURE__ */ (() => z.object({
   expiresAt: z.iso.datetime(),
   decidedAt: z.nullable(z.iso.datetime()),
   linksSent: described(z.number().check(z.int()), 'Links mailed so far: 1, plus one per resend'),
-}))();
+}));
 
-export const requestPage = /* @__PURE__ */ (() => z.object({ items: z.array(requestItemView), nextCursor: z.nullable(z.string()) }))();
+export const requestPage = /* @__PURE__ */ z.lazy(() => z.object({ items: z.array(requestItemView), nextCursor: z.nullable(z.string()) }));
 
-export const guardianPurposeView = /* @__PURE__ */ (() => z.object({
+export const guardianPurposeView = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),
   name: z.string(),
   description: z.string(),
   required: z.boolean(),
   granted: described(z.boolean(), 'What the child chose'),
   exempt: z.boolean(),
-}))();
+}));
 
 export const guardianView = /* @__PURE__ */ z.lazy(() => z.object({
   tenant: z.object({ name: z.string() }),

@@ -24,7 +24,7 @@ const hexColour = /* @__PURE__ */ (() => z.pipe(z.string().check(z.regex(/^#(?:[
 
 const categorySetting = /* @__PURE__ */ (() => z.strictObject({ enabled: z.optional(z.boolean()), toggleable: z.optional(z.boolean()) }))();
 
-export const configBody = /* @__PURE__ */ (() => z.strictObject({
+export const configBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   categories: z.optional(z.strictObject({
       NECESSARY: z.optional(z.strictObject({
           enabled: z.optional(z.literal(true, { error: 'NECESSARY is always enabled' })),
@@ -54,7 +54,7 @@ export const configBody = /* @__PURE__ */ (() => z.strictObject({
           if (problem) context.addIssue({ code: 'custom', message: problem });
         })),
     ).check(z.maxLength(5), z.refine(unique, 'scanUrls must not repeat'))),
-}))();
+}));
 
 /** A host name or IP address, in the one form the registry keeps (shared/cmp/tracker-key.ts): the scanner's finds are written the same way. */
 const trackerDomain = /* @__PURE__ */ (() => z.pipe(z.string().check(z.maxLength(512)), z.transform((raw, context) => {
@@ -75,7 +75,7 @@ export const trackerInput = /* @__PURE__ */ (() => z.strictObject({
   declaredByAdmin: described(z.optional(z.boolean()), 'Ignored: a manual upsert always stores true'),
 }))();
 
-export const trackersBody = /* @__PURE__ */ (() => z.strictObject({
+export const trackersBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   trackers: z.array(trackerInput).check(z.minLength(1), z.maxLength(200), z.superRefine((trackers, context) => {
       const seen = new Set<string>();
       trackers.forEach((tracker, index) => {
@@ -84,9 +84,9 @@ export const trackersBody = /* @__PURE__ */ (() => z.strictObject({
         seen.add(key);
       });
     })),
-}))();
+}));
 
-export const trackerKeyBody = /* @__PURE__ */ (() => z.strictObject({ domain: trackerDomain, cookieName: z.optional(printable(maxTrackerNameLength)) }))();
+export const trackerKeyBody = /* @__PURE__ */ z.lazy(() => z.strictObject({ domain: trackerDomain, cookieName: z.optional(printable(maxTrackerNameLength)) }));
 
 export const trackerUpsertResult = /* @__PURE__ */ z.lazy(() => z.object({
   created: z.number().check(z.int()),
@@ -95,16 +95,16 @@ export const trackerUpsertResult = /* @__PURE__ */ z.lazy(() => z.object({
   trackers: described(z.array(trackerView), 'The whole registry after the upsert'),
 }));
 
-export const labelsBody = /* @__PURE__ */ (() => z.strictObject({
+export const labelsBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   labels: z.strictObject(Object.fromEntries(bannerLabelKeys.map((key) => [key, z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000)))]))).check(z.refine((labels) => Object.keys(labels).length > 0, 'name at least one label')),
-}))();
+}));
 
-export const languageParams = /* @__PURE__ */ (() => z.strictObject({ language: bannerLanguage }))();
+export const languageParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ language: bannerLanguage }));
 
-export const draftBody = /* @__PURE__ */ (() => z.strictObject({
+export const draftBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   language: draftLanguage,
   replaceReviewed: described(z.optional(z.boolean()), 'Draft over labels a person reviewed; without it such a language is a 409 CONFLICT'),
-}))();
+}));
 
 export const draftAllResult = /* @__PURE__ */ z.lazy(() => z.object({
   translator: z.string(),
@@ -112,14 +112,14 @@ export const draftAllResult = /* @__PURE__ */ z.lazy(() => z.object({
   keptReviewed: z.array(z.string()),
 }));
 
-export const revisionParams = /* @__PURE__ */ (() => z.strictObject({ revision: z.coerce.number().check(z.int(), z.gte(1)) }))();
+export const revisionParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ revision: z.coerce.number().check(z.int(), z.gte(1)) }));
 
 const day = /* @__PURE__ */ (() => z.iso.date())();
 
-export const analyticsQuery = /* @__PURE__ */ (() => z.strictObject({
+export const analyticsQuery = /* @__PURE__ */ z.lazy(() => z.strictObject({
     from: described(z.optional(day), 'First UTC day, YYYY-MM-DD; default 29 days before to'),
     to: described(z.optional(day), 'Last UTC day, inclusive; default today'),
-  }))();
+  }));
 
 const rates = {
   accept: described(z.number(), 'accept ÷ decisions: every optional category named in the decision was true'),

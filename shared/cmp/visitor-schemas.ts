@@ -67,9 +67,9 @@ export const publicConfigView = /* @__PURE__ */ z.lazy(() => z.extend(configView
   languageNames: described(z.record(z.string(), z.string()), 'Extension: English and each of languages named in itself (HI: हिन्दी), for the language switcher. A configuration last changed before this field was added carries none until its next change; the widget then names a language by its code unless the public notice names it'),
 }));
 
-export const publicConfigParams = /* @__PURE__ */ (() => z.strictObject({ tenantId: z.uuid() }))();
+export const publicConfigParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ tenantId: z.uuid() }));
 
-export const webEventBody = /* @__PURE__ */ (() => z.strictObject({
+export const webEventBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   tenantId: z.uuid(),
   consentRecordId: described(z.optional(z.uuid()), 'The visitor id cookie; absent on a first visit, when one is generated and returned'),
   event: z.enum(cookieEvents),
@@ -79,11 +79,11 @@ export const webEventBody = /* @__PURE__ */ (() => z.strictObject({
     ).check(z.refine((categories) => Object.keys(categories).length <= 20, 'at most 20 categories')),
   widgetVersion: z.optional(printable(50)),
   principalStatus: described(z.optional(z.enum(principalStatuses)), "Extension (s.9): CHILD or GUARDED when the visitor told the widget she is under 18 (or has a lawful guardian). Her state then grants no optional category in GET /cmp/consent-status (tracking and behavioural monitoring are barred for children, s.9(3); nothing else is approved by a parent here), and her choices are not counted in the analytics"),
-}))();
+}));
 
 export const webEventResult = /* @__PURE__ */ z.lazy(() => z.object({ recorded: z.literal(true), consentRecordId: z.uuid() }));
 
-export const consentStatusQuery = /* @__PURE__ */ (() => z.strictObject({ visitorId: z.uuid() }))();
+export const consentStatusQuery = /* @__PURE__ */ z.lazy(() => z.strictObject({ visitorId: z.uuid() }));
 
 export const consentStatusView = /* @__PURE__ */ z.lazy(() => z.object({
   visitorId: z.uuid(),
@@ -94,12 +94,12 @@ export const consentStatusView = /* @__PURE__ */ z.lazy(() => z.object({
   principalStatus: described(z.optional(z.enum(principalStatuses)), 'Extension: present for a child or guarded visitor, whose optional categories all read false'),
 }));
 
-export const serverEventBody = /* @__PURE__ */ (() => z.strictObject({
+export const serverEventBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   visitorId: z.uuid(),
   trackerName: printable(200),
   fired: z.boolean(),
   category: cookieCategory,
-}))();
+}));
 
 export const serverEventView = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.string(),

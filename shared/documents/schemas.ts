@@ -9,4 +9,4 @@ export const documentFormat = /* @__PURE__ */ (() => described(
   z._default(z.enum(['json', 'html']), 'json'),
   'json (default): the data; html: the same as a document (text/html, self-contained, printable). The same path with /pdf prints that page (application/pdf)',
 ))();
-export const documentFormatQuery = /* @__PURE__ */ (() => z.strictObject({ format: documentFormat }))();
+export const documentFormatQuery = /* @__PURE__ */ z.lazy(() => z.strictObject({ format: documentFormat }));

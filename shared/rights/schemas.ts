@@ -22,56 +22,56 @@ const nomineeRule = (body: { type: string; nominee?: unknown }, context: z.core.
   if (body.type !== 'NOMINATION' && body.nominee) context.addIssue({ code: 'custom', path: ['nominee'], message: 'only a NOMINATION names a nominee' });
 };
 
-export const publicRequestBody = /* @__PURE__ */ (() => z.strictObject({
+export const publicRequestBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
     tenantSlug: slugSchema,
     type: z.enum(requestTypes),
     email: described(z.email().check(z.maxLength(254)), 'Where the confirmation link, and later the answer, are mailed'),
     details,
     nominee: described(z.optional(nominee), 'NOMINATION only (required there): the person who may exercise the principal\'s rights on death or incapacity (s.14)'),
     language: described(z._default(languageCode, 'EN'), 'Extension: the language of the request form; the principal\'s mails and link page use it where labels exist'),
-  }).check(z.superRefine(nomineeRule)))();
+  }).check(z.superRefine(nomineeRule)));
 
 export const publicRequestResult = /* @__PURE__ */ z.lazy(() => z.object({ accepted: z.literal(true) }));
 
-export const loggedRequestBody = /* @__PURE__ */ (() => z.strictObject({
+export const loggedRequestBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
     type: z.enum(requestTypes),
     dataPrincipalIdentifier: described(z.string().check(z.trim(), z.minLength(1), z.maxLength(512)), 'Email or the tenant\'s identifier of the principal; only its hash is shown. An email also gets the acknowledgement and the answer by mail'),
     details: described(details, 'What the principal asks, in their words: the principal reads it back on their request page'),
     teamNote: described(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(5000))), 'Extension: the team\'s own note (who took the call, what was checked); kept with the request and never shown to the principal'),
     channel: z.enum(loggedChannels),
     nominee: z.optional(nominee),
-  }).check(z.superRefine(nomineeRule)))();
+  }).check(z.superRefine(nomineeRule)));
 
-export const listRequestsQuery = /* @__PURE__ */ (() => z.object({
+export const listRequestsQuery = /* @__PURE__ */ z.lazy(() => z.object({
   status: z.optional(z.enum(requestStatuses)),
   type: z.optional(z.enum(requestTypes)),
   overdue: described(z.optional(z.enum(['true', 'false'])), 'true: open requests (SUBMITTED, IN_PROGRESS) past their due date only'),
   limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 20),
   cursor: described(z.optional(z.string().check(z.maxLength(2000))), 'The nextCursor of the previous page'),
-}))();
+}));
 
-export const requestParams = /* @__PURE__ */ (() => z.strictObject({ requestId: z.uuid() }))();
-export const requestAssetParams = /* @__PURE__ */ (() => z.strictObject({ requestId: z.uuid(), assetId: z.uuid() }))();
-export const publicTokenParams = /* @__PURE__ */ (() => z.strictObject({ token: z.string().check(z.minLength(20), z.maxLength(100)) }))();
-export const tenantSlugParams = /* @__PURE__ */ (() => z.strictObject({ tenantSlug: slugSchema }))();
+export const requestParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ requestId: z.uuid() }));
+export const requestAssetParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ requestId: z.uuid(), assetId: z.uuid() }));
+export const publicTokenParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ token: z.string().check(z.minLength(20), z.maxLength(100)) }));
+export const tenantSlugParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ tenantSlug: slugSchema }));
 
-export const resolveBody = /* @__PURE__ */ (() => z.strictObject({
+export const resolveBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
   outcome: z.enum(outcomes),
   response: described(z.string().check(z.trim(), z.minLength(1), z.maxLength(5000)), 'The answer to the principal, a rejection\'s reasons included'),
-}))();
+}));
 
-export const assetStateBody = /* @__PURE__ */ (() => z.strictObject({
+export const assetStateBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
     state: z.enum(['DONE', 'RETAINED']),
     note: described(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))), 'Required for RETAINED: the law or purpose that requires keeping the data (s.12(3))'),
   }).check(z.superRefine((body, context) => {
     if (body.state === 'RETAINED' && !body.note) context.addIssue({ code: 'custom', path: ['note'], message: 'say which law or purpose requires keeping the data' });
-  })))();
+  })));
 
-export const settingsBody = /* @__PURE__ */ (() => z.strictObject({
+export const settingsBody = /* @__PURE__ */ z.lazy(() => z.strictObject({
     grievanceResponseDays: z.optional(z.number().check(z.int(), z.gte(1), z.lte(90))),
     requestResponseDays: z.optional(z.number().check(z.int(), z.gte(1), z.lte(90))),
     identifiersRequired: z.optional(z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))).check(z.minLength(1), z.maxLength(20))),
-  }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required')))();
+  }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required')));
 
 export const settingsView = /* @__PURE__ */ z.lazy(() => z.object({
   grievanceResponseDays: described(z.number().check(z.int()), 'Days to answer a grievance (s.13; at most 90, Rule 14(3))'),

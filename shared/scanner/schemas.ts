@@ -37,4 +37,4 @@ export const findingView = /* @__PURE__ */ (() => z.object({
 
 export const scanReportView = /* @__PURE__ */ z.lazy(() => z.extend(scanRunView, { findings: z.array(findingView) }));
 
-export const scanRunParams = /* @__PURE__ */ (() => z.strictObject({ scanRunId: z.uuid() }))();
+export const scanRunParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ scanRunId: z.uuid() }));

@@ -8,9 +8,9 @@ const url = /* @__PURE__ */ (() => z.url({ protocol: /^https?$/ }).check(z.maxLe
 const secret = /* @__PURE__ */ (() => z.string().check(z.maxLength(256), z.refine((value) => value === value.trim(), 'secret must not start or end with whitespace'), z.refine((value) => value.replace(/\s/g, '').length >= 16, 'secret needs at least 16 non-whitespace characters')))();
 const events = /* @__PURE__ */ (() => described(z.array(z.enum(subscribableEvents)).check(z.minLength(1), z.maxLength(subscribableEvents.length)), `Event types to deliver. Accepted but not emitted yet: ${notYetEmittedEvents.join(', ')}`))();
 
-export const createWebhookBody = /* @__PURE__ */ (() => z.strictObject({ label, url, secret, events }))();
-export const updateWebhookBody = /* @__PURE__ */ (() => z.strictObject({ label: z.optional(label), url: z.optional(url), secret: z.optional(secret), events: z.optional(events), isActive: z.optional(z.boolean()) }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required')))();
-export const webhookIdParams = /* @__PURE__ */ (() => z.strictObject({ id: z.uuid() }))();
+export const createWebhookBody = /* @__PURE__ */ z.lazy(() => z.strictObject({ label, url, secret, events }));
+export const updateWebhookBody = /* @__PURE__ */ z.lazy(() => z.strictObject({ label: z.optional(label), url: z.optional(url), secret: z.optional(secret), events: z.optional(events), isActive: z.optional(z.boolean()) }).check(z.refine((body) => Object.keys(body).length > 0, 'at least one field is required')));
+export const webhookIdParams = /* @__PURE__ */ z.lazy(() => z.strictObject({ id: z.uuid() }));
 
 export const webhookView = /* @__PURE__ */ z.lazy(() => z.object({
   id: z.uuid(),

@@ -20,7 +20,11 @@ export const checkpointRequestType = 'CheckpointRequest';
 /** A request only needs to live until the stream has handed it on; TTL removes it after a day. */
 const requestLifetimeSeconds = 86_400;
 
-/** A checkpoint is due once the last is CHECKPOINT_INTERVAL_SECONDS old (signCheckpointFor decides for certain). */
+/**
+ * A checkpoint is due once the last is CHECKPOINT_INTERVAL_SECONDS old, or stamped later than now (a
+ * signer whose clock runs ahead does not hold signing off): the one rule, which signCheckpointFor
+ * applies to the head it reads and the packs and the stream to the head they have.
+ */
 export const checkpointDue = (head: LogHead, now: Date): boolean => {
   if (!head.checkpoint) return true;
   const age = now.getTime() - Date.parse(head.checkpoint.signedAt);

@@ -1,12 +1,12 @@
 import type { JsonWebKey } from 'node:crypto';
 import { clock } from '../clock';
-import { evidenceConfig } from '../config';
 import { describeError, log } from '../log';
 import { emitMetrics, metricNames } from '../metrics';
 import { archiveCheckpoint, listArchivedCheckpoints, readArchivedCheckpoint } from './archive';
 import { logOrigin, openCheckpoint, signCheckpoint } from './checkpoint';
 import { leaveUnsigned, recordCheckpoint, unsignedTenants } from './checkpoint-store';
 import { extendTiles } from './integration';
+import { checkpointDue } from './checkpoint-request';
 import { readHead, type LogHead, type StoredCheckpoint } from './log-store';
 import { fromHex, toHex } from './merkle';
 import { consistencyAt, rootAt } from './proofs';
@@ -62,9 +62,7 @@ export const signCheckpointFor = async (tenantId: string, now: Date = clock.now(
     await leaveUnsigned(tenantId, head.checkpoint.treeSize);
     return undefined;
   }
-  // A checkpoint stamped later than now (a signer whose clock runs ahead) does not hold signing off.
-  const age = head.checkpoint ? now.getTime() - Date.parse(head.checkpoint.signedAt) : Number.POSITIVE_INFINITY;
-  if (age >= 0 && age < evidenceConfig.checkpointIntervalSeconds * 1000) return undefined;
+  if (!checkpointDue(head, now)) return undefined;
   // Every tile of the tree about to be signed, so that any proof to it can be read.
   await extendTiles(tenantId, head, head.integrated);
   const { keys } = await checkpointKeys();

@@ -15,13 +15,13 @@ const countedTo = async (tenantId: string): Promise<number> => {
  * counters have counted them (the sequencer writes those beside the batch, not with it, so a
  * count read straight after the batch may still be behind) and, unless `signed` is false, a signed
  * checkpoint covers them: the stream reader and the checkpoint loop of the local workers do that
- * within a second or two. `counted: false` for a log whose counting a test stops on purpose.
+ * within a second or two.
  */
-export const waitForLog = async (tenantId: string, entries: number, options: { signed?: boolean; counted?: boolean; timeoutMs?: number } = {}): Promise<LogHead> => {
+export const waitForLog = async (tenantId: string, entries: number, options: { signed?: boolean; timeoutMs?: number } = {}): Promise<LogHead> => {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
     const head = await readHead(tenantId);
-    const counted = options.counted === false || head.integrated < entries || (await countedTo(tenantId)) >= entries;
+    const counted = head.integrated < entries || (await countedTo(tenantId)) >= entries;
     if (head.integrated >= entries && counted && (options.signed === false || (head.checkpoint?.treeSize ?? 0) >= entries)) return head;
     if (Date.now() > deadline) throw new Error(`log of ${tenantId}: ${JSON.stringify({ ...head, checkpoint: head.checkpoint?.treeSize, countedTo: await countedTo(tenantId) })} after waiting for ${entries}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
